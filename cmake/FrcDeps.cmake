@@ -1,0 +1,18 @@
+# Dependencies, found with pkg-config (Debian packages: see scripts/setup.sh).
+find_package(PkgConfig REQUIRED)
+pkg_check_modules(ZSTD REQUIRED IMPORTED_TARGET libzstd)
+if(FRC_RECORDER)
+	pkg_check_modules(LIBBPF REQUIRED IMPORTED_TARGET libbpf)
+	pkg_check_modules(LIBELF REQUIRED IMPORTED_TARGET libelf)
+endif()
+if(FRC_ANALYZER)
+	pkg_check_modules(SQLITE3 REQUIRED IMPORTED_TARGET sqlite3)
+endif()
+if(FRC_TESTS)
+	pkg_check_modules(CHECK REQUIRED IMPORTED_TARGET check)
+endif()
+find_library(MATH_LIB m REQUIRED)
+
+# A version header for --version and the capture metadata.
+configure_file(${CMAKE_SOURCE_DIR}/cmake/frc_version.h.in ${CMAKE_BINARY_DIR}/include/frc_version.h)
+include_directories(${CMAKE_BINARY_DIR}/include)

@@ -1,0 +1,143 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * frc.h - write and read .frc capture files.
+ *
+ * A capture is a valid zstd stream: the header, chunk descriptors and footer are zstd
+ * skippable frames, each chunk of records is an ordinary zstd frame with its content
+ * checksum. format/FORMAT.md is the specification; this is the library that implements it.
+ *
+ * Every function that can fail returns 0 on success or a negative FRC_E* code; the
+ * handle then holds a one-line message (frc_writer_error / frc_reader_error) that names
+ * the file and, for damage, the byte offset.
+ */
+#ifndef FRC_H
+#define FRC_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "frc_record.h"
+
+#if defined(__GNUC__)
+#define FRC_MUST_USE __attribute__((warn_unused_result))
+#else
+#define FRC_MUST_USE
+#endif
+
+#define FRC_FORMAT_MAJOR 1
+#define FRC_FORMAT_MINOR 0
+
+enum frc_error {
+	FRC_OK = 0,
+	FRC_EIO = -1,	     /* read/write/fsync failed (errno kept in the message) */
+	FRC_ENOMEM = -2,     /* allocation failed */
+	FRC_EINVAL = -3,     /* bad argument: a record or metadata the format cannot hold */
+	FRC_ENOTCAPTURE = -4, /* the file does not start with an .frc header */
+	FRC_EVERSION = -5,   /* a major version this reader does not know */
+	FRC_ECORRUPT = -6,   /* structure or checksum error */
+	FRC_ETRUNCATED = -7, /* the file ends before its structure does */
+};
+
+/* A static English description of an FRC_E* code. */
+const char *frc_strerror(int err);
+
+/* ---------------------------------------------------------------- writer */
+
+typedef struct frc_writer frc_writer;
+
+struct frc_writer_options {
+	/*
+	 * A chunk is closed when a record's ktime is flush_ms or more past the chunk's first
+	 * record, when it holds chunk_max_bytes of encoded records, on frc_writer_flush()
+	 * (the caller's wall-clock timer) and on close. 0 selects the default.
+	 */
+	uint32_t flush_ms;	  /* default 1000 */
+	uint32_t chunk_max_bytes; /* default 1 MiB of encoded records; at most 64 MiB */
+	int zstd_level;		  /* default 3 */
+};
+
+/*
+ * Write a capture to fd (the writer does not close fd; the caller created it). The header
+ * with the n_meta metadata pairs is written at once. opt may be NULL for the defaults.
+ * path is used only in messages.
+ */
+FRC_MUST_USE int frc_writer_open_fd(frc_writer **out, int fd, const char *path,
+				    const struct frc_meta *meta, size_t n_meta,
+				    const struct frc_writer_options *opt);
+
+/* Append one record; may close and write the current chunk (see flush_ms). */
+FRC_MUST_USE int frc_writer_append(frc_writer *w, const struct frc_record *r);
+
+/* Close the open chunk (if it holds any record) and write it now. */
+FRC_MUST_USE int frc_writer_flush(frc_writer *w);
+
+/*
+ * Write the open chunk and the footer/index, then fsync. The handle stays valid for
+ * frc_writer_error/stats until frc_writer_free().
+ */
+FRC_MUST_USE int frc_writer_finish(frc_writer *w);
+
+struct frc_writer_stats {
+	uint64_t records;
+	uint64_t frames;
+	uint64_t chunks;
+	uint64_t bytes; /* bytes written to the file so far */
+};
+void frc_writer_stats(const frc_writer *w, struct frc_writer_stats *st);
+const char *frc_writer_error(const frc_writer *w);
+/* Free the handle. Without a successful finish the file stays as it is (no footer). */
+void frc_writer_free(frc_writer *w);
+
+/* ---------------------------------------------------------------- reader */
+
+typedef struct frc_reader frc_reader;
+
+enum frc_status {
+	FRC_STATUS_COMPLETE = 0,  /* footer present and consistent with the chunks read */
+	FRC_STATUS_TRUNCATED = 1, /* the file ends early (no footer, or a cut chunk) */
+	FRC_STATUS_CORRUPT = 2,	  /* a checksum or structure error */
+};
+
+/*
+ * Open a capture and read its header. Fails (with a message) only when the file cannot be
+ * opened, is not a capture, has an unknown major version, or its header is damaged.
+ */
+FRC_MUST_USE int frc_reader_open(frc_reader **out, const char *path);
+
+/* Header metadata, in file order. The strings live as long as the reader. */
+size_t frc_reader_meta_count(const frc_reader *r);
+const struct frc_meta *frc_reader_meta(const frc_reader *r, size_t i);
+/* The value of key, or NULL. */
+const char *frc_reader_meta_get(const frc_reader *r, const char *key);
+void frc_reader_version(const frc_reader *r, unsigned *major, unsigned *minor);
+
+/*
+ * The next record in file order: returns 1 and fills *rec, or 0 at the end of the valid
+ * data (then see frc_reader_status), or a negative FRC_E* for an I/O error. Records of a
+ * chunk are delivered only after the whole chunk has been verified. Unknown record types
+ * are skipped and counted.
+ */
+FRC_MUST_USE int frc_reader_next(frc_reader *r, struct frc_record *rec);
+
+struct frc_reader_stats {
+	enum frc_status status; /* final once frc_reader_next returned 0 */
+	uint64_t valid_end;	/* truncated/corrupt: byte offset where valid data ends */
+	uint64_t damage_offset; /* corrupt: offset of the damaged structure */
+	uint64_t file_size;
+	uint64_t chunks;
+	uint64_t records;
+	uint64_t by_type[FRC_TYPE_MAX + 1]; /* records delivered, indexed by enum frc_type */
+	uint64_t unknown;		    /* records of unknown type skipped */
+	uint64_t first_ktime_ns, last_ktime_ns; /* min/max ktime over delivered records */
+	int index_used;				/* 1 when the footer index was valid and used */
+};
+void frc_reader_stats(const frc_reader *r, struct frc_reader_stats *st);
+
+/* A one-line message for the last problem: "FILE: offset N: what" (or "" when none). */
+const char *frc_reader_error(const frc_reader *r);
+void frc_reader_close(frc_reader *r);
+
+/* The name of an enum frc_status ("complete", "truncated", "corrupt"). */
+const char *frc_status_name(enum frc_status s);
+
+#endif /* FRC_H */

@@ -1,0 +1,95 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * frc_record.h - the records a capture holds, as plain C values.
+ *
+ * This header is pure data: no I/O, no allocation. It is the contract between the
+ * three stages of the data flow (ring buffer or file -> records -> pipeline -> sinks):
+ * the capture reader produces these, the recorder builds them from ring-buffer events,
+ * and the heuristics pipeline consumes them. format/FORMAT.md specifies how each one
+ * is encoded on disk.
+ */
+#ifndef FRC_RECORD_H
+#define FRC_RECORD_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* Longest raw sysfs read we keep (the node is a short decimal number). */
+#define FRC_SYSFS_MAX 255
+/* Longest attached symbol name we keep, without the terminating NUL. */
+#define FRC_SYMBOL_MAX 255
+
+/* Record type codes. They are also the type bytes on disk: never renumber. */
+enum frc_type {
+	FRC_FRAME = 1,	/* one queueBuffer call */
+	FRC_SYSFS = 2,	/* one read of the display's FPS node */
+	FRC_DROPS = 3,	/* cumulative ring-buffer reservation failures */
+	FRC_ATTACH = 4, /* the probe was attached to a process */
+	FRC_EXIT = 5,	/* a recorded process exited */
+	FRC_TICK = 6,	/* a moment the FPS meter was read */
+};
+#define FRC_TYPE_MAX FRC_TICK
+
+/* Where an FPS reading came from; the same values on disk. */
+enum frc_source {
+	FRC_SOURCE_NONE = 0,
+	FRC_SOURCE_SYSFS = 1,
+	FRC_SOURCE_EBPF = 2,
+};
+
+struct frc_frame {
+	uint32_t pid; /* thread-group id (what userspace calls the PID) */
+	uint32_t tid;
+	uint64_t buffer; /* the ANativeWindowBuffer / GraphicBuffer pointer */
+};
+
+struct frc_sysfs {
+	int32_t err; /* 0: raw[0..len) is what read() returned; else the errno of the read */
+	uint16_t len;
+	uint8_t raw[FRC_SYSFS_MAX];
+};
+
+struct frc_drops {
+	uint64_t cumulative; /* reservation failures since the recording started */
+};
+
+struct frc_attach {
+	uint32_t pid;
+	uint16_t len;			     /* strlen(symbol) */
+	char symbol[FRC_SYMBOL_MAX + 1]; /* NUL-terminated, mangled name */
+};
+
+struct frc_exit {
+	uint32_t pid;
+};
+
+/*
+ * The FPS is kept as micro-FPS (llround(fps * 1e6)) so that the value is exact both in
+ * the binary file and in the text form, and replay fidelity is an integer comparison.
+ */
+struct frc_tick {
+	bool has_result;	/* false: the meter was read here, result not recorded */
+	uint8_t source;		/* enum frc_source; FRC_SOURCE_NONE = the meter returned none */
+	uint64_t fps_micro;	/* valid when source != FRC_SOURCE_NONE */
+};
+
+struct frc_record {
+	uint8_t type; /* enum frc_type */
+	uint64_t ktime_ns; /* CLOCK_MONOTONIC, what bpf_ktime_get_ns() reads */
+	union {
+		struct frc_frame frame;
+		struct frc_sysfs sysfs;
+		struct frc_drops drops;
+		struct frc_attach attach;
+		struct frc_exit exit;
+		struct frc_tick tick;
+	} u;
+};
+
+/* One header metadata pair. Keys are [a-z0-9_.]+; values are arbitrary UTF-8 text. */
+struct frc_meta {
+	const char *key;
+	const char *value;
+};
+
+#endif /* FRC_RECORD_H */

@@ -1,0 +1,84 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * pipeline.h - the one pipeline framerec (live) and frameanalyze (replay) both run.
+ *
+ * Records go in, in file order; the pipeline drives one tracker per PID and one FPS meter,
+ * and reports every tracker delta and every meter reading through callbacks. Because both
+ * programs feed the same records through this same code, replaying a capture reproduces
+ * the recorder's live readings exactly.
+ */
+#ifndef PIPELINE_H
+#define PIPELINE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "../format/frc_record.h"
+#include "fps_meter.h"
+#include "tracker.h"
+
+struct pipeline_config {
+	struct tracker_config tracker;
+	struct fps_meter_config meter;
+	/*
+	 * has_sysfs: the capture's metadata names a sysfs node or it holds a sysfs record.
+	 * synthesize_ticks: the capture holds no tick record; read the meter every tick_ms
+	 * from t0 + tick_ms up to the last record, in time order with the records.
+	 */
+	bool has_sysfs;
+	bool synthesize_ticks;
+	uint32_t tick_ms; /* default 1000 */
+};
+
+/* One delta the tracker returned. */
+struct pipeline_delta {
+	uint32_t pid;
+	uint64_t seq; /* 0-based index of the frame record that produced it, among frames */
+	uint64_t ktime_ns;
+	uint64_t buffer;
+	uint64_t delta_ns;
+};
+
+/* One meter reading. */
+struct pipeline_reading {
+	uint64_t tick_ns;
+	struct fps_reading reading;
+	/* The tick record read here (with the live result, if recorded); NULL when synthesized. */
+	const struct frc_record *tick;
+};
+
+struct pipeline_callbacks {
+	void (*on_delta)(void *ctx, const struct pipeline_delta *d);
+	void (*on_reading)(void *ctx, const struct pipeline_reading *r);
+};
+
+struct pipeline_stats {
+	uint64_t records;
+	uint64_t frames;
+	uint64_t deltas;
+	uint64_t readings;
+	uint64_t trackers;	      /* trackers alive now */
+	uint64_t drops;		      /* last cumulative reservation failures seen */
+	struct fps_meter_stats meter; /* zero until the meter exists */
+};
+
+struct pipeline;
+
+void pipeline_config_default(struct pipeline_config *cfg);
+
+/* cb may have NULL members; ctx is passed to them. */
+__attribute__((warn_unused_result)) int pipeline_new(struct pipeline **out,
+						     const struct pipeline_config *cfg,
+						     const struct pipeline_callbacks *cb, void *ctx);
+void pipeline_free(struct pipeline *p);
+
+/* Feed the next record. Returns 0, or -ENOMEM. Callbacks run before it returns. */
+__attribute__((warn_unused_result)) int pipeline_feed(struct pipeline *p,
+						      const struct frc_record *r);
+
+/* End of input: emits the synthesized ticks still due. Returns 0 or -ENOMEM. */
+__attribute__((warn_unused_result)) int pipeline_finish(struct pipeline *p);
+
+void pipeline_stats(const struct pipeline *p, struct pipeline_stats *st);
+
+#endif /* PIPELINE_H */
