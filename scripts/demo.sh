@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# demo.sh - the README's first command: set up, build, and run the main job.
+#
+# Records the stand-in "game" (a Linux libgui.so exporting Surface::queueBuffer) with
+# framerec for a few seconds through the real uprobe, then replays the capture with
+# frameanalyze. Where BPF cannot be used (not root, no uprobes), it says so and analyzes
+# the bundled fixture capture instead.
+set -euo pipefail
+top=$(cd "$(dirname "$0")/.." && pwd)
+cd "$top"
+scripts/setup.sh build
+
+out=build/demo
+mkdir -p "$out"
+capture=$out/standin.frc
+rm -f "$capture"
+
+if build/bin/framerec doctor >"$out/doctor.txt" 2>&1; then
+	echo "== framerec: recording the stand-in game for 5 s (60 fps, 3 buffers, a jank every 2 s)"
+	build/bin/framerec -d 5 -o "$capture" --lib build/standin/libgui.so -- \
+		build/bin/standin-game --fps 60 --buffers 3 --jank-every 120 --jank-ms 70
+	echo
+	echo "== frameanalyze info $capture"
+	build/bin/frameanalyze info "$capture"
+	echo
+	echo "== frameanalyze report $capture"
+	build/bin/frameanalyze report "$capture"
+else
+	echo "== framerec doctor says a recording cannot work here:"
+	cat "$out/doctor.txt"
+	capture=build/fixtures/steady_60hz_triple.frc
+	echo
+	echo "== analyzing the bundled fixture capture instead: $capture"
+	build/bin/frameanalyze info "$capture"
+	echo
+	build/bin/frameanalyze report "$capture"
+fi

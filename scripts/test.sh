@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# test.sh - set up and run the whole test suite (the README's test command; .ci/run calls it).
+#
+#   1. build/          the normal -Werror build: every test (unit, golden, end-to-end BPF)
+#   2. build-asan/     the same sources under ASan + UBSan: all but the BPF end-to-end tests
+#   3. build-fuzz/     libFuzzer + ASan/UBSan: the capture reader fuzzed for 60 s
+#   4. build-android/  the static arm64 build; its unit tests under qemu-aarch64
+#
+# Each stage prints CTest's summary; the last line totals them. Exit 0 only if all pass.
+set -uo pipefail
+top=$(cd "$(dirname "$0")/.." && pwd)
+cd "$top"
+jobs=$(nproc 2>/dev/null || echo 2)
+results=$(mktemp -d)
+trap 'rm -rf "$results"' EXIT
+status=0
+
+stage() { printf '\n==== %s\n' "$*"; }
+
+# run_ctest NAME BUILD_DIR [ctest args...]: run CTest, keep its JUnit report for the total.
+run_ctest() {
+	local name=$1 dir=$2
+	shift 2
+	ctest --test-dir "$dir" --output-on-failure --output-junit "$results/$name.xml" "$@" ||
+		status=1
+}
+
+stage "build (normal, -Werror)"
+scripts/setup.sh build || exit 1
+
+stage "build-asan (AddressSanitizer + UndefinedBehaviorSanitizer)"
+scripts/setup.sh build-asan -DFRC_SANITIZE=ON || exit 1
+
+stage "build-fuzz (libFuzzer)"
+scripts/setup.sh build-fuzz -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ \
+	-DFRC_FUZZ=ON -DFRC_RECORDER=OFF -DFRC_ANALYZER=OFF || exit 1
+
+stage "build-android (static arm64)"
+scripts/build-android.sh || exit 1
+
+stage "tests: build-android under qemu-aarch64"
+run_ctest android build-android -j "$jobs"
+
+stage "tests: build-fuzz (reader fuzzed for 60 s)"
+run_ctest fuzz build-fuzz -R '^fuzz\.'
+
+stage "tests: build-asan (all but the BPF end-to-end tests)"
+run_ctest asan build-asan -j "$jobs" -E '^(recorder|bench)\.'
+
+stage "tests: build (everything)"
+run_ctest main build -j "$jobs"
+
+# One total over the four runs, from CTest's JUnit reports.
+passed=0 failed=0 skipped=0
+for xml in "$results"/*.xml; do
+	[ -f "$xml" ] || continue
+	head=$(grep -m1 -o '<testsuite [^>]*>' "$xml")
+	t=$(sed -n 's/.* tests="\([0-9]*\)".*/\1/p' <<<"$head")
+	f=$(sed -n 's/.* failures="\([0-9]*\)".*/\1/p' <<<"$head")
+	s=$(sed -n 's/.* skipped="\([0-9]*\)".*/\1/p' <<<"$head")
+	passed=$((passed + ${t:-0} - ${f:-0} - ${s:-0}))
+	failed=$((failed + ${f:-0}))
+	skipped=$((skipped + ${s:-0}))
+done
+[ "$failed" -eq 0 ] || status=1
+printf '\ntotal: %d passed, %d failed, %d skipped\n' "$passed" "$failed" "$skipped"
+exit $status
