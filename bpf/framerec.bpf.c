@@ -1,0 +1,99 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * framerec.bpf.c - uprobes on android::Surface::queueBuffer (and its variants).
+ *
+ * Every call of the probed function becomes one struct frame_event in a ring buffer, or,
+ * when the ring is full, one increment of a per-CPU counter: nothing is lost silently.
+ * The PID filter is the uprobe's own (userspace attaches per PID), so there is none here.
+ *
+ * No vmlinux.h: the program reads only pt_regs, so the UAPI headers of the target
+ * (asm/ptrace.h) are enough and the same source builds for x86-64 and arm64
+ * (-D__TARGET_ARCH_x86 / -D__TARGET_ARCH_arm64).
+ */
+#include <linux/bpf.h>
+#include <linux/ptrace.h>
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+
+#include "framerec.h"
+
+char LICENSE[] SEC("license") = "Dual BSD/GPL";
+
+/*
+ * Wake the consumer only when the ring holds at least this many bytes (framerec sets it
+ * to half the ring before load). Below it, events are submitted with BPF_RB_NO_WAKEUP
+ * and framerec drains the ring on a short timer: a wakeup is an irq_work plus a context
+ * switch, far more than the event itself, and frames need no low-latency delivery.
+ * 0 = never force a wakeup (timer only).
+ */
+const volatile __u64 wakeup_bytes = 0;
+
+struct {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, FRAMEREC_RING_KIB_DEFAULT * 1024);
+} events SEC(".maps");
+
+/* Reservation failures: per CPU so the failure path never contends on a cache line. */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, __u64);
+} drops SEC(".maps");
+
+static __always_inline void count_drop(void)
+{
+	__u32 key = 0;
+	__u64 *n = bpf_map_lookup_elem(&drops, &key);
+
+	if (n)
+		*n += 1;
+}
+
+static __always_inline int emit(__u64 buffer, __u64 ktime)
+{
+	struct frame_event *e;
+	__u64 id, flags = BPF_RB_NO_WAKEUP;
+
+	e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
+	if (!e) {
+		count_drop();
+		return 0;
+	}
+	id = bpf_get_current_pid_tgid();
+	e->ktime_ns = ktime;
+	e->buffer = buffer;
+	e->tgid = id >> 32;
+	e->tid = (__u32)id;
+	if (wakeup_bytes && bpf_ringbuf_query(&events, BPF_RB_AVAIL_DATA) >= wakeup_bytes)
+		flags = BPF_RB_FORCE_WAKEUP;
+	bpf_ringbuf_submit(e, flags);
+	return 0;
+}
+
+/* Variants 1-4: argument index 1 is the ANativeWindowBuffer* itself. */
+SEC("uprobe")
+int BPF_KPROBE(queue_buffer, void *arg0, void *buffer)
+{
+	/* The clock first, so the timestamp is as close to the call as possible. */
+	__u64 now = bpf_ktime_get_ns();
+
+	return emit((__u64)buffer, now);
+}
+
+/*
+ * Variants 5/6: argument index 1 is a const sp<GraphicBuffer>&, the address of a smart
+ * pointer whose first 8 bytes are the GraphicBuffer*. Reading through it makes `buffer`
+ * mean the same object for every symbol. A failed read records buffer 0 (the call still
+ * happened and is counted).
+ */
+SEC("uprobe")
+int BPF_KPROBE(queue_buffer_sp, void *arg0, void *sp)
+{
+	__u64 now = bpf_ktime_get_ns();
+	__u64 buffer = 0;
+
+	if (bpf_probe_read_user(&buffer, sizeof(buffer), sp))
+		buffer = 0;
+	return emit(buffer, now);
+}
