@@ -1,0 +1,77 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * libgui.cpp - a Linux libgui.so stand-in exporting Surface::queueBuffer and its siblings.
+ *
+ * Each function is noinline and does a little work the compiler must keep (an atomic add
+ * and a store to exported globals), so it has a real entry point for a uprobe to trap on
+ * and a call from the game really reaches it. All return 0 (OK), as the real ones do.
+ */
+#include "surface.h"
+
+/* Exported so the work below is observable and cannot be optimised away. */
+extern "C" {
+__attribute__((visibility("default"))) unsigned long long standin_queued;
+__attribute__((visibility("default"))) const void *standin_last_buffer;
+}
+
+#define STANDIN_EXPORT __attribute__((noinline, used, visibility("default")))
+
+/* The shared body: count the call and remember the buffer. */
+static inline int standin_queue(const void *buffer)
+{
+	__atomic_fetch_add(&standin_queued, 1, __ATOMIC_RELAXED);
+	__atomic_store_n(&standin_last_buffer, buffer, __ATOMIC_RELAXED);
+	return 0;
+}
+
+namespace android
+{
+
+STANDIN_EXPORT int Surface::hook_queueBuffer(ANativeWindow *window, ANativeWindowBuffer *buffer,
+					     int fenceFd)
+{
+	(void)window;
+	(void)fenceFd;
+	return standin_queue(buffer);
+}
+
+STANDIN_EXPORT int Surface::queueBufferInternal(ANativeWindowBuffer *buffer, int fenceFd,
+						SurfaceQueueBufferOutput *output)
+{
+	(void)fenceFd;
+	if (output)
+		output->frame_number = standin_queued + 1;
+	return standin_queue(buffer);
+}
+
+STANDIN_EXPORT int Surface::queueBuffer(ANativeWindowBuffer *buffer, int fenceFd)
+{
+	(void)fenceFd;
+	return standin_queue(buffer);
+}
+
+STANDIN_EXPORT int Surface::queueBuffer(ANativeWindowBuffer *buffer, int fenceFd,
+					SurfaceQueueBufferOutput *output)
+{
+	(void)fenceFd;
+	if (output)
+		output->frame_number = standin_queued + 1;
+	return standin_queue(buffer);
+}
+
+STANDIN_EXPORT int Surface::queueBuffer(const sp<GraphicBuffer> &buffer, const sp<Fence> &fence)
+{
+	(void)fence;
+	return standin_queue(buffer.get());
+}
+
+STANDIN_EXPORT int Surface::queueBuffer(const sp<GraphicBuffer> &buffer, const sp<Fence> &fence,
+					SurfaceQueueBufferOutput *output)
+{
+	(void)fence;
+	if (output)
+		output->frame_number = standin_queued + 1;
+	return standin_queue(buffer.get());
+}
+
+} /* namespace android */
