@@ -12,10 +12,21 @@ PACKAGES=(cmake make gcc g++ pkg-config clang llvm bpftool
 	libbpf-dev libelf-dev zlib1g-dev libzstd-dev libsqlite3-dev check
 	zstd sqlite3 file binutils)
 
+# A name without ":arch" means the native (or arch-independent) package. `dpkg -s NAME`
+# cannot say: once the arm64 architecture is added (scripts/build-android.sh), it fails as
+# "ambiguous" for a package installed for both amd64 and arm64. (Edit by android.)
 missing_packages() {
-	local p
+	local p native st
+	native=$(dpkg --print-architecture)
 	for p in "$@"; do
-		dpkg -s "$p" >/dev/null 2>&1 || printf '%s\n' "$p"
+		case $p in
+		*:*) dpkg -s "$p" >/dev/null 2>&1 || printf '%s\n' "$p" ;;
+		*)
+			st=$(dpkg-query -W -f='${Architecture} ${db:Status-Status}\n' "$p" 2>/dev/null) ||
+				true
+			grep -Eq "^($native|all) installed$" <<<"$st" || printf '%s\n' "$p"
+			;;
+		esac
 	done
 }
 
