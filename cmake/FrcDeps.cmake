@@ -1,4 +1,11 @@
 # Dependencies, found with pkg-config (Debian packages: see scripts/setup.sh).
+# FRC_STATIC (the Android build; edit by android): ask pkg-config for the private
+# dependencies too (libbpf -> libelf -> zlib, zstd -> -pthread) and let find_library pick
+# the .a archives, so -static links libbpf.a, libelf.a, libz.a and libzstd.a.
+if(FRC_STATIC)
+	set(PKG_CONFIG_ARGN --static)
+	set(CMAKE_FIND_LIBRARY_SUFFIXES .a)
+endif()
 find_package(PkgConfig REQUIRED)
 pkg_check_modules(ZSTD REQUIRED IMPORTED_TARGET libzstd)
 if(FRC_RECORDER)
