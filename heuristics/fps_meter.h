@@ -25,7 +25,7 @@ struct fps_meter_config {
 };
 
 struct fps_reading {
-	bool valid;		/* false: the meter returned none */
+	bool valid; /* false: the meter returned none */
 	double fps;
 	enum frc_source source; /* FRC_SOURCE_NONE when !valid */
 };

@@ -28,6 +28,11 @@ struct pipeline_config {
 	bool has_sysfs;
 	bool synthesize_ticks;
 	uint32_t tick_ms; /* default 1000 */
+	/*
+	 * Trackers alive at once (1024); a new PID beyond that forgets the least recently
+	 * seen PID's tracker (counted in trackers_evicted). Bounds memory on hostile input.
+	 */
+	uint32_t max_pids;
 };
 
 /* One delta the tracker returned. */
@@ -60,6 +65,10 @@ struct pipeline_stats {
 	uint64_t trackers;	      /* trackers alive now */
 	uint64_t drops;		      /* last cumulative reservation failures seen */
 	struct fps_meter_stats meter; /* zero until the meter exists */
+	uint64_t trackers_evicted;    /* trackers forgotten because of max_pids */
+	uint64_t buffers_evicted;     /* buffers forgotten because of max_buffers, all trackers */
+	uint64_t ticks_synthesized;   /* readings at synthesized ticks (tick == NULL) */
+	uint64_t unknown;	      /* records of an unknown type (ignored) */
 };
 
 struct pipeline;
@@ -69,7 +78,8 @@ void pipeline_config_default(struct pipeline_config *cfg);
 /* cb may have NULL members; ctx is passed to them. */
 __attribute__((warn_unused_result)) int pipeline_new(struct pipeline **out,
 						     const struct pipeline_config *cfg,
-						     const struct pipeline_callbacks *cb, void *ctx);
+						     const struct pipeline_callbacks *cb,
+						     void *ctx);
 void pipeline_free(struct pipeline *p);
 
 /* Feed the next record. Returns 0, or -ENOMEM. Callbacks run before it returns. */

@@ -14,8 +14,9 @@
 #include <stdint.h>
 
 struct tracker_config {
-	uint32_t history;     /* deltas kept per buffer (Kala: 144) */
-	uint32_t max_buffers; /* buffers remembered per PID before the LRU one is forgotten (1024) */
+	uint32_t history; /* deltas kept per buffer (Kala: 144) */
+	uint32_t
+	    max_buffers; /* buffers remembered per PID before the LRU one is forgotten (1024) */
 };
 
 struct tracker_stats {

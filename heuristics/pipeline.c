@@ -1,0 +1,368 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * pipeline.c - records -> trackers (one per PID) -> FPS meter -> callbacks.
+ * See pipeline.h and heuristics/README.md for the exact rules.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "heur_map.h"
+#include "pipeline.h"
+
+#define NIL UINT32_MAX
+#define PIDS_LIMIT (1u << 20)
+
+/* One PID's tracker, in a "last seen" list (head = most recent) for the max_pids bound. */
+struct pid_slot {
+	uint32_t pid;
+	struct tracker *t; /* NULL: the slot is on the free list */
+	uint32_t prev;
+	uint32_t next; /* also the free list's link */
+};
+
+struct pipeline {
+	struct pipeline_config cfg;
+	struct pipeline_callbacks cb;
+	void *ctx;
+
+	struct fps_meter *meter; /* created by the first record */
+	uint64_t tick_ns;
+	uint64_t next_tick; /* the next synthesized tick's time */
+	bool ticks_over;    /* next_tick would overflow: no more synthesized ticks */
+	uint64_t max_ktime; /* the largest ktime fed so far */
+
+	struct heur_map pids; /* pid -> slot */
+	struct pid_slot *slots;
+	uint32_t used; /* slots ever handed out */
+	uint32_t cap;
+	uint32_t free_head;
+	uint32_t lru_head;
+	uint32_t lru_tail;
+	/* The slot of the last frame's PID: most captures have one PID, skip the map. */
+	uint32_t last_slot;
+
+	uint64_t gone_buffers_evicted; /* buffers_evicted of trackers already freed */
+	struct pipeline_stats st;
+};
+
+void pipeline_config_default(struct pipeline_config *cfg)
+{
+	memset(cfg, 0, sizeof(*cfg));
+	tracker_config_default(&cfg->tracker);
+	fps_meter_config_default(&cfg->meter);
+	cfg->has_sysfs = false;
+	cfg->synthesize_ticks = false;
+	cfg->tick_ms = 1000;
+	cfg->max_pids = 1024;
+}
+
+int pipeline_new(struct pipeline **out, const struct pipeline_config *cfg,
+		 const struct pipeline_callbacks *cb, void *ctx)
+{
+	struct pipeline *p;
+	struct tracker *probe_t;
+	int err;
+
+	*out = NULL;
+	if ((cfg->synthesize_ticks && cfg->tick_ms == 0) || cfg->max_pids < 1 ||
+	    cfg->max_pids > PIDS_LIMIT)
+		return -EINVAL;
+	/* Check the tracker config now rather than at the first frame. */
+	err = tracker_new(&probe_t, &cfg->tracker);
+	if (err)
+		return err;
+	tracker_free(probe_t);
+	p = calloc(1, sizeof(*p));
+	if (!p)
+		return -ENOMEM;
+	p->cfg = *cfg;
+	if (cb)
+		p->cb = *cb;
+	p->ctx = ctx;
+	p->tick_ns = (uint64_t)cfg->tick_ms * 1000000ull;
+	p->free_head = NIL;
+	p->lru_head = NIL;
+	p->lru_tail = NIL;
+	p->last_slot = NIL;
+	if (heur_map_init(&p->pids, 4)) {
+		free(p);
+		return -ENOMEM;
+	}
+	*out = p;
+	return 0;
+}
+
+void pipeline_free(struct pipeline *p)
+{
+	if (!p)
+		return;
+	for (uint32_t i = 0; i < p->used; i++)
+		tracker_free(p->slots[i].t);
+	free(p->slots);
+	heur_map_free(&p->pids);
+	fps_meter_free(p->meter);
+	free(p);
+}
+
+void pipeline_stats(const struct pipeline *p, struct pipeline_stats *st)
+{
+	*st = p->st;
+	st->buffers_evicted = p->gone_buffers_evicted;
+	for (uint32_t i = 0; i < p->used; i++) {
+		struct tracker_stats ts;
+
+		if (!p->slots[i].t)
+			continue;
+		tracker_stats(p->slots[i].t, &ts);
+		st->buffers_evicted += ts.buffers_evicted;
+	}
+	if (p->meter)
+		fps_meter_stats(p->meter, &st->meter);
+}
+
+static void lru_unlink(struct pipeline *p, uint32_t i)
+{
+	struct pid_slot *s = &p->slots[i];
+
+	if (s->prev != NIL)
+		p->slots[s->prev].next = s->next;
+	else
+		p->lru_head = s->next;
+	if (s->next != NIL)
+		p->slots[s->next].prev = s->prev;
+	else
+		p->lru_tail = s->prev;
+}
+
+static void lru_push_front(struct pipeline *p, uint32_t i)
+{
+	struct pid_slot *s = &p->slots[i];
+
+	s->prev = NIL;
+	s->next = p->lru_head;
+	if (p->lru_head != NIL)
+		p->slots[p->lru_head].prev = i;
+	else
+		p->lru_tail = i;
+	p->lru_head = i;
+}
+
+/* Free a tracker, keeping its eviction count for pipeline_stats. */
+static void drop_tracker(struct pipeline *p, struct tracker *t)
+{
+	struct tracker_stats ts;
+
+	tracker_stats(t, &ts);
+	p->gone_buffers_evicted += ts.buffers_evicted;
+	tracker_free(t);
+}
+
+/* Forget slot i's PID and tracker; the slot goes to the free list. */
+static void forget_slot(struct pipeline *p, uint32_t i)
+{
+	struct pid_slot *s = &p->slots[i];
+
+	drop_tracker(p, s->t);
+	s->t = NULL;
+	heur_map_del(&p->pids, s->pid);
+	lru_unlink(p, i);
+	s->next = p->free_head;
+	p->free_head = i;
+	p->st.trackers--;
+	if (p->last_slot == i)
+		p->last_slot = NIL;
+}
+
+/* A free slot: from the free list, a new one, or the least recently seen PID's. */
+static int take_slot(struct pipeline *p, uint32_t *out)
+{
+	if (p->free_head == NIL && p->used == p->cap && p->used < p->cfg.max_pids) {
+		uint32_t cap = p->cap ? 2 * p->cap : 4;
+		struct pid_slot *slots;
+
+		if (cap > p->cfg.max_pids)
+			cap = p->cfg.max_pids;
+		slots = realloc(p->slots, (size_t)cap * sizeof(*slots));
+		if (!slots)
+			return -ENOMEM;
+		p->slots = slots;
+		p->cap = cap;
+	}
+	if (p->free_head == NIL && p->used == p->cap) {
+		/* max_pids trackers alive: the least recently seen PID is forgotten. */
+		forget_slot(p, p->lru_tail);
+		p->st.trackers_evicted++;
+	}
+	if (p->free_head != NIL) {
+		*out = p->free_head;
+		p->free_head = p->slots[*out].next;
+	} else {
+		*out = p->used++;
+		p->slots[*out].t = NULL;
+	}
+	return 0;
+}
+
+/*
+ * Start a fresh tracker for pid (attach, or a frame of an unknown PID); a PID that already
+ * has one gets the fresh tracker in its place. Sets *slot; returns 0 or -ENOMEM.
+ */
+static int start_tracker(struct pipeline *p, uint32_t pid, uint32_t *slot)
+{
+	uint32_t i = heur_map_get(&p->pids, pid);
+	struct tracker *t;
+	int err;
+
+	err = tracker_new(&t, &p->cfg.tracker);
+	if (err)
+		return err;
+	if (i != NIL) {
+		drop_tracker(p, p->slots[i].t);
+		p->slots[i].t = t;
+		goto seen;
+	}
+	err = take_slot(p, &i);
+	if (err)
+		goto fail;
+	err = heur_map_put(&p->pids, pid, i);
+	if (err) {
+		p->slots[i].next = p->free_head;
+		p->free_head = i;
+		goto fail;
+	}
+	p->slots[i].pid = pid;
+	p->slots[i].t = t;
+	lru_push_front(p, i);
+	p->st.trackers++;
+seen:
+	if (p->lru_head != i) {
+		lru_unlink(p, i);
+		lru_push_front(p, i);
+	}
+	*slot = i;
+	return 0;
+fail:
+	tracker_free(t);
+	return err;
+}
+
+static void emit_reading(struct pipeline *p, uint64_t now, const struct frc_record *tick)
+{
+	struct pipeline_reading r;
+
+	r.tick_ns = now;
+	r.reading = fps_meter_read(p->meter, now);
+	r.tick = tick;
+	p->st.readings++;
+	if (p->cb.on_reading)
+		p->cb.on_reading(p->ctx, &r);
+}
+
+/* Synthesized ticks strictly before `until` (inclusive when `inclusive`), in time order. */
+static void emit_due_ticks(struct pipeline *p, uint64_t until, bool inclusive)
+{
+	while (!p->ticks_over && (p->next_tick < until || (inclusive && p->next_tick == until))) {
+		uint64_t t = p->next_tick;
+
+		if (t > UINT64_MAX - p->tick_ns)
+			p->ticks_over = true;
+		else
+			p->next_tick = t + p->tick_ns;
+		p->st.ticks_synthesized++;
+		emit_reading(p, t, NULL);
+	}
+}
+
+static int feed_frame(struct pipeline *p, const struct frc_record *r)
+{
+	const struct frc_frame *f = &r->u.frame;
+	uint64_t seq = p->st.frames++;
+	uint32_t i = p->last_slot;
+	struct pipeline_delta d;
+
+	if (i == NIL || p->slots[i].pid != f->pid) {
+		i = heur_map_get(&p->pids, f->pid);
+		if (i == NIL) {
+			int err = start_tracker(p, f->pid, &i);
+
+			if (err)
+				return err;
+		}
+		p->last_slot = i;
+	}
+	if (p->lru_head != i) {
+		lru_unlink(p, i);
+		lru_push_front(p, i);
+	}
+	if (!tracker_record(p->slots[i].t, r->ktime_ns, f->buffer, &d.delta_ns))
+		return 0;
+	fps_meter_push_delta(p->meter, d.delta_ns);
+	p->st.deltas++;
+	if (p->cb.on_delta) {
+		d.pid = f->pid;
+		d.seq = seq;
+		d.ktime_ns = r->ktime_ns;
+		d.buffer = f->buffer;
+		p->cb.on_delta(p->ctx, &d);
+	}
+	return 0;
+}
+
+int pipeline_feed(struct pipeline *p, const struct frc_record *r)
+{
+	uint32_t i;
+	int err;
+
+	if (!p->meter) {
+		err = fps_meter_new(&p->meter, &p->cfg.meter, r->ktime_ns, p->cfg.has_sysfs);
+		if (err)
+			return err;
+		p->max_ktime = r->ktime_ns;
+		if (r->ktime_ns > UINT64_MAX - p->tick_ns)
+			p->ticks_over = true;
+		else
+			p->next_tick = r->ktime_ns + p->tick_ns;
+	}
+	p->st.records++;
+	/* A tick at T has seen every record with ktime <= T. */
+	if (p->cfg.synthesize_ticks)
+		emit_due_ticks(p, r->ktime_ns, false);
+	if (r->ktime_ns > p->max_ktime)
+		p->max_ktime = r->ktime_ns;
+
+	switch (r->type) {
+	case FRC_FRAME:
+		return feed_frame(p, r);
+	case FRC_SYSFS: {
+		size_t len = r->u.sysfs.len;
+
+		fps_meter_set_sysfs(p->meter, r->u.sysfs.err, r->u.sysfs.raw,
+				    len < FRC_SYSFS_MAX ? len : FRC_SYSFS_MAX);
+		return 0;
+	}
+	case FRC_DROPS:
+		p->st.drops = r->u.drops.cumulative;
+		return 0;
+	case FRC_ATTACH:
+		return start_tracker(p, r->u.attach.pid, &i);
+	case FRC_EXIT:
+		i = heur_map_get(&p->pids, r->u.exit.pid);
+		if (i != NIL)
+			forget_slot(p, i);
+		return 0;
+	case FRC_TICK:
+		emit_reading(p, r->ktime_ns, r);
+		return 0;
+	default:
+		p->st.unknown++;
+		return 0;
+	}
+}
+
+int pipeline_finish(struct pipeline *p)
+{
+	if (p->meter && p->cfg.synthesize_ticks)
+		emit_due_ticks(p, p->max_ktime, true);
+	return 0;
+}
