@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "test_heuristics.h"
 #include "tracker.h"
@@ -274,6 +275,116 @@ START_TEST(test_max_buffers_lru)
 }
 END_TEST
 
+/*
+ * A differential check of the heap/LRU bookkeeping (in addition to the literal cases
+ * above): a naive model that scans every buffer on every call, written independently
+ * here, must agree with the tracker on 200000 pseudo-random calls. Small history (5),
+ * small bound (16 of 40 pointers) and tiny deltas (0..3 ns, sometimes backwards) make
+ * ties, ring eviction and LRU eviction frequent.
+ */
+#define REF_HISTORY 5
+#define REF_MAX 16
+
+struct ref_buf {
+	uint64_t buffer, last_ns, sum, seen;
+	uint64_t ring[REF_HISTORY]; /* ring[0] is the oldest */
+	uint32_t count;
+};
+
+struct ref {
+	struct ref_buf b[REF_MAX];
+	uint32_t n;
+	uint64_t clock; /* sighting counter for LRU */
+	uint64_t evicted;
+};
+
+static bool ref_record(struct ref *r, uint64_t ktime, uint64_t buffer, uint64_t *out)
+{
+	struct ref_buf *s = NULL;
+	uint32_t best = 0;
+
+	r->clock++;
+	for (uint32_t i = 0; i < r->n; i++)
+		if (r->b[i].buffer == buffer)
+			s = &r->b[i];
+	if (!s) {
+		if (r->n == REF_MAX) {
+			uint32_t lru = 0;
+
+			for (uint32_t i = 1; i < r->n; i++)
+				if (r->b[i].seen < r->b[lru].seen)
+					lru = i;
+			r->b[lru] = r->b[--r->n];
+			r->evicted++;
+		}
+		s = &r->b[r->n++];
+		memset(s, 0, sizeof(*s));
+		s->buffer = buffer;
+		s->last_ns = ktime;
+		s->seen = r->clock;
+		return false;
+	}
+	s->seen = r->clock;
+	uint64_t delta = ktime > s->last_ns ? ktime - s->last_ns : 0;
+
+	s->last_ns = ktime;
+	if (delta == 0)
+		return false;
+	if (s->count == REF_HISTORY) {
+		s->sum -= s->ring[0];
+		memmove(s->ring, s->ring + 1, (REF_HISTORY - 1) * sizeof(s->ring[0]));
+		s->count--;
+	}
+	s->ring[s->count++] = delta;
+	s->sum += delta;
+	for (uint32_t i = 1; i < r->n; i++) {
+		const struct ref_buf *a = &r->b[i], *b = &r->b[best];
+
+		if (a->count > b->count ||
+		    (a->count == b->count &&
+		     (a->sum < b->sum || (a->sum == b->sum && a->buffer < b->buffer))))
+			best = i;
+	}
+	if (&r->b[best] != s)
+		return false;
+	*out = delta;
+	return true;
+}
+
+START_TEST(test_matches_reference_scan)
+{
+	struct tracker *t = new_tracker(REF_HISTORY, REF_MAX);
+	static struct ref r;
+	struct tracker_stats st;
+	uint64_t x = 0x2545F4914F6CDD1Dull, ktime = 1000000, returned = 0;
+
+	memset(&r, 0, sizeof(r));
+	for (int i = 0; i < 200000; i++) {
+		uint64_t d_t = 0, d_r = 0;
+		bool got_t, got_r;
+
+		x ^= x << 13; /* xorshift64 */
+		x ^= x >> 7;
+		x ^= x << 17;
+		ktime = (x >> 20) % 16 == 0 ? ktime - 2 : ktime + (x >> 8) % 4;
+		uint64_t buffer = 0x1000 * (1 + (x >> 32) % 40);
+
+		got_t = tracker_record(t, ktime, buffer, &d_t);
+		got_r = ref_record(&r, ktime, buffer, &d_r);
+		ck_assert_msg(got_t == got_r && d_t == d_r,
+			      "call %d: tracker %d/%llu, model %d/%llu", i, got_t,
+			      (unsigned long long)d_t, got_r, (unsigned long long)d_r);
+		returned += got_t;
+	}
+	tracker_stats(t, &st);
+	ck_assert_uint_eq(st.buffers_evicted, r.evicted);
+	/* The run must exercise what it claims to. */
+	ck_assert_uint_gt(r.evicted, 1000);
+	ck_assert_uint_gt(returned, 1000);
+	tracker_free(t);
+}
+END_TEST
+
 void add_tracker_cases(Suite *s)
 {
 	ADD_CASE(s, "tracker_config", test_config);
@@ -285,4 +396,5 @@ void add_tracker_cases(Suite *s)
 	ADD_CASE(s, "tracker_tie_smallest_sum", test_tie_smallest_sum);
 	ADD_CASE(s, "tracker_tie_smallest_pointer", test_tie_smallest_pointer);
 	ADD_CASE(s, "tracker_max_buffers_lru", test_max_buffers_lru);
+	ADD_CASE(s, "tracker_matches_reference_scan", test_matches_reference_scan);
 }
