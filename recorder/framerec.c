@@ -1,0 +1,274 @@
+// SPDX-License-Identifier: MIT
+/*
+ * framerec - record Android frame pacing: every Surface::queueBuffer call of a process
+ * (uprobe + ring buffer), the display's sysfs FPS node and the live FPS meter, into an
+ * .frc capture that frameanalyze replays exactly.
+ *
+ * This file: command line, --help, --version, libbpf logging; record.c does the rest.
+ */
+#include <bpf/libbpf.h>
+#include <errno.h>
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "frc_version.h"
+#include "framerec.h"
+#include "recorder.h"
+
+static bool verbose;
+
+static const char usage[] =
+    "Usage: framerec [OPTIONS] (--pid PID... | --package NAME [--wait] | -- COMMAND [ARGS...]) "
+    "-o FILE.frc\n"
+    "       framerec --sysfs-only [-d SECONDS] -o FILE.frc\n"
+    "       framerec doctor [--pid PID] [--lib PATH] [--symbol NAME]\n"
+    "\n"
+    "Record every android::Surface::queueBuffer call of the target (uprobe, BPF ring\n"
+    "buffer), the display's sysfs FPS node and the live FPS meter into an .frc capture.\n"
+    "\n"
+    "Targets:\n"
+    "  -p, --pid PID        record this process (repeatable)\n"
+    "  -P, --package NAME   record the process whose argv[0] is NAME (Android package)\n"
+    "  -w, --wait           with --package: wait for it to start, re-attach on restart\n"
+    "  -- COMMAND ARGS...   start COMMAND, attached before its first instruction runs\n"
+    "Probe:\n"
+    "  -l, --lib PATH       libgui.so to probe when the target maps none\n"
+    "                       (default: the mapped one, else " FR_DEFAULT_LIB ")\n"
+    "  -s, --symbol NAME    mangled symbol (or hook|internal|legacy|output|sp|sp_output)\n"
+    "                       instead of trying Kala's order\n"
+    "      --ring-kib N     ring buffer size in KiB, a power of 2 >= page size (256)\n"
+    "Sampling:\n"
+    "      --tick-ms MS     read the FPS meter every MS ms (1000)\n"
+    "      --sysfs PATH     the display FPS node (default: detect Auriya's list)\n"
+    "      --sysfs-ms MS    sample the node every MS ms (250)\n"
+    "      --sysfs-only     no BPF: record the sysfs node only\n"
+    "Output:\n"
+    "  -d, --duration S     stop after S seconds (default: SIGINT/SIGTERM or targets gone)\n"
+    "      --flush-ms MS    write a chunk (and the drop count) every MS ms (1000): what\n"
+    "                       a crash of framerec can lose\n"
+    "  -o, --output FILE    the capture to create (mode 0640, never overwritten...)\n"
+    "  -f, --force          ...unless --force\n"
+    "  -q, --quiet          no live status line or summary\n"
+    "  -v, --verbose        libbpf's log and attach details\n"
+    "  -h, --help           this help\n"
+    "  -V, --version        the version\n"
+    "\n"
+    "Examples:\n"
+    "  framerec doctor                                   # can recording work here?\n"
+    "  framerec --package com.example.game --wait -d 60 -o game.frc\n"
+    "  framerec --pid 4242 -o game.frc                   # until Ctrl-C\n"
+    "  framerec --lib build/standin/libgui.so -d 5 -o demo.frc -- \\\n"
+    "      build/bin/standin-game --fps 60\n"
+    "  framerec --sysfs-only -d 30 -o display.frc\n"
+    "  frameanalyze report game.frc\n"
+    "\n"
+    "Exit status: 0 recorded, 1 error (nothing recorded, or a write error: what was\n"
+    "written before stays readable), 2 usage.\n";
+
+static int libbpf_print_fn(enum libbpf_print_level level, const char *fmt, va_list args)
+{
+	if (!verbose)
+		return 0;
+	return vfprintf(stderr, fmt, args);
+}
+
+static int usage_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("framerec: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputs("\nTry 'framerec --help'.\n", stderr);
+	return 2;
+}
+
+/* A decimal in [min, max]; false on anything else. */
+static bool parse_uint(const char *s, unsigned long min, unsigned long max, unsigned long *out)
+{
+	char *end;
+	unsigned long v;
+
+	errno = 0;
+	if (!s || !*s || *s == '-' || *s == '+')
+		return false;
+	v = strtoul(s, &end, 10);
+	if (errno || *end || v < min || v > max)
+		return false;
+	*out = v;
+	return true;
+}
+
+enum {
+	OPT_RING = 1000,
+	OPT_TICK,
+	OPT_SYSFS,
+	OPT_SYSFS_MS,
+	OPT_SYSFS_ONLY,
+	OPT_FLUSH,
+};
+
+static const struct option long_opts[] = {
+    {"pid", required_argument, NULL, 'p'},
+    {"package", required_argument, NULL, 'P'},
+    {"wait", no_argument, NULL, 'w'},
+    {"lib", required_argument, NULL, 'l'},
+    {"symbol", required_argument, NULL, 's'},
+    {"ring-kib", required_argument, NULL, OPT_RING},
+    {"tick-ms", required_argument, NULL, OPT_TICK},
+    {"sysfs", required_argument, NULL, OPT_SYSFS},
+    {"sysfs-ms", required_argument, NULL, OPT_SYSFS_MS},
+    {"sysfs-only", no_argument, NULL, OPT_SYSFS_ONLY},
+    {"flush-ms", required_argument, NULL, OPT_FLUSH},
+    {"duration", required_argument, NULL, 'd'},
+    {"output", required_argument, NULL, 'o'},
+    {"force", no_argument, NULL, 'f'},
+    {"quiet", no_argument, NULL, 'q'},
+    {"verbose", no_argument, NULL, 'v'},
+    {"help", no_argument, NULL, 'h'},
+    {"version", no_argument, NULL, 'V'},
+    {NULL, 0, NULL, 0},
+};
+
+static bool power_of_two(unsigned long v)
+{
+	return v && !(v & (v - 1));
+}
+
+/* Returns -1 to go on, else the exit code. */
+static int parse_option(struct options *o, int c, const char *arg)
+{
+	unsigned long v;
+	char *end;
+
+	switch (c) {
+	case 'p':
+		if (!parse_uint(arg, 1, 0x7fffffff, &v))
+			return usage_error("--pid: '%s' is not a process id", arg);
+		if (o->n_pids >= FR_MAX_TARGETS)
+			return usage_error("--pid: at most %d", FR_MAX_TARGETS);
+		o->pids[o->n_pids++] = (pid_t)v;
+		break;
+	case 'P':
+		o->package = arg;
+		break;
+	case 'w':
+		o->wait = true;
+		break;
+	case 'l':
+		o->lib = arg;
+		break;
+	case 's':
+		o->symbol = arg;
+		break;
+	case OPT_RING:
+		/* A ring buffer map is a power-of-2 number of pages. */
+		if (!parse_uint(arg, 4, 1u << 20, &v) || !power_of_two(v))
+			return usage_error("--ring-kib: '%s' is not a power of 2 in [4, 1048576]",
+					   arg);
+		o->ring_kib = (unsigned)v;
+		break;
+	case OPT_TICK:
+		if (!parse_uint(arg, 10, 3600000, &v))
+			return usage_error("--tick-ms: '%s' is not in [10, 3600000]", arg);
+		o->tick_ms = (unsigned)v;
+		break;
+	case OPT_SYSFS:
+		o->sysfs = arg;
+		break;
+	case OPT_SYSFS_MS:
+		if (!parse_uint(arg, 10, 3600000, &v))
+			return usage_error("--sysfs-ms: '%s' is not in [10, 3600000]", arg);
+		o->sysfs_ms = (unsigned)v;
+		break;
+	case OPT_SYSFS_ONLY:
+		o->sysfs_only = true;
+		break;
+	case OPT_FLUSH:
+		if (!parse_uint(arg, 10, 3600000, &v))
+			return usage_error("--flush-ms: '%s' is not in [10, 3600000]", arg);
+		o->flush_ms = (unsigned)v;
+		break;
+	case 'd':
+		errno = 0;
+		o->duration_s = strtod(arg, &end);
+		if (errno || end == arg || *end || !(o->duration_s > 0) || o->duration_s > 1e7)
+			return usage_error("-d: '%s' is not a positive number of seconds", arg);
+		break;
+	case 'o':
+		o->output = arg;
+		break;
+	case 'f':
+		o->force = true;
+		break;
+	case 'q':
+		o->quiet = true;
+		break;
+	case 'v':
+		o->verbose = true;
+		break;
+	case 'h':
+		fputs(usage, stdout);
+		return 0;
+	case 'V':
+		printf("framerec %s\n", FRC_VERSION);
+		return 0;
+	default:
+		return usage_error("unknown option");
+	}
+	return -1;
+}
+
+static int parse_args(struct options *o, int argc, char **argv)
+{
+	int c, ret;
+
+	o->ring_kib = FRAMEREC_RING_KIB_DEFAULT;
+	o->tick_ms = 1000;
+	o->sysfs_ms = 250;
+	o->flush_ms = 1000;
+	/* "+": stop at the first non-option, so "-- COMMAND -x" keeps -x for COMMAND. */
+	while ((c = getopt_long(argc, argv, "+p:P:wl:s:d:o:fqvhV", long_opts, NULL)) != -1) {
+		if (c == '?')
+			return 2; /* getopt printed the message */
+		ret = parse_option(o, c, optarg);
+		if (ret >= 0)
+			return ret;
+	}
+	if (optind < argc) {
+		if (strcmp(argv[optind - 1], "--") != 0)
+			return usage_error("unexpected argument '%s' (a command goes after --)",
+					   argv[optind]);
+		o->command = &argv[optind];
+	}
+	if (!o->output)
+		return usage_error("-o FILE.frc is required");
+	if (o->wait && !o->package)
+		return usage_error("--wait needs --package");
+	if (!o->sysfs_only && !o->n_pids && !o->package && !o->command)
+		return usage_error("no target: --pid PID, --package NAME or -- COMMAND");
+	if ((o->n_pids > 0) + (o->package != NULL) + (o->command != NULL) > 1)
+		return usage_error("--pid, --package and -- COMMAND are exclusive");
+	return -1;
+}
+
+int main(int argc, char **argv)
+{
+	struct options opt = {0};
+	int ret;
+
+	if (argc > 1 && strcmp(argv[1], "doctor") == 0) {
+		libbpf_set_print(libbpf_print_fn);
+		return doctor_main(argc - 1, argv + 1);
+	}
+	ret = parse_args(&opt, argc, argv);
+	if (ret >= 0)
+		return ret;
+	verbose = opt.verbose;
+	libbpf_set_print(libbpf_print_fn);
+	return record_main(&opt);
+}

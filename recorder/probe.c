@@ -1,0 +1,235 @@
+// SPDX-License-Identifier: MIT
+/*
+ * probe.c - the BPF side seen from userspace: load the skeleton, attach one uprobe per
+ * target PID (the kernel filters by PID), drain the ring buffer, sum the drop counter.
+ */
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "framerec.h"
+#include "framerec.skel.h"
+#include "recorder.h"
+
+struct attachment {
+	pid_t pid;
+	struct bpf_link *link;
+};
+
+struct probe {
+	struct framerec *skel;
+	struct ring_buffer *rb;
+	probe_event_fn fn;
+	void *ctx;
+	struct attachment att[FR_MAX_TARGETS];
+	int n_att;
+	int ncpu;
+	uint64_t *percpu; /* scratch for the per-CPU counter lookup */
+	uint64_t last_drops;
+};
+
+static const char *load_hint(int err)
+{
+	switch (err) {
+	case EPERM:
+	case EACCES:
+		return "the bpf() syscall is not permitted: run as root (or with CAP_BPF, "
+		       "CAP_PERFMON and CAP_SYS_ADMIN); on Android an enforcing SELinux policy "
+		       "can deny it (check getenforce and avc denials in dmesg/logcat)";
+	case ENOSYS:
+		return "the kernel has no bpf() syscall (CONFIG_BPF_SYSCALL off, or running "
+		       "under an emulator such as qemu-user)";
+	case EINVAL:
+		return "the kernel rejected the program or its ring buffer map (BPF ring buffer "
+		       "needs Linux 5.8+; run 'framerec doctor')";
+	default:
+		return "run 'framerec doctor' (with -v for libbpf's log)";
+	}
+}
+
+const char *probe_attach_hint(int err)
+{
+	switch (err) {
+	case ENOENT:
+		return "no such file, or no uprobe support (CONFIG_UPROBE_EVENTS)";
+	case EPERM:
+	case EACCES:
+		return "permission denied (root, CAP_PERFMON/CAP_SYS_ADMIN, SELinux)";
+	case EINVAL:
+		return "the kernel refused the uprobe offset";
+	case ESRCH:
+		return "no such process";
+	default:
+		return strerror(err);
+	}
+}
+
+static int on_event(void *ctx, void *data, size_t size)
+{
+	struct probe *p = ctx;
+	const struct frame_event *e = data;
+	struct frc_record r;
+
+	if (size < sizeof(*e))
+		return 0; /* cannot happen: the program writes fixed-size events */
+	memset(&r, 0, sizeof(r));
+	r.type = FRC_FRAME;
+	r.ktime_ns = e->ktime_ns;
+	r.u.frame.pid = e->tgid;
+	r.u.frame.tid = e->tid;
+	r.u.frame.buffer = e->buffer;
+	p->fn(p->ctx, &r);
+	return 0;
+}
+
+int probe_open(struct probe **out, unsigned ring_kib, probe_event_fn fn, void *ctx, char *err,
+	       size_t errlen)
+{
+	struct probe *p = calloc(1, sizeof(*p));
+	int ret;
+
+	*out = NULL;
+	if (!p)
+		return -ENOMEM;
+	p->fn = fn;
+	p->ctx = ctx;
+	p->ncpu = libbpf_num_possible_cpus();
+	if (p->ncpu <= 0) {
+		ret = p->ncpu ? p->ncpu : -EINVAL;
+		snprintf(err, errlen, "cannot count CPUs: %s", strerror(-ret));
+		goto fail;
+	}
+	p->percpu = calloc((size_t)p->ncpu, sizeof(uint64_t));
+	p->skel = framerec__open();
+	if (!p->percpu || !p->skel) {
+		ret = p->percpu ? -errno : -ENOMEM;
+		snprintf(err, errlen, "cannot open the BPF object: %s", strerror(-ret));
+		goto fail;
+	}
+	/* The size must be a power-of-2 multiple of the page size: framerec.c checks. */
+	ret = bpf_map__set_max_entries(p->skel->maps.events, ring_kib * 1024u);
+	if (ret) {
+		snprintf(err, errlen, "ring buffer of %u KiB: %s", ring_kib, strerror(-ret));
+		goto fail;
+	}
+	/* Force a wakeup only once half the ring is full; below, the drain timer suffices. */
+	p->skel->rodata->wakeup_bytes = (uint64_t)ring_kib * 1024u / 2;
+	ret = framerec__load(p->skel);
+	if (ret) {
+		ret = ret < 0 ? ret : -EINVAL;
+		snprintf(err, errlen, "BPF unavailable: loading the program failed (%s): %s",
+			 strerror(-ret), load_hint(-ret));
+		goto fail;
+	}
+	p->rb = ring_buffer__new(bpf_map__fd(p->skel->maps.events), on_event, p, NULL);
+	if (!p->rb) {
+		ret = -errno;
+		snprintf(err, errlen, "BPF ring buffer: %s", strerror(-ret));
+		goto fail;
+	}
+	*out = p;
+	return 0;
+fail:
+	probe_close(p);
+	return ret;
+}
+
+void probe_close(struct probe *p)
+{
+	if (!p)
+		return;
+	probe_detach_all(p);
+	ring_buffer__free(p->rb);
+	framerec__destroy(p->skel);
+	free(p->percpu);
+	free(p);
+}
+
+bool probe_attached(const struct probe *p, pid_t pid)
+{
+	for (int i = 0; i < p->n_att; i++)
+		if (p->att[i].pid == pid)
+			return true;
+	return false;
+}
+
+int probe_attach(struct probe *p, pid_t pid, const char *lib, struct sym_list *syms,
+		 const struct sym_candidate **chosen)
+{
+	*chosen = NULL;
+	if (probe_attached(p, pid))
+		return 0;
+	if (p->n_att >= FR_MAX_TARGETS)
+		return -E2BIG;
+	for (size_t i = 0; i < syms->n; i++) {
+		struct sym_candidate *c = &syms->v[i];
+		struct bpf_program *prog =
+		    c->sp ? p->skel->progs.queue_buffer_sp : p->skel->progs.queue_buffer;
+		LIBBPF_OPTS(bpf_uprobe_opts, uo);
+		struct bpf_link *link;
+		int err;
+
+		if (c->status != SYM_FOUND)
+			continue;
+		link = bpf_program__attach_uprobe_opts(prog, pid, lib, (size_t)c->offset, &uo);
+		if (!link) {
+			err = errno;
+			c->status = SYM_ATTACH_FAILED;
+			snprintf(c->why, sizeof(c->why), "attach failed: %s (%s)", strerror(err),
+				 probe_attach_hint(err));
+			continue;
+		}
+		p->att[p->n_att].pid = pid;
+		p->att[p->n_att].link = link;
+		p->n_att++;
+		*chosen = c;
+		return 0;
+	}
+	return -ENOENT;
+}
+
+void probe_detach(struct probe *p, pid_t pid)
+{
+	for (int i = 0; i < p->n_att; i++) {
+		if (p->att[i].pid != pid)
+			continue;
+		bpf_link__destroy(p->att[i].link);
+		p->att[i] = p->att[--p->n_att];
+		return;
+	}
+}
+
+void probe_detach_all(struct probe *p)
+{
+	while (p->n_att > 0)
+		probe_detach(p, p->att[0].pid);
+}
+
+int probe_drain(struct probe *p)
+{
+	return ring_buffer__consume(p->rb);
+}
+
+int probe_ring_fd(const struct probe *p)
+{
+	return ring_buffer__epoll_fd(p->rb);
+}
+
+uint64_t probe_drops(struct probe *p)
+{
+	uint32_t key = 0;
+	uint64_t sum = 0;
+
+	/* A failed lookup (cannot happen on a loaded map) repeats the last sum: cumulative. */
+	if (bpf_map__lookup_elem(p->skel->maps.drops, &key, sizeof(key), p->percpu,
+				 (size_t)p->ncpu * sizeof(uint64_t), 0))
+		return p->last_drops;
+	for (int i = 0; i < p->ncpu; i++)
+		sum += p->percpu[i];
+	p->last_drops = sum;
+	return sum;
+}

@@ -1,0 +1,77 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * rec.h - the state of one recording, shared by record.c (setup: targets, attach,
+ * output file, child) and loop.c (the event loop and the stop sequence).
+ */
+#ifndef REC_H
+#define REC_H
+
+#include <limits.h>
+
+#include "../format/frc.h"
+#include "../heuristics/pipeline.h"
+#include "recorder.h"
+
+struct target {
+	pid_t pid; /* 0: free slot */
+	int pidfd; /* -1: liveness polled on the scan timer instead */
+	bool child;
+	uint64_t attach_ns;
+	char symbol[FRC_SYMBOL_MAX + 1]; /* "" in --sysfs-only mode (not attached) */
+};
+
+struct rec {
+	const struct options *opt;
+	struct probe *probe; /* NULL in --sysfs-only mode */
+	struct pipeline *pl;
+	frc_writer *w;
+	int fd;
+	const char *sysfs; /* the node sampled, or NULL */
+
+	struct target t[FR_MAX_TARGETS];
+	pid_t ignored[FR_MAX_TARGETS]; /* --package matches that could not be attached */
+	int n_ignored;
+	bool had_target;
+
+	/* -- COMMAND */
+	pid_t child;
+	int child_gate; /* write end: one byte releases the child */
+	int child_err;	/* read end: EOF on a successful exec, else its errno */
+
+	int epfd, sigfd, tfd;
+
+	/* The first attach: metadata. */
+	char library[PATH_MAX];
+	char symbol[FRC_SYMBOL_MAX + 1];
+	uint64_t sym_offset;
+	char target_desc[1024];
+	pid_t target_pid;
+
+	/* Running state. */
+	bool stop;
+	const char *stop_why;
+	bool write_failed;
+	uint64_t t_start;
+	uint64_t frames;
+	uint64_t drops;
+	struct pipeline_reading reading;
+	bool have_reading;
+	bool status_line;
+	uint64_t status_frames; /* frames at the previous status refresh */
+	uint64_t status_ns;
+};
+
+/* record.c */
+MUST_USE int rec_attach_target(struct rec *r, pid_t pid, bool child, char *err, size_t errlen);
+void rec_target_exited(struct rec *r, struct target *t);
+int rec_alive_targets(const struct rec *r);
+void rec_scan_package(struct rec *r);
+void rec_poll_liveness(struct rec *r);
+
+/* loop.c */
+void rec_emit(struct rec *r, const struct frc_record *rec);
+void rec_drain(struct rec *r);
+void rec_loop(struct rec *r);
+MUST_USE int rec_stop(struct rec *r);
+
+#endif /* REC_H */

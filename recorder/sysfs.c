@@ -1,0 +1,60 @@
+// SPDX-License-Identifier: MIT
+/*
+ * sysfs.c - the display's FPS node (Auriya's FpsMeter source), read raw.
+ *
+ * framerec keeps exactly what read() returned (or its errno): the live meter parses the
+ * same bytes the capture holds, so a replay reproduces every reading.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "recorder.h"
+
+/* Auriya's FPS_SYSFS_PATHS, in its order (seed 002). */
+const char *const sysfs_nodes[8] = {
+    "/sys/class/drm/sde-crtc-0/measured_fps",
+    "/sys/class/drm/card0/sde-crtc-0/measured_fps",
+    "/sys/class/drm/card0/sde_crtc_fps",
+    "/sys/class/drm/card0/fbc/fps",
+    "/sys/class/graphics/fb0/measured_fps",
+    "/sys/class/graphics/fb0/fps",
+    "/sys/kernel/debug/mali/fps",
+    "/sys/class/misc/mali0/device/fps",
+};
+
+const char *sysfs_detect(void)
+{
+	for (size_t i = 0; i < 8; i++) {
+		struct frc_sysfs s;
+
+		sysfs_sample(sysfs_nodes[i], &s);
+		if (s.err == 0 && s.len > 0)
+			return sysfs_nodes[i];
+	}
+	return NULL;
+}
+
+/*
+ * Open, read, close each time: a sysfs attribute is regenerated on each open, and a
+ * node that disappears (display off, driver reload) shows up as the errno of the open.
+ */
+void sysfs_sample(const char *path, struct frc_sysfs *out)
+{
+	ssize_t n;
+	int fd;
+
+	memset(out, 0, sizeof(*out));
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	if (fd < 0) {
+		out->err = errno;
+		return;
+	}
+	n = read(fd, out->raw, sizeof(out->raw));
+	if (n < 0)
+		out->err = errno;
+	else
+		out->len = (uint16_t)n;
+	close(fd);
+}

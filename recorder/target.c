@@ -1,0 +1,175 @@
+// SPDX-License-Identifier: MIT
+/*
+ * target.c - the processes framerec records, as /proc shows them.
+ */
+#include <dirent.h>
+#include <elf.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "recorder.h"
+
+/* Read a small /proc file whole; returns bytes read or -1. */
+static ssize_t read_small(const char *path, char *buf, size_t len)
+{
+	ssize_t n, total = 0;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return -1;
+	while ((size_t)total < len && (n = read(fd, buf + total, len - total)) > 0)
+		total += n;
+	close(fd);
+	return total;
+}
+
+bool target_alive(pid_t pid)
+{
+	char path[64], buf[512], *p;
+	ssize_t n;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	n = read_small(path, buf, sizeof(buf) - 1);
+	if (n <= 0)
+		return false;
+	buf[n] = 0;
+	/* The state follows the last ')' (comm may contain anything). */
+	p = strrchr(buf, ')');
+	return p && p[1] == ' ' && p[2] != 'Z' && p[2] != 'X';
+}
+
+void target_cmdline(pid_t pid, char *buf, size_t len)
+{
+	char path[64];
+	ssize_t n;
+
+	buf[0] = 0;
+	snprintf(path, sizeof(path), "/proc/%d/cmdline", (int)pid);
+	n = read_small(path, buf, len - 1);
+	if (n <= 0)
+		return;
+	while (n > 0 && buf[n - 1] == 0)
+		n--;
+	for (ssize_t i = 0; i < n; i++)
+		if (buf[i] == 0)
+			buf[i] = ' ';
+	buf[n] = 0;
+}
+
+static bool argv0_matches(pid_t pid, const char *name)
+{
+	char path[64], buf[4096], *base;
+	ssize_t n;
+
+	snprintf(path, sizeof(path), "/proc/%d/cmdline", (int)pid);
+	n = read_small(path, buf, sizeof(buf) - 1);
+	if (n <= 0)
+		return false;
+	buf[n] = 0; /* argv[0] is the first NUL-terminated string */
+	if (strcmp(buf, name) == 0)
+		return true;
+	/* On Linux argv[0] is often a path; Android app processes carry the bare package. */
+	base = strrchr(buf, '/');
+	return base && strcmp(base + 1, name) == 0;
+}
+
+int target_find_package(const char *name, pid_t *out, int max)
+{
+	DIR *d = opendir("/proc");
+	struct dirent *de;
+	int n = 0;
+	pid_t self = getpid();
+
+	if (!d)
+		return 0;
+	while (n < max && (de = readdir(d)) != NULL) {
+		char *end;
+		long pid = strtol(de->d_name, &end, 10);
+
+		if (*end || pid <= 0 || pid == self)
+			continue;
+		if (argv0_matches((pid_t)pid, name) && target_alive((pid_t)pid))
+			out[n++] = (pid_t)pid;
+	}
+	closedir(d);
+	return n;
+}
+
+int target_mapped_lib(pid_t pid, const char *base, char *map_path, size_t map_len, char *open_path,
+		      size_t open_len)
+{
+	char path[64], *line = NULL;
+	size_t cap = 0;
+	size_t blen = strlen(base);
+	int ret = -ENOENT;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/maps", (int)pid);
+	f = fopen(path, "re");
+	if (!f)
+		return -errno;
+	while (getline(&line, &cap, f) > 0) {
+		char *file = strchr(line, '/'), *nl;
+		size_t flen;
+
+		if (!file)
+			continue;
+		nl = strchr(file, '\n');
+		if (nl)
+			*nl = 0;
+		flen = strlen(file);
+		/* "/.../libgui.so" exactly: basename equal, not "(deleted)" or a prefix. */
+		if (flen <= blen || file[flen - blen - 1] != '/' ||
+		    strcmp(file + flen - blen, base))
+			continue;
+		snprintf(map_path, map_len, "%s", file);
+		/*
+		 * The path is in the target's mount namespace; /proc/PID/root/PATH names the
+		 * same file from ours. Prefer the plain path when it is the same file.
+		 */
+		snprintf(open_path, open_len, "/proc/%d/root%s", (int)pid, file);
+		{
+			struct stat a, b;
+
+			if (stat(file, &a) == 0 && stat(open_path, &b) == 0 &&
+			    a.st_dev == b.st_dev && a.st_ino == b.st_ino)
+				snprintf(open_path, open_len, "%s", file);
+		}
+		ret = 0;
+		break;
+	}
+	free(line);
+	fclose(f);
+	return ret;
+}
+
+int target_is_32bit(pid_t pid)
+{
+	char path[64];
+	unsigned char ident[EI_NIDENT];
+	ssize_t n;
+
+	snprintf(path, sizeof(path), "/proc/%d/exe", (int)pid);
+	n = read_small(path, (char *)ident, sizeof(ident));
+	if (n < 0)
+		return -errno;
+	if (n < EI_NIDENT || memcmp(ident, ELFMAG, SELFMAG))
+		return -ENOEXEC;
+	return ident[EI_CLASS] == ELFCLASS32;
+}
+
+int target_pidfd(pid_t pid)
+{
+#ifdef SYS_pidfd_open
+	return (int)syscall(SYS_pidfd_open, pid, 0);
+#else
+	errno = ENOSYS;
+	return -1;
+#endif
+}
