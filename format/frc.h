@@ -29,13 +29,13 @@
 
 enum frc_error {
 	FRC_OK = 0,
-	FRC_EIO = -1,	     /* read/write/fsync failed (errno kept in the message) */
-	FRC_ENOMEM = -2,     /* allocation failed */
-	FRC_EINVAL = -3,     /* bad argument: a record or metadata the format cannot hold */
+	FRC_EIO = -1,	      /* read/write/fsync failed (errno kept in the message) */
+	FRC_ENOMEM = -2,      /* allocation failed */
+	FRC_EINVAL = -3,      /* bad argument: a record or metadata the format cannot hold */
 	FRC_ENOTCAPTURE = -4, /* the file does not start with an .frc header */
-	FRC_EVERSION = -5,   /* a major version this reader does not know */
-	FRC_ECORRUPT = -6,   /* structure or checksum error */
-	FRC_ETRUNCATED = -7, /* the file ends before its structure does */
+	FRC_EVERSION = -5,    /* a major version this reader does not know */
+	FRC_ECORRUPT = -6,    /* structure or checksum error */
+	FRC_ETRUNCATED = -7,  /* the file ends before its structure does */
 };
 
 /* A static English description of an FRC_E* code. */
@@ -59,7 +59,9 @@ struct frc_writer_options {
 /*
  * Write a capture to fd (the writer does not close fd; the caller created it). The header
  * with the n_meta metadata pairs is written at once. opt may be NULL for the defaults.
- * path is used only in messages.
+ * path is used only in messages. Metadata keys must be [a-z0-9_.]{1,255}, unique; values
+ * at most 65535 bytes. On failure *out is NULL (out of memory) or a handle holding the
+ * message that the caller must still frc_writer_free(). free(NULL) is a no-op.
  */
 FRC_MUST_USE int frc_writer_open_fd(frc_writer **out, int fd, const char *path,
 				    const struct frc_meta *meta, size_t n_meta,
@@ -101,8 +103,17 @@ enum frc_status {
 /*
  * Open a capture and read its header. Fails (with a message) only when the file cannot be
  * opened, is not a capture, has an unknown major version, or its header is damaged.
+ * On failure *out is NULL (out of memory) or a handle holding the message
+ * (frc_reader_error) that the caller must still frc_reader_close(). close(NULL) is a no-op.
  */
 FRC_MUST_USE int frc_reader_open(frc_reader **out, const char *path);
+
+/*
+ * The same for a capture held in memory (data must outlive the reader); name is used only
+ * in messages. Useful for tests and fuzzing.
+ */
+FRC_MUST_USE int frc_reader_open_mem(frc_reader **out, const void *data, size_t size,
+				     const char *name);
 
 /* Header metadata, in file order. The strings live as long as the reader. */
 size_t frc_reader_meta_count(const frc_reader *r);
@@ -126,8 +137,8 @@ struct frc_reader_stats {
 	uint64_t file_size;
 	uint64_t chunks;
 	uint64_t records;
-	uint64_t by_type[FRC_TYPE_MAX + 1]; /* records delivered, indexed by enum frc_type */
-	uint64_t unknown;		    /* records of unknown type skipped */
+	uint64_t by_type[FRC_TYPE_MAX + 1];	/* records delivered, indexed by enum frc_type */
+	uint64_t unknown;			/* records of unknown type skipped */
 	uint64_t first_ktime_ns, last_ktime_ns; /* min/max ktime over delivered records */
 	int index_used;				/* 1 when the footer index was valid and used */
 };

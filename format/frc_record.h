@@ -55,7 +55,7 @@ struct frc_drops {
 
 struct frc_attach {
 	uint32_t pid;
-	uint16_t len;			     /* strlen(symbol) */
+	uint16_t len;			 /* strlen(symbol) */
 	char symbol[FRC_SYMBOL_MAX + 1]; /* NUL-terminated, mangled name */
 };
 
@@ -68,13 +68,13 @@ struct frc_exit {
  * the binary file and in the text form, and replay fidelity is an integer comparison.
  */
 struct frc_tick {
-	bool has_result;	/* false: the meter was read here, result not recorded */
-	uint8_t source;		/* enum frc_source; FRC_SOURCE_NONE = the meter returned none */
-	uint64_t fps_micro;	/* valid when source != FRC_SOURCE_NONE */
+	bool has_result;    /* false: the meter was read here, result not recorded */
+	uint8_t source;	    /* enum frc_source; FRC_SOURCE_NONE = the meter returned none */
+	uint64_t fps_micro; /* valid when source != FRC_SOURCE_NONE */
 };
 
 struct frc_record {
-	uint8_t type; /* enum frc_type */
+	uint8_t type;	   /* enum frc_type */
 	uint64_t ktime_ns; /* CLOCK_MONOTONIC, what bpf_ktime_get_ns() reads */
 	union {
 		struct frc_frame frame;

@@ -1,0 +1,649 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * frc_codec.c - the chunk body: typed, length-prefixed entries, and the columnar frame run.
+ *
+ * FORMAT.md "Chunk body" and "Frame run" describe the bytes; this file is the single
+ * encoder/decoder of them.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "frc_internal.h"
+
+/* ------------------------------------------------------------ plain records */
+
+int frc_record_check(const struct frc_record *r)
+{
+	switch (r->type) {
+	case FRC_FRAME:
+	case FRC_DROPS:
+	case FRC_EXIT:
+		return 0;
+	case FRC_SYSFS:
+		if (r->u.sysfs.err < 0)
+			return FRC_EINVAL;
+		if (r->u.sysfs.err == 0 && r->u.sysfs.len > FRC_SYSFS_MAX)
+			return FRC_EINVAL;
+		if (r->u.sysfs.err != 0 && r->u.sysfs.len != 0)
+			return FRC_EINVAL;
+		return 0;
+	case FRC_ATTACH:
+		if (r->u.attach.len > FRC_SYMBOL_MAX ||
+		    r->u.attach.symbol[r->u.attach.len] != '\0' ||
+		    memchr(r->u.attach.symbol, '\0', r->u.attach.len))
+			return FRC_EINVAL;
+		return 0;
+	case FRC_TICK:
+		if (r->u.tick.has_result && r->u.tick.source > FRC_SOURCE_EBPF)
+			return FRC_EINVAL;
+		return 0;
+	default:
+		return FRC_EINVAL;
+	}
+}
+
+/* The payload of a non-frame record, after the entry header. */
+static void payload_encode(struct frc_buf *b, const struct frc_record *r)
+{
+	frc_buf_varint(b, r->ktime_ns);
+	switch (r->type) {
+	case FRC_SYSFS:
+		frc_buf_varint(b, (uint32_t)r->u.sysfs.err);
+		if (r->u.sysfs.err == 0)
+			frc_buf_put(b, r->u.sysfs.raw, r->u.sysfs.len);
+		break;
+	case FRC_DROPS:
+		frc_buf_varint(b, r->u.drops.cumulative);
+		break;
+	case FRC_ATTACH:
+		frc_buf_varint(b, r->u.attach.pid);
+		frc_buf_put(b, r->u.attach.symbol, r->u.attach.len);
+		break;
+	case FRC_EXIT:
+		frc_buf_varint(b, r->u.exit.pid);
+		break;
+	case FRC_TICK:
+		if (!r->u.tick.has_result)
+			break;
+		frc_buf_u8(b, r->u.tick.source);
+		if (r->u.tick.source != FRC_SOURCE_NONE)
+			frc_buf_varint(b, r->u.tick.fps_micro);
+		break;
+	}
+}
+
+void frc_entry_encode(struct frc_buf *out, const struct frc_record *r)
+{
+	uint8_t tmp[300];
+	struct frc_buf b = {.p = tmp, .cap = sizeof(tmp)};
+
+	/* A non-frame payload is at most 10 + 10 + 255 bytes, so tmp never grows. */
+	payload_encode(&b, r);
+	frc_buf_varint(out, r->type);
+	frc_buf_varint(out, b.len);
+	frc_buf_put(out, b.p, b.len);
+}
+
+int frc_entry_decode(uint64_t type, const uint8_t *p, size_t len, struct frc_record *r,
+		     const char **what)
+{
+	struct frc_cur c = {.p = p, .len = len};
+	uint64_t v = 0;
+	uint8_t src;
+
+	memset(r, 0, sizeof(*r));
+	r->type = (uint8_t)type;
+	frc_cur_varint(&c, &r->ktime_ns);
+	switch (type) {
+	case FRC_SYSFS:
+		frc_cur_varint(&c, &v);
+		if (v > INT32_MAX)
+			goto bad;
+		r->u.sysfs.err = (int32_t)v;
+		if (v == 0) {
+			if (c.len - c.pos > FRC_SYSFS_MAX)
+				goto bad;
+			r->u.sysfs.len = (uint16_t)(c.len - c.pos);
+			memcpy(r->u.sysfs.raw, c.p + c.pos, r->u.sysfs.len);
+			c.pos = c.len;
+		}
+		break;
+	case FRC_DROPS:
+		frc_cur_varint(&c, &r->u.drops.cumulative);
+		break;
+	case FRC_ATTACH:
+		frc_cur_varint(&c, &v);
+		if (v > UINT32_MAX || c.len - c.pos > FRC_SYMBOL_MAX ||
+		    memchr(c.p + c.pos, '\0', c.len - c.pos))
+			goto bad;
+		r->u.attach.pid = (uint32_t)v;
+		r->u.attach.len = (uint16_t)(c.len - c.pos);
+		memcpy(r->u.attach.symbol, c.p + c.pos, r->u.attach.len);
+		c.pos = c.len;
+		break;
+	case FRC_EXIT:
+		frc_cur_varint(&c, &v);
+		if (v > UINT32_MAX)
+			goto bad;
+		r->u.exit.pid = (uint32_t)v;
+		break;
+	case FRC_TICK:
+		if (c.bad || c.pos == c.len)
+			break;
+		r->u.tick.has_result = true;
+		frc_cur_u8(&c, &src);
+		if (src > FRC_SOURCE_EBPF)
+			goto bad;
+		r->u.tick.source = src;
+		if (src != FRC_SOURCE_NONE)
+			frc_cur_varint(&c, &r->u.tick.fps_micro);
+		break;
+	default:
+		goto bad;
+	}
+	if (c.bad || c.pos != c.len)
+		goto bad;
+	return 0;
+bad:
+	*what = "malformed record";
+	return FRC_ECORRUPT;
+}
+
+/* ------------------------------------------------------------ frame runs */
+
+/*
+ * A tiny open-addressing map from (a, b) to an index, sized for at most FRC_RUN_MAX keys.
+ * Runs can hold many PIDs/buffers (hostile or unusual callers), so lookups must not be
+ * linear in the number of keys.
+ */
+struct map_slot {
+	uint64_t a;
+	uint32_t b;
+	uint32_t val; /* index + 1; 0 = empty */
+};
+
+struct map {
+	struct map_slot *s;
+	size_t mask;
+};
+
+static int map_init(struct map *m, size_t n)
+{
+	size_t cap = 16;
+
+	while (cap < 2 * n)
+		cap *= 2;
+	m->s = calloc(cap, sizeof(*m->s));
+	m->mask = cap - 1;
+	return m->s ? 0 : -1;
+}
+
+/* Returns the slot for (a, b); slot->val == 0 means it is new (caller fills it). */
+static struct map_slot *map_find(struct map *m, uint64_t a, uint32_t b)
+{
+	uint64_t h = (a ^ ((uint64_t)b << 32) ^ b) * 0x9E3779B97F4A7C15ull;
+	size_t i = (size_t)(h >> 32) & m->mask;
+
+	while (m->s[i].val && (m->s[i].a != a || m->s[i].b != b))
+		i = (i + 1) & m->mask;
+	m->s[i].a = a;
+	m->s[i].b = b;
+	return &m->s[i];
+}
+
+static int cmp_i64(const void *x, const void *y)
+{
+	int64_t a = *(const int64_t *)x, b = *(const int64_t *)y;
+
+	return (a > b) - (a < b);
+}
+
+static unsigned bit_width(uint64_t x)
+{
+	return x ? 64 - (unsigned)__builtin_clzll(x) : 0;
+}
+
+/* round(d / p) for p > 0, halves rounded up, in 128-bit so nothing overflows. */
+static int64_t div_round(int64_t d, int64_t p)
+{
+	__int128 num = (__int128)d * 2 + p, den = (__int128)p * 2;
+	__int128 q = num / den;
+
+	if (num % den != 0 && num < 0)
+		q--;
+	return (int64_t)q;
+}
+
+/* The spread (max - min) of d[i] - k[i] * p over i in [1, m). */
+static __int128 spread(const int64_t *d, const int64_t *k, size_t m, int64_t p)
+{
+	__int128 lo = 0, hi = 0;
+
+	for (size_t i = 1; i < m; i++) {
+		__int128 r = (__int128)d[i] - (__int128)k[i] * p;
+
+		if (i == 1 || r < lo)
+			lo = r;
+		if (i == 1 || r > hi)
+			hi = r;
+	}
+	return hi - lo;
+}
+
+/*
+ * The period that minimises the residual spread for fixed slot numbers k. The spread is
+ * convex in p (max of linear functions minus min of linear functions), so a ternary search
+ * over integers finds a minimiser; the window around the median delta keeps it cheap.
+ */
+static int64_t fit_period(const int64_t *d, const int64_t *k, size_t m, int64_t p0)
+{
+	int64_t lo = p0 - p0 / 8, hi = p0 + p0 / 8, best;
+
+	if (lo < 1)
+		lo = 1;
+	while (hi - lo > 2) {
+		int64_t m1 = lo + (hi - lo) / 3, m2 = hi - (hi - lo) / 3;
+
+		if (spread(d, k, m, m1) <= spread(d, k, m, m2))
+			hi = m2;
+		else
+			lo = m1 + 1;
+	}
+	best = lo;
+	for (int64_t p = lo + 1; p <= hi; p++)
+		if (spread(d, k, m, p) < spread(d, k, m, best))
+			best = p;
+	return best;
+}
+
+struct time_plan {
+	int64_t period;
+	unsigned width;
+	uint64_t rmin; /* the smallest residual (as a signed value, stored zigzagged) */
+	int kcolumn;   /* 1: slot increments stored; 0: all increments are 1 */
+	size_t cost;   /* bytes of residuals + increments, for choosing a plan */
+};
+
+/* Residuals t[i] - base - k[i] * period in u64 arithmetic; exact whatever the plan. */
+static void plan_residuals(struct time_plan *pl, const uint64_t *t, const int64_t *k, size_t m,
+			   uint64_t *res)
+{
+	int64_t lo = 0;
+	uint64_t maxv = 0;
+
+	for (size_t i = 1; i < m; i++) {
+		res[i] = t[i] - t[0] - (uint64_t)k[i] * (uint64_t)pl->period;
+		if (i == 1 || (int64_t)res[i] < lo)
+			lo = (int64_t)res[i];
+	}
+	pl->rmin = (uint64_t)lo;
+	for (size_t i = 1; i < m; i++)
+		if (res[i] - pl->rmin > maxv)
+			maxv = res[i] - pl->rmin;
+	pl->width = bit_width(maxv);
+	pl->kcolumn = 0;
+	for (size_t i = 1; i < m && pl->period; i++)
+		if (k[i] - k[i - 1] != 1)
+			pl->kcolumn = 1;
+	pl->cost = ((m - 1) * pl->width + 7) / 8;
+	for (size_t i = 1; i < m && pl->kcolumn; i++)
+		pl->cost += frc_varint_len(frc_zigzag(k[i] - k[i - 1]));
+}
+
+static void put_bits(struct frc_buf *b, const uint64_t *v, size_t from, size_t m, unsigned w)
+{
+	uint64_t acc = 0;
+	unsigned nacc = 0;
+
+	for (size_t i = from; i < m; i++) {
+		for (unsigned done = 0; done < w;) {
+			unsigned take = w - done < 8 ? w - done : 8;
+
+			acc |= ((v[i] >> done) & ((1u << take) - 1)) << nacc;
+			nacc += take;
+			done += take;
+			if (nacc >= 8) {
+				frc_buf_u8(b, (uint8_t)acc);
+				acc >>= 8;
+				nacc -= 8;
+			}
+		}
+	}
+	if (nacc)
+		frc_buf_u8(b, (uint8_t)acc);
+}
+
+/* The time column of one PID's m frames (FORMAT.md "Frame run", time block). */
+static int time_encode(struct frc_buf *b, const uint64_t *t, size_t m)
+{
+	int64_t *d = NULL, *k = NULL, *e = NULL, p0 = 0;
+	uint64_t *res = NULL;
+	size_t ne = 0;
+	struct time_plan flat = {0}, fit = {0}, *pl = &flat;
+	int ret = FRC_ENOMEM;
+
+	frc_buf_varint(b, t[0]);
+	if (m == 1)
+		return 0;
+	d = malloc(m * sizeof(*d));
+	k = calloc(m, sizeof(*k));
+	e = malloc(m * sizeof(*e));
+	res = malloc(m * sizeof(*res));
+	if (!d || !k || !e || !res)
+		goto cleanup;
+	for (size_t i = 0; i < m; i++) {
+		d[i] = (int64_t)(t[i] - t[0]);
+		if (i && (int64_t)(t[i] - t[i - 1]) > 0)
+			e[ne++] = (int64_t)(t[i] - t[i - 1]);
+	}
+	/* Plan "flat": no period, residual = offset from the first frame. */
+	plan_residuals(&flat, t, k, m, res);
+	/* Plan "fit": slots from the median positive delta, then the best period for them. */
+	if (ne) {
+		qsort(e, ne, sizeof(*e), cmp_i64);
+		p0 = e[ne / 2];
+		for (size_t i = 1; i < m; i++)
+			k[i] = div_round(d[i], p0);
+		fit.period = fit_period(d, k, m, p0);
+		plan_residuals(&fit, t, k, m, res);
+		if (fit.cost <= flat.cost)
+			pl = &fit;
+	}
+	if (pl == &flat)
+		memset(k, 0, m * sizeof(*k));
+	plan_residuals(pl, t, k, m, res);
+	frc_buf_varint(b, (uint64_t)pl->period);
+	frc_buf_u8(b, (uint8_t)pl->width);
+	frc_buf_varint(b, frc_zigzag((int64_t)pl->rmin));
+	if (pl->period) {
+		frc_buf_u8(b, (uint8_t)pl->kcolumn);
+		for (size_t i = 1; i < m && pl->kcolumn; i++)
+			frc_buf_varint(b, frc_zigzag(k[i] - k[i - 1]));
+	}
+	for (size_t i = 1; i < m; i++)
+		res[i] -= pl->rmin;
+	put_bits(b, res, 1, m, pl->width);
+	ret = 0;
+cleanup:
+	free(res);
+	free(e);
+	free(k);
+	free(d);
+	return ret;
+}
+
+/* The buffer and tid columns of one PID's m frames, gathered through idx. */
+static int bufs_tids_encode(struct frc_buf *b, const struct frc_run_frame *f, const size_t *idx,
+			    size_t m)
+{
+	struct map dict;
+	uint32_t ndict = 0, *col = malloc(m * sizeof(*col));
+	uint64_t *vals = malloc(m * sizeof(*vals));
+	size_t nruns = 0;
+
+	if (!col || !vals || map_init(&dict, m)) {
+		free(col);
+		free(vals);
+		return FRC_ENOMEM;
+	}
+	for (size_t i = 0; i < m; i++) {
+		struct map_slot *s = map_find(&dict, f[idx[i]].buffer, 0);
+
+		if (!s->val) {
+			vals[ndict++] = f[idx[i]].buffer;
+			s->val = ndict;
+		}
+		col[i] = s->val - 1;
+	}
+	frc_buf_varint(b, ndict);
+	for (uint32_t i = 0; i < ndict; i++)
+		frc_buf_varint(b, vals[i]);
+	for (size_t i = 0; i < m && ndict > 1; i++)
+		frc_buf_varint(b, col[i]);
+	for (size_t i = 0; i < m; i++)
+		if (i == 0 || f[idx[i]].tid != f[idx[i - 1]].tid)
+			nruns++;
+	frc_buf_varint(b, nruns);
+	for (size_t i = 0; i < m;) {
+		size_t j = i + 1;
+
+		while (j < m && f[idx[j]].tid == f[idx[i]].tid)
+			j++;
+		frc_buf_varint(b, f[idx[i]].tid);
+		frc_buf_varint(b, j - i);
+		i = j;
+	}
+	free(dict.s);
+	free(vals);
+	free(col);
+	return 0;
+}
+
+static int run_payload(struct frc_buf *b, const struct frc_run_frame *f, size_t n)
+{
+	struct map pids;
+	uint32_t npids = 0, *sel = malloc(n * sizeof(*sel));
+	size_t *count = calloc(n, sizeof(*count)), *start = calloc(n + 1, sizeof(*start));
+	size_t *order = malloc(n * sizeof(*order));
+	uint64_t *t = malloc(n * sizeof(*t));
+	int ret = FRC_ENOMEM;
+
+	pids.s = NULL;
+	if (!sel || !count || !start || !order || !t || map_init(&pids, n))
+		goto cleanup;
+	for (size_t i = 0; i < n; i++) {
+		struct map_slot *s = map_find(&pids, f[i].pid, 0);
+
+		if (!s->val)
+			s->val = ++npids;
+		sel[i] = s->val - 1;
+		count[sel[i]]++;
+	}
+	/* order[] lists frame indexes grouped by PID, each group in file order. */
+	for (uint32_t g = 0; g < npids; g++)
+		start[g + 1] = start[g] + count[g];
+	memset(count, 0, n * sizeof(*count));
+	for (size_t i = 0; i < n; i++)
+		order[start[sel[i]] + count[sel[i]]++] = i;
+
+	frc_buf_varint(b, n);
+	frc_buf_varint(b, npids);
+	for (size_t i = 0; i < n && npids > 1; i++)
+		frc_buf_varint(b, sel[i]);
+	for (uint32_t g = 0; g < npids; g++) {
+		const size_t *idx = order + start[g];
+		size_t m = count[g];
+
+		frc_buf_varint(b, f[idx[0]].pid);
+		frc_buf_varint(b, m);
+		for (size_t i = 0; i < m; i++)
+			t[i] = f[idx[i]].ktime;
+		ret = time_encode(b, t, m);
+		if (!ret)
+			ret = bufs_tids_encode(b, f, idx, m);
+		if (ret)
+			goto cleanup;
+	}
+	ret = 0;
+cleanup:
+	free(pids.s);
+	free(t);
+	free(order);
+	free(start);
+	free(count);
+	free(sel);
+	return ret;
+}
+
+int frc_run_encode(struct frc_buf *out, const struct frc_run_frame *f, size_t n)
+{
+	struct frc_buf b = {0};
+	int ret;
+
+	if (n == 0 || n > FRC_RUN_MAX)
+		return FRC_EINVAL;
+	ret = run_payload(&b, f, n);
+	if (!ret && b.oom)
+		ret = FRC_ENOMEM;
+	if (!ret) {
+		frc_buf_varint(out, FRC_FRAME);
+		frc_buf_varint(out, b.len);
+		frc_buf_put(out, b.p, b.len);
+	}
+	frc_buf_free(&b);
+	return ret;
+}
+
+/* ------------------------------------------------------------ frame run decoding */
+
+static int get_bits(struct frc_cur *c, unsigned w, size_t count, uint64_t *out)
+{
+	size_t nbytes = (count * w + 7) / 8;
+	const uint8_t *p = frc_cur_bytes(c, nbytes);
+	size_t bit = 0;
+
+	if (!p)
+		return -1;
+	for (size_t i = 0; i < count; i++) {
+		uint64_t v = 0;
+
+		for (unsigned done = 0; done < w;) {
+			unsigned off = bit % 8, take = 8 - off;
+
+			if (take > w - done)
+				take = w - done;
+			v |= (uint64_t)((p[bit / 8] >> off) & ((1u << take) - 1)) << done;
+			done += take;
+			bit += take;
+		}
+		out[i] = v;
+	}
+	/* Padding bits of the last byte must be zero: the encoding is canonical. */
+	if (bit % 8 && (p[bit / 8] >> (bit % 8)))
+		return -1;
+	return 0;
+}
+
+/* Decode one PID's block into g[0..m): times, buffers, tids (pid is set by the caller). */
+static int pid_block_decode(struct frc_cur *c, struct frc_run_frame *g, size_t m, uint64_t *tmp)
+{
+	uint64_t base, period = 0, zmin = 0, v, ndict, nruns, k = 0;
+	uint8_t width = 0, kcol = 0;
+	size_t cursor;
+
+	frc_cur_varint(c, &base);
+	g[0].ktime = base;
+	if (m > 1) {
+		frc_cur_varint(c, &period);
+		frc_cur_u8(c, &width);
+		frc_cur_varint(c, &zmin);
+		if (width > 64)
+			return -1;
+		if (period)
+			frc_cur_u8(c, &kcol);
+		if (kcol > 1 || c->bad)
+			return -1;
+		for (size_t i = 1; i < m; i++) {
+			if (kcol)
+				frc_cur_varint(c, &v);
+			k += kcol ? (uint64_t)frc_unzigzag(v) : (period ? 1 : 0);
+			g[i].ktime = k; /* slot number for now */
+		}
+		if (c->bad || get_bits(c, width, m - 1, tmp))
+			return -1;
+		for (size_t i = 1; i < m; i++)
+			g[i].ktime =
+			    base + g[i].ktime * period + (uint64_t)frc_unzigzag(zmin) + tmp[i - 1];
+	}
+	frc_cur_varint(c, &ndict);
+	if (c->bad || ndict == 0 || ndict > m)
+		return -1;
+	for (uint64_t i = 0; i < ndict; i++)
+		frc_cur_varint(c, &tmp[i]);
+	for (size_t i = 0; i < m; i++) {
+		v = 0;
+		if (ndict > 1)
+			frc_cur_varint(c, &v);
+		if (c->bad || v >= ndict)
+			return -1;
+		g[i].buffer = tmp[v];
+	}
+	frc_cur_varint(c, &nruns);
+	if (c->bad || nruns == 0 || nruns > m)
+		return -1;
+	cursor = 0;
+	for (uint64_t r = 0; r < nruns; r++) {
+		uint64_t tid, len;
+
+		frc_cur_varint(c, &tid);
+		frc_cur_varint(c, &len);
+		if (c->bad || tid > UINT32_MAX || len == 0 || len > m - cursor)
+			return -1;
+		for (uint64_t i = 0; i < len; i++)
+			g[cursor++].tid = (uint32_t)tid;
+	}
+	return cursor == m ? 0 : -1;
+}
+
+long frc_run_decode(const uint8_t *p, size_t len, struct frc_run_frame *f, size_t cap,
+		    const char **what)
+{
+	struct frc_cur c = {.p = p, .len = len};
+	uint64_t n, npids, v;
+	uint32_t *sel = NULL;
+	size_t *count = NULL, *pos = NULL;
+	struct frc_run_frame *g = NULL;
+	uint64_t *tmp = NULL;
+	long ret = FRC_ECORRUPT;
+
+	*what = "malformed frame run";
+	frc_cur_varint(&c, &n);
+	frc_cur_varint(&c, &npids);
+	if (c.bad || n == 0 || n > FRC_RUN_MAX || n > cap || npids == 0 || npids > n)
+		return FRC_ECORRUPT;
+	sel = calloc(n, sizeof(*sel));
+	count = calloc(npids + 1, sizeof(*count));
+	pos = calloc(npids + 1, sizeof(*pos));
+	g = malloc(n * sizeof(*g));
+	tmp = malloc(n * sizeof(*tmp));
+	if (!sel || !count || !pos || !g || !tmp) {
+		ret = FRC_ENOMEM;
+		*what = "out of memory";
+		goto cleanup;
+	}
+	for (uint64_t i = 0; i < n && npids > 1; i++) {
+		frc_cur_varint(&c, &v);
+		if (c.bad || v >= npids)
+			goto cleanup;
+		sel[i] = (uint32_t)v;
+	}
+	for (uint64_t i = 0; i < n; i++)
+		count[sel[i]]++;
+	/* Each PID block decodes into its own slice of g, then frames interleave by sel. */
+	for (uint64_t grp = 0, at = 0; grp < npids; grp++) {
+		uint64_t pid, m;
+
+		frc_cur_varint(&c, &pid);
+		frc_cur_varint(&c, &m);
+		if (c.bad || pid > UINT32_MAX || m != count[grp] || m == 0)
+			goto cleanup;
+		if (pid_block_decode(&c, g + at, m, tmp))
+			goto cleanup;
+		for (uint64_t i = 0; i < m; i++)
+			g[at + i].pid = (uint32_t)pid;
+		pos[grp] = at;
+		at += m;
+	}
+	if (c.bad || c.pos != c.len)
+		goto cleanup;
+	for (uint64_t i = 0; i < n; i++)
+		f[i] = g[pos[sel[i]]++];
+	ret = (long)n;
+cleanup:
+	free(tmp);
+	free(g);
+	free(pos);
+	free(count);
+	free(sel);
+	return ret;
+}

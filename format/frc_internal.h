@@ -1,0 +1,134 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * frc_internal.h - constants and helpers shared by the writer, the reader and the tests.
+ *
+ * Not a public header: programs use frc.h and frc_text.h. The numbers here are the ones
+ * format/FORMAT.md specifies; change them only together with that document.
+ */
+#ifndef FRC_INTERNAL_H
+#define FRC_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "frc.h"
+
+/* zstd skippable-frame magics (0x184D2A50..5F are reserved for skippable frames). */
+#define FRC_MAGIC_HEADER 0x184D2A5Au
+#define FRC_MAGIC_DESC 0x184D2A5Bu
+#define FRC_MAGIC_FOOTER 0x184D2A5Cu
+#define FRC_MAGIC_SKIP_MASK 0xFFFFFFF0u
+#define FRC_MAGIC_SKIP_BASE 0x184D2A50u
+#define FRC_MAGIC_ZSTD 0xFD2FB528u
+
+/* 4-byte tags at the start of the header and footer payloads, and at the footer's end. */
+#define FRC_TAG_HEADER "FRCP"
+#define FRC_TAG_INDEX "FRCI"
+#define FRC_TAG_END "FRCE"
+
+/* Limits (FORMAT.md "Limits"). */
+#define FRC_HEADER_MAX (1u << 20)     /* header payload bytes */
+#define FRC_META_MAX 1024	      /* metadata pairs */
+#define FRC_META_KEY_MAX 255	      /* key bytes */
+#define FRC_META_VALUE_MAX 65535      /* value bytes */
+#define FRC_DESC_MAX 64		      /* descriptor payload bytes */
+#define FRC_CHUNK_RAW_MAX (64u << 20) /* decompressed chunk bytes */
+#define FRC_RUN_MAX 65536	      /* frames in one frame-run entry */
+#define FRC_FOOTER_TAIL 12	      /* crc32c + footer size + "FRCE" */
+#define FRC_DEFAULT_FLUSH_MS 1000
+#define FRC_DEFAULT_CHUNK_BYTES (1u << 20)
+#define FRC_DEFAULT_LEVEL 3
+
+/* CRC-32C (Castagnoli), reflected, init/xorout 0xFFFFFFFF; crc32c("123456789") = 0xE3069283. */
+uint32_t frc_crc32c(uint32_t crc, const void *data, size_t len);
+
+/* Little-endian fixed-width helpers. */
+static inline void frc_put_le32(uint8_t *p, uint32_t v)
+{
+	p[0] = (uint8_t)v;
+	p[1] = (uint8_t)(v >> 8);
+	p[2] = (uint8_t)(v >> 16);
+	p[3] = (uint8_t)(v >> 24);
+}
+
+static inline uint32_t frc_get_le32(const uint8_t *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+/* ZigZag maps signed to unsigned so small magnitudes give short varints. */
+static inline uint64_t frc_zigzag(int64_t v)
+{
+	uint64_t u = (uint64_t)v;
+	return (u << 1) ^ (0 - (u >> 63));
+}
+
+static inline int64_t frc_unzigzag(uint64_t z)
+{
+	return (int64_t)((z >> 1) ^ (0 - (z & 1)));
+}
+
+/* A growable byte buffer (writer side). */
+struct frc_buf {
+	uint8_t *p;
+	size_t len, cap;
+	int oom; /* sticky: an allocation failed, the contents are incomplete */
+};
+
+void frc_buf_free(struct frc_buf *b);
+void frc_buf_put(struct frc_buf *b, const void *data, size_t n);
+void frc_buf_u8(struct frc_buf *b, uint8_t v);
+void frc_buf_le32(struct frc_buf *b, uint32_t v);
+/* Unsigned LEB128: 7 bits per byte, low group first, high bit = more; at most 10 bytes. */
+void frc_buf_varint(struct frc_buf *b, uint64_t v);
+size_t frc_varint_len(uint64_t v);
+
+/* A bounds-checked cursor over bytes in memory (reader side). */
+struct frc_cur {
+	const uint8_t *p;
+	size_t len, pos;
+	int bad; /* sticky: a read went past the end or a varint was malformed */
+};
+
+int frc_cur_u8(struct frc_cur *c, uint8_t *v);
+int frc_cur_varint(struct frc_cur *c, uint64_t *v);
+/* A pointer to the next n bytes and advance, or NULL (and c->bad) when fewer remain. */
+const uint8_t *frc_cur_bytes(struct frc_cur *c, size_t n);
+
+/* Decode a varint from p[0..len): returns bytes used, 0 when malformed or cut. */
+size_t frc_varint_decode(const uint8_t *p, size_t len, uint64_t *v);
+
+/*
+ * Chunk body codec. frc_chunk_encode appends the entries for recs[0..n) to out exactly as
+ * the writer would for a chunk holding these records (used by the writer and by tests
+ * that compare `zstd -dc` output). Records must be valid (frc_record_check).
+ */
+int frc_record_check(const struct frc_record *r);
+void frc_entry_encode(struct frc_buf *out, const struct frc_record *r);
+
+struct frc_run_frame {
+	uint64_t ktime;
+	uint64_t buffer;
+	uint32_t pid;
+	uint32_t tid;
+};
+/* Encode one frame-run entry (type 1) of n (1..FRC_RUN_MAX) frames. 0 or FRC_ENOMEM. */
+int frc_run_encode(struct frc_buf *out, const struct frc_run_frame *f, size_t n);
+/*
+ * Decode a frame-run payload into f[0..cap). Returns the frame count (>= 1) or a negative
+ * FRC_ECORRUPT with *what set to a static description.
+ */
+long frc_run_decode(const uint8_t *p, size_t len, struct frc_run_frame *f, size_t cap,
+		    const char **what);
+
+/*
+ * Decode one non-frame entry (types 2..6) into *r. 0, or FRC_ECORRUPT with *what set.
+ * Types outside 2..6 are not passed here (1 is a frame run, others are unknown).
+ */
+int frc_entry_decode(uint64_t type, const uint8_t *p, size_t len, struct frc_record *r,
+		     const char **what);
+
+/* Test hook: append an entry of an arbitrary (e.g. unknown) type to the open chunk. */
+int frc_writer_append_raw_entry(frc_writer *w, uint64_t type, const void *payload, size_t len);
+
+#endif /* FRC_INTERNAL_H */

@@ -1,0 +1,831 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * frc_reader.c - read a capture as a stream of records, treating every byte as hostile.
+ *
+ * Memory is bounded by one chunk (compressed + decompressed, at most 64 MiB raw) and one
+ * frame run, whatever the file size: the footer index is validated and then consulted
+ * entry by entry through a small window, never loaded whole. FORMAT.md "Reading" is the
+ * algorithm.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <zstd.h>
+
+#include "frc_internal.h"
+
+/* A window over the file for reading varints at increasing offsets (the footer index). */
+struct window {
+	uint64_t pos; /* file offset of buf[off] */
+	uint64_t end; /* reads stop here */
+	uint8_t buf[512];
+	size_t len, off;
+};
+
+struct frc_reader {
+	int fd; /* -1 for a memory capture */
+	const uint8_t *mem;
+	uint64_t size;
+	char *path;
+	char msg[512];
+	unsigned major, minor;
+	struct frc_meta *meta;
+	size_t n_meta;
+	uint8_t *header; /* header payload; the metadata strings point into meta_store */
+	char *meta_store;
+
+	uint64_t pos;	   /* offset of the next frame to read */
+	uint64_t data_end; /* footer offset when the index is used, else the file size */
+	int done;
+
+	/* The footer index (when index_used): a cursor over its entries and its totals. */
+	struct window idx;
+	uint64_t idx_chunks, idx_prev_off, idx_prev_min;
+	uint64_t idx_records, idx_by_type[FRC_TYPE_MAX + 1], idx_min, idx_max;
+
+	/* The current chunk. */
+	ZSTD_DCtx *dctx;
+	uint8_t *cbuf, *raw;
+	size_t ccap, rcap, raw_len, raw_pos;
+	struct frc_run_frame *run;
+	size_t nrun, run_pos;
+	uint64_t chunk_off; /* offset of the current chunk's descriptor */
+
+	struct frc_reader_stats st;
+	int has_time;
+};
+
+const char *frc_strerror(int err)
+{
+	switch (err) {
+	case FRC_OK:
+		return "success";
+	case FRC_EIO:
+		return "I/O error";
+	case FRC_ENOMEM:
+		return "out of memory";
+	case FRC_EINVAL:
+		return "invalid argument or record";
+	case FRC_ENOTCAPTURE:
+		return "not an .frc capture";
+	case FRC_EVERSION:
+		return "unsupported .frc format version";
+	case FRC_ECORRUPT:
+		return "capture is corrupt";
+	case FRC_ETRUNCATED:
+		return "capture is truncated";
+	default:
+		return "unknown error";
+	}
+}
+
+const char *frc_status_name(enum frc_status s)
+{
+	switch (s) {
+	case FRC_STATUS_COMPLETE:
+		return "complete";
+	case FRC_STATUS_TRUNCATED:
+		return "truncated";
+	case FRC_STATUS_CORRUPT:
+		return "corrupt";
+	}
+	return "unknown";
+}
+
+static void say(frc_reader *r, uint64_t off, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static void say(frc_reader *r, uint64_t off, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	n = snprintf(r->msg, sizeof(r->msg), "%s: offset %llu: ", r->path, (unsigned long long)off);
+	va_start(ap, fmt);
+	if (n > 0 && (size_t)n < sizeof(r->msg))
+		vsnprintf(r->msg + n, sizeof(r->msg) - (size_t)n, fmt, ap);
+	va_end(ap);
+}
+
+/* Read exactly n bytes at off (the caller has checked off + n <= size). */
+static int read_at(frc_reader *r, uint64_t off, void *buf, size_t n)
+{
+	uint8_t *p = buf;
+
+	if (r->mem) {
+		memcpy(buf, r->mem + off, n);
+		return 0;
+	}
+	while (n) {
+		ssize_t k = pread(r->fd, p, n, (off_t)off);
+
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0) {
+			say(r, off, "read: %s",
+			    k < 0 ? strerror(errno) : "file shrank while reading");
+			return FRC_EIO;
+		}
+		p += k;
+		n -= (size_t)k;
+		off += (uint64_t)k;
+	}
+	return 0;
+}
+
+/* ------------------------------------------------------------ window over the file */
+
+static int win_fill(frc_reader *r, struct window *w)
+{
+	size_t keep = w->len - w->off, want;
+
+	memmove(w->buf, w->buf + w->off, keep);
+	w->pos += w->off;
+	w->off = 0;
+	w->len = keep;
+	want = sizeof(w->buf) - keep;
+	if (want > w->end - (w->pos + keep))
+		want = (size_t)(w->end - (w->pos + keep));
+	if (want && read_at(r, w->pos + keep, w->buf + keep, want))
+		return FRC_EIO;
+	w->len += want;
+	return 0;
+}
+
+/* 1: a varint was read; 0: malformed or past the end; <0: I/O error. */
+static int win_varint(frc_reader *r, struct window *w, uint64_t *v)
+{
+	size_t n;
+
+	if (w->len - w->off < 10 && win_fill(r, w))
+		return FRC_EIO;
+	n = frc_varint_decode(w->buf + w->off, w->len - w->off, v);
+	w->off += n;
+	return n ? 1 : 0;
+}
+
+static uint64_t win_offset(const struct window *w)
+{
+	return w->pos + w->off;
+}
+
+/* ------------------------------------------------------------ header */
+
+static int header_parse(frc_reader *r, const uint8_t *p, size_t len)
+{
+	struct frc_cur c = {.p = p, .len = len - 4};
+	uint64_t n, kl, vl;
+	size_t store = 0;
+	char *s;
+
+	c.pos = 8;
+	frc_cur_varint(&c, &n);
+	if (c.bad || n > FRC_META_MAX)
+		return -1;
+	/* Every pair takes at least 2 bytes, so n is bounded by the (checked) header size. */
+	if (n > len / 2)
+		return -1;
+	r->meta = calloc(n ? n : 1, sizeof(*r->meta));
+	r->meta_store = malloc(len + 2 * n + 1);
+	if (!r->meta || !r->meta_store)
+		return FRC_ENOMEM;
+	s = r->meta_store;
+	for (uint64_t i = 0; i < n; i++) {
+		const uint8_t *k, *v;
+
+		frc_cur_varint(&c, &kl);
+		k = frc_cur_bytes(&c, kl);
+		frc_cur_varint(&c, &vl);
+		v = frc_cur_bytes(&c, vl);
+		if (c.bad || kl == 0 || kl > FRC_META_KEY_MAX || vl > FRC_META_VALUE_MAX ||
+		    memchr(k, 0, kl) || memchr(v, 0, vl))
+			return -1;
+		memcpy(s + store, k, kl);
+		s[store + kl] = 0;
+		r->meta[i].key = s + store;
+		store += kl + 1;
+		memcpy(s + store, v, vl);
+		s[store + vl] = 0;
+		r->meta[i].value = s + store;
+		store += vl + 1;
+	}
+	r->n_meta = n;
+	return c.pos == c.len ? 0 : -1;
+}
+
+/* Read and check the header frame at offset 0; sets r->pos after it. */
+static int header_read(frc_reader *r)
+{
+	uint8_t h[8];
+	uint32_t size;
+	int ret;
+
+	if (r->size < 8) {
+		static const uint8_t magic[4] = {0x5A, 0x2A, 0x4D, 0x18};
+		size_t n = r->size < 4 ? (size_t)r->size : 4;
+
+		if (n && read_at(r, 0, h, n))
+			return FRC_EIO;
+		if (memcmp(h, magic, n)) {
+			say(r, 0, "not an .frc capture (no header frame)");
+			return FRC_ENOTCAPTURE;
+		}
+		say(r, r->size, "truncated: the file ends inside the header");
+		return FRC_ETRUNCATED;
+	}
+	if (read_at(r, 0, h, 8))
+		return FRC_EIO;
+	if (frc_get_le32(h) != FRC_MAGIC_HEADER) {
+		say(r, 0, "not an .frc capture (no header frame)");
+		return FRC_ENOTCAPTURE;
+	}
+	size = frc_get_le32(h + 4);
+	if (size < 13 || size > FRC_HEADER_MAX) {
+		say(r, 4, "header size %u outside [13, %u]", size, FRC_HEADER_MAX);
+		return FRC_ECORRUPT;
+	}
+	if (size > r->size - 8) {
+		say(r, r->size, "truncated: the file ends inside the header (%u bytes declared)",
+		    size);
+		return FRC_ETRUNCATED;
+	}
+	r->header = malloc(size);
+	if (!r->header)
+		return FRC_ENOMEM;
+	if (read_at(r, 8, r->header, size))
+		return FRC_EIO;
+	if (memcmp(r->header, FRC_TAG_HEADER, 4)) {
+		say(r, 8, "not an .frc capture (header tag is not " FRC_TAG_HEADER ")");
+		return FRC_ENOTCAPTURE;
+	}
+	if (frc_crc32c(0, r->header, size - 4) != frc_get_le32(r->header + size - 4)) {
+		say(r, 8, "header checksum mismatch");
+		return FRC_ECORRUPT;
+	}
+	r->major = r->header[4] | (unsigned)r->header[5] << 8;
+	r->minor = r->header[6] | (unsigned)r->header[7] << 8;
+	if (r->major != FRC_FORMAT_MAJOR) {
+		say(r, 12, "format version %u.%u; this reader knows %u.x", r->major, r->minor,
+		    FRC_FORMAT_MAJOR);
+		return FRC_EVERSION;
+	}
+	ret = header_parse(r, r->header, size);
+	if (ret == FRC_ENOMEM)
+		return ret;
+	if (ret) {
+		say(r, 8, "malformed header metadata");
+		return FRC_ECORRUPT;
+	}
+	r->pos = 8 + (uint64_t)size;
+	return 0;
+}
+
+/* ------------------------------------------------------------ footer / index */
+
+/*
+ * Check the footer at the end of the file. Returns 1 when it is valid (and sets up the
+ * index cursor), 0 when it is absent or damaged (the caller scans linearly), <0 on I/O
+ * error. Nothing here is trusted until the checksum over the whole payload matched.
+ */
+static int footer_check(frc_reader *r)
+{
+	uint8_t tail[FRC_FOOTER_TAIL], h[8], buf[4096];
+	uint64_t off, plen, v, end;
+	uint32_t size, crc = 0;
+	struct window *w = &r->idx;
+	int ret;
+
+	if (r->size - r->pos < 8 + 4 + 1 + 9 + FRC_FOOTER_TAIL)
+		return 0;
+	if (read_at(r, r->size - FRC_FOOTER_TAIL, tail, FRC_FOOTER_TAIL))
+		return FRC_EIO;
+	size = frc_get_le32(tail + 4);
+	if (memcmp(tail + 8, FRC_TAG_END, 4) || size > r->size - r->pos ||
+	    size < 8 + 4 + 1 + 9 + FRC_FOOTER_TAIL)
+		return 0;
+	off = r->size - size;
+	if (read_at(r, off, h, 8))
+		return FRC_EIO;
+	plen = size - 8;
+	if (frc_get_le32(h) != FRC_MAGIC_FOOTER || frc_get_le32(h + 4) != plen)
+		return 0;
+	end = r->size - FRC_FOOTER_TAIL;
+	for (uint64_t at = off + 8; at < end;) {
+		size_t n = end - at < sizeof(buf) ? (size_t)(end - at) : sizeof(buf);
+
+		if (read_at(r, at, buf, n))
+			return FRC_EIO;
+		crc = frc_crc32c(crc, buf, n);
+		at += n;
+	}
+	if (crc != frc_get_le32(tail))
+		return 0;
+	if (read_at(r, off + 8, h, 4))
+		return FRC_EIO;
+	if (memcmp(h, FRC_TAG_INDEX, 4))
+		return 0;
+	/* Walk the entries once to reach the totals and check the structure. */
+	memset(w, 0, sizeof(*w));
+	w->pos = off + 12;
+	w->end = end;
+	if ((ret = win_varint(r, w, &r->idx_chunks)) <= 0)
+		return ret;
+	for (uint64_t i = 0; i < r->idx_chunks; i++)
+		for (int k = 0; k < 5; k++)
+			if ((ret = win_varint(r, w, &v)) <= 0)
+				return ret;
+	if ((ret = win_varint(r, w, &r->idx_records)) <= 0)
+		return ret;
+	for (int t = 1; t <= FRC_TYPE_MAX; t++)
+		if ((ret = win_varint(r, w, &r->idx_by_type[t])) <= 0)
+			return ret;
+	if ((ret = win_varint(r, w, &r->idx_min)) <= 0 ||
+	    (ret = win_varint(r, w, &r->idx_max)) <= 0)
+		return ret;
+	if (win_offset(w) != end)
+		return 0;
+	/* Valid: rewind the cursor to the first entry. */
+	memset(w, 0, sizeof(*w));
+	w->pos = off + 12;
+	w->end = end;
+	if (win_varint(r, w, &v) <= 0)
+		return FRC_EIO;
+	r->data_end = off;
+	r->st.index_used = 1;
+	return 1;
+}
+
+/* ------------------------------------------------------------ chunks */
+
+/* Stop reading: the valid data ends at r->pos. */
+static int stop(frc_reader *r, enum frc_status status, uint64_t damage)
+{
+	r->st.status = status;
+	r->st.valid_end = r->pos;
+	r->st.damage_offset = status == FRC_STATUS_CORRUPT ? damage : 0;
+	r->done = 1;
+	return 0;
+}
+
+static int corrupt(frc_reader *r, uint64_t off, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static int corrupt(frc_reader *r, uint64_t off, const char *fmt, ...)
+{
+	char what[300];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof(what), fmt, ap);
+	va_end(ap);
+	say(r, off, "corrupt: %s", what);
+	return stop(r, FRC_STATUS_CORRUPT, off);
+}
+
+/*
+ * A structure that claims more bytes than remain. Without a valid index this is what a
+ * cut file looks like; with one, the index promised the bytes, so it is corruption.
+ */
+static int short_data(frc_reader *r, uint64_t off, const char *what, uint64_t need)
+{
+	uint64_t have = r->data_end - off;
+
+	if (r->st.index_used)
+		return corrupt(r, off, "%s needs %llu bytes, only %llu before the index", what,
+			       (unsigned long long)need, (unsigned long long)have);
+	say(r, off, "truncated: %s needs %llu bytes, only %llu remain", what,
+	    (unsigned long long)need, (unsigned long long)have);
+	return stop(r, FRC_STATUS_TRUNCATED, off);
+}
+
+static int grow(uint8_t **p, size_t *cap, size_t need)
+{
+	uint8_t *n;
+
+	if (*cap >= need)
+		return 0;
+	n = realloc(*p, need);
+	if (!n)
+		return FRC_ENOMEM;
+	*p = n;
+	*cap = need;
+	return 0;
+}
+
+struct chunk_sum {
+	uint64_t records, frames, min, max;
+	int has_time;
+};
+
+static void sum_time(struct chunk_sum *s, uint64_t t)
+{
+	if (!s->has_time || t < s->min)
+		s->min = t;
+	if (!s->has_time || t > s->max)
+		s->max = t;
+	s->has_time = 1;
+}
+
+/* Walk the decompressed body once, checking every entry, before anything is delivered. */
+static int body_check(frc_reader *r, struct chunk_sum *s, const char **what)
+{
+	struct frc_cur c = {.p = r->raw, .len = r->raw_len};
+	struct frc_record rec;
+
+	while (c.pos < c.len) {
+		uint64_t type, len;
+		const uint8_t *p;
+
+		frc_cur_varint(&c, &type);
+		frc_cur_varint(&c, &len);
+		p = frc_cur_bytes(&c, len);
+		if (c.bad) {
+			*what = "entry header or length past the end of the chunk";
+			return FRC_ECORRUPT;
+		}
+		if (type == FRC_FRAME) {
+			long n = frc_run_decode(p, len, r->run, FRC_RUN_MAX, what);
+
+			if (n < 0)
+				return (int)n;
+			for (long i = 0; i < n; i++)
+				sum_time(s, r->run[i].ktime);
+			s->records += (uint64_t)n;
+			s->frames += (uint64_t)n;
+		} else if (type >= 2 && type <= FRC_TYPE_MAX) {
+			int ret = frc_entry_decode(type, p, len, &rec, what);
+
+			if (ret)
+				return ret;
+			sum_time(s, rec.ktime_ns);
+			s->records++;
+		} else {
+			s->records++;
+		}
+	}
+	return 0;
+}
+
+/* Compare a checked chunk with its index entry. 1: agrees, 0: disagrees, <0: I/O. */
+static int index_agrees(frc_reader *r, const struct chunk_sum *s)
+{
+	uint64_t v[5], min = s->has_time ? s->min : 0, max = s->has_time ? s->max : 0;
+	int ret;
+
+	for (int k = 0; k < 5; k++)
+		if ((ret = win_varint(r, &r->idx, &v[k])) <= 0)
+			return ret;
+	if (r->idx_prev_off + v[0] != r->chunk_off || v[1] != s->records || v[2] != s->frames ||
+	    r->idx_prev_min + (uint64_t)frc_unzigzag(v[3]) != min || v[4] != max - min)
+		return 0;
+	r->idx_prev_off = r->chunk_off;
+	r->idx_prev_min = min;
+	return 1;
+}
+
+/* The end of the chunk area: decide complete / truncated / corrupt. */
+static int at_data_end(frc_reader *r)
+{
+	int same = r->st.chunks == r->idx_chunks && r->st.records + r->st.unknown == r->idx_records;
+
+	if (!r->st.index_used) {
+		say(r, r->pos, "truncated: no footer/index (the recorder did not finish)");
+		return stop(r, FRC_STATUS_TRUNCATED, 0);
+	}
+	for (int t = 1; t <= FRC_TYPE_MAX; t++)
+		same = same && r->st.by_type[t] == r->idx_by_type[t];
+	if (r->has_time)
+		same =
+		    same && r->st.first_ktime_ns == r->idx_min && r->st.last_ktime_ns == r->idx_max;
+	if (!same)
+		return corrupt(r, r->data_end, "the index totals disagree with the chunks");
+	r->msg[0] = 0;
+	r->pos = r->size;
+	return stop(r, FRC_STATUS_COMPLETE, 0);
+}
+
+/* Read, verify and decompress the chunk whose descriptor payload (dsize bytes) is at off. */
+static int chunk_load(frc_reader *r, uint64_t off, uint32_t dsize)
+{
+	uint8_t d[FRC_DESC_MAX];
+	struct frc_cur c = {.p = d, .len = dsize - 8};
+	uint64_t seq, csize, rsize, nrec;
+	struct chunk_sum s = {0};
+	const char *what = "";
+	size_t got;
+	int ret;
+
+	if (read_at(r, off + 8, d, dsize))
+		return FRC_EIO;
+	if (frc_crc32c(0, d, dsize - 4) != frc_get_le32(d + dsize - 4))
+		return corrupt(r, off, "chunk %llu: descriptor checksum mismatch",
+			       (unsigned long long)r->st.chunks);
+	frc_cur_varint(&c, &seq);
+	frc_cur_varint(&c, &csize);
+	frc_cur_varint(&c, &rsize);
+	frc_cur_varint(&c, &nrec);
+	if (c.bad || c.pos != c.len)
+		return corrupt(r, off, "chunk %llu: malformed descriptor",
+			       (unsigned long long)r->st.chunks);
+	if (seq != r->st.chunks)
+		return corrupt(r, off, "chunk %llu: descriptor says chunk %llu",
+			       (unsigned long long)r->st.chunks, (unsigned long long)seq);
+	if (rsize == 0 || rsize > FRC_CHUNK_RAW_MAX || nrec == 0 || csize < 9 ||
+	    csize > ZSTD_compressBound((size_t)rsize))
+		return corrupt(r, off, "chunk %llu: implausible sizes (%llu compressed, %llu raw)",
+			       (unsigned long long)seq, (unsigned long long)csize,
+			       (unsigned long long)rsize);
+	if (csize > r->data_end - (off + 8 + dsize))
+		return short_data(r, off, "chunk", 8 + dsize + csize);
+	if (grow(&r->cbuf, &r->ccap, (size_t)csize) || grow(&r->raw, &r->rcap, (size_t)rsize))
+		return FRC_ENOMEM;
+	if (read_at(r, off + 8 + dsize, r->cbuf, (size_t)csize))
+		return FRC_EIO;
+	if (frc_crc32c(0, r->cbuf, (size_t)csize) != frc_get_le32(d + dsize - 8))
+		return corrupt(r, off + 8 + dsize, "chunk %llu: data checksum mismatch",
+			       (unsigned long long)seq);
+	if (frc_get_le32(r->cbuf) != FRC_MAGIC_ZSTD ||
+	    ZSTD_getFrameContentSize(r->cbuf, (size_t)csize) != rsize ||
+	    ZSTD_findFrameCompressedSize(r->cbuf, (size_t)csize) != csize)
+		return corrupt(r, off + 8 + dsize,
+			       "chunk %llu: zstd frame disagrees with its descriptor",
+			       (unsigned long long)seq);
+	got = ZSTD_decompressDCtx(r->dctx, r->raw, (size_t)rsize, r->cbuf, (size_t)csize);
+	if (ZSTD_isError(got) || got != rsize)
+		return corrupt(r, off + 8 + dsize, "chunk %llu: zstd: %s", (unsigned long long)seq,
+			       ZSTD_isError(got) ? ZSTD_getErrorName(got) : "short output");
+	r->raw_len = (size_t)rsize;
+	ret = body_check(r, &s, &what);
+	if (ret == FRC_ENOMEM)
+		return ret;
+	if (ret)
+		return corrupt(r, off + 8 + dsize, "chunk %llu: %s", (unsigned long long)seq, what);
+	if (s.records != nrec)
+		return corrupt(r, off, "chunk %llu: %llu records, descriptor says %llu",
+			       (unsigned long long)seq, (unsigned long long)s.records,
+			       (unsigned long long)nrec);
+	r->chunk_off = off;
+	if (r->st.index_used) {
+		ret = index_agrees(r, &s);
+		if (ret < 0)
+			return ret;
+		if (!ret)
+			return corrupt(r, off, "chunk %llu: the index disagrees with it",
+				       (unsigned long long)seq);
+	}
+	r->raw_pos = 0;
+	r->nrun = r->run_pos = 0;
+	r->pos = off + 8 + dsize + csize;
+	r->st.chunks++;
+	return 1;
+}
+
+/*
+ * Advance to the next chunk. 1: a chunk is loaded; 0: the end (status set); <0: error.
+ * Unknown skippable frames are skipped: a later minor version may add some.
+ */
+static int chunk_next(frc_reader *r)
+{
+	for (;;) {
+		uint64_t off = r->pos, left = r->data_end - off;
+		uint8_t h[8];
+		uint32_t magic, size;
+
+		if (r->st.index_used && off == r->data_end)
+			return at_data_end(r);
+		if (left == 0)
+			return at_data_end(r);
+		if (left < 8) {
+			if (read_at(r, off, h, (size_t)left))
+				return FRC_EIO;
+			magic = left >= 4 ? frc_get_le32(h) : FRC_MAGIC_DESC;
+			if ((magic & FRC_MAGIC_SKIP_MASK) != FRC_MAGIC_SKIP_BASE &&
+			    magic != FRC_MAGIC_ZSTD)
+				return corrupt(r, off, "unknown frame magic 0x%08x", magic);
+			return short_data(r, off, "frame header", 8);
+		}
+		if (read_at(r, off, h, 8))
+			return FRC_EIO;
+		magic = frc_get_le32(h);
+		size = frc_get_le32(h + 4);
+		if (magic == FRC_MAGIC_DESC) {
+			if (size < 12 || size > FRC_DESC_MAX)
+				return corrupt(r, off, "chunk descriptor size %u outside [12, %d]",
+					       size, FRC_DESC_MAX);
+			if (size > left - 8)
+				return short_data(r, off, "chunk descriptor", 8 + (uint64_t)size);
+			return chunk_load(r, off, size);
+		}
+		if (magic == FRC_MAGIC_FOOTER) {
+			if (size > left - 8)
+				return short_data(r, off, "footer", 8 + (uint64_t)size);
+			return corrupt(r, off, "footer/index damaged or followed by extra bytes");
+		}
+		if (magic == FRC_MAGIC_HEADER)
+			return corrupt(r, off, "a second header frame");
+		if (magic == FRC_MAGIC_ZSTD)
+			return corrupt(r, off, "zstd frame without a chunk descriptor");
+		if ((magic & FRC_MAGIC_SKIP_MASK) != FRC_MAGIC_SKIP_BASE)
+			return corrupt(r, off, "unknown frame magic 0x%08x", magic);
+		if (size > left - 8)
+			return short_data(r, off, "skippable frame", 8 + (uint64_t)size);
+		r->pos = off + 8 + size;
+	}
+}
+
+static void deliver_time(frc_reader *r, const struct frc_record *rec)
+{
+	if (!r->has_time || rec->ktime_ns < r->st.first_ktime_ns)
+		r->st.first_ktime_ns = rec->ktime_ns;
+	if (!r->has_time || rec->ktime_ns > r->st.last_ktime_ns)
+		r->st.last_ktime_ns = rec->ktime_ns;
+	r->has_time = 1;
+	r->st.records++;
+	r->st.by_type[rec->type]++;
+}
+
+int frc_reader_next(frc_reader *r, struct frc_record *rec)
+{
+	const char *what;
+
+	for (;;) {
+		if (r->run_pos < r->nrun) {
+			const struct frc_run_frame *f = &r->run[r->run_pos++];
+
+			memset(rec, 0, sizeof(*rec));
+			rec->type = FRC_FRAME;
+			rec->ktime_ns = f->ktime;
+			rec->u.frame.pid = f->pid;
+			rec->u.frame.tid = f->tid;
+			rec->u.frame.buffer = f->buffer;
+			deliver_time(r, rec);
+			return 1;
+		}
+		if (r->raw_pos < r->raw_len) {
+			/* body_check() accepted this chunk: these reads cannot fail. */
+			struct frc_cur c = {.p = r->raw, .len = r->raw_len, .pos = r->raw_pos};
+			uint64_t type, len;
+			const uint8_t *p;
+			long n;
+
+			frc_cur_varint(&c, &type);
+			frc_cur_varint(&c, &len);
+			p = frc_cur_bytes(&c, len);
+			r->raw_pos = c.pos;
+			if (type == FRC_FRAME) {
+				n = frc_run_decode(p, len, r->run, FRC_RUN_MAX, &what);
+				if (n < 0)
+					return (int)n;
+				r->nrun = (size_t)n;
+				r->run_pos = 0;
+				continue;
+			}
+			if (type >= 2 && type <= FRC_TYPE_MAX) {
+				if (frc_entry_decode(type, p, len, rec, &what))
+					return FRC_ECORRUPT;
+				deliver_time(r, rec);
+				return 1;
+			}
+			r->st.unknown++;
+			continue;
+		}
+		if (r->done)
+			return 0;
+		int ret = chunk_next(r);
+
+		if (ret <= 0)
+			return ret;
+	}
+}
+
+/* ------------------------------------------------------------ open / close */
+
+static int reader_new(frc_reader **out, const char *path)
+{
+	frc_reader *r = calloc(1, sizeof(*r));
+
+	*out = NULL;
+	if (!r)
+		return FRC_ENOMEM;
+	r->fd = -1;
+	r->path = strdup(path ? path : "(capture)");
+	r->dctx = ZSTD_createDCtx();
+	r->run = malloc(FRC_RUN_MAX * sizeof(*r->run));
+	if (!r->path || !r->dctx || !r->run) {
+		frc_reader_close(r);
+		return FRC_ENOMEM;
+	}
+	*out = r;
+	return 0;
+}
+
+static int reader_start(frc_reader *r)
+{
+	int ret;
+
+	r->st.file_size = r->size;
+	ret = header_read(r);
+	if (ret)
+		return ret;
+	r->data_end = r->size;
+	ret = footer_check(r);
+	if (ret < 0)
+		return ret;
+	if (!ret) {
+		r->data_end = r->size;
+		r->st.index_used = 0;
+	}
+	r->st.status = FRC_STATUS_TRUNCATED; /* until the end says otherwise */
+	return 0;
+}
+
+int frc_reader_open(frc_reader **out, const char *path)
+{
+	struct stat sb;
+	frc_reader *r;
+	int ret = reader_new(out, path);
+
+	if (ret)
+		return ret;
+	r = *out;
+	r->fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (r->fd < 0) {
+		snprintf(r->msg, sizeof(r->msg), "%s: %s", r->path, strerror(errno));
+		return FRC_EIO;
+	}
+	if (fstat(r->fd, &sb) || !S_ISREG(sb.st_mode)) {
+		snprintf(r->msg, sizeof(r->msg), "%s: not a regular file", r->path);
+		return FRC_EIO;
+	}
+	r->size = (uint64_t)sb.st_size;
+	return reader_start(r);
+}
+
+int frc_reader_open_mem(frc_reader **out, const void *data, size_t size, const char *name)
+{
+	static const uint8_t empty[1];
+	int ret = reader_new(out, name);
+
+	if (ret)
+		return ret;
+	(*out)->mem = data ? data : empty;
+	(*out)->size = size;
+	return reader_start(*out);
+}
+
+size_t frc_reader_meta_count(const frc_reader *r)
+{
+	return r->n_meta;
+}
+
+const struct frc_meta *frc_reader_meta(const frc_reader *r, size_t i)
+{
+	return i < r->n_meta ? &r->meta[i] : NULL;
+}
+
+const char *frc_reader_meta_get(const frc_reader *r, const char *key)
+{
+	for (size_t i = 0; i < r->n_meta; i++)
+		if (!strcmp(r->meta[i].key, key))
+			return r->meta[i].value;
+	return NULL;
+}
+
+void frc_reader_version(const frc_reader *r, unsigned *major, unsigned *minor)
+{
+	*major = r->major;
+	*minor = r->minor;
+}
+
+void frc_reader_stats(const frc_reader *r, struct frc_reader_stats *st)
+{
+	*st = r->st;
+}
+
+const char *frc_reader_error(const frc_reader *r)
+{
+	return r ? r->msg : "";
+}
+
+void frc_reader_close(frc_reader *r)
+{
+	if (!r)
+		return;
+	if (r->fd >= 0)
+		close(r->fd);
+	ZSTD_freeDCtx(r->dctx);
+	free(r->run);
+	free(r->raw);
+	free(r->cbuf);
+	free(r->meta_store);
+	free(r->meta);
+	free(r->header);
+	free(r->path);
+	free(r);
+}

@@ -1,0 +1,751 @@
+/* SPDX-License-Identifier: MIT */
+/* frc_text.c - text form <-> capture (import, export) and the canonical record printer. */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "frc_text.h"
+
+/* ------------------------------------------------------------ printing */
+
+size_t frc_text_escape(const void *data, size_t n, char *buf, size_t len, int edges)
+{
+	static const char hex[] = "0123456789abcdef";
+	const uint8_t *p = data;
+	size_t out = 0;
+
+#define EMIT(c)                                                                                    \
+	do {                                                                                       \
+		if (out + 1 < len)                                                                 \
+			buf[out] = (c);                                                            \
+		out++;                                                                             \
+	} while (0)
+	for (size_t i = 0; i < n; i++) {
+		uint8_t c = p[i];
+		int edge_space = edges && c == ' ' && (i == 0 || i == n - 1);
+
+		if (c == '\n') {
+			EMIT('\\');
+			EMIT('n');
+		} else if (c == '\t') {
+			EMIT('\\');
+			EMIT('t');
+		} else if (c == '\\' || c == '"') {
+			EMIT('\\');
+			EMIT((char)c);
+		} else if (c < 0x20 || c > 0x7e || edge_space) {
+			EMIT('\\');
+			EMIT('x');
+			EMIT(hex[c >> 4]);
+			EMIT(hex[c & 15]);
+		} else {
+			EMIT((char)c);
+		}
+	}
+#undef EMIT
+	if (len)
+		buf[out < len ? out : len - 1] = '\0';
+	return out;
+}
+
+static const char *source_name(uint8_t s)
+{
+	return s == FRC_SOURCE_SYSFS ? "sysfs" : s == FRC_SOURCE_EBPF ? "ebpf" : "-";
+}
+
+int frc_text_format_record(const struct frc_record *rec, char *buf, size_t len)
+{
+	unsigned long long t = rec->ktime_ns;
+	char esc[FRC_TEXT_LINE_MAX];
+	int n;
+
+	switch (rec->type) {
+	case FRC_FRAME:
+		n = snprintf(buf, len, "frame %llu %" PRIu32 " %" PRIu32 " 0x%llx", t,
+			     rec->u.frame.pid, rec->u.frame.tid,
+			     (unsigned long long)rec->u.frame.buffer);
+		break;
+	case FRC_SYSFS:
+		if (rec->u.sysfs.err) {
+			n = snprintf(buf, len, "sysfs %llu !%" PRId32, t, rec->u.sysfs.err);
+			break;
+		}
+		if (rec->u.sysfs.len > FRC_SYSFS_MAX)
+			return FRC_EINVAL;
+		frc_text_escape(rec->u.sysfs.raw, rec->u.sysfs.len, esc, sizeof(esc), 0);
+		n = snprintf(buf, len, "sysfs %llu \"%s\"", t, esc);
+		break;
+	case FRC_DROPS:
+		n = snprintf(buf, len, "drops %llu %llu", t,
+			     (unsigned long long)rec->u.drops.cumulative);
+		break;
+	case FRC_ATTACH:
+		if (rec->u.attach.len > FRC_SYMBOL_MAX)
+			return FRC_EINVAL;
+		frc_text_escape(rec->u.attach.symbol, rec->u.attach.len, esc, sizeof(esc), 1);
+		n = snprintf(buf, len, "attach %llu %" PRIu32 "%s%s", t, rec->u.attach.pid,
+			     rec->u.attach.len ? " " : "", esc);
+		break;
+	case FRC_EXIT:
+		n = snprintf(buf, len, "exit %llu %" PRIu32, t, rec->u.exit.pid);
+		break;
+	case FRC_TICK:
+		if (!rec->u.tick.has_result)
+			n = snprintf(buf, len, "tick %llu", t);
+		else if (rec->u.tick.source == FRC_SOURCE_NONE)
+			n = snprintf(buf, len, "tick %llu - -", t);
+		else if (rec->u.tick.source <= FRC_SOURCE_EBPF)
+			n = snprintf(buf, len, "tick %llu %llu.%06llu %s", t,
+				     (unsigned long long)(rec->u.tick.fps_micro / 1000000),
+				     (unsigned long long)(rec->u.tick.fps_micro % 1000000),
+				     source_name(rec->u.tick.source));
+		else
+			return FRC_EINVAL;
+		break;
+	default:
+		return FRC_EINVAL;
+	}
+	return n < 0 ? FRC_EINVAL : n;
+}
+
+/* "meta KEY VALUE" (no newline) into a malloc'd string. */
+static char *meta_line(const struct frc_meta *m)
+{
+	size_t vn = strlen(m->value), need = frc_text_escape(m->value, vn, NULL, 0, 1);
+	size_t kn = strlen(m->key);
+	char *s = malloc(5 + kn + 1 + need + 1);
+
+	if (!s)
+		return NULL;
+	memcpy(s, "meta ", 5);
+	memcpy(s + 5, m->key, kn);
+	s[5 + kn] = '\0';
+	if (vn) {
+		s[5 + kn] = ' ';
+		frc_text_escape(m->value, vn, s + 6 + kn, need + 1, 1);
+	}
+	return s;
+}
+
+int frc_text_export(frc_reader *r, FILE *out)
+{
+	char line[FRC_TEXT_LINE_MAX + 1];
+	struct frc_record rec;
+	struct frc_reader_stats st;
+	int ret;
+
+	for (size_t i = 0; i < frc_reader_meta_count(r); i++) {
+		char *s = meta_line(frc_reader_meta(r, i));
+
+		if (!s)
+			return FRC_ENOMEM;
+		fputs(s, out);
+		fputc('\n', out);
+		free(s);
+	}
+	while ((ret = frc_reader_next(r, &rec)) > 0) {
+		if (frc_text_format_record(&rec, line, sizeof(line)) < 0)
+			return FRC_EINVAL;
+		fputs(line, out);
+		fputc('\n', out);
+	}
+	if (ret < 0)
+		return ret;
+	if (fflush(out) || ferror(out))
+		return FRC_EIO;
+	frc_reader_stats(r, &st);
+	if (st.status == FRC_STATUS_TRUNCATED)
+		return FRC_ETRUNCATED;
+	if (st.status == FRC_STATUS_CORRUPT)
+		return FRC_ECORRUPT;
+	return 0;
+}
+
+/* ------------------------------------------------------------ parsing */
+
+struct parser {
+	const char *path;
+	size_t lineno;
+	const char *s; /* the line, without its newline */
+	size_t len, pos;
+	char *err;
+	size_t errlen;
+};
+
+static int syntax(struct parser *p, size_t at, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static int syntax(struct parser *p, size_t at, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	n = snprintf(p->err, p->errlen, "%s:%zu:%zu: ", p->path, p->lineno, at + 1);
+	va_start(ap, fmt);
+	if (n > 0 && (size_t)n < p->errlen)
+		vsnprintf(p->err + n, p->errlen - (size_t)n, fmt, ap);
+	va_end(ap);
+	return FRC_EINVAL;
+}
+
+static int is_blank(char c)
+{
+	return c == ' ' || c == '\t';
+}
+
+static void skip_blanks(struct parser *p)
+{
+	while (p->pos < p->len && is_blank(p->s[p->pos]))
+		p->pos++;
+}
+
+/* The next blank-separated token; its start in *at. Requires a blank before it. */
+static int token(struct parser *p, const char *what, size_t *at, size_t *n)
+{
+	size_t start = p->pos;
+
+	skip_blanks(p);
+	if (p->pos == p->len)
+		return syntax(p, p->pos, "expected %s", what);
+	if (p->pos == start && p->pos > 0)
+		return syntax(p, p->pos, "expected a blank before %s", what);
+	*at = p->pos;
+	while (p->pos < p->len && !is_blank(p->s[p->pos]))
+		p->pos++;
+	*n = p->pos - *at;
+	return 0;
+}
+
+static int at_end(struct parser *p)
+{
+	skip_blanks(p);
+	if (p->pos != p->len)
+		return syntax(p, p->pos, "unexpected text after the record");
+	return 0;
+}
+
+static int span_u64(struct parser *p, size_t at, size_t n, const char *what, uint64_t max,
+		    uint64_t *v)
+{
+	uint64_t x = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		unsigned d = (unsigned char)p->s[at + i] - '0';
+
+		if (d > 9)
+			return syntax(p, at + i, "%s: expected a decimal digit", what);
+		if (x > (max - d) / 10)
+			return syntax(p, at, "%s out of range (max %llu)", what,
+				      (unsigned long long)max);
+		x = x * 10 + d;
+	}
+	*v = x;
+	return 0;
+}
+
+static int number(struct parser *p, const char *what, uint64_t max, uint64_t *v)
+{
+	size_t at, n;
+	int ret = token(p, what, &at, &n);
+
+	return ret ? ret : span_u64(p, at, n, what, max, v);
+}
+
+static int hexval(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+static int buffer_value(struct parser *p, uint64_t *v)
+{
+	size_t at, n;
+	int ret = token(p, "BUFFER (0x...)", &at, &n);
+
+	if (ret)
+		return ret;
+	if (n < 3 || p->s[at] != '0' || (p->s[at + 1] != 'x' && p->s[at + 1] != 'X'))
+		return syntax(p, at, "BUFFER: expected 0x followed by hex digits");
+	if (n > 18)
+		return syntax(p, at, "BUFFER out of range (more than 16 hex digits)");
+	*v = 0;
+	for (size_t i = 2; i < n; i++) {
+		int h = hexval(p->s[at + i]);
+
+		if (h < 0)
+			return syntax(p, at + i, "BUFFER: expected a hex digit");
+		*v = *v << 4 | (uint64_t)h;
+	}
+	return 0;
+}
+
+/*
+ * Unescape s[from..) into out (at most max bytes). quoted: stop at an unescaped '"' and
+ * leave p->pos after it; else take the rest of the line.
+ */
+static int unescape(struct parser *p, int quoted, uint8_t *out, size_t max, size_t *outlen,
+		    const char *what)
+{
+	size_t n = 0, start = p->pos;
+
+	for (;;) {
+		size_t at = p->pos;
+		int c;
+
+		if (p->pos == p->len) {
+			if (quoted)
+				return syntax(p, start - 1, "%s: missing closing quote", what);
+			break;
+		}
+		c = (unsigned char)p->s[p->pos++];
+		if (quoted && c == '"')
+			break;
+		if (c == '\\') {
+			int e = p->pos < p->len ? p->s[p->pos++] : 0;
+
+			if (e == 'n')
+				c = '\n';
+			else if (e == 't')
+				c = '\t';
+			else if (e == '\\' || e == '"')
+				c = e;
+			else if (e == 'x' && p->len - p->pos >= 2 && hexval(p->s[p->pos]) >= 0 &&
+				 hexval(p->s[p->pos + 1]) >= 0) {
+				c = hexval(p->s[p->pos]) << 4 | hexval(p->s[p->pos + 1]);
+				p->pos += 2;
+			} else {
+				return syntax(p, at,
+					      "%s: unknown escape (use \\n \\t \\\\ \\\" \\xHH)",
+					      what);
+			}
+		}
+		if (n == max)
+			return syntax(p, at, "%s longer than %zu bytes", what, max);
+		out[n++] = (uint8_t)c;
+	}
+	*outlen = n;
+	return 0;
+}
+
+/* The value after KEY/PID: separated by blanks, may be empty, runs to the end of line. */
+static int rest_of_line(struct parser *p, uint8_t *out, size_t max, size_t *n, const char *what)
+{
+	size_t start = p->pos;
+
+	skip_blanks(p);
+	if (p->pos != p->len && p->pos == start)
+		return syntax(p, p->pos, "expected a blank before %s", what);
+	return unescape(p, 0, out, max, n, what);
+}
+
+static int fps_value(struct parser *p, size_t at, size_t n, uint64_t *micro)
+{
+	uint64_t whole = 0, frac = 0;
+	size_t i = 0, digits = 0;
+
+	for (; i < n && p->s[at + i] != '.'; i++) {
+		unsigned d = (unsigned char)p->s[at + i] - '0';
+
+		if (d > 9)
+			return syntax(p, at + i, "FPS: expected digits, '.' or -");
+		if (whole > (UINT64_MAX / 1000000 - d) / 10)
+			return syntax(p, at, "FPS out of range");
+		whole = whole * 10 + d;
+	}
+	if (i == 0)
+		return syntax(p, at, "FPS: expected digits before '.'");
+	if (i < n) {
+		for (i++; i < n; i++, digits++) {
+			unsigned d = (unsigned char)p->s[at + i] - '0';
+
+			if (d > 9 || digits == 6)
+				return syntax(p, at + i,
+					      d > 9 ? "FPS: expected a decimal digit"
+						    : "FPS: at most 6 decimals");
+			frac = frac * 10 + d;
+		}
+		if (digits == 0)
+			return syntax(p, at + i, "FPS: expected digits after '.'");
+	}
+	while (digits++ < 6)
+		frac *= 10;
+	*micro = whole * 1000000 + frac;
+	return 0;
+}
+
+static int tick_result(struct parser *p, struct frc_record *r)
+{
+	size_t fat, fn, sat, sn, start = p->pos;
+	int ret;
+
+	skip_blanks(p);
+	if (p->pos == p->len)
+		return 0;
+	p->pos = start;
+	if ((ret = token(p, "FPS", &fat, &fn)) || (ret = token(p, "SOURCE", &sat, &sn)))
+		return ret;
+	r->u.tick.has_result = true;
+	if (sn == 5 && !memcmp(p->s + sat, "sysfs", 5))
+		r->u.tick.source = FRC_SOURCE_SYSFS;
+	else if (sn == 4 && !memcmp(p->s + sat, "ebpf", 4))
+		r->u.tick.source = FRC_SOURCE_EBPF;
+	else if (sn == 1 && p->s[sat] == '-')
+		r->u.tick.source = FRC_SOURCE_NONE;
+	else
+		return syntax(p, sat, "SOURCE: expected sysfs, ebpf or -");
+	if (fn == 1 && p->s[fat] == '-') {
+		if (r->u.tick.source != FRC_SOURCE_NONE)
+			return syntax(p, sat, "SOURCE must be - when FPS is -");
+		return 0;
+	}
+	if (r->u.tick.source == FRC_SOURCE_NONE)
+		return syntax(p, fat, "FPS must be - when SOURCE is -");
+	return fps_value(p, fat, fn, &r->u.tick.fps_micro);
+}
+
+static int parse_sysfs(struct parser *p, struct frc_record *r)
+{
+	size_t n, start = p->pos;
+	uint64_t v;
+	int ret;
+
+	skip_blanks(p);
+	if (p->pos == p->len)
+		return syntax(p, p->pos, "expected \"RAW\" or !ERRNO");
+	if (p->pos == start)
+		return syntax(p, p->pos, "expected a blank before \"RAW\" or !ERRNO");
+	if (p->s[p->pos] == '!') {
+		size_t at = ++p->pos;
+
+		while (p->pos < p->len && !is_blank(p->s[p->pos]))
+			p->pos++;
+		if (p->pos == at)
+			return syntax(p, at, "ERRNO: expected digits after !");
+		if ((ret = span_u64(p, at, p->pos - at, "ERRNO", INT32_MAX, &v)))
+			return ret;
+		if (v == 0)
+			return syntax(p, at, "ERRNO must not be 0");
+		r->u.sysfs.err = (int32_t)v;
+		return 0;
+	}
+	if (p->s[p->pos] != '"')
+		return syntax(p, p->pos, "expected \"RAW\" or !ERRNO");
+	p->pos++;
+	ret = unescape(p, 1, r->u.sysfs.raw, FRC_SYSFS_MAX, &n, "RAW");
+	r->u.sysfs.len = (uint16_t)n;
+	return ret;
+}
+
+static int parse_record(struct parser *p, const char *kw, size_t kwn, size_t kwat,
+			struct frc_record *r)
+{
+	uint64_t v;
+	int ret;
+
+	memset(r, 0, sizeof(*r));
+#define KW(s) (kwn == sizeof(s) - 1 && !memcmp(kw, s, kwn))
+	if (KW("frame"))
+		r->type = FRC_FRAME;
+	else if (KW("sysfs"))
+		r->type = FRC_SYSFS;
+	else if (KW("drops"))
+		r->type = FRC_DROPS;
+	else if (KW("attach"))
+		r->type = FRC_ATTACH;
+	else if (KW("exit"))
+		r->type = FRC_EXIT;
+	else if (KW("tick"))
+		r->type = FRC_TICK;
+	else
+		return syntax(p, kwat, "unknown record type '%.*s'", (int)kwn, kw);
+#undef KW
+	if ((ret = number(p, "KTIME_NS", UINT64_MAX, &r->ktime_ns)))
+		return ret;
+	switch (r->type) {
+	case FRC_FRAME:
+		if ((ret = number(p, "PID", UINT32_MAX, &v)))
+			return ret;
+		r->u.frame.pid = (uint32_t)v;
+		if ((ret = number(p, "TID", UINT32_MAX, &v)))
+			return ret;
+		r->u.frame.tid = (uint32_t)v;
+		ret = buffer_value(p, &r->u.frame.buffer);
+		break;
+	case FRC_SYSFS:
+		ret = parse_sysfs(p, r);
+		break;
+	case FRC_DROPS:
+		ret = number(p, "CUMULATIVE", UINT64_MAX, &r->u.drops.cumulative);
+		break;
+	case FRC_ATTACH: {
+		size_t n, at;
+
+		if ((ret = number(p, "PID", UINT32_MAX, &v)))
+			return ret;
+		r->u.attach.pid = (uint32_t)v;
+		at = p->pos;
+		ret = rest_of_line(p, (uint8_t *)r->u.attach.symbol, FRC_SYMBOL_MAX, &n, "SYMBOL");
+		if (ret)
+			return ret;
+		if (memchr(r->u.attach.symbol, '\0', n))
+			return syntax(p, at + 1, "SYMBOL must not contain \\x00");
+		r->u.attach.len = (uint16_t)n;
+		r->u.attach.symbol[n] = '\0';
+		return 0;
+	}
+	case FRC_EXIT:
+		if ((ret = number(p, "PID", UINT32_MAX, &v)))
+			return ret;
+		r->u.exit.pid = (uint32_t)v;
+		break;
+	case FRC_TICK:
+		ret = tick_result(p, r);
+		break;
+	}
+	return ret ? ret : at_end(p);
+}
+
+/* ------------------------------------------------------------ import */
+
+struct import {
+	struct parser p;
+	struct frc_meta *meta;
+	size_t n_meta, cap_meta;
+	char *tmp;
+	int fd;
+	frc_writer *w;
+	const char *out_path;
+	const struct frc_writer_options *opt;
+};
+
+static int key_char_ok(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_' || c == '.';
+}
+
+static int parse_meta(struct import *im)
+{
+	struct parser *p = &im->p;
+	size_t at, n, vn;
+	uint8_t *val;
+	int ret;
+
+	if (im->w)
+		return syntax(p, 0, "meta after the first record");
+	if ((ret = token(p, "KEY", &at, &n)))
+		return ret;
+	if (n > 255)
+		return syntax(p, at, "KEY longer than 255 bytes");
+	for (size_t i = 0; i < n; i++)
+		if (!key_char_ok(p->s[at + i]))
+			return syntax(p, at + i, "KEY: only a-z 0-9 _ . are allowed");
+	for (size_t i = 0; i < im->n_meta; i++)
+		if (strlen(im->meta[i].key) == n && !memcmp(im->meta[i].key, p->s + at, n))
+			return syntax(p, at, "KEY '%.*s' given twice", (int)n, p->s + at);
+	if (im->n_meta == 1024)
+		return syntax(p, 0, "more than 1024 meta lines");
+	val = malloc(65536);
+	if (!val)
+		return FRC_ENOMEM;
+	{
+		size_t vat = p->pos;
+
+		ret = rest_of_line(p, val, 65535, &vn, "VALUE");
+		if (!ret && memchr(val, '\0', vn))
+			ret = syntax(p, vat + 1, "VALUE must not contain \\x00");
+	}
+	if (!ret && im->n_meta == im->cap_meta) {
+		size_t cap = im->cap_meta ? im->cap_meta * 2 : 16;
+		struct frc_meta *m = realloc(im->meta, cap * sizeof(*m));
+
+		if (!m)
+			ret = FRC_ENOMEM;
+		else {
+			im->meta = m;
+			im->cap_meta = cap;
+		}
+	}
+	if (!ret) {
+		char *k = strndup(p->s + at, n), *v = strndup((char *)val, vn);
+
+		if (!k || !v) {
+			free(k);
+			free(v);
+			ret = FRC_ENOMEM;
+		} else {
+			im->meta[im->n_meta].key = k;
+			im->meta[im->n_meta++].value = v;
+		}
+	}
+	free(val);
+	return ret;
+}
+
+static int open_output(struct import *im)
+{
+	size_t n = strlen(im->out_path);
+	int ret;
+
+	im->tmp = malloc(n + sizeof(".tmp.XXXXXX"));
+	if (!im->tmp)
+		return FRC_ENOMEM;
+	memcpy(im->tmp, im->out_path, n);
+	memcpy(im->tmp + n, ".tmp.XXXXXX", sizeof(".tmp.XXXXXX"));
+	im->fd = mkstemp(im->tmp);
+	if (im->fd < 0) {
+		snprintf(im->p.err, im->p.errlen, "%s: cannot create a file next to it: %s",
+			 im->out_path, strerror(errno));
+		free(im->tmp);
+		im->tmp = NULL;
+		return FRC_EIO;
+	}
+	/* mkstemp makes 0600; a capture is an ordinary document. */
+	(void)!fchmod(im->fd, 0644);
+	ret = frc_writer_open_fd(&im->w, im->fd, im->out_path, im->meta, im->n_meta, im->opt);
+	if (ret)
+		snprintf(im->p.err, im->p.errlen, "%s",
+			 im->w ? frc_writer_error(im->w) : frc_strerror(ret));
+	return ret;
+}
+
+static int import_line(struct import *im)
+{
+	struct parser *p = &im->p;
+	struct frc_record rec;
+	size_t at, n;
+	int ret;
+
+	p->pos = 0;
+	if (memchr(p->s, '\0', p->len))
+		return syntax(p, (size_t)((const char *)memchr(p->s, '\0', p->len) - p->s),
+			      "NUL byte in the text");
+	skip_blanks(p);
+	if (p->pos == p->len || p->s[p->pos] == '#')
+		return 0;
+	at = p->pos;
+	while (p->pos < p->len && !is_blank(p->s[p->pos]))
+		p->pos++;
+	n = p->pos - at;
+	if (n == 4 && !memcmp(p->s + at, "meta", 4))
+		return parse_meta(im);
+	ret = parse_record(p, p->s + at, n, at, &rec);
+	if (ret)
+		return ret;
+	if (!im->w && (ret = open_output(im)))
+		return ret;
+	ret = frc_writer_append(im->w, &rec);
+	if (ret == FRC_EINVAL)
+		return syntax(p, at, "%s", frc_writer_error(im->w));
+	if (ret)
+		snprintf(p->err, p->errlen, "%s", frc_writer_error(im->w));
+	return ret;
+}
+
+/* fsync the directory holding path so that the rename itself is durable. */
+static void sync_dir(const char *path)
+{
+	char *dir = strdup(path), *slash;
+	int fd;
+
+	if (!dir)
+		return;
+	slash = strrchr(dir, '/');
+	if (slash == dir)
+		slash[1] = '\0';
+	else if (slash)
+		*slash = '\0';
+	fd = open(slash ? dir : ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd >= 0) {
+		(void)!fsync(fd);
+		close(fd);
+	}
+	free(dir);
+}
+
+int frc_text_import(const char *in_path, const char *out_path, const struct frc_writer_options *opt,
+		    char *err, size_t errlen)
+{
+	struct import im = {.p = {.path = in_path, .err = err, .errlen = errlen},
+			    .fd = -1,
+			    .out_path = out_path,
+			    .opt = opt};
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t got;
+	FILE *in;
+	int ret = 0;
+
+	if (errlen)
+		err[0] = '\0';
+	in = fopen(in_path, "r");
+	if (!in) {
+		snprintf(err, errlen, "%s: %s", in_path, strerror(errno));
+		return FRC_EIO;
+	}
+	while ((got = getline(&line, &cap, in)) >= 0) {
+		im.p.lineno++;
+		im.p.s = line;
+		im.p.len = (size_t)got;
+		if (im.p.len && line[im.p.len - 1] == '\n')
+			im.p.len--;
+		if (im.p.len && line[im.p.len - 1] == '\r')
+			im.p.len--;
+		ret = import_line(&im);
+		if (ret)
+			goto cleanup;
+	}
+	if (ferror(in)) {
+		snprintf(err, errlen, "%s: read: %s", in_path, strerror(errno));
+		ret = FRC_EIO;
+		goto cleanup;
+	}
+	if (!im.w && (ret = open_output(&im)))
+		goto cleanup;
+	ret = frc_writer_finish(im.w);
+	if (ret) {
+		snprintf(err, errlen, "%s", frc_writer_error(im.w));
+		goto cleanup;
+	}
+	if (close(im.fd)) {
+		im.fd = -1;
+		snprintf(err, errlen, "%s: close: %s", out_path, strerror(errno));
+		ret = FRC_EIO;
+		goto cleanup;
+	}
+	im.fd = -1;
+	if (rename(im.tmp, out_path)) {
+		snprintf(err, errlen, "%s: rename: %s", out_path, strerror(errno));
+		ret = FRC_EIO;
+		goto cleanup;
+	}
+	free(im.tmp);
+	im.tmp = NULL;
+	sync_dir(out_path);
+cleanup:
+	frc_writer_free(im.w);
+	if (im.fd >= 0)
+		close(im.fd);
+	if (im.tmp) {
+		unlink(im.tmp);
+		free(im.tmp);
+	}
+	for (size_t i = 0; i < im.n_meta; i++) {
+		free((char *)im.meta[i].key);
+		free((char *)im.meta[i].value);
+	}
+	free(im.meta);
+	free(line);
+	fclose(in);
+	return ret;
+}

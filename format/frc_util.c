@@ -1,0 +1,171 @@
+/* SPDX-License-Identifier: MIT */
+/* frc_util.c - CRC-32C, varints and byte buffers shared by the writer and the reader. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "frc_internal.h"
+
+static uint32_t crc_table[256];
+static int crc_ready;
+
+/* The table is computed once; a race between two first callers writes identical values. */
+static void crc_init(void)
+{
+	for (uint32_t i = 0; i < 256; i++) {
+		uint32_t c = i;
+		for (int k = 0; k < 8; k++)
+			c = (c & 1) ? (c >> 1) ^ 0x82F63B78u : c >> 1;
+		crc_table[i] = c;
+	}
+	crc_ready = 1;
+}
+
+uint32_t frc_crc32c(uint32_t crc, const void *data, size_t len)
+{
+	const uint8_t *p = data;
+
+	if (!crc_ready)
+		crc_init();
+	crc = ~crc;
+	while (len--)
+		crc = crc_table[(crc ^ *p++) & 0xFF] ^ (crc >> 8);
+	return ~crc;
+}
+
+void frc_buf_free(struct frc_buf *b)
+{
+	free(b->p);
+	memset(b, 0, sizeof(*b));
+}
+
+static int buf_reserve(struct frc_buf *b, size_t n)
+{
+	size_t cap;
+	uint8_t *p;
+
+	if (b->oom)
+		return -1;
+	if (b->cap - b->len >= n)
+		return 0;
+	cap = b->cap ? b->cap : 256;
+	while (cap - b->len < n)
+		cap *= 2;
+	p = realloc(b->p, cap);
+	if (!p) {
+		b->oom = 1;
+		return -1;
+	}
+	b->p = p;
+	b->cap = cap;
+	return 0;
+}
+
+void frc_buf_put(struct frc_buf *b, const void *data, size_t n)
+{
+	if (n == 0 || buf_reserve(b, n))
+		return;
+	memcpy(b->p + b->len, data, n);
+	b->len += n;
+}
+
+void frc_buf_u8(struct frc_buf *b, uint8_t v)
+{
+	frc_buf_put(b, &v, 1);
+}
+
+void frc_buf_le32(struct frc_buf *b, uint32_t v)
+{
+	uint8_t t[4];
+
+	frc_put_le32(t, v);
+	frc_buf_put(b, t, 4);
+}
+
+void frc_buf_varint(struct frc_buf *b, uint64_t v)
+{
+	uint8_t t[10];
+	size_t n = 0;
+
+	while (v >= 0x80) {
+		t[n++] = (uint8_t)(v | 0x80);
+		v >>= 7;
+	}
+	t[n++] = (uint8_t)v;
+	frc_buf_put(b, t, n);
+}
+
+size_t frc_varint_len(uint64_t v)
+{
+	size_t n = 1;
+
+	while (v >= 0x80) {
+		v >>= 7;
+		n++;
+	}
+	return n;
+}
+
+/*
+ * Only the canonical (shortest) encoding is accepted: the writer never emits another, so
+ * anything else is damage. The 10th byte may only carry the top bit of a u64.
+ */
+size_t frc_varint_decode(const uint8_t *p, size_t len, uint64_t *v)
+{
+	uint64_t x = 0;
+
+	for (size_t i = 0; i < len && i < 10; i++) {
+		uint8_t c = p[i];
+
+		if (i == 9 && c > 1)
+			return 0;
+		x |= (uint64_t)(c & 0x7F) << (7 * i);
+		if (!(c & 0x80)) {
+			if (c == 0 && i > 0)
+				return 0;
+			*v = x;
+			return i + 1;
+		}
+	}
+	return 0;
+}
+
+int frc_cur_u8(struct frc_cur *c, uint8_t *v)
+{
+	if (c->bad || c->pos >= c->len) {
+		c->bad = 1;
+		*v = 0;
+		return -1;
+	}
+	*v = c->p[c->pos++];
+	return 0;
+}
+
+int frc_cur_varint(struct frc_cur *c, uint64_t *v)
+{
+	size_t n;
+
+	*v = 0;
+	if (c->bad)
+		return -1;
+	n = frc_varint_decode(c->p + c->pos, c->len - c->pos, v);
+	if (!n) {
+		c->bad = 1;
+		*v = 0;
+		return -1;
+	}
+	c->pos += n;
+	return 0;
+}
+
+const uint8_t *frc_cur_bytes(struct frc_cur *c, size_t n)
+{
+	const uint8_t *p;
+
+	if (c->bad || c->len - c->pos < n) {
+		c->bad = 1;
+		return NULL;
+	}
+	p = c->p + c->pos;
+	c->pos += n;
+	return p;
+}
