@@ -62,17 +62,22 @@ int pipeline_new(struct pipeline **out, const struct pipeline_config *cfg,
 {
 	struct pipeline *p;
 	struct tracker *probe_t;
+	struct fps_meter *probe_m;
 	int err;
 
 	*out = NULL;
 	if ((cfg->synthesize_ticks && cfg->tick_ms == 0) || cfg->max_pids < 1 ||
 	    cfg->max_pids > PIDS_LIMIT)
 		return -EINVAL;
-	/* Check the tracker config now rather than at the first frame. */
+	/* Check the tracker and meter configs now rather than at the first record. */
 	err = tracker_new(&probe_t, &cfg->tracker);
 	if (err)
 		return err;
 	tracker_free(probe_t);
+	err = fps_meter_new(&probe_m, &cfg->meter, 0, cfg->has_sysfs);
+	if (err)
+		return err;
+	fps_meter_free(probe_m);
 	p = calloc(1, sizeof(*p));
 	if (!p)
 		return -ENOMEM;

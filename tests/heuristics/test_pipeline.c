@@ -316,6 +316,9 @@ START_TEST(test_synthesized_tick_ms)
 	cfg.tick_ms = 0;
 	ck_assert_int_eq(pipeline_new(&p, &cfg, &cb, &l), -EINVAL);
 	cfg.tick_ms = 250;
+	cfg.meter.window = 0; /* a bad meter config is refused up front too */
+	ck_assert_int_eq(pipeline_new(&p, &cfg, &cb, &l), -EINVAL);
+	cfg.meter.window = 30;
 	ck_assert_int_eq(pipeline_new(&p, &cfg, &cb, &l), 0);
 	drops(p, 100 * MS, 0);			 /* t0 = 0.1 s: ticks 0.35, 0.6, 0.85 s */
 	drops(p, 850 * MS, 0);			 /* ticks < 0.85: 0.35, 0.6 */
