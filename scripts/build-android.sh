@@ -25,7 +25,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 build="$top/build-android"
 
 run_tests=0
-recorder=auto
+recorder=ON
 jobs=$(nproc 2>/dev/null || echo 2)
 [ "$jobs" -gt 2 ] && jobs=2
 extra=()
@@ -81,17 +81,6 @@ if ! dpkg --print-foreign-architectures | grep -qx arm64; then
 fi
 install_packages "${HOST_PACKAGES[@]}" "${ARM64_PACKAGES[@]}"
 t_deps=$SECONDS
-
-# Default: build framerec when recorder/ defines it (a tree without the recorder, e.g. while
-# it is being written, still gets the arm64 library build and its qemu tests).
-if [ "$recorder" = auto ]; then
-	if grep -qs 'add_executable' "$top/recorder/CMakeLists.txt"; then
-		recorder=ON
-	else
-		echo "build-android: recorder/ defines no program yet: -DFRC_RECORDER=OFF" >&2
-		recorder=OFF
-	fi
-fi
 
 # Release-like: the device binary is the product. Debug info stays (RelWithDebInfo) for
 # crash reports; `aarch64-linux-gnu-strip` it if size matters.

@@ -57,6 +57,7 @@ doctor)
 	rc=$?
 	verdict
 	[ $rc -ne 0 ] || fail "doctor exited 0 although BPF cannot work under qemu"
+	echo "doctor exit status: $rc"
 	# A line for the BPF layer, marked FAIL.
 	grep -Ei 'bpf' "$out" | grep -q 'FAIL' || fail "no FAIL line for the BPF layer"
 	;;
