@@ -55,6 +55,7 @@ void pipeline_config_default(struct pipeline_config *cfg)
 	cfg->synthesize_ticks = false;
 	cfg->tick_ms = 1000;
 	cfg->max_pids = 1024;
+	cfg->max_synth_ticks = 10000000;
 }
 
 int pipeline_new(struct pipeline **out, const struct pipeline_config *cfg,
@@ -264,19 +265,36 @@ static void emit_reading(struct pipeline *p, uint64_t now, const struct frc_reco
 		p->cb.on_reading(p->ctx, &r);
 }
 
-/* Synthesized ticks strictly before `until` (inclusive when `inclusive`), in time order. */
-static void emit_due_ticks(struct pipeline *p, uint64_t until, bool inclusive)
+/*
+ * Read the meter at every synthesized tick strictly before `until` (or at it too, when
+ * `inclusive`), in time order. Returns -EOVERFLOW, having emitted none of them, when they
+ * would take the total beyond cfg.max_synth_ticks (a forged ktime jump of years would
+ * otherwise mean billions of readings).
+ */
+static int emit_due_ticks(struct pipeline *p, uint64_t until, bool inclusive)
 {
-	while (!p->ticks_over && (p->next_tick < until || (inclusive && p->next_tick == until))) {
+	uint64_t due;
+
+	if (p->ticks_over || p->next_tick > until || (p->next_tick == until && !inclusive))
+		return 0;
+	due = (until - p->next_tick) / p->tick_ns + 1;
+	if (!inclusive && p->next_tick + (due - 1) * p->tick_ns == until)
+		due--;
+	if (p->cfg.max_synth_ticks && due > p->cfg.max_synth_ticks - p->st.ticks_synthesized)
+		return -EOVERFLOW;
+	while (due--) {
 		uint64_t t = p->next_tick;
 
-		if (t > UINT64_MAX - p->tick_ns)
-			p->ticks_over = true;
-		else
-			p->next_tick = t + p->tick_ns;
 		p->st.ticks_synthesized++;
 		emit_reading(p, t, NULL);
+		/* The next tick would be past 2^64 - 1 ns: there is none (t was the last due). */
+		if (t > UINT64_MAX - p->tick_ns) {
+			p->ticks_over = true;
+			break;
+		}
+		p->next_tick = t + p->tick_ns;
 	}
+	return 0;
 }
 
 static int feed_frame(struct pipeline *p, const struct frc_record *r)
@@ -329,10 +347,13 @@ int pipeline_feed(struct pipeline *p, const struct frc_record *r)
 		else
 			p->next_tick = r->ktime_ns + p->tick_ns;
 	}
-	p->st.records++;
 	/* A tick at T has seen every record with ktime <= T. */
-	if (p->cfg.synthesize_ticks)
-		emit_due_ticks(p, r->ktime_ns, false);
+	if (p->cfg.synthesize_ticks) {
+		err = emit_due_ticks(p, r->ktime_ns, false);
+		if (err)
+			return err;
+	}
+	p->st.records++;
 	if (r->ktime_ns > p->max_ktime)
 		p->max_ktime = r->ktime_ns;
 
@@ -368,6 +389,6 @@ int pipeline_feed(struct pipeline *p, const struct frc_record *r)
 int pipeline_finish(struct pipeline *p)
 {
 	if (p->meter && p->cfg.synthesize_ticks)
-		emit_due_ticks(p, p->max_ktime, true);
+		return emit_due_ticks(p, p->max_ktime, true);
 	return 0;
 }

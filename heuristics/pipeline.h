@@ -33,6 +33,12 @@ struct pipeline_config {
 	 * seen PID's tracker (counted in trackers_evicted). Bounds memory on hostile input.
 	 */
 	uint32_t max_pids;
+	/*
+	 * Synthesized ticks in all (10000000: 115 days at 1 s; 0: no limit). A record or
+	 * pipeline_finish that would go beyond it fails with -EOVERFLOW before any of its
+	 * ticks is read: a forged ktime jump must not mean billions of readings.
+	 */
+	uint64_t max_synth_ticks;
 };
 
 /* One delta the tracker returned. */
@@ -82,11 +88,14 @@ __attribute__((warn_unused_result)) int pipeline_new(struct pipeline **out,
 						     void *ctx);
 void pipeline_free(struct pipeline *p);
 
-/* Feed the next record. Returns 0, or -ENOMEM. Callbacks run before it returns. */
+/*
+ * Feed the next record. Returns 0, -ENOMEM, or -EOVERFLOW (max_synth_ticks reached; the
+ * record was not fed). Callbacks run before it returns.
+ */
 __attribute__((warn_unused_result)) int pipeline_feed(struct pipeline *p,
 						      const struct frc_record *r);
 
-/* End of input: emits the synthesized ticks still due. Returns 0 or -ENOMEM. */
+/* End of input: emits the synthesized ticks still due. Returns 0 or -EOVERFLOW. */
 __attribute__((warn_unused_result)) int pipeline_finish(struct pipeline *p);
 
 void pipeline_stats(const struct pipeline *p, struct pipeline_stats *st);

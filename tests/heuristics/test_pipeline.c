@@ -330,6 +330,38 @@ START_TEST(test_synthesized_tick_ms)
 }
 END_TEST
 
+/*
+ * max_synth_ticks: a record whose due ticks would exceed it fails with -EOVERFLOW and emits
+ * none of them (max 3: the 1 s and 2 s ticks fit; 3, 4, 5 s for a record at 5.5 s do not).
+ */
+START_TEST(test_synth_tick_limit)
+{
+	struct log l;
+	struct pipeline_config cfg;
+	struct pipeline_callbacks cb = {.on_delta = on_delta, .on_reading = on_reading};
+	struct pipeline *p;
+	struct pipeline_stats st;
+	struct frc_record r = {.type = FRC_DROPS, .ktime_ns = 5500 * MS};
+
+	memset(&l, 0, sizeof(l));
+	pipeline_config_default(&cfg);
+	ck_assert_uint_eq(cfg.max_synth_ticks, 10000000);
+	cfg.synthesize_ticks = true;
+	cfg.max_synth_ticks = 3;
+	ck_assert_int_eq(pipeline_new(&p, &cfg, &cb, &l), 0);
+	drops(p, 0, 0);
+	drops(p, 2500 * MS, 0);
+	ck_assert_int_eq(pipeline_feed(p, &r), -EOVERFLOW);
+	ck_assert_int_eq(pipeline_finish(p), 0); /* largest ktime fed: 2.5 s; next tick 3 s */
+	expect_log(&l, "R t=1000000000 none 0\n"
+		       "R t=2000000000 none 0\n");
+	pipeline_stats(p, &st);
+	ck_assert_uint_eq(st.ticks_synthesized, 2);
+	ck_assert_uint_eq(st.records, 2);
+	pipeline_free(p);
+}
+END_TEST
+
 /* More PIDs than max_pids: the least recently seen PID's tracker is forgotten. */
 START_TEST(test_max_pids)
 {
@@ -368,5 +400,6 @@ void add_pipeline_cases(Suite *s)
 	ADD_CASE(s, "pipeline_sysfs_before_first_sample", test_sysfs_before_first_sample);
 	ADD_CASE(s, "pipeline_synthesized_ticks", test_synthesized_ticks);
 	ADD_CASE(s, "pipeline_synthesized_tick_ms", test_synthesized_tick_ms);
+	ADD_CASE(s, "pipeline_synth_tick_limit", test_synth_tick_limit);
 	ADD_CASE(s, "pipeline_max_pids", test_max_pids);
 }
