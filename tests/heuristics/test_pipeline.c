@@ -362,6 +362,58 @@ START_TEST(test_synth_tick_limit)
 }
 END_TEST
 
+/*
+ * Times near 2^64: t0 = 2^64 - 1 - 1.5 s, so the only tick is t0 + 1 s = 2^64 - 1 - 0.5 s =
+ * 18446744073209551615; the next would be past 2^64 - 1 and does not exist (no wrap to a
+ * tick near 0). Frames: 18446744073709551615 - 18446744072209551615 = 1.5 s delta.
+ */
+START_TEST(test_ktime_near_2_64)
+{
+	struct log l;
+	struct pipeline *p = new_pipeline(&l, false, true);
+	struct pipeline_stats st;
+
+	frame(p, UINT64_MAX - 1500 * MS, 1, 0x10);
+	frame(p, UINT64_MAX, 1, 0x10);
+	ck_assert_int_eq(pipeline_finish(p), 0);
+	frame(p, UINT64_MAX, 1, 0x10); /* zero delta, no tick */
+	ck_assert_int_eq(pipeline_finish(p), 0);
+	expect_log(&l, "R t=18446744073209551615 none 0\n"
+		       "D pid=1 seq=1 t=18446744073709551615 buf=0x10 delta=1500000000\n");
+	pipeline_stats(p, &st);
+	ck_assert_uint_eq(st.ticks_synthesized, 1);
+	pipeline_free(p);
+}
+END_TEST
+
+/*
+ * Odd records the reader would never produce still do no harm: an unknown type is
+ * counted and ignored; a sysfs len beyond the 255-byte buffer is clamped to it.
+ */
+START_TEST(test_odd_records)
+{
+	struct log l;
+	struct pipeline *p = new_pipeline(&l, true, false);
+	struct frc_record r = {.type = 99, .ktime_ns = 0};
+	struct frc_record tick = {.type = FRC_TICK, .ktime_ns = 2 * SEC};
+	struct pipeline_stats st;
+
+	feed(p, &r); /* t0 = 0 */
+	r.type = FRC_SYSFS;
+	r.ktime_ns = 1 * SEC;
+	memset(r.u.sysfs.raw, ' ', sizeof(r.u.sysfs.raw));
+	memcpy(r.u.sysfs.raw, "60", 2);
+	r.u.sysfs.len = 60000; /* read as 255 bytes: "60" and 253 spaces */
+	feed(p, &r);
+	feed(p, &tick);
+	expect_log(&l, "R t=2000000000 sysfs 60000000 rec\n");
+	pipeline_stats(p, &st);
+	ck_assert_uint_eq(st.unknown, 1);
+	ck_assert_uint_eq(st.records, 3);
+	pipeline_free(p);
+}
+END_TEST
+
 /* More PIDs than max_pids: the least recently seen PID's tracker is forgotten. */
 START_TEST(test_max_pids)
 {
@@ -402,4 +454,6 @@ void add_pipeline_cases(Suite *s)
 	ADD_CASE(s, "pipeline_synthesized_tick_ms", test_synthesized_tick_ms);
 	ADD_CASE(s, "pipeline_synth_tick_limit", test_synth_tick_limit);
 	ADD_CASE(s, "pipeline_max_pids", test_max_pids);
+	ADD_CASE(s, "pipeline_ktime_near_2_64", test_ktime_near_2_64);
+	ADD_CASE(s, "pipeline_odd_records", test_odd_records);
 }
