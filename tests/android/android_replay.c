@@ -366,13 +366,19 @@ static int cmd_replay(const char *path)
 		goto cleanup;
 	}
 	while ((err = frc_reader_next(r, &rec)) > 0) {
-		if (pipeline_feed(p, &rec)) {
-			fprintf(stderr, "android-replay: pipeline: out of memory\n");
+		err = pipeline_feed(p, &rec);
+		if (err) {
+			fprintf(stderr, "android-replay: %s: pipeline: %s\n", path, strerror(-err));
 			goto cleanup;
 		}
 	}
-	if (err < 0 || pipeline_finish(p)) {
+	if (err < 0) {
 		fprintf(stderr, "android-replay: %s\n", frc_reader_error(r));
+		goto cleanup;
+	}
+	err = pipeline_finish(p);
+	if (err) {
+		fprintf(stderr, "android-replay: %s: pipeline: %s\n", path, strerror(-err));
 		goto cleanup;
 	}
 	frc_reader_stats(r, &rst);
