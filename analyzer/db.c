@@ -1,0 +1,568 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * db.c - `frameanalyze db`: replay captures into SQLite (schema: analyzer/SCHEMA.md).
+ *
+ * One transaction per capture with prepared statements. The database is marked with
+ * PRAGMA application_id/user_version so that an existing file that is not ours is refused
+ * instead of being written into. A capture is identified by the SHA-256 of its bytes;
+ * adding it again replaces its rows (keeping its capture_id).
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <sqlite3.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "cli.h"
+#include "commands.h"
+#include "db_schema.h"
+#include "replay.h"
+#include "sha256.h"
+
+enum stmt_id { S_FRAME, S_DELTA, S_READING, S_LIVE, S_SYSFS, S_DROPS, S_EVENT, S_META, S_COUNT };
+
+static const char *const stmt_sql[S_COUNT] = {
+    [S_FRAME] = "INSERT INTO frames VALUES(?1,?2,?3,?4,?5,?6)",
+    [S_DELTA] = "INSERT INTO tracker_deltas VALUES(?1,?2,?3,?4,?5,?6,?7)",
+    [S_READING] = "INSERT INTO fps_readings VALUES(?1,?2,?3,?4,?5,?6)",
+    [S_LIVE] = "INSERT INTO live_readings VALUES(?1,?2,?3,?4,?5)",
+    [S_SYSFS] = "INSERT INTO sysfs_samples VALUES(?1,?2,?3,?4,?5)",
+    [S_DROPS] = "INSERT INTO drops VALUES(?1,?2,?3)",
+    [S_EVENT] = "INSERT INTO events VALUES(?1,?2,?3,?4,?5)",
+    [S_META] = "INSERT INTO capture_meta VALUES(?1,?2,?3)",
+};
+
+/* Per-PID count of attach/exit records so far: the "life" of a PID (see SCHEMA.md). */
+struct pid_life {
+	uint32_t pid;
+	uint32_t life;
+};
+
+struct dbsink {
+	sqlite3 *db;
+	sqlite3_stmt *st[S_COUNT];
+	int64_t capture_id;
+	double fps_max;
+	struct pid_life *lives;
+	size_t n_lives, cap_lives;
+	uint64_t deltas, readings;
+	bool truncated; /* the capture just stored is truncated */
+	char msg[512];
+};
+
+static int db_fail(struct dbsink *s, const char *what)
+{
+	snprintf(s->msg, sizeof(s->msg), "SQLite: %s: %s", what, sqlite3_errmsg(s->db));
+	return -EIO;
+}
+
+static int exec(struct dbsink *s, const char *sql)
+{
+	char *e = NULL;
+
+	if (sqlite3_exec(s->db, sql, NULL, NULL, &e) != SQLITE_OK) {
+		snprintf(s->msg, sizeof(s->msg), "SQLite: %s", e ? e : sqlite3_errmsg(s->db));
+		sqlite3_free(e);
+		return -EIO;
+	}
+	return 0;
+}
+
+/* Step a prepared insert and reset it for the next row. */
+static int step(struct dbsink *s, enum stmt_id id)
+{
+	sqlite3_stmt *st = s->st[id];
+	int rc = sqlite3_step(st);
+
+	sqlite3_reset(st);
+	return rc == SQLITE_DONE ? 0 : db_fail(s, stmt_sql[id]);
+}
+
+/*
+ * SQLite integers are signed 64-bit: unsigned values (ktime, buffer pointers) are stored
+ * as their two's complement bit pattern, which is the same number below 2^63.
+ */
+static void bind_u64(sqlite3_stmt *st, int i, uint64_t v)
+{
+	sqlite3_bind_int64(st, i, (sqlite3_int64)v);
+}
+
+static uint32_t *pid_life(struct dbsink *s, uint32_t pid)
+{
+	for (size_t i = 0; i < s->n_lives; i++)
+		if (s->lives[i].pid == pid)
+			return &s->lives[i].life;
+	if (s->n_lives == s->cap_lives) {
+		size_t ncap = s->cap_lives ? 2 * s->cap_lives : 8;
+		struct pid_life *nl = realloc(s->lives, ncap * sizeof(*nl));
+		if (!nl)
+			return NULL;
+		s->lives = nl, s->cap_lives = ncap;
+	}
+	s->lives[s->n_lives] = (struct pid_life){pid, 0};
+	return &s->lives[s->n_lives++].life;
+}
+
+static const char *source_name(unsigned src)
+{
+	return src == FRC_SOURCE_SYSFS ? "sysfs" : src == FRC_SOURCE_EBPF ? "ebpf" : NULL;
+}
+
+static int rec_sysfs(struct dbsink *s, const struct frc_record *rec)
+{
+	sqlite3_stmt *st = s->st[S_SYSFS];
+	const struct frc_sysfs *y = &rec->u.sysfs;
+	double v;
+
+	sqlite3_bind_int64(st, 1, s->capture_id);
+	bind_u64(st, 2, rec->ktime_ns);
+	if (y->err) {
+		sqlite3_bind_null(st, 3);
+		sqlite3_bind_null(st, 4);
+		sqlite3_bind_int(st, 5, y->err);
+	} else {
+		size_t len = y->len < FRC_SYSFS_MAX ? y->len : FRC_SYSFS_MAX;
+		sqlite3_bind_text(st, 3, (const char *)y->raw, (int)len, SQLITE_STATIC);
+		if (fps_parse_sysfs(y->raw, len, &v) && v > 0 && v <= s->fps_max)
+			sqlite3_bind_double(st, 4, v);
+		else
+			sqlite3_bind_null(st, 4);
+		sqlite3_bind_null(st, 5);
+	}
+	return step(s, S_SYSFS);
+}
+
+static int rec_event(struct dbsink *s, const struct frc_record *rec, uint32_t pid)
+{
+	sqlite3_stmt *st = s->st[S_EVENT];
+	uint32_t *life = pid_life(s, pid);
+
+	if (!life)
+		return -ENOMEM;
+	++*life;
+	sqlite3_bind_int64(st, 1, s->capture_id);
+	bind_u64(st, 2, rec->ktime_ns);
+	sqlite3_bind_text(st, 3, rec->type == FRC_ATTACH ? "attach" : "exit", -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 4, pid);
+	if (rec->type == FRC_ATTACH)
+		sqlite3_bind_text(st, 5, rec->u.attach.symbol, -1, SQLITE_STATIC);
+	else
+		sqlite3_bind_null(st, 5);
+	return step(s, S_EVENT);
+}
+
+static int rec_live(struct dbsink *s, const struct frc_record *rec)
+{
+	sqlite3_stmt *st = s->st[S_LIVE];
+	const struct frc_tick *t = &rec->u.tick;
+	const char *src = source_name(t->source);
+
+	if (!t->has_result)
+		return 0;
+	sqlite3_bind_int64(st, 1, s->capture_id);
+	bind_u64(st, 2, rec->ktime_ns);
+	if (src) {
+		sqlite3_bind_double(st, 3, (double)t->fps_micro / 1e6);
+		sqlite3_bind_text(st, 4, src, -1, SQLITE_STATIC);
+		bind_u64(st, 5, t->fps_micro);
+	} else {
+		sqlite3_bind_null(st, 3);
+		sqlite3_bind_null(st, 4);
+		sqlite3_bind_null(st, 5);
+	}
+	return step(s, S_LIVE);
+}
+
+static int db_record(void *ctx, const struct frc_record *rec, uint64_t frame_seq)
+{
+	struct dbsink *s = ctx;
+	sqlite3_stmt *st;
+
+	switch (rec->type) {
+	case FRC_FRAME:
+		st = s->st[S_FRAME];
+		sqlite3_bind_int64(st, 1, s->capture_id);
+		bind_u64(st, 2, frame_seq);
+		bind_u64(st, 3, rec->ktime_ns);
+		sqlite3_bind_int64(st, 4, rec->u.frame.pid);
+		sqlite3_bind_int64(st, 5, rec->u.frame.tid);
+		bind_u64(st, 6, rec->u.frame.buffer);
+		return step(s, S_FRAME);
+	case FRC_SYSFS:
+		return rec_sysfs(s, rec);
+	case FRC_DROPS:
+		st = s->st[S_DROPS];
+		sqlite3_bind_int64(st, 1, s->capture_id);
+		bind_u64(st, 2, rec->ktime_ns);
+		bind_u64(st, 3, rec->u.drops.cumulative);
+		return step(s, S_DROPS);
+	case FRC_ATTACH:
+		return rec_event(s, rec, rec->u.attach.pid);
+	case FRC_EXIT:
+		return rec_event(s, rec, rec->u.exit.pid);
+	case FRC_TICK:
+		return rec_live(s, rec);
+	default:
+		return 0;
+	}
+}
+
+static int db_delta(void *ctx, const struct pipeline_delta *d)
+{
+	struct dbsink *s = ctx;
+	sqlite3_stmt *st = s->st[S_DELTA];
+	uint32_t *life = pid_life(s, d->pid);
+
+	if (!life)
+		return -ENOMEM;
+	sqlite3_bind_int64(st, 1, s->capture_id);
+	bind_u64(st, 2, d->seq);
+	bind_u64(st, 3, d->ktime_ns);
+	sqlite3_bind_int64(st, 4, d->pid);
+	bind_u64(st, 5, d->buffer);
+	bind_u64(st, 6, d->delta_ns);
+	sqlite3_bind_int64(st, 7, *life);
+	s->deltas++;
+	return step(s, S_DELTA);
+}
+
+static int db_reading(void *ctx, const struct pipeline_reading *r)
+{
+	struct dbsink *s = ctx;
+	sqlite3_stmt *st = s->st[S_READING];
+
+	sqlite3_bind_int64(st, 1, s->capture_id);
+	bind_u64(st, 2, r->tick_ns);
+	if (r->reading.valid) {
+		sqlite3_bind_double(st, 3, r->reading.fps);
+		sqlite3_bind_text(st, 4, source_name(r->reading.source), -1, SQLITE_STATIC);
+		bind_u64(st, 5, fps_to_micro(r->reading.fps));
+	} else {
+		sqlite3_bind_null(st, 3);
+		sqlite3_bind_null(st, 4);
+		sqlite3_bind_null(st, 5);
+	}
+	sqlite3_bind_int(st, 6, r->tick == NULL);
+	s->readings++;
+	return step(s, S_READING);
+}
+
+static int db_begin(void *ctx, const struct replay_info *info)
+{
+	struct dbsink *s = ctx;
+	sqlite3_stmt *st = s->st[S_META];
+
+	s->fps_max = info->config.meter.fps_max;
+	for (size_t i = 0; i < frc_reader_meta_count(info->reader); i++) {
+		const struct frc_meta *m = frc_reader_meta(info->reader, i);
+		sqlite3_bind_int64(st, 1, s->capture_id);
+		sqlite3_bind_text(st, 2, m->key, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 3, m->value, -1, SQLITE_STATIC);
+		if (step(s, S_META))
+			return -EIO;
+	}
+	return 0;
+}
+
+/* The captures row, written last: it needs the final counts. */
+static int db_end(void *ctx, const struct replay_info *info, const struct pipeline_stats *ps)
+{
+	struct dbsink *s = ctx;
+	const struct frc_reader_stats *rs = &info->stats;
+	sqlite3_stmt *st = NULL;
+	char ver[16];
+	int rc;
+
+	s->truncated = rs->status != FRC_STATUS_COMPLETE;
+	snprintf(ver, sizeof(ver), "%u.%u", info->major, info->minor);
+	if (sqlite3_prepare_v2(s->db,
+			       "UPDATE captures SET status=?2, valid_end=?3, format_version=?4,"
+			       " first_ktime_ns=?5, last_ktime_ns=?6, frames=?7,"
+			       " reservation_failures=?8, records=?9, unknown_records=?10,"
+			       " chunks=?11, deltas=?12, readings=?13, has_sysfs=?14,"
+			       " synthesized_ticks=?15, tick_ms=?16 WHERE capture_id=?1",
+			       -1, &st, NULL) != SQLITE_OK)
+		return db_fail(s, "prepare UPDATE captures");
+	sqlite3_bind_int64(st, 1, s->capture_id);
+	sqlite3_bind_text(st, 2, frc_status_name(rs->status), -1, SQLITE_STATIC);
+	if (rs->status == FRC_STATUS_COMPLETE)
+		sqlite3_bind_null(st, 3);
+	else
+		bind_u64(st, 3, rs->valid_end);
+	sqlite3_bind_text(st, 4, ver, -1, SQLITE_TRANSIENT);
+	if (rs->records) {
+		bind_u64(st, 5, rs->first_ktime_ns);
+		bind_u64(st, 6, rs->last_ktime_ns);
+	}
+	bind_u64(st, 7, rs->by_type[FRC_FRAME]);
+	bind_u64(st, 8, ps->drops);
+	bind_u64(st, 9, rs->records);
+	bind_u64(st, 10, rs->unknown);
+	bind_u64(st, 11, rs->chunks);
+	bind_u64(st, 12, s->deltas);
+	bind_u64(st, 13, s->readings);
+	sqlite3_bind_int(st, 14, info->has_sysfs);
+	sqlite3_bind_int(st, 15, info->synthesize_ticks);
+	sqlite3_bind_int64(st, 16, info->tick_ms);
+	rc = sqlite3_step(st) == SQLITE_DONE ? 0 : db_fail(s, "UPDATE captures");
+	sqlite3_finalize(st);
+	return rc;
+}
+
+static const char *db_error(void *ctx)
+{
+	struct dbsink *s = ctx;
+	return s->msg;
+}
+
+/* ------------------------------------------------------------ database set-up */
+
+/*
+ * Open (or create) the database and make sure it is ours: a new or empty file gets the
+ * schema; an existing database without our application_id/user_version is refused.
+ */
+static int db_open(struct dbsink *s, const char *path)
+{
+	sqlite3_stmt *st = NULL;
+	int64_t app = 0, ver = 0, tables = 0;
+	int rc;
+
+	if (sqlite3_open_v2(path, &s->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) !=
+	    SQLITE_OK) {
+		snprintf(s->msg, sizeof(s->msg), "%s: cannot open: %s", path,
+			 s->db ? sqlite3_errmsg(s->db) : "out of memory");
+		return -EIO;
+	}
+	/* Reading the header is where a file that is not SQLite fails. */
+	rc = sqlite3_prepare_v2(s->db,
+				"SELECT (SELECT application_id FROM pragma_application_id),"
+				" (SELECT user_version FROM pragma_user_version),"
+				" (SELECT count(*) FROM sqlite_schema)",
+				-1, &st, NULL);
+	if (rc == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW) {
+		app = sqlite3_column_int64(st, 0);
+		ver = sqlite3_column_int64(st, 1);
+		tables = sqlite3_column_int64(st, 2);
+		rc = SQLITE_OK;
+	} else {
+		rc = SQLITE_ERROR;
+	}
+	if (rc != SQLITE_OK) {
+		snprintf(s->msg, sizeof(s->msg),
+			 "%s: not a frameanalyze database (%s); refusing to write to it", path,
+			 sqlite3_errmsg(s->db));
+		sqlite3_finalize(st);
+		return -EINVAL;
+	}
+	sqlite3_finalize(st);
+	if (app == 0 && tables == 0)
+		return exec(s, DB_SCHEMA_SQL);
+	if (app != DB_APPLICATION_ID || ver != DB_SCHEMA_VERSION) {
+		snprintf(s->msg, sizeof(s->msg),
+			 "%s: not a frameanalyze database (application_id %" PRId64
+			 ", user_version %" PRId64 ", %" PRId64
+			 " schema objects); refusing to write to it",
+			 path, app, ver, tables);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int db_prepare(struct dbsink *s)
+{
+	for (int i = 0; i < S_COUNT; i++)
+		if (sqlite3_prepare_v3(s->db, stmt_sql[i], -1, SQLITE_PREPARE_PERSISTENT, &s->st[i],
+				       NULL) != SQLITE_OK)
+			return db_fail(s, stmt_sql[i]);
+	return 0;
+}
+
+static void db_close(struct dbsink *s)
+{
+	for (int i = 0; i < S_COUNT; i++)
+		sqlite3_finalize(s->st[i]);
+	sqlite3_close(s->db);
+	free(s->lives);
+}
+
+/*
+ * Find the capture with this SHA-256 (to replace) or create its row. Inside the capture's
+ * transaction: a failed replay rolls the deletion back too.
+ */
+static int db_start_capture(struct dbsink *s, const char *path, const char *sha, bool *replaced)
+{
+	static const char *const children[] = {"capture_meta", "frames",	"tracker_deltas",
+					       "fps_readings", "live_readings", "sysfs_samples",
+					       "drops",	       "events"};
+	sqlite3_stmt *st = NULL;
+	char sql[128];
+	int rc;
+
+	*replaced = false;
+	if (sqlite3_prepare_v2(s->db, "SELECT capture_id FROM captures WHERE sha256=?1", -1, &st,
+			       NULL) != SQLITE_OK)
+		return db_fail(s, "SELECT captures");
+	sqlite3_bind_text(st, 1, sha, -1, SQLITE_STATIC);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW) {
+		s->capture_id = sqlite3_column_int64(st, 0);
+		*replaced = true;
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		return db_fail(s, "SELECT captures");
+	if (*replaced) {
+		for (size_t i = 0; i < sizeof(children) / sizeof(children[0]); i++) {
+			snprintf(sql, sizeof(sql), "DELETE FROM %s WHERE capture_id=%" PRId64,
+				 children[i], s->capture_id);
+			if (exec(s, sql))
+				return -EIO;
+		}
+		if (sqlite3_prepare_v2(s->db, "UPDATE captures SET path=?2 WHERE capture_id=?1", -1,
+				       &st, NULL) != SQLITE_OK)
+			return db_fail(s, "UPDATE captures");
+		sqlite3_bind_int64(st, 1, s->capture_id);
+	} else {
+		if (sqlite3_prepare_v2(
+			s->db,
+			"INSERT INTO captures(path, sha256, status, format_version,"
+			" frames, reservation_failures) VALUES(?2, ?3, '', '', 0, 0)",
+			-1, &st, NULL) != SQLITE_OK)
+			return db_fail(s, "INSERT captures");
+		sqlite3_bind_text(st, 3, sha, -1, SQLITE_STATIC);
+	}
+	sqlite3_bind_text(st, 2, path, -1, SQLITE_STATIC);
+	rc = sqlite3_step(st) == SQLITE_DONE ? 0 : db_fail(s, "captures row");
+	sqlite3_finalize(st);
+	if (!rc && !*replaced)
+		s->capture_id = sqlite3_last_insert_rowid(s->db);
+	return rc;
+}
+
+/* Add one capture in its own transaction. Returns an exit code. */
+static int add_capture(struct dbsink *s, const char *path, const struct replay_options *ropt)
+{
+	struct replay_sink sink = {
+	    .ctx = s,
+	    .begin = db_begin,
+	    .record = db_record,
+	    .delta = db_delta,
+	    .reading = db_reading,
+	    .end = db_end,
+	    .error = db_error,
+	};
+	char sha[65], err[600];
+	bool replaced;
+	int rc;
+
+	rc = sha256_file(path, sha);
+	if (rc) {
+		cli_error("db", "%s: %s", path, strerror(-rc));
+		return EXIT_INPUT;
+	}
+	s->n_lives = 0;
+	s->deltas = s->readings = 0;
+	s->truncated = false;
+	s->msg[0] = '\0';
+	if (exec(s, "BEGIN IMMEDIATE") || db_start_capture(s, path, sha, &replaced)) {
+		cli_error("db", "%s", s->msg);
+		goto rollback;
+	}
+	rc = replay_run(path, ropt, &sink, 1, err, sizeof(err));
+	if (rc) {
+		cli_error("db", "%s", err);
+		goto rollback;
+	}
+	if (exec(s, "COMMIT")) {
+		cli_error("db", "%s: %s", path, s->msg);
+		goto rollback;
+	}
+	fprintf(stderr,
+		"frameanalyze db: %s -> capture_id %" PRId64 "%s (%" PRIu64 " deltas, %" PRIu64
+		" readings)\n",
+		path, s->capture_id, replaced ? ", replaced the same capture" : "", s->deltas,
+		s->readings);
+	if (s->truncated)
+		cli_error("db",
+			  "warning: %s is truncated; stored up to the damage (status "
+			  "'truncated')",
+			  path);
+	return EXIT_OK;
+rollback:
+	if (!sqlite3_get_autocommit(s->db))
+		sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+	return EXIT_INPUT;
+}
+
+static const char db_help[] =
+    "usage: frameanalyze db IN.frc... -o OUT.db [--tick-ms N]\n"
+    "\n"
+    "Replay captures into an SQLite database: raw records (frames, sysfs samples, drops,\n"
+    "attach/exit events, live readings), every tracker delta and every FPS meter reading,\n"
+    "one capture_id per capture, plus views (frame_time_percentiles, fps_over_time,\n"
+    "janks). A capture already in the database (same SHA-256) is replaced. OUT.db is\n"
+    "created if missing; an existing file is only written when it has our schema.\n"
+    "Schema: analyzer/SCHEMA.md.\n"
+    "\n"
+    "options:\n"
+    "  -o, --output OUT.db  the database (required)\n"
+    "  --tick-ms N          read the meter every N ms when a capture has no tick records\n"
+    "                       (default 1000)\n"
+    "\n"
+    "exit: 0 all captures stored (truncated ones too, with a warning), 1 a capture was\n"
+    "corrupt or unreadable (it is skipped, the others are stored) or the database was\n"
+    "refused, 2 usage.\n"
+    "\n"
+    "examples:\n"
+    "  frameanalyze db run1.frc run2.frc -o runs.db\n"
+    "  sqlite3 runs.db 'SELECT * FROM frame_time_percentiles'\n"
+    "  sqlite3 runs.db 'SELECT kind, count(*) FROM janks GROUP BY kind'\n";
+
+int cmd_db(int argc, char **argv)
+{
+	static const struct option opts[] = {{"output", required_argument, NULL, 'o'},
+					     {"tick-ms", required_argument, NULL, 't'},
+					     {"help", no_argument, NULL, 'h'},
+					     {0}};
+	struct replay_options ropt = {0};
+	struct dbsink s = {0};
+	const char *out = NULL;
+	int c, rc = EXIT_OK;
+
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "ho:", opts, NULL)) != -1) {
+		switch (c) {
+		case 'o':
+			out = optarg;
+			break;
+		case 't':
+			if (replay_parse_tick_ms(optarg, &ropt.tick_ms))
+				return cli_usage_error("db", "bad --tick-ms '%s'", optarg);
+			break;
+		case 'h':
+			fputs(db_help, stdout);
+			return EXIT_OK;
+		default:
+			return cli_usage_error("db", "unknown option or missing value: '%s'",
+					       argv[optind - 1]);
+		}
+	}
+	if (!out)
+		return cli_usage_error("db", "missing -o OUT.db");
+	if (optind >= argc)
+		return cli_usage_error("db", "expected at least one capture (IN.frc)");
+	if (db_open(&s, out) || exec(&s, DB_PRAGMAS) || db_prepare(&s)) {
+		cli_error("db", "%s", s.msg);
+		db_close(&s);
+		return EXIT_INPUT;
+	}
+	for (int i = optind; i < argc; i++) {
+		if (add_capture(&s, argv[i], &ropt) != EXIT_OK)
+			rc = EXIT_INPUT;
+	}
+	db_close(&s);
+	return rc;
+}

@@ -1,0 +1,196 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * golden.c - `frameanalyze golden` and `frameanalyze check`.
+ *
+ * The golden text is everything the heuristics produced for a capture, in a canonical form:
+ * one line per tracker delta, one per meter reading (with the live result when recorded),
+ * then the report numbers as JSON at fixed precision. Nothing in it depends on the path,
+ * the machine or the time of day, so a golden file changes only when the capture or the
+ * heuristics change.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "commands.h"
+#include "diff.h"
+#include "replay.h"
+#include "summary.h"
+
+#define GOLDEN_MAX (256u << 20) /* an expected file larger than this is refused */
+
+static int g_begin(void *ctx, const struct replay_info *info)
+{
+	FILE *out = ctx;
+
+	fprintf(out, "# frameanalyze golden 1\n");
+	fprintf(out, "# delta SEQ KTIME_NS PID BUFFER DELTA_NS\n");
+	fprintf(out, "# reading TICK_NS FPS SOURCE [live FPS SOURCE]   (synthesized ticks: "
+		     "reading* ...)\n");
+	fprintf(out, "replay has_sysfs=%s synthesize_ticks=%s tick_ms=%" PRIu32 "\n",
+		info->has_sysfs ? "yes" : "no", info->synthesize_ticks ? "yes" : "no",
+		info->tick_ms);
+	return 0;
+}
+
+static int g_delta(void *ctx, const struct pipeline_delta *d)
+{
+	fprintf(ctx, "delta %" PRIu64 " %" PRIu64 " %" PRIu32 " 0x%" PRIx64 " %" PRIu64 "\n",
+		d->seq, d->ktime_ns, d->pid, d->buffer, d->delta_ns);
+	return 0;
+}
+
+static void fps_text(char *buf, size_t len, bool valid, uint64_t micro)
+{
+	if (valid)
+		summary_fmt_micro(buf, len, micro);
+	else
+		snprintf(buf, len, "-");
+}
+
+static int g_reading(void *ctx, const struct pipeline_reading *r)
+{
+	FILE *out = ctx;
+	char fps[32], live[32];
+	bool valid = r->reading.valid;
+
+	fps_text(fps, sizeof(fps), valid, valid ? fps_to_micro(r->reading.fps) : 0);
+	fprintf(out, "reading%s %" PRIu64 " %s %s", r->tick ? "" : "*", r->tick_ns, fps,
+		valid ? summary_source_name(r->reading.source) : "-");
+	if (r->tick && r->tick->u.tick.has_result) {
+		const struct frc_tick *t = &r->tick->u.tick;
+		fps_text(live, sizeof(live), t->source != FRC_SOURCE_NONE, t->fps_micro);
+		fprintf(out, " live %s %s", live,
+			t->source != FRC_SOURCE_NONE ? summary_source_name(t->source) : "-");
+	}
+	fputc('\n', out);
+	return 0;
+}
+
+/* Replay path and print its golden text to out. Returns an exit code. */
+static int write_golden(const char *cmd, const char *path, FILE *out)
+{
+	struct summary *s = NULL;
+	struct replay_sink sinks[2];
+	char err[512];
+	int rc;
+
+	if (summary_new(&s)) {
+		cli_error(cmd, "out of memory");
+		return EXIT_INPUT;
+	}
+	sinks[0] = summary_sink(s);
+	sinks[1] = (struct replay_sink){
+	    .ctx = out, .begin = g_begin, .delta = g_delta, .reading = g_reading};
+	rc = replay_run(path, NULL, sinks, 2, err, sizeof(err));
+	if (rc) {
+		cli_error(cmd, "%s", err);
+		summary_free(s);
+		return EXIT_INPUT;
+	}
+	fprintf(out, "report\n");
+	summary_print_json(s, out, false);
+	summary_free(s);
+	return EXIT_OK;
+}
+
+static const char golden_help[] =
+    "usage: frameanalyze golden IN.frc\n"
+    "\n"
+    "Replay a capture and print the canonical golden text: every tracker delta, every FPS\n"
+    "meter reading (with the live result when the capture holds it) and the report numbers\n"
+    "at fixed precision. Nothing in it depends on the path, machine or time of day.\n"
+    "\n"
+    "example:\n"
+    "  frameanalyze golden fixtures/steady_60hz.frc > fixtures/steady_60hz.golden\n";
+
+static const char check_help[] =
+    "usage: frameanalyze check IN.frc EXPECTED.golden\n"
+    "\n"
+    "Replay a capture and compare its golden text with EXPECTED. Exit 0 when identical;\n"
+    "otherwise print a unified diff (expected -> actual) and exit 1.\n"
+    "\n"
+    "example:\n"
+    "  frameanalyze check build/fixtures/steady_60hz.frc fixtures/steady_60hz.golden\n";
+
+static const struct option help_only[] = {{"help", no_argument, NULL, 'h'}, {0}};
+
+/* Parse options of a command that has only --help. Returns -1 to go on, else an exit code. */
+static int parse_help_only(int argc, char **argv, const char *help)
+{
+	int c;
+
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "h", help_only, NULL)) != -1) {
+		if (c == 'h') {
+			fputs(help, stdout);
+			return EXIT_OK;
+		}
+		return cli_usage_error(argv[0], "unknown option '%s'", argv[optind - 1]);
+	}
+	return -1;
+}
+
+int cmd_golden(int argc, char **argv)
+{
+	int rc = parse_help_only(argc, argv, golden_help);
+
+	if (rc >= 0)
+		return rc;
+	if (argc - optind != 1)
+		return cli_usage_error("golden", "expected exactly one capture (IN.frc)");
+	rc = write_golden("golden", argv[optind], stdout);
+	if (fflush(stdout) != 0) {
+		cli_error("golden", "writing stdout: %s", strerror(errno));
+		return EXIT_INPUT;
+	}
+	return rc;
+}
+
+int cmd_check(int argc, char **argv)
+{
+	char *actual = NULL, *expected = NULL, label[1024];
+	size_t actual_len = 0, expected_len = 0;
+	const char *in, *exp;
+	FILE *mem;
+	int rc = parse_help_only(argc, argv, check_help);
+
+	if (rc >= 0)
+		return rc;
+	if (argc - optind != 2)
+		return cli_usage_error("check", "expected IN.frc and EXPECTED.golden");
+	in = argv[optind];
+	exp = argv[optind + 1];
+	rc = cli_read_file(exp, GOLDEN_MAX, &expected, &expected_len);
+	if (rc) {
+		cli_error("check", "%s: %s", exp, strerror(-rc));
+		return EXIT_INPUT;
+	}
+	mem = open_memstream(&actual, &actual_len);
+	if (!mem) {
+		cli_error("check", "out of memory");
+		free(expected);
+		return EXIT_INPUT;
+	}
+	rc = write_golden("check", in, mem);
+	fclose(mem);
+	if (rc == EXIT_OK) {
+		snprintf(label, sizeof(label), "frameanalyze golden %s", in);
+		rc = diff_unified(stdout, exp, expected, expected_len, label, actual, actual_len);
+		if (rc < 0) {
+			cli_error("check", "out of memory");
+			rc = EXIT_INPUT;
+		} else if (rc == 1) {
+			fprintf(stderr, "frameanalyze check: %s differs from %s (diff above)\n", in,
+				exp);
+			rc = EXIT_INPUT;
+		}
+	}
+	free(actual);
+	free(expected);
+	return rc;
+}

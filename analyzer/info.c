@@ -1,0 +1,201 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * info.c - `frameanalyze info`: what a capture holds, read with the streaming reader (no
+ * replay): version, metadata, chunks, record counts, time span, status, bytes per frame.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../format/frc.h"
+#include "cli.h"
+#include "commands.h"
+
+static const char *type_names[FRC_TYPE_MAX + 1] = {NULL,     "frame", "sysfs", "drops",
+						   "attach", "exit",  "tick"};
+
+static const char info_help[] =
+    "usage: frameanalyze info IN.frc [--json]\n"
+    "\n"
+    "Read a capture and print its format version, metadata, chunk count, record counts\n"
+    "per type, unknown records skipped, time span, status (complete, or truncated/corrupt\n"
+    "with the byte offset where valid data ends) and bytes per frame.\n"
+    "\n"
+    "exit: 0 complete or truncated (a warning), 1 corrupt or not a capture, 2 usage.\n"
+    "\n"
+    "examples:\n"
+    "  frameanalyze info capture.frc\n"
+    "  frameanalyze info --json capture.frc\n";
+
+/* A metadata value for a one-line display: control bytes, '\' and '"' C-escaped. */
+static void put_escaped(FILE *out, const char *v, bool json)
+{
+	for (const unsigned char *p = (const unsigned char *)v; *p; p++) {
+		if (*p == '\\' || *p == '"')
+			fprintf(out, "\\%c", *p);
+		else if (*p == '\n')
+			fputs("\\n", out);
+		else if (*p == '\t')
+			fputs("\\t", out);
+		else if (*p < 0x20 || *p == 0x7f)
+			fprintf(out, json ? "\\u%04x" : "\\x%02x", *p);
+		else
+			fputc(*p, out);
+	}
+}
+
+static void bytes_per_frame(char *buf, size_t len, const struct frc_reader_stats *st)
+{
+	uint64_t f = st->by_type[FRC_FRAME];
+	if (!f) {
+		snprintf(buf, len, "null");
+		return;
+	}
+	/* thousandths, rounded half up, in integers */
+	uint64_t milli = (st->file_size * 1000 + f / 2) / f;
+	snprintf(buf, len, "%" PRIu64 ".%03" PRIu64, milli / 1000, milli % 1000);
+}
+
+static void print_text(const frc_reader *r, const char *path, const struct frc_reader_stats *st)
+{
+	unsigned major, minor;
+	char bpf[32];
+
+	frc_reader_version(r, &major, &minor);
+	bytes_per_frame(bpf, sizeof(bpf), st);
+	printf("%-18s %s\n", "file", path);
+	printf("%-18s %u.%u\n", "format", major, minor);
+	if (st->status == FRC_STATUS_COMPLETE)
+		printf("%-18s complete\n", "status");
+	else
+		printf("%-18s %s, valid data ends at byte %" PRIu64 "%s\n", "status",
+		       frc_status_name(st->status), st->valid_end,
+		       st->status == FRC_STATUS_CORRUPT ? "" : " (records before it are readable)");
+	if (st->status == FRC_STATUS_CORRUPT)
+		printf("%-18s byte %" PRIu64 "\n", "damage at", st->damage_offset);
+	printf("%-18s %" PRIu64 " bytes\n", "size", st->file_size);
+	printf("%-18s %" PRIu64 " (%s)\n", "chunks", st->chunks,
+	       st->index_used ? "from the index" : "linear scan, no valid index");
+	printf("%-18s %" PRIu64 "\n", "records", st->records);
+	for (int t = 1; t <= FRC_TYPE_MAX; t++)
+		printf("  %-16s %" PRIu64 "\n", type_names[t], st->by_type[t]);
+	printf("%-18s %" PRIu64 "\n", "unknown skipped", st->unknown);
+	if (st->records)
+		printf("%-18s %" PRIu64 " .. %" PRIu64 " ns (%" PRIu64 ".%03" PRIu64 " s)\n",
+		       "time span", st->first_ktime_ns, st->last_ktime_ns,
+		       (st->last_ktime_ns - st->first_ktime_ns) / 1000000000u,
+		       (st->last_ktime_ns - st->first_ktime_ns) / 1000000u % 1000u);
+	else
+		printf("%-18s -\n", "time span");
+	printf("%-18s %s\n", "bytes per frame", bpf);
+	printf("metadata (%zu)\n", frc_reader_meta_count(r));
+	for (size_t i = 0; i < frc_reader_meta_count(r); i++) {
+		const struct frc_meta *m = frc_reader_meta(r, i);
+		printf("  %-16s ", m->key);
+		put_escaped(stdout, m->value, false);
+		putchar('\n');
+	}
+}
+
+static void print_json(const frc_reader *r, const char *path, const struct frc_reader_stats *st)
+{
+	unsigned major, minor;
+	char bpf[32];
+
+	frc_reader_version(r, &major, &minor);
+	bytes_per_frame(bpf, sizeof(bpf), st);
+	printf("{\n  \"path\": \"");
+	put_escaped(stdout, path, true);
+	printf("\",\n  \"format_version\": \"%u.%u\",\n", major, minor);
+	printf("  \"status\": \"%s\",\n", frc_status_name(st->status));
+	if (st->status == FRC_STATUS_COMPLETE)
+		printf("  \"valid_end\": null,\n  \"damage_offset\": null,\n");
+	else if (st->status == FRC_STATUS_TRUNCATED)
+		printf("  \"valid_end\": %" PRIu64 ",\n  \"damage_offset\": null,\n",
+		       st->valid_end);
+	else
+		printf("  \"valid_end\": %" PRIu64 ",\n  \"damage_offset\": %" PRIu64 ",\n",
+		       st->valid_end, st->damage_offset);
+	printf("  \"file_size\": %" PRIu64 ",\n", st->file_size);
+	printf("  \"chunks\": %" PRIu64 ",\n", st->chunks);
+	printf("  \"index_used\": %s,\n", st->index_used ? "true" : "false");
+	printf("  \"records\": %" PRIu64 ",\n  \"records_by_type\": {\n", st->records);
+	for (int t = 1; t <= FRC_TYPE_MAX; t++)
+		printf("    \"%s\": %" PRIu64 "%s\n", type_names[t], st->by_type[t],
+		       t < FRC_TYPE_MAX ? "," : "");
+	printf("  },\n  \"unknown_skipped\": %" PRIu64 ",\n", st->unknown);
+	if (st->records)
+		printf("  \"first_ktime_ns\": %" PRIu64 ",\n  \"last_ktime_ns\": %" PRIu64 ",\n",
+		       st->first_ktime_ns, st->last_ktime_ns);
+	else
+		printf("  \"first_ktime_ns\": null,\n  \"last_ktime_ns\": null,\n");
+	printf("  \"bytes_per_frame\": %s,\n  \"metadata\": {", bpf);
+	for (size_t i = 0; i < frc_reader_meta_count(r); i++) {
+		const struct frc_meta *m = frc_reader_meta(r, i);
+		printf("%s\n    \"", i ? "," : "");
+		put_escaped(stdout, m->key, true);
+		printf("\": \"");
+		put_escaped(stdout, m->value, true);
+		putchar('"');
+	}
+	printf("%s}\n}\n", frc_reader_meta_count(r) ? "\n  " : "");
+}
+
+int cmd_info(int argc, char **argv)
+{
+	static const struct option opts[] = {
+	    {"json", no_argument, NULL, 'j'}, {"help", no_argument, NULL, 'h'}, {0}};
+	struct frc_reader_stats st;
+	struct frc_record rec;
+	frc_reader *r = NULL;
+	bool json = false;
+	const char *path;
+	int c, rc;
+
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		if (c == 'j') {
+			json = true;
+		} else if (c == 'h') {
+			fputs(info_help, stdout);
+			return EXIT_OK;
+		} else {
+			return cli_usage_error("info", "unknown option '%s'", argv[optind - 1]);
+		}
+	}
+	if (argc - optind != 1)
+		return cli_usage_error("info", "expected exactly one capture (IN.frc)");
+	path = argv[optind];
+	rc = frc_reader_open(&r, path);
+	if (rc) {
+		cli_error("info", "%s", r ? frc_reader_error(r) : frc_strerror(rc));
+		rc = EXIT_INPUT;
+		goto cleanup;
+	}
+	while ((rc = frc_reader_next(r, &rec)) > 0)
+		;
+	if (rc < 0) {
+		cli_error("info", "%s", frc_reader_error(r));
+		rc = EXIT_INPUT;
+		goto cleanup;
+	}
+	frc_reader_stats(r, &st);
+	if (json)
+		print_json(r, path, &st);
+	else
+		print_text(r, path, &st);
+	fflush(stdout);
+	rc = EXIT_OK;
+	if (st.status == FRC_STATUS_CORRUPT) {
+		cli_error("info", "%s", frc_reader_error(r));
+		rc = EXIT_INPUT;
+	} else if (st.status == FRC_STATUS_TRUNCATED) {
+		cli_error("info", "warning: %s", frc_reader_error(r));
+	}
+cleanup:
+	frc_reader_close(r);
+	return rc;
+}

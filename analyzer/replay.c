@@ -1,0 +1,177 @@
+/* SPDX-License-Identifier: MIT */
+/* replay.c - two streaming passes over a capture; see replay.h. */
+#include "replay.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct fanout {
+	const struct replay_sink *sinks;
+	size_t n;
+	int err;	 /* first sink failure */
+	size_t err_sink; /* which sink failed */
+};
+
+static void on_delta(void *ctx, const struct pipeline_delta *d)
+{
+	struct fanout *f = ctx;
+
+	for (size_t i = 0; i < f->n && !f->err; i++) {
+		if (f->sinks[i].delta && (f->err = f->sinks[i].delta(f->sinks[i].ctx, d)))
+			f->err_sink = i;
+	}
+}
+
+static void on_reading(void *ctx, const struct pipeline_reading *r)
+{
+	struct fanout *f = ctx;
+
+	for (size_t i = 0; i < f->n && !f->err; i++) {
+		if (f->sinks[i].reading && (f->err = f->sinks[i].reading(f->sinks[i].ctx, r)))
+			f->err_sink = i;
+	}
+}
+
+static void sink_message(const struct fanout *f, char *err, size_t errlen, const char *path)
+{
+	const struct replay_sink *s = &f->sinks[f->err_sink];
+	const char *m = s->error ? s->error(s->ctx) : NULL;
+
+	if (m && *m)
+		snprintf(err, errlen, "%s", m);
+	else
+		snprintf(err, errlen, "%s: %s", path, strerror(-f->err));
+}
+
+/*
+ * Pass 1: read every record, keep only counts. A corrupt capture (or a read error) fails
+ * here, before any sink has seen a record, so no sink writes partial garbage.
+ */
+static int scan(const char *path, struct replay_info *info, char *err, size_t errlen)
+{
+	frc_reader *r = NULL;
+	struct frc_record rec;
+	int rc;
+
+	rc = frc_reader_open(&r, path);
+	if (rc) {
+		snprintf(err, errlen, "%s", r ? frc_reader_error(r) : frc_strerror(rc));
+		goto cleanup;
+	}
+	while ((rc = frc_reader_next(r, &rec)) > 0)
+		;
+	if (rc < 0) {
+		snprintf(err, errlen, "%s", frc_reader_error(r));
+		goto cleanup;
+	}
+	frc_reader_stats(r, &info->stats);
+	frc_reader_version(r, &info->major, &info->minor);
+	if (info->stats.status == FRC_STATUS_CORRUPT) {
+		snprintf(err, errlen, "%s", frc_reader_error(r));
+		rc = FRC_ECORRUPT;
+		goto cleanup;
+	}
+	info->has_sysfs =
+	    frc_reader_meta_get(r, "sysfs.node") != NULL || info->stats.by_type[FRC_SYSFS] > 0;
+	info->synthesize_ticks = info->stats.by_type[FRC_TICK] == 0;
+cleanup:
+	frc_reader_close(r);
+	return rc;
+}
+
+int replay_run(const char *path, const struct replay_options *opt, const struct replay_sink *sinks,
+	       size_t n_sinks, char *err, size_t errlen)
+{
+	struct replay_info info = {.path = path};
+	struct pipeline_callbacks cb = {on_delta, on_reading};
+	struct fanout f = {sinks, n_sinks, 0, 0};
+	struct pipeline *p = NULL;
+	struct pipeline_stats ps;
+	struct frc_record rec;
+	frc_reader *r = NULL;
+	uint64_t frame_seq = 0, records = 0;
+	size_t i;
+	int rc;
+
+	rc = scan(path, &info, err, errlen);
+	if (rc)
+		return rc < 0 ? rc : FRC_ECORRUPT;
+	pipeline_config_default(&info.config);
+	info.tick_ms = opt && opt->tick_ms ? opt->tick_ms : info.config.tick_ms;
+	info.config.tick_ms = info.tick_ms;
+	info.config.has_sysfs = info.has_sysfs;
+	info.config.synthesize_ticks = info.synthesize_ticks;
+
+	rc = frc_reader_open(&r, path);
+	if (rc) {
+		snprintf(err, errlen, "%s", r ? frc_reader_error(r) : frc_strerror(rc));
+		goto cleanup;
+	}
+	info.reader = r;
+	rc = pipeline_new(&p, &info.config, &cb, &f);
+	if (rc) {
+		snprintf(err, errlen, "%s: cannot create the pipeline: %s", path, strerror(-rc));
+		goto cleanup;
+	}
+	for (i = 0; i < n_sinks && !f.err; i++) {
+		if (sinks[i].begin && (f.err = sinks[i].begin(sinks[i].ctx, &info)))
+			f.err_sink = i;
+	}
+	while (!f.err && (rc = frc_reader_next(r, &rec)) > 0) {
+		for (i = 0; i < n_sinks && !f.err; i++) {
+			if (sinks[i].record &&
+			    (f.err = sinks[i].record(sinks[i].ctx, &rec, frame_seq)))
+				f.err_sink = i;
+		}
+		if (rec.type == FRC_FRAME)
+			frame_seq++;
+		records++;
+		if (!f.err && (rc = pipeline_feed(p, &rec)) != 0) {
+			snprintf(err, errlen, "%s: pipeline: %s", path, strerror(-rc));
+			goto cleanup;
+		}
+	}
+	if (rc < 0) {
+		snprintf(err, errlen, "%s", frc_reader_error(r));
+		goto cleanup;
+	}
+	if (!f.err && (rc = pipeline_finish(p)) != 0) {
+		snprintf(err, errlen, "%s: pipeline: %s", path, strerror(-rc));
+		goto cleanup;
+	}
+	if (!f.err && records != info.stats.records) {
+		/* The file changed between the passes. */
+		snprintf(err, errlen, "%s: the file changed while it was read", path);
+		rc = FRC_EIO;
+		goto cleanup;
+	}
+	pipeline_stats(p, &ps);
+	for (i = 0; i < n_sinks && !f.err; i++) {
+		if (sinks[i].end && (f.err = sinks[i].end(sinks[i].ctx, &info, &ps)))
+			f.err_sink = i;
+	}
+	rc = 0;
+	if (f.err) {
+		sink_message(&f, err, errlen, path);
+		rc = f.err < 0 ? f.err : -EIO;
+	}
+cleanup:
+	pipeline_free(p);
+	frc_reader_close(r);
+	return rc;
+}
+
+int replay_parse_tick_ms(const char *s, uint32_t *out)
+{
+	char *end;
+	unsigned long v;
+
+	errno = 0;
+	v = strtoul(s, &end, 10);
+	if (errno || end == s || *end || s[0] == '-' || v < 1 || v > 3600000)
+		return -1;
+	*out = (uint32_t)v;
+	return 0;
+}

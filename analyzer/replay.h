@@ -1,0 +1,71 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * replay.h - read a capture, feed it through the heuristics pipeline, fan out to sinks.
+ *
+ * Data flows one way: file -> records -> pipeline (tracker, meter) -> sinks (SQLite,
+ * report accumulator, golden printer). The replay makes two streaming passes over the file:
+ *   1. read every record once to learn the status (a corrupt capture is refused before any
+ *      sink sees a record), whether the capture holds sysfs records (has_sysfs) and tick
+ *      records (otherwise the pipeline synthesizes ticks);
+ *   2. read again and feed each record to the sinks (raw record first) and to the pipeline,
+ *      whose deltas and readings go to the sinks through callbacks.
+ * Memory is the reader's and the pipeline's, both bounded independent of capture length.
+ */
+#ifndef FRAMEANALYZE_REPLAY_H
+#define FRAMEANALYZE_REPLAY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../format/frc.h"
+#include "../heuristics/pipeline.h"
+
+struct replay_options {
+	uint32_t tick_ms; /* synthesized tick period when the capture has no tick; 0 = 1000 */
+};
+
+/* What pass 1 learned; valid from the begin callback on. */
+struct replay_info {
+	const char *path;
+	const frc_reader *reader;      /* for metadata (frc_reader_meta*); pass 2's reader */
+	struct frc_reader_stats stats; /* pass 1's final stats (status, counts, time span) */
+	unsigned major, minor;
+	bool has_sysfs;
+	bool synthesize_ticks;
+	uint32_t tick_ms;
+	struct pipeline_config config; /* what the pipeline ran with */
+};
+
+/*
+ * A sink. Every member may be NULL. Callbacks return 0 or a negative errno-style code that
+ * stops the replay; the sink keeps its own message for that (see err below).
+ */
+struct replay_sink {
+	void *ctx;
+	int (*begin)(void *ctx, const struct replay_info *info);
+	/* Every record in file order, before the pipeline sees it. frame_seq: 0-based among
+	 * frames (valid for frame records). */
+	int (*record)(void *ctx, const struct frc_record *rec, uint64_t frame_seq);
+	int (*delta)(void *ctx, const struct pipeline_delta *d);
+	int (*reading)(void *ctx, const struct pipeline_reading *r);
+	int (*end)(void *ctx, const struct replay_info *info, const struct pipeline_stats *ps);
+	/* The sink's one-line message for its last failure, or NULL. */
+	const char *(*error)(void *ctx);
+};
+
+/*
+ * Replay path through the sinks. Returns 0 when the capture was replayed (complete or
+ * truncated: see info.stats.status in the callbacks), or a negative code with a one-line
+ * message in err: the file cannot be read, is not a capture, is corrupt (nothing was given
+ * to the sinks then), or a sink failed.
+ */
+__attribute__((warn_unused_result)) int replay_run(const char *path,
+						   const struct replay_options *opt,
+						   const struct replay_sink *sinks, size_t n_sinks,
+						   char *err, size_t errlen);
+
+/* Command-line helper: parse a --tick-ms value (1..3600000). Returns 0 or -1. */
+__attribute__((warn_unused_result)) int replay_parse_tick_ms(const char *s, uint32_t *out);
+
+#endif

@@ -1,0 +1,739 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * summary.c - the report accumulator (see summary.h, analyzer/REPORT.md).
+ *
+ * All times are integers (ns) until printing; milliseconds are printed by integer
+ * arithmetic (truncated to the microsecond) so that output is identical on every machine.
+ * FPS values are printed with %.3f from a double computed the same way everywhere
+ * (-ffp-contract=off is global).
+ */
+#include "summary.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define HIST_BUCKETS (1u << 20) /* 1 us each: [0, 1.048576 s) */
+#define BUCKET_NS 1000u
+#define MAX_DIFFS_KEPT 1000
+#define JANK_MIN_NS 84000000ull	    /* PerfDog: two frames of a 24 FPS film */
+#define BIGJANK_MIN_NS 125000000ull /* PerfDog: three frames of a 24 FPS film */
+
+/* The last three deltas of one PID, for PerfDog's "mean of the previous three". */
+struct jank_window {
+	uint32_t pid;
+	uint32_t n;    /* deltas seen, saturating at 3 */
+	uint64_t d[3]; /* d[0] oldest */
+};
+
+struct source_stats {
+	uint64_t count;
+	uint64_t sum_micro; /* sum of micro-FPS: the mean is exact */
+	uint64_t min_micro, max_micro;
+};
+
+struct summary {
+	/* capture */
+	char *path, *model, *machine, *fingerprint, *kernel, *target, *symbol;
+	struct frc_reader_stats stats;
+	unsigned major, minor;
+	bool has_sysfs, synthesize_ticks;
+	uint32_t tick_ms;
+	double fps_max;
+	struct pipeline_stats ps;
+	/* frame times */
+	uint32_t *hcount;
+	uint64_t *hsum;
+	uint64_t *over;
+	size_t n_over, cap_over;
+	uint64_t n, sum_ns, max_ns;
+	/* janks */
+	struct jank_window *win;
+	size_t n_win, cap_win;
+	uint64_t janks, big_janks, jank_ns;
+	/* readings */
+	uint64_t ticks, none;
+	struct source_stats src[3];
+	/* sysfs samples */
+	uint64_t sysfs_count, sysfs_invalid, sysfs_errors;
+	uint64_t drops;
+	/* fidelity */
+	uint64_t live, reproduced, mismatches;
+	struct fidelity_diff *diffs;
+	size_t n_diffs;
+};
+
+int summary_new(struct summary **out)
+{
+	struct summary *s = calloc(1, sizeof(*s));
+
+	*out = NULL;
+	if (!s)
+		return -ENOMEM;
+	/* calloc: the pages of an untouched bucket range are never faulted in. */
+	s->hcount = calloc(HIST_BUCKETS, sizeof(*s->hcount));
+	s->hsum = calloc(HIST_BUCKETS, sizeof(*s->hsum));
+	s->diffs = calloc(MAX_DIFFS_KEPT, sizeof(*s->diffs));
+	if (!s->hcount || !s->hsum || !s->diffs) {
+		summary_free(s);
+		return -ENOMEM;
+	}
+	*out = s;
+	return 0;
+}
+
+void summary_free(struct summary *s)
+{
+	if (!s)
+		return;
+	free(s->diffs);
+	free(s->win);
+	free(s->over);
+	free(s->hsum);
+	free(s->hcount);
+	free(s->symbol);
+	free(s->target);
+	free(s->kernel);
+	free(s->fingerprint);
+	free(s->machine);
+	free(s->model);
+	free(s->path);
+	free(s);
+}
+
+static char *dup_meta(const frc_reader *r, const char *key)
+{
+	const char *v = frc_reader_meta_get(r, key);
+	return v ? strdup(v) : NULL;
+}
+
+static int sum_begin(void *ctx, const struct replay_info *info)
+{
+	struct summary *s = ctx;
+	const frc_reader *r = info->reader;
+
+	s->path = strdup(info->path);
+	s->model = dup_meta(r, "android.model");
+	s->machine = dup_meta(r, "machine");
+	s->fingerprint = dup_meta(r, "android.fingerprint");
+	s->kernel = dup_meta(r, "kernel");
+	s->target = dup_meta(r, "target");
+	s->symbol = dup_meta(r, "symbol");
+	if (!s->path)
+		return -ENOMEM;
+	s->stats = info->stats;
+	s->major = info->major;
+	s->minor = info->minor;
+	s->has_sysfs = info->has_sysfs;
+	s->synthesize_ticks = info->synthesize_ticks;
+	s->tick_ms = info->tick_ms;
+	s->fps_max = info->config.meter.fps_max;
+	return 0;
+}
+
+static struct jank_window *window_find(struct summary *s, uint32_t pid, bool create)
+{
+	size_t i;
+
+	for (i = 0; i < s->n_win; i++)
+		if (s->win[i].pid == pid)
+			return &s->win[i];
+	if (!create)
+		return NULL;
+	if (s->n_win == s->cap_win) {
+		size_t ncap = s->cap_win ? s->cap_win * 2 : 8;
+		struct jank_window *nw = realloc(s->win, ncap * sizeof(*nw));
+		if (!nw)
+			return NULL;
+		s->win = nw, s->cap_win = ncap;
+	}
+	s->win[s->n_win] = (struct jank_window){.pid = pid};
+	return &s->win[s->n_win++];
+}
+
+/* attach/exit start a new process lifetime: its jank window starts empty again. */
+static void window_forget(struct summary *s, uint32_t pid)
+{
+	struct jank_window *w = window_find(s, pid, false);
+
+	if (w)
+		*w = s->win[--s->n_win];
+}
+
+static int sum_record(void *ctx, const struct frc_record *rec, uint64_t frame_seq)
+{
+	struct summary *s = ctx;
+	double v;
+
+	switch (rec->type) {
+	case FRC_SYSFS:
+		s->sysfs_count++;
+		if (rec->u.sysfs.err) {
+			s->sysfs_errors++;
+			s->sysfs_invalid++;
+		} else if (!fps_parse_sysfs(rec->u.sysfs.raw, rec->u.sysfs.len, &v) ||
+			   !(v > 0 && v <= s->fps_max)) {
+			s->sysfs_invalid++;
+		}
+		break;
+	case FRC_DROPS:
+		s->drops = rec->u.drops.cumulative;
+		break;
+	case FRC_ATTACH:
+		window_forget(s, rec->u.attach.pid);
+		break;
+	case FRC_EXIT:
+		window_forget(s, rec->u.exit.pid);
+		break;
+	default:
+		break;
+	}
+	return 0;
+}
+
+static int add_frame_time(struct summary *s, uint64_t d)
+{
+	uint64_t b = d / BUCKET_NS;
+
+	if (b < HIST_BUCKETS && s->hcount[b] < UINT32_MAX) {
+		s->hcount[b]++;
+		s->hsum[b] += d;
+	} else {
+		if (s->n_over == s->cap_over) {
+			size_t ncap = s->cap_over ? s->cap_over * 2 : 64;
+			uint64_t *no = realloc(s->over, ncap * sizeof(*no));
+			if (!no)
+				return -ENOMEM;
+			s->over = no, s->cap_over = ncap;
+		}
+		s->over[s->n_over++] = d;
+	}
+	s->n++;
+	s->sum_ns += d;
+	if (d > s->max_ns)
+		s->max_ns = d;
+	return 0;
+}
+
+/*
+ * PerfDog: a delta is a Jank when it is more than twice the mean of the same PID's previous
+ * three deltas AND more than 84 ms; a BigJank when in addition it is more than 125 ms.
+ * 3 * d > 2 * (a + b + c) is "d > 2 * mean" without rounding. The first three deltas of a
+ * PID (and of a PID after attach/exit) have no three predecessors and are never janks.
+ */
+static int check_jank(struct summary *s, uint32_t pid, uint64_t d)
+{
+	struct jank_window *w = window_find(s, pid, true);
+
+	if (!w)
+		return -ENOMEM;
+	if (w->n == 3 && d > JANK_MIN_NS && 3 * d > 2 * (w->d[0] + w->d[1] + w->d[2])) {
+		s->janks++;
+		s->jank_ns += d;
+		if (d > BIGJANK_MIN_NS)
+			s->big_janks++;
+	}
+	if (w->n < 3) {
+		w->d[w->n++] = d;
+	} else {
+		w->d[0] = w->d[1];
+		w->d[1] = w->d[2];
+		w->d[2] = d;
+	}
+	return 0;
+}
+
+static int sum_delta(void *ctx, const struct pipeline_delta *d)
+{
+	struct summary *s = ctx;
+	int rc = add_frame_time(s, d->delta_ns);
+
+	return rc ? rc : check_jank(s, d->pid, d->delta_ns);
+}
+
+static int sum_reading(void *ctx, const struct pipeline_reading *r)
+{
+	struct summary *s = ctx;
+	uint8_t src = r->reading.valid ? (uint8_t)r->reading.source : FRC_SOURCE_NONE;
+	uint64_t micro = r->reading.valid ? fps_to_micro(r->reading.fps) : 0;
+
+	s->ticks++;
+	if (src == FRC_SOURCE_NONE || src > FRC_SOURCE_EBPF) {
+		s->none++;
+	} else {
+		struct source_stats *st = &s->src[src];
+		if (st->count == 0 || micro < st->min_micro)
+			st->min_micro = micro;
+		if (micro > st->max_micro)
+			st->max_micro = micro;
+		st->count++;
+		st->sum_micro += micro;
+	}
+	if (r->tick && r->tick->u.tick.has_result) {
+		const struct frc_tick *t = &r->tick->u.tick;
+		uint64_t live_micro = t->source == FRC_SOURCE_NONE ? 0 : t->fps_micro;
+		s->live++;
+		if (t->source == src && live_micro == micro) {
+			s->reproduced++;
+		} else {
+			if (s->n_diffs < MAX_DIFFS_KEPT)
+				s->diffs[s->n_diffs++] = (struct fidelity_diff){
+				    r->tick_ns, t->source, src, live_micro, micro};
+			s->mismatches++;
+		}
+	}
+	return 0;
+}
+
+static int sum_end(void *ctx, const struct replay_info *info, const struct pipeline_stats *ps)
+{
+	struct summary *s = ctx;
+
+	s->ps = *ps;
+	return 0;
+}
+
+struct replay_sink summary_sink(struct summary *s)
+{
+	return (struct replay_sink){
+	    .ctx = s,
+	    .begin = sum_begin,
+	    .record = sum_record,
+	    .delta = sum_delta,
+	    .reading = sum_reading,
+	    .end = sum_end,
+	};
+}
+
+bool summary_truncated(const struct summary *s)
+{
+	return s->stats.status != FRC_STATUS_COMPLETE;
+}
+
+uint64_t summary_mismatches(const struct summary *s)
+{
+	return s->mismatches;
+}
+
+/* ------------------------------------------------------------ derived numbers */
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * The rank-th smallest delta (1-based), from the histogram truncated to its microsecond
+ * bucket, or exact when it is one of the long deltas kept one by one.
+ */
+static uint64_t value_at_rank(const struct summary *s, uint64_t rank)
+{
+	uint64_t seen = 0;
+
+	for (uint32_t b = 0; b < HIST_BUCKETS; b++) {
+		seen += s->hcount[b];
+		if (seen >= rank)
+			return (uint64_t)b * BUCKET_NS;
+	}
+	return s->over[rank - seen - 1]; /* over is sorted by then */
+}
+
+/* Nearest-rank percentile: the ceil(p/100 * n)-th smallest delta. */
+static uint64_t percentile(const struct summary *s, unsigned p)
+{
+	uint64_t rank = (s->n * p + 99) / 100;
+
+	return value_at_rank(s, rank ? rank : 1);
+}
+
+/*
+ * Mean of the slowest ceil(n/100) deltas. Whole buckets contribute their exact sum; from
+ * the one bucket that is only partly among the slowest, each delta counts as that bucket's
+ * mean (within 1 us of the exact value).
+ */
+static double slowest_mean_ns(const struct summary *s)
+{
+	uint64_t k = (s->n + 99) / 100, left = k;
+	double sum = 0;
+
+	for (size_t i = s->n_over; i-- > 0 && left > 0; left--)
+		sum += (double)s->over[i];
+	for (uint32_t b = HIST_BUCKETS; b-- > 0 && left > 0;) {
+		uint64_t c = s->hcount[b];
+		if (!c)
+			continue;
+		if (c <= left) {
+			sum += (double)s->hsum[b];
+			left -= c;
+		} else {
+			sum += (double)s->hsum[b] / (double)c * (double)left;
+			left = 0;
+		}
+	}
+	return sum / (double)k;
+}
+
+struct numbers {
+	uint64_t p50, p90, p95, p99;
+	double mean_fps, low1_fps;
+	double loss_pct, stutter_pct;
+};
+
+static void compute(struct summary *s, struct numbers *n)
+{
+	uint64_t frames = s->stats.by_type[FRC_FRAME];
+
+	memset(n, 0, sizeof(*n));
+	if (s->n_over)
+		qsort(s->over, s->n_over, sizeof(*s->over), cmp_u64);
+	if (s->n) {
+		n->p50 = percentile(s, 50);
+		n->p90 = percentile(s, 90);
+		n->p95 = percentile(s, 95);
+		n->p99 = percentile(s, 99);
+		n->mean_fps = (double)s->n * 1e9 / (double)s->sum_ns;
+		n->low1_fps = 1e9 / slowest_mean_ns(s);
+		n->stutter_pct = (double)s->jank_ns * 100.0 / (double)s->sum_ns;
+	}
+	if (frames + s->drops)
+		n->loss_pct = (double)s->drops * 100.0 / (double)(frames + s->drops);
+}
+
+/* ------------------------------------------------------------ formatting */
+
+void summary_fmt_ms(char *buf, size_t len, uint64_t ns)
+{
+	uint64_t us = ns / 1000;
+	snprintf(buf, len, "%" PRIu64 ".%03" PRIu64, us / 1000, us % 1000);
+}
+
+void summary_fmt_micro(char *buf, size_t len, uint64_t micro)
+{
+	snprintf(buf, len, "%" PRIu64 ".%06" PRIu64, micro / 1000000, micro % 1000000);
+}
+
+static void fmt_fps3(char *buf, size_t len, uint64_t count, uint64_t sum_micro)
+{
+	/* mean of micro-FPS in FPS with 3 decimals, rounded half up, integer arithmetic */
+	uint64_t milli = count ? (sum_micro + count * 500) / (count * 1000) : 0;
+	snprintf(buf, len, "%" PRIu64 ".%03" PRIu64, milli / 1000, milli % 1000);
+}
+
+static void fmt_micro3(char *buf, size_t len, uint64_t micro)
+{
+	fmt_fps3(buf, len, 1, micro);
+}
+
+const char *summary_source_name(unsigned source)
+{
+	switch (source) {
+	case FRC_SOURCE_SYSFS:
+		return "sysfs";
+	case FRC_SOURCE_EBPF:
+		return "ebpf";
+	default:
+		return "none";
+	}
+}
+
+static const char *or_dash(const char *s)
+{
+	return s && *s ? s : "-";
+}
+
+#define ROW "  %-24s "
+
+static void print_capture_text(const struct summary *s, FILE *out)
+{
+	char dur[32];
+
+	/* ns / 1000 is "ms with 3 decimals" of the value in ms: seconds with 3 decimals */
+	summary_fmt_ms(dur, sizeof(dur), (s->stats.last_ktime_ns - s->stats.first_ktime_ns) / 1000);
+	fprintf(out, "capture\n");
+	fprintf(out, ROW "%s\n", "file", s->path);
+	if (s->stats.status == FRC_STATUS_COMPLETE)
+		fprintf(out, ROW "complete\n", "status");
+	else
+		fprintf(out, ROW "%s at byte %" PRIu64 " (analyzed up to the damage)\n", "status",
+			frc_status_name(s->stats.status), s->stats.valid_end);
+	fprintf(out, ROW "%u.%u\n", "format", s->major, s->minor);
+	fprintf(out, ROW "%s%s%s%s\n", "device", or_dash(s->model ? s->model : s->machine),
+		s->model && s->machine ? " (" : "", s->model && s->machine ? s->machine : "",
+		s->model && s->machine ? ")" : "");
+	if (s->fingerprint)
+		fprintf(out, ROW "%s\n", "fingerprint", s->fingerprint);
+	fprintf(out, ROW "%s\n", "kernel", or_dash(s->kernel));
+	fprintf(out, ROW "%s\n", "target", or_dash(s->target));
+	fprintf(out, ROW "%s\n", "symbol", or_dash(s->symbol));
+	fprintf(out, ROW "%s s (ktime %" PRIu64 " .. %" PRIu64 " ns)\n", "duration", dur,
+		s->stats.first_ktime_ns, s->stats.last_ktime_ns);
+	fprintf(out, ROW "sysfs %s, ticks %s\n", "replay",
+		s->has_sysfs ? "detected" : "absent (eBPF fallback only)",
+		s->synthesize_ticks ? "synthesized" : "from the capture");
+}
+
+void summary_print_text(const struct summary *s_in, FILE *out)
+{
+	struct summary *s = (struct summary *)s_in; /* compute() sorts the long deltas */
+	char a[32], b[32], c[32], d[32];
+	struct numbers n;
+
+	compute(s, &n);
+	print_capture_text(s, out);
+	fprintf(out, "accounting\n");
+	fprintf(out, ROW "%" PRIu64 "\n", "frames", s->stats.by_type[FRC_FRAME]);
+	fprintf(out, ROW "%" PRIu64 " (%.3f %% loss)\n", "reservation failures", s->drops,
+		n.loss_pct);
+	fprintf(out, ROW "%" PRIu64 "\n", "unknown records skipped", s->stats.unknown);
+	fprintf(out, "frame times (tracker deltas)\n");
+	fprintf(out, ROW "%" PRIu64 "\n", "deltas", s->n);
+	if (s->n) {
+		fprintf(out, ROW "%.3f FPS\n", "mean", n.mean_fps);
+		summary_fmt_ms(a, sizeof(a), n.p50);
+		summary_fmt_ms(b, sizeof(b), n.p90);
+		summary_fmt_ms(c, sizeof(c), n.p95);
+		summary_fmt_ms(d, sizeof(d), n.p99);
+		fprintf(out, ROW "%s ms\n", "p50", a);
+		fprintf(out, ROW "%s ms\n", "p90", b);
+		fprintf(out, ROW "%s ms\n", "p95", c);
+		fprintf(out, ROW "%s ms\n", "p99", d);
+		summary_fmt_ms(a, sizeof(a), s->max_ns);
+		fprintf(out, ROW "%s ms\n", "max", a);
+		fprintf(out, ROW "%.3f FPS\n", "1% low", n.low1_fps);
+	}
+	fprintf(out, "janks (PerfDog)\n");
+	fprintf(out, ROW "%" PRIu64 "\n", "janks", s->janks);
+	fprintf(out, ROW "%" PRIu64 "\n", "big janks", s->big_janks);
+	summary_fmt_ms(a, sizeof(a), s->jank_ns);
+	fprintf(out, ROW "%s ms\n", "jank time", a);
+	fprintf(out, ROW "%.3f %%\n", "stutter", n.stutter_pct);
+	fprintf(out, "FPS meter readings\n");
+	fprintf(out, ROW "%" PRIu64 " (%" PRIu64 " with none)\n", "ticks", s->ticks, s->none);
+	for (unsigned src = FRC_SOURCE_SYSFS; src <= FRC_SOURCE_EBPF; src++) {
+		const struct source_stats *st = &s->src[src];
+		if (!st->count) {
+			fprintf(out, ROW "0 readings\n", summary_source_name(src));
+			continue;
+		}
+		fmt_fps3(a, sizeof(a), st->count, st->sum_micro);
+		fmt_micro3(b, sizeof(b), st->min_micro);
+		fmt_micro3(c, sizeof(c), st->max_micro);
+		fprintf(out, ROW "%" PRIu64 " readings, mean %s, min %s, max %s FPS\n",
+			summary_source_name(src), st->count, a, b, c);
+	}
+	if (s->ps.meter.lagged)
+		fprintf(out, ROW "%" PRIu64 " (%" PRIu64 " deltas lost)\n", "channel lagged",
+			s->ps.meter.lagged, s->ps.meter.lagged_deltas);
+	fprintf(out, "sysfs samples\n");
+	fprintf(out, ROW "%" PRIu64 " (%" PRIu64 " invalid, %" PRIu64 " read errors)\n", "samples",
+		s->sysfs_count, s->sysfs_invalid, s->sysfs_errors);
+	fprintf(out, "replay fidelity\n");
+	if (!s->live) {
+		fprintf(out, ROW "no live readings in the capture\n", "live readings");
+		return;
+	}
+	fprintf(out, ROW "%" PRIu64 " of %" PRIu64 " reproduced%s\n", "live readings",
+		s->reproduced, s->live, s->mismatches ? "  ** MISMATCH **" : "");
+	for (size_t i = 0; i < s->n_diffs; i++) {
+		const struct fidelity_diff *f = &s->diffs[i];
+		summary_fmt_micro(a, sizeof(a), f->live_micro);
+		summary_fmt_micro(b, sizeof(b), f->replay_micro);
+		fprintf(out, "  tick %" PRIu64 ": live %s %s, replay %s %s\n", f->tick_ns,
+			f->live_source ? a : "-", summary_source_name(f->live_source),
+			f->replay_source ? b : "-", summary_source_name(f->replay_source));
+	}
+	if (s->mismatches > s->n_diffs)
+		fprintf(out, "  ... %" PRIu64 " more\n", s->mismatches - s->n_diffs);
+}
+
+/* ------------------------------------------------------------ JSON */
+
+static void json_str(FILE *out, const char *v)
+{
+	if (!v) {
+		fputs("null", out);
+		return;
+	}
+	fputc('"', out);
+	for (const unsigned char *p = (const unsigned char *)v; *p; p++) {
+		if (*p == '"' || *p == '\\')
+			fprintf(out, "\\%c", *p);
+		else if (*p < 0x20 || *p == 0x7f)
+			fprintf(out, "\\u%04x", *p);
+		else
+			fputc(*p, out);
+	}
+	fputc('"', out);
+}
+
+static void json_key_str(FILE *out, int ind, const char *key, const char *v, bool comma)
+{
+	fprintf(out, "%*s\"%s\": ", ind, "", key);
+	json_str(out, v);
+	fputs(comma ? ",\n" : "\n", out);
+}
+
+static void json_key_u64(FILE *out, int ind, const char *key, uint64_t v, bool comma)
+{
+	fprintf(out, "%*s\"%s\": %" PRIu64 "%s\n", ind, "", key, v, comma ? "," : "");
+}
+
+/* A number already formatted (fixed precision), or null when has is false. */
+static void json_key_num(FILE *out, int ind, const char *key, bool has, const char *v, bool comma)
+{
+	fprintf(out, "%*s\"%s\": %s%s\n", ind, "", key, has ? v : "null", comma ? "," : "");
+}
+
+static void json_key_f3(FILE *out, int ind, const char *key, bool has, double v, bool comma)
+{
+	char buf[64];
+	snprintf(buf, sizeof(buf), "%.3f", v);
+	json_key_num(out, ind, key, has, buf, comma);
+}
+
+static void json_key_ms(FILE *out, int ind, const char *key, bool has, uint64_t ns, bool comma)
+{
+	char buf[32];
+	summary_fmt_ms(buf, sizeof(buf), ns);
+	json_key_num(out, ind, key, has, buf, comma);
+}
+
+static void json_capture(const struct summary *s, FILE *out, bool with_path)
+{
+	char ver[16];
+
+	snprintf(ver, sizeof(ver), "%u.%u", s->major, s->minor);
+	fprintf(out, "  \"capture\": {\n");
+	if (with_path)
+		json_key_str(out, 4, "path", s->path, true);
+	json_key_str(out, 4, "status", frc_status_name(s->stats.status), true);
+	if (s->stats.status == FRC_STATUS_COMPLETE)
+		json_key_num(out, 4, "valid_end", false, NULL, true);
+	else
+		json_key_u64(out, 4, "valid_end", s->stats.valid_end, true);
+	json_key_str(out, 4, "format_version", ver, true);
+	json_key_str(out, 4, "model", s->model, true);
+	json_key_str(out, 4, "machine", s->machine, true);
+	json_key_str(out, 4, "fingerprint", s->fingerprint, true);
+	json_key_str(out, 4, "kernel", s->kernel, true);
+	json_key_str(out, 4, "target", s->target, true);
+	json_key_str(out, 4, "symbol", s->symbol, true);
+	json_key_u64(out, 4, "first_ktime_ns", s->stats.first_ktime_ns, true);
+	json_key_u64(out, 4, "last_ktime_ns", s->stats.last_ktime_ns, true);
+	json_key_ms(out, 4, "duration_ms", true, s->stats.last_ktime_ns - s->stats.first_ktime_ns,
+		    false);
+	fprintf(out, "  },\n");
+	fprintf(out, "  \"replay\": {\n");
+	fprintf(out, "    \"has_sysfs\": %s,\n", s->has_sysfs ? "true" : "false");
+	fprintf(out, "    \"synthesized_ticks\": %s,\n", s->synthesize_ticks ? "true" : "false");
+	json_key_u64(out, 4, "tick_ms", s->tick_ms, false);
+	fprintf(out, "  },\n");
+}
+
+static void json_records(const struct summary *s, FILE *out, const struct numbers *n)
+{
+	static const char *names[FRC_TYPE_MAX + 1] = {NULL,	"frame", "sysfs", "drops",
+						      "attach", "exit",	 "tick"};
+
+	fprintf(out, "  \"accounting\": {\n");
+	json_key_u64(out, 4, "frames", s->stats.by_type[FRC_FRAME], true);
+	json_key_u64(out, 4, "reservation_failures", s->drops, true);
+	json_key_f3(out, 4, "loss_percent", true, n->loss_pct, true);
+	json_key_u64(out, 4, "unknown_records", s->stats.unknown, true);
+	fprintf(out, "    \"records\": {\n");
+	for (int t = 1; t <= FRC_TYPE_MAX; t++)
+		json_key_u64(out, 6, names[t], s->stats.by_type[t], t < FRC_TYPE_MAX);
+	fprintf(out, "    }\n  },\n");
+}
+
+static void json_frame_times(const struct summary *s, FILE *out, const struct numbers *n)
+{
+	bool has = s->n > 0;
+
+	fprintf(out, "  \"frame_times\": {\n");
+	json_key_u64(out, 4, "deltas", s->n, true);
+	json_key_u64(out, 4, "sum_ns", s->sum_ns, true);
+	json_key_f3(out, 4, "mean_fps", has, n->mean_fps, true);
+	json_key_ms(out, 4, "p50_ms", has, n->p50, true);
+	json_key_ms(out, 4, "p90_ms", has, n->p90, true);
+	json_key_ms(out, 4, "p95_ms", has, n->p95, true);
+	json_key_ms(out, 4, "p99_ms", has, n->p99, true);
+	json_key_ms(out, 4, "max_ms", has, s->max_ns, true);
+	json_key_f3(out, 4, "low_1pct_fps", has, n->low1_fps, false);
+	fprintf(out, "  },\n");
+	fprintf(out, "  \"janks\": {\n");
+	json_key_u64(out, 4, "janks", s->janks, true);
+	json_key_u64(out, 4, "big_janks", s->big_janks, true);
+	json_key_ms(out, 4, "jank_time_ms", true, s->jank_ns, true);
+	json_key_f3(out, 4, "stutter_percent", true, n->stutter_pct, false);
+	fprintf(out, "  },\n");
+}
+
+static void json_readings(const struct summary *s, FILE *out)
+{
+	char a[32], b[32], c[32];
+
+	fprintf(out, "  \"readings\": {\n");
+	json_key_u64(out, 4, "ticks", s->ticks, true);
+	json_key_u64(out, 4, "none", s->none, true);
+	json_key_u64(out, 4, "lagged", s->ps.meter.lagged, true);
+	json_key_u64(out, 4, "lagged_deltas", s->ps.meter.lagged_deltas, true);
+	for (unsigned src = FRC_SOURCE_SYSFS; src <= FRC_SOURCE_EBPF; src++) {
+		const struct source_stats *st = &s->src[src];
+		bool has = st->count > 0;
+		fmt_fps3(a, sizeof(a), st->count, st->sum_micro);
+		fmt_micro3(b, sizeof(b), st->min_micro);
+		fmt_micro3(c, sizeof(c), st->max_micro);
+		fprintf(out, "    \"%s\": {\n", summary_source_name(src));
+		json_key_u64(out, 6, "count", st->count, true);
+		json_key_num(out, 6, "mean_fps", has, a, true);
+		json_key_num(out, 6, "min_fps", has, b, true);
+		json_key_num(out, 6, "max_fps", has, c, false);
+		fprintf(out, "    }%s\n", src == FRC_SOURCE_SYSFS ? "," : "");
+	}
+	fprintf(out, "  },\n");
+	fprintf(out, "  \"sysfs_samples\": {\n");
+	json_key_u64(out, 4, "count", s->sysfs_count, true);
+	json_key_u64(out, 4, "invalid", s->sysfs_invalid, true);
+	json_key_u64(out, 4, "read_errors", s->sysfs_errors, false);
+	fprintf(out, "  },\n");
+}
+
+static void json_fidelity(const struct summary *s, FILE *out)
+{
+	char a[32];
+
+	fprintf(out, "  \"fidelity\": {\n");
+	json_key_u64(out, 4, "live_readings", s->live, true);
+	json_key_u64(out, 4, "reproduced", s->reproduced, true);
+	json_key_u64(out, 4, "mismatches", s->mismatches, true);
+	fprintf(out, "    \"diffs\": [");
+	for (size_t i = 0; i < s->n_diffs; i++) {
+		const struct fidelity_diff *f = &s->diffs[i];
+		fprintf(out, "%s\n      {\"tick_ns\": %" PRIu64 ", ", i ? "," : "", f->tick_ns);
+		summary_fmt_micro(a, sizeof(a), f->live_micro);
+		fprintf(out, "\"live_fps\": %s, \"live_source\": \"%s\", ",
+			f->live_source ? a : "null", summary_source_name(f->live_source));
+		summary_fmt_micro(a, sizeof(a), f->replay_micro);
+		fprintf(out, "\"replay_fps\": %s, \"replay_source\": \"%s\"}",
+			f->replay_source ? a : "null", summary_source_name(f->replay_source));
+	}
+	fprintf(out, "%s]\n  }\n", s->n_diffs ? "\n    " : "");
+}
+
+void summary_print_json(const struct summary *s_in, FILE *out, bool with_path)
+{
+	struct summary *s = (struct summary *)s_in;
+	struct numbers n;
+
+	compute(s, &n);
+	fprintf(out, "{\n  \"frameanalyze_report\": 1,\n");
+	json_capture(s, out, with_path);
+	json_records(s, out, &n);
+	json_frame_times(s, out, &n);
+	json_readings(s, out);
+	json_fidelity(s, out);
+	fprintf(out, "}\n");
+}

@@ -1,0 +1,55 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * summary.h - the report accumulator: a replay sink that turns the records, the tracker's
+ * deltas and the meter's readings into the numbers of `frameanalyze report` (and of the
+ * report section of `frameanalyze golden`). analyzer/REPORT.md defines every number.
+ *
+ * Memory is bounded independent of capture length: frame times go into a histogram with
+ * 1 us buckets below 2^20 us (~1.05 s) holding a count and the exact sum of each bucket;
+ * only deltas of 1.05 s or more are kept one by one (each covers more than a second of
+ * capture, so there are at most as many as the capture lasts in seconds).
+ */
+#ifndef FRAMEANALYZE_SUMMARY_H
+#define FRAMEANALYZE_SUMMARY_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "replay.h"
+
+struct summary;
+
+/* A live reading the replay did not reproduce. */
+struct fidelity_diff {
+	uint64_t tick_ns;
+	uint8_t live_source, replay_source; /* enum frc_source */
+	uint64_t live_micro, replay_micro;  /* micro-FPS; 0 when the source is none */
+};
+
+__attribute__((warn_unused_result)) int summary_new(struct summary **out);
+void summary_free(struct summary *s);
+/* The sink view of s (callbacks begin/record/delta/reading/end). */
+struct replay_sink summary_sink(struct summary *s);
+
+/* After the replay: */
+bool summary_truncated(const struct summary *s);
+/* Live readings not reproduced (0 = perfect fidelity or no live readings). */
+uint64_t summary_mismatches(const struct summary *s);
+
+/* Human-readable report. */
+void summary_print_text(const struct summary *s, FILE *out);
+/*
+ * JSON report (schema in analyzer/REPORT.md), one key per line, fixed precision.
+ * with_path = false leaves out the file path (golden output must not depend on it).
+ */
+void summary_print_json(const struct summary *s, FILE *out, bool with_path);
+
+/* Format ns as milliseconds with 3 decimals, truncated to the microsecond ("16.666"). */
+void summary_fmt_ms(char *buf, size_t len, uint64_t ns);
+/* Format micro-FPS as "%llu.%06llu". */
+void summary_fmt_micro(char *buf, size_t len, uint64_t micro);
+/* Source names as in the text form and the database: "sysfs", "ebpf", "none". */
+const char *summary_source_name(unsigned source);
+
+#endif

@@ -1,0 +1,128 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * text.c - `frameanalyze import` and `frameanalyze export`: the text form of a capture
+ * (format/frc_text.h does the work; this is the command line around it).
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../format/frc_text.h"
+#include "cli.h"
+#include "commands.h"
+
+static const char import_help[] =
+    "usage: frameanalyze import IN.txt -o OUT.frc\n"
+    "\n"
+    "Compile the text form of a capture (one record per line, see format/FORMAT.md) into\n"
+    "a .frc capture. Importing the same text twice gives byte-identical files. On a syntax\n"
+    "error the message names the line and column and no output file is written.\n"
+    "\n"
+    "text form:\n"
+    "  meta KEY VALUE...                 (header metadata, before the first record)\n"
+    "  frame KTIME_NS PID TID 0xBUFFER\n"
+    "  sysfs KTIME_NS \"RAW\"   |   sysfs KTIME_NS !ERRNO\n"
+    "  drops KTIME_NS CUMULATIVE\n"
+    "  attach KTIME_NS PID SYMBOL\n"
+    "  exit KTIME_NS PID\n"
+    "  tick KTIME_NS [FPS SOURCE]        (FPS with 6 decimals or -, SOURCE sysfs|ebpf|-)\n"
+    "\n"
+    "examples:\n"
+    "  frameanalyze import fixtures/steady_60hz_triple.txt -o steady.frc\n"
+    "  frameanalyze export a.frc | sed 's/^tick \\([0-9]*\\).*/tick \\1/' > b.txt && \\\n"
+    "    frameanalyze import b.txt -o b.frc      # strip the live readings\n";
+
+static const char export_help[] =
+    "usage: frameanalyze export IN.frc\n"
+    "\n"
+    "Print a capture as canonical text on stdout: meta lines first, then every record in\n"
+    "file order. export(import(T)) == T for a text T in canonical form.\n"
+    "\n"
+    "exit: 0 ok (a truncated capture: every valid record, and a warning), 1 corrupt or\n"
+    "not a capture (records before the damage are printed), 2 usage.\n"
+    "\n"
+    "examples:\n"
+    "  frameanalyze export capture.frc > capture.txt\n"
+    "  frameanalyze export capture.frc | grep -c '^frame'\n";
+
+int cmd_import(int argc, char **argv)
+{
+	static const struct option opts[] = {
+	    {"output", required_argument, NULL, 'o'}, {"help", no_argument, NULL, 'h'}, {0}};
+	const char *out = NULL;
+	char err[512];
+	int c, rc;
+
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "ho:", opts, NULL)) != -1) {
+		if (c == 'o') {
+			out = optarg;
+		} else if (c == 'h') {
+			fputs(import_help, stdout);
+			return EXIT_OK;
+		} else {
+			return cli_usage_error("import", "unknown option or missing value: '%s'",
+					       argv[optind - 1]);
+		}
+	}
+	if (!out)
+		return cli_usage_error("import", "missing -o OUT.frc");
+	if (argc - optind != 1)
+		return cli_usage_error("import", "expected exactly one text file (IN.txt)");
+	err[0] = '\0';
+	rc = frc_text_import(argv[optind], out, NULL, err, sizeof(err));
+	if (rc) {
+		cli_error("import", "%s", err[0] ? err : frc_strerror(rc));
+		return EXIT_INPUT;
+	}
+	return EXIT_OK;
+}
+
+int cmd_export(int argc, char **argv)
+{
+	static const struct option opts[] = {{"help", no_argument, NULL, 'h'}, {0}};
+	frc_reader *r = NULL;
+	int c, rc;
+
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		if (c == 'h') {
+			fputs(export_help, stdout);
+			return EXIT_OK;
+		}
+		return cli_usage_error("export", "unknown option '%s'", argv[optind - 1]);
+	}
+	if (argc - optind != 1)
+		return cli_usage_error("export", "expected exactly one capture (IN.frc)");
+	rc = frc_reader_open(&r, argv[optind]);
+	if (rc) {
+		if (r)
+			cli_error("export", "%s", frc_reader_error(r));
+		else
+			cli_error("export", "%s: %s", argv[optind], frc_strerror(rc));
+		frc_reader_close(r);
+		return EXIT_INPUT;
+	}
+	rc = frc_text_export(r, stdout);
+	if (fflush(stdout) != 0 && rc == 0)
+		rc = FRC_EIO;
+	switch (rc) {
+	case 0:
+		break;
+	case FRC_ETRUNCATED:
+		cli_error("export", "warning: %s", frc_reader_error(r));
+		rc = 0;
+		break;
+	case FRC_EIO:
+		cli_error("export", "writing stdout: %s", strerror(errno));
+		break;
+	default:
+		cli_error("export", "%s", frc_reader_error(r));
+		break;
+	}
+	frc_reader_close(r);
+	return rc ? EXIT_INPUT : EXIT_OK;
+}

@@ -1,0 +1,801 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * test_analyzer.c - frameanalyze's tests (Check). Usage: test_analyzer CASE.
+ *
+ * Most cases run the real binary (FRAMEANALYZE_BIN) in a fresh temporary directory and
+ * check exit codes and output; expectations are literal. The small scenario
+ * tests/analyzer/hand.txt was worked out by hand (its comment shows the arithmetic).
+ */
+#include <check.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <sqlite3.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "diff.h"
+#include "sha256.h"
+
+static char tmpdir[256];
+static char out_path[512], err_path[512];
+static char *out_text, *err_text; /* the last run's stdout/stderr */
+
+static char *slurp(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf = NULL;
+	size_t n = 0, cap = 0, got;
+
+	if (!f)
+		return NULL;
+	do {
+		if (cap - n < 65536) {
+			cap = cap ? cap * 2 : 65536;
+			buf = realloc(buf, cap + 1);
+			ck_assert_ptr_nonnull(buf);
+		}
+		got = fread(buf + n, 1, cap - n, f);
+		n += got;
+	} while (got > 0);
+	fclose(f);
+	buf[n] = '\0';
+	if (len)
+		*len = n;
+	return buf;
+}
+
+static void spit(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "wb");
+	ck_assert_ptr_nonnull(f);
+	ck_assert_int_eq(fputs(text, f) >= 0, 1);
+	ck_assert_int_eq(fclose(f), 0);
+}
+
+static const char *tmp(const char *name)
+{
+	static char paths[8][512];
+	static int next;
+	char *p = paths[next++ % 8];
+	snprintf(p, 512, "%s/%s", tmpdir, name);
+	return p;
+}
+
+static int exists(const char *path)
+{
+	struct stat st;
+	return stat(path, &st) == 0;
+}
+
+/* Run frameanalyze with the NULL-terminated arguments; returns its exit code. */
+static int fa(const char *arg, ...)
+{
+	const char *argv[32];
+	int n = 0, status;
+	va_list ap;
+	pid_t pid;
+
+	argv[n++] = FRAMEANALYZE_BIN;
+	va_start(ap, arg);
+	for (const char *a = arg; a && n < 31; a = va_arg(ap, const char *))
+		argv[n++] = a;
+	va_end(ap);
+	argv[n] = NULL;
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		int o = open(out_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+		int e = open(err_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+		if (o < 0 || e < 0 || dup2(o, 1) < 0 || dup2(e, 2) < 0)
+			_exit(127);
+		execv(argv[0], (char *const *)argv);
+		_exit(127);
+	}
+	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+	free(out_text);
+	free(err_text);
+	out_text = slurp(out_path, NULL);
+	err_text = slurp(err_path, NULL);
+	ck_assert_int_eq(WIFEXITED(status), 1);
+	return WEXITSTATUS(status);
+}
+
+#define ck_out_has(s) ck_assert_msg(strstr(out_text, s), "stdout lacks [%s]:\n%s", s, out_text)
+#define ck_err_has(s) ck_assert_msg(strstr(err_text, s), "stderr lacks [%s]:\n%s", s, err_text)
+
+static int count_lines(const char *s)
+{
+	int n = 0;
+	for (; *s; s++)
+		n += *s == '\n';
+	return n;
+}
+
+static void setup(void)
+{
+	snprintf(tmpdir, sizeof(tmpdir), "/tmp/test_analyzer.XXXXXX");
+	ck_assert_ptr_nonnull(mkdtemp(tmpdir));
+	snprintf(out_path, sizeof(out_path), "%s/.stdout", tmpdir);
+	snprintf(err_path, sizeof(err_path), "%s/.stderr", tmpdir);
+}
+
+static void teardown(void)
+{
+	char cmd[600];
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
+	if (system(cmd) != 0)
+		fprintf(stderr, "could not remove %s\n", tmpdir);
+	free(out_text);
+	free(err_text);
+	out_text = err_text = NULL;
+}
+
+/* Import tests/analyzer/hand.txt into the temp dir; returns the capture's path. */
+static const char *hand_frc(void)
+{
+	const char *frc = tmp("hand.frc");
+	ck_assert_int_eq(fa("import", TESTS_SRC_DIR "/hand.txt", "-o", frc, NULL), 0);
+	return frc;
+}
+
+/* ------------------------------------------------------------ unit: SHA-256, diff */
+
+static void sha_hex(const void *data, size_t len, char hex[65])
+{
+	struct sha256 s;
+	uint8_t d[32];
+	sha256_init(&s);
+	sha256_update(&s, data, len);
+	sha256_final(&s, d);
+	sha256_hex(d, hex);
+}
+
+START_TEST(sha256_vectors)
+{
+	/* FIPS 180-4 / NIST CAVS examples */
+	char hex[65];
+	struct sha256 s;
+	uint8_t d[32], chunk[1003];
+
+	sha_hex("", 0, hex);
+	ck_assert_str_eq(hex, "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+	sha_hex("abc", 3, hex);
+	ck_assert_str_eq(hex, "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+	sha_hex("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq", 56, hex);
+	ck_assert_str_eq(hex, "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1");
+	/* one million 'a', fed in pieces that straddle block boundaries */
+	memset(chunk, 'a', sizeof(chunk));
+	sha256_init(&s);
+	for (int i = 0; i < 1000; i++)
+		sha256_update(&s, chunk, i % 2 ? 997 : 1003);
+	sha256_final(&s, d);
+	sha256_hex(d, hex);
+	ck_assert_str_eq(hex, "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0");
+}
+END_TEST
+
+static char *diff_str(const char *a, const char *b, int *rc)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	ck_assert_ptr_nonnull(f);
+	*rc = diff_unified(f, "a", a, strlen(a), "b", b, strlen(b));
+	fclose(f);
+	return buf;
+}
+
+START_TEST(diff_unified_case)
+{
+	int rc;
+	char *d;
+
+	/* expectations are what GNU diff -u prints for the same texts */
+	/* one line changed in the middle of 10: 3 lines of context either side */
+	d = diff_str("1\n2\n3\n4\n5\n6\n7\n8\n9\n10\n", "1\n2\n3\n4\nFIVE\n6\n7\n8\n9\n10\n", &rc);
+	ck_assert_int_eq(rc, 1);
+	ck_assert_str_eq(d, "--- a\n+++ b\n@@ -2,7 +2,7 @@\n 2\n 3\n 4\n-5\n+FIVE\n 6\n 7\n 8\n");
+	free(d);
+	/* insertion at the start, deletion at the end: two hunks */
+	d = diff_str("a\nb\nc\nd\ne\nf\ng\nh\ni\nj\n", "NEW\na\nb\nc\nd\ne\nf\ng\nh\ni\n", &rc);
+	ck_assert_int_eq(rc, 1);
+	ck_assert_str_eq(d, "--- a\n+++ b\n@@ -1,3 +1,4 @@\n+NEW\n a\n b\n c\n"
+			    "@@ -7,4 +8,3 @@\n g\n h\n i\n-j\n");
+	free(d);
+	/* missing final newline */
+	d = diff_str("x\ny\n", "x\ny", &rc);
+	ck_assert_int_eq(rc, 1);
+	ck_assert_str_eq(
+	    d, "--- a\n+++ b\n@@ -1,2 +1,2 @@\n x\n-y\n+y\n\\ No newline at end of file\n");
+	free(d);
+	/* everything different */
+	d = diff_str("p\nq\n", "r\n", &rc);
+	ck_assert_int_eq(rc, 1);
+	ck_assert_str_eq(d, "--- a\n+++ b\n@@ -1,2 +1 @@\n-p\n-q\n+r\n");
+	free(d);
+}
+END_TEST
+
+START_TEST(diff_identical)
+{
+	int rc;
+	char *d = diff_str("same\ntext\n", "same\ntext\n", &rc);
+	ck_assert_int_eq(rc, 0);
+	ck_assert_str_eq(d, "");
+	free(d);
+	d = diff_str("", "", &rc);
+	ck_assert_int_eq(rc, 0);
+	free(d);
+}
+END_TEST
+
+/* ------------------------------------------------------------ command line */
+
+START_TEST(usage_errors)
+{
+	const char *frc = hand_frc();
+
+	ck_assert_int_eq(fa(NULL), 2);
+	ck_assert_int_eq(fa("frobnicate", NULL), 2);
+	ck_err_has("unknown subcommand 'frobnicate'");
+	ck_assert_int_eq(fa("report", NULL), 2);
+	ck_assert_int_eq(fa("report", frc, "extra.frc", NULL), 2);
+	ck_assert_int_eq(fa("report", "--bogus", frc, NULL), 2);
+	ck_err_has("--help");
+	ck_assert_int_eq(fa("report", "--tick-ms", "0", frc, NULL), 2);
+	ck_assert_int_eq(fa("report", "--tick-ms", "12x", frc, NULL), 2);
+	ck_assert_int_eq(fa("report", frc, "--tick-ms", NULL), 2);
+	ck_assert_int_eq(fa("db", frc, NULL), 2);
+	ck_err_has("missing -o");
+	ck_assert_int_eq(fa("db", "-o", tmp("x.db"), NULL), 2);
+	ck_assert_int_eq(exists(tmp("x.db")), 0);
+	ck_assert_int_eq(fa("import", TESTS_SRC_DIR "/hand.txt", NULL), 2);
+	ck_assert_int_eq(fa("export", NULL), 2);
+	ck_assert_int_eq(fa("info", frc, "--pretty", NULL), 2);
+	ck_assert_int_eq(fa("golden", NULL), 2);
+	ck_assert_int_eq(fa("check", frc, NULL), 2);
+}
+END_TEST
+
+START_TEST(help_and_version)
+{
+	static const char *const cmds[] = {"import", "export", "info", "report",
+					   "db",     "golden", "check"};
+
+	ck_assert_int_eq(fa("--help", NULL), 0);
+	ck_out_has("examples:");
+	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++) {
+		ck_out_has(cmds[i]);
+	}
+	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++) {
+		ck_assert_int_eq(fa(cmds[i], "--help", NULL), 0);
+		ck_out_has("usage: frameanalyze ");
+		ck_out_has("example");
+	}
+	ck_assert_int_eq(fa("--version", NULL), 0);
+	ck_out_has("frameanalyze 0.1.0 (capture format 1.");
+}
+END_TEST
+
+/* ------------------------------------------------------------ text form */
+
+START_TEST(import_errors)
+{
+	const char *bad = tmp("bad.txt"), *out = tmp("bad.frc");
+
+	spit(bad, "# a comment\nmeta target x\nframe 1000 1 2 0x10\nframe 2000 1 x 0x10\n");
+	ck_assert_int_eq(fa("import", bad, "-o", out, NULL), 1);
+	ck_err_has("bad.txt:4:");
+	ck_assert_int_eq(count_lines(err_text), 1);
+	ck_assert_int_eq(exists(out), 0);
+	spit(bad, "tick 1000\nmeta late value\n");
+	ck_assert_int_eq(fa("import", bad, "-o", out, NULL), 1);
+	ck_err_has("bad.txt:2:");
+	ck_assert_int_eq(exists(out), 0);
+	spit(bad, "bogus 1 2 3\n");
+	ck_assert_int_eq(fa("import", bad, "-o", out, NULL), 1);
+	ck_err_has("bad.txt:1:1");
+	ck_assert_int_eq(exists(out), 0);
+	ck_assert_int_eq(fa("import", tmp("missing.txt"), "-o", out, NULL), 1);
+	ck_assert_int_eq(exists(out), 0);
+}
+END_TEST
+
+/* Canonical text covering every record type (as export prints it). */
+static const char canonical[] =
+    "meta recorder framerec 0.1.0\n"
+    "meta sysfs.node /sys/class/drm/card0/fps\n"
+    "meta note tab\\there \\\"quoted\\\"\n"
+    "attach 1000 42 _ZN7android7Surface11queueBufferEP19ANativeWindowBufferi\n"
+    "frame 2000 42 43 0x7f00001000\n"
+    "sysfs 2500 \"60\\n\"\n"
+    "sysfs 2600 \"\\xff\\x01 a\\\\\"\n"
+    "sysfs 2700 !5\n"
+    "frame 3000 42 44 0x7f00002000\n"
+    "drops 3100 7\n"
+    "tick 4000\n"
+    "tick 5000 59.940060 sysfs\n"
+    "tick 6000 - -\n"
+    "tick 7000 30.000000 ebpf\n"
+    "exit 8000 42\n";
+
+START_TEST(export_import_roundtrip)
+{
+	const char *txt = tmp("c.txt"), *a = tmp("a.frc"), *b = tmp("b.frc");
+	char *ba, *bb;
+	size_t la, lb;
+
+	spit(txt, canonical);
+	ck_assert_int_eq(fa("import", txt, "-o", a, NULL), 0);
+	ck_assert_int_eq(fa("export", a, NULL), 0);
+	ck_assert_str_eq(out_text, canonical);
+	/* importing the same text twice gives byte-identical files */
+	ck_assert_int_eq(fa("import", txt, "-o", b, NULL), 0);
+	ba = slurp(a, &la);
+	bb = slurp(b, &lb);
+	ck_assert_uint_eq(la, lb);
+	ck_assert_int_eq(memcmp(ba, bb, la), 0);
+	free(ba);
+	free(bb);
+}
+END_TEST
+
+START_TEST(info_fields)
+{
+	const char *frc = hand_frc();
+
+	ck_assert_int_eq(fa("info", frc, NULL), 0);
+	ck_out_has("status             complete\n");
+	ck_out_has("  frame            21\n");
+	ck_out_has("  drops            1\n");
+	ck_out_has("  attach           1\n");
+	ck_out_has("  tick             1\n");
+	ck_out_has("unknown skipped    0\n");
+	ck_out_has("time span          999000000 .. 1800000000 ns (0.801 s)\n");
+	ck_out_has("  target           hand.test\n");
+	ck_assert_int_eq(fa("info", "--json", frc, NULL), 0);
+	ck_out_has("\"status\": \"complete\",\n");
+	ck_out_has("    \"frame\": 21,\n");
+	ck_out_has("\"first_ktime_ns\": 999000000,\n");
+	ck_out_has("\"last_ktime_ns\": 1800000000,\n");
+	ck_out_has("\"target\": \"hand.test\"");
+}
+END_TEST
+
+/* ------------------------------------------------------------ report */
+
+START_TEST(report_text_hand)
+{
+	const char *frc = hand_frc();
+
+	ck_assert_int_eq(fa("report", frc, NULL), 0);
+	ck_out_has("  frames                   21\n");
+	ck_out_has("  reservation failures     5 (19.231 % loss)\n");
+	ck_out_has("  deltas                   20\n");
+	ck_out_has("  mean                     27.701 FPS\n");
+	ck_out_has("  p50                      16.000 ms\n");
+	ck_out_has("  p90                      100.000 ms\n");
+	ck_out_has("  p95                      150.000 ms\n");
+	ck_out_has("  p99                      200.000 ms\n");
+	ck_out_has("  max                      200.000 ms\n");
+	ck_out_has("  1% low                   5.000 FPS\n");
+	ck_out_has("  janks                    2\n");
+	ck_out_has("  big janks                1\n");
+	ck_out_has("  jank time                300.000 ms\n");
+	ck_out_has("  stutter                  41.551 %\n");
+	ck_out_has(
+	    "  ebpf                     1 readings, mean 27.701, min 27.701, max 27.701 FPS\n");
+	ck_out_has("  live readings            1 of 1 reproduced\n");
+	ck_out_has("  duration                 0.801 s");
+	ck_assert_str_eq(err_text, "");
+}
+END_TEST
+
+START_TEST(report_json_hand)
+{
+	const char *frc = hand_frc();
+
+	ck_assert_int_eq(fa("report", "--json", frc, NULL), 0);
+	ck_out_has("\"frameanalyze_report\": 1,\n");
+	ck_out_has("    \"status\": \"complete\",\n");
+	ck_out_has("    \"frames\": 21,\n");
+	ck_out_has("    \"reservation_failures\": 5,\n");
+	ck_out_has("    \"loss_percent\": 19.231,\n");
+	ck_out_has("    \"deltas\": 20,\n");
+	ck_out_has("    \"sum_ns\": 722000000,\n");
+	ck_out_has("    \"mean_fps\": 27.701,\n");
+	ck_out_has("    \"p50_ms\": 16.000,\n");
+	ck_out_has("    \"p90_ms\": 100.000,\n");
+	ck_out_has("    \"p95_ms\": 150.000,\n");
+	ck_out_has("    \"p99_ms\": 200.000,\n");
+	ck_out_has("    \"max_ms\": 200.000,\n");
+	ck_out_has("    \"low_1pct_fps\": 5.000\n");
+	ck_out_has("    \"janks\": 2,\n");
+	ck_out_has("    \"big_janks\": 1,\n");
+	ck_out_has("    \"jank_time_ms\": 300.000,\n");
+	ck_out_has("    \"stutter_percent\": 41.551\n");
+	ck_out_has("      \"count\": 1,\n      \"mean_fps\": 27.701,");
+	ck_out_has("    \"live_readings\": 1,\n    \"reproduced\": 1,\n    \"mismatches\": 0,\n");
+	ck_out_has("\"has_sysfs\": false,\n");
+	ck_out_has("\"synthesized_ticks\": false,\n");
+}
+END_TEST
+
+START_TEST(report_fidelity_mismatch)
+{
+	char *text = slurp(TESTS_SRC_DIR "/hand.txt", NULL), *p;
+	const char *txt = tmp("mismatch.txt"), *frc = tmp("mismatch.frc");
+
+	ck_assert_ptr_nonnull(text);
+	p = strstr(text, "tick 1800000000 27.700831 ebpf");
+	ck_assert_ptr_nonnull(p);
+	memcpy(p, "tick 1800000000 27.700832 ebpf", 30);
+	spit(txt, text);
+	free(text);
+	ck_assert_int_eq(fa("import", txt, "-o", frc, NULL), 0);
+	ck_assert_int_eq(fa("report", frc, NULL), 1);
+	ck_out_has("  live readings            0 of 1 reproduced  ** MISMATCH **\n");
+	ck_out_has("  tick 1800000000: live 27.700832 ebpf, replay 27.700831 ebpf\n");
+	ck_err_has("1 live reading(s) not reproduced");
+	ck_assert_int_eq(fa("report", "--json", frc, NULL), 1);
+	ck_out_has("{\"tick_ns\": 1800000000, \"live_fps\": 27.700832, \"live_source\": \"ebpf\", "
+		   "\"replay_fps\": 27.700831, \"replay_source\": \"ebpf\"}");
+}
+END_TEST
+
+/* Copy the fixture capture NAME.frc into the temp dir, keeping only its first len bytes
+ * (len 0: all). Returns the copy's path and its full size through *size. */
+static const char *fixture_copy(const char *name, size_t cut, size_t *size)
+{
+	char src[512];
+	const char *dst = tmp(name);
+	size_t len;
+	char *buf;
+	FILE *f;
+
+	snprintf(src, sizeof(src), "%s/%s", FIXTURES_BIN_DIR, name);
+	buf = slurp(src, &len);
+	ck_assert_msg(buf != NULL, "fixture %s missing (build the frc_fixtures target)", src);
+	f = fopen(dst, "wb");
+	ck_assert_ptr_nonnull(f);
+	ck_assert_uint_eq(fwrite(buf, 1, cut ? cut : len, f), cut ? cut : len);
+	ck_assert_int_eq(fclose(f), 0);
+	free(buf);
+	if (size)
+		*size = len;
+	return dst;
+}
+
+START_TEST(report_truncated)
+{
+	size_t size;
+	const char *frc;
+
+	fixture_copy("steady_60hz_triple.frc", 0, &size);
+	/* drop the last 200 bytes: the footer and the end of the last chunk */
+	frc = fixture_copy("steady_60hz_triple.frc", size - 200, NULL);
+	ck_assert_int_eq(fa("report", frc, NULL), 0);
+	ck_out_has("  status                   truncated at byte ");
+	ck_err_has("warning:");
+	ck_err_has("truncated");
+	ck_assert_int_eq(fa("report", "--strict", frc, NULL), 1);
+	ck_err_has("--strict");
+	ck_assert_int_eq(fa("report", "--json", frc, NULL), 0);
+	ck_out_has("\"status\": \"truncated\",\n");
+	ck_assert_int_eq(fa("golden", frc, NULL), 0);
+	ck_assert_int_eq(fa("db", frc, "-o", tmp("t.db"), NULL), 0);
+	ck_err_has("warning:");
+}
+END_TEST
+
+START_TEST(report_corrupt)
+{
+	size_t size;
+	const char *frc = fixture_copy("steady_60hz_triple.frc", 0, &size);
+	FILE *f = fopen(frc, "r+b");
+	int c;
+
+	/* flip one byte in the middle of the file (inside a compressed chunk) */
+	ck_assert_ptr_nonnull(f);
+	ck_assert_int_eq(fseek(f, (long)size / 2, SEEK_SET), 0);
+	c = fgetc(f);
+	ck_assert_int_eq(fseek(f, (long)size / 2, SEEK_SET), 0);
+	fputc(c ^ 0x5a, f);
+	ck_assert_int_eq(fclose(f), 0);
+	ck_assert_int_eq(fa("report", frc, NULL), 1);
+	ck_assert_str_eq(out_text, "");
+	ck_assert_int_eq(count_lines(err_text), 1);
+	ck_err_has("offset");
+	ck_assert_int_eq(fa("report", "--json", frc, NULL), 1);
+	ck_assert_str_eq(out_text, "");
+	ck_assert_int_eq(fa("golden", frc, NULL), 1);
+	ck_assert_str_eq(out_text, "");
+	ck_assert_int_eq(fa("info", frc, NULL), 1);
+	ck_out_has("corrupt");
+}
+END_TEST
+
+START_TEST(report_not_capture)
+{
+	const char *p = tmp("notes.txt");
+
+	spit(p, "this is not a capture\n");
+	ck_assert_int_eq(fa("report", p, NULL), 1);
+	ck_assert_int_eq(count_lines(err_text), 1);
+	ck_err_has("notes.txt");
+	ck_assert_str_eq(out_text, "");
+	ck_assert_int_eq(fa("report", tmp("absent.frc"), NULL), 1);
+	ck_assert_int_eq(count_lines(err_text), 1);
+	ck_assert_int_eq(fa("info", p, NULL), 1);
+	ck_assert_int_eq(fa("export", p, NULL), 1);
+}
+END_TEST
+
+/* ------------------------------------------------------------ db */
+
+static sqlite3 *db_open_ro(const char *path)
+{
+	sqlite3 *db = NULL;
+	ck_assert_int_eq(sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
+	return db;
+}
+
+/* The first column of the first row of sql, as text ("NULL" for NULL). */
+static char *q(sqlite3 *db, const char *sql)
+{
+	static char buf[8][256];
+	static int next;
+	char *out = buf[next++ % 8];
+	sqlite3_stmt *st = NULL;
+
+	ck_assert_msg(sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK, "%s: %s", sql,
+		      sqlite3_errmsg(db));
+	ck_assert_msg(sqlite3_step(st) == SQLITE_ROW, "no row: %s", sql);
+	if (sqlite3_column_type(st, 0) == SQLITE_NULL)
+		snprintf(out, 256, "NULL");
+	else
+		snprintf(out, 256, "%s", (const char *)sqlite3_column_text(st, 0));
+	sqlite3_finalize(st);
+	return out;
+}
+
+START_TEST(db_contents)
+{
+	const char *frc = hand_frc(), *dbp = tmp("c.db");
+	const char *jank = fixture_copy("jank_bursts.frc", 0, NULL);
+	sqlite3 *db;
+
+	ck_assert_int_eq(fa("db", frc, jank, "-o", dbp, NULL), 0);
+	db = db_open_ro(dbp);
+	ck_assert_str_eq(q(db, "SELECT count(*) FROM captures"), "2");
+	ck_assert_str_eq(q(db, "SELECT status || ' ' || format_version || ' ' || first_ktime_ns"
+			       " || ' ' || last_ktime_ns || ' ' || frames || ' ' ||"
+			       " reservation_failures FROM captures WHERE capture_id = 1"),
+			 "complete 1.0 999000000 1800000000 21 5");
+	ck_assert_str_eq(q(db, "SELECT length(sha256) FROM captures WHERE capture_id = 1"), "64");
+	ck_assert_str_eq(q(db, "SELECT value FROM capture_meta WHERE capture_id = 1 AND"
+			       " key = 'target'"),
+			 "hand.test");
+	ck_assert_str_eq(q(db, "SELECT count(*) FROM frames WHERE capture_id = 1"), "21");
+	ck_assert_str_eq(q(db, "SELECT ktime_ns || ' ' || pid || ' ' || tid || ' ' || buffer"
+			       " FROM frames WHERE capture_id = 1 AND seq = 2"),
+			 "1166000000 500 501 4096");
+	ck_assert_str_eq(q(db, "SELECT count(*) FROM tracker_deltas WHERE capture_id = 1"), "20");
+	ck_assert_str_eq(q(db, "SELECT seq || ' ' || delta_ns FROM tracker_deltas WHERE"
+			       " capture_id = 1 AND delta_ns = 200000000"),
+			 "15 200000000");
+	ck_assert_str_eq(q(db, "SELECT tick_ns || ' ' || fps_micro || ' ' || source || ' ' ||"
+			       " synthesized FROM fps_readings WHERE capture_id = 1"),
+			 "1800000000 27700831 ebpf 0");
+	ck_assert_str_eq(q(db, "SELECT fps_micro || ' ' || source FROM live_readings WHERE"
+			       " capture_id = 1"),
+			 "27700831 ebpf");
+	ck_assert_str_eq(q(db, "SELECT ktime_ns || ' ' || reservation_failures FROM drops"
+			       " WHERE capture_id = 1"),
+			 "1750000000 5");
+	ck_assert_str_eq(q(db, "SELECT kind || ' ' || pid FROM events WHERE capture_id = 1"),
+			 "attach 500");
+	/* views */
+	ck_assert_str_eq(q(db, "SELECT deltas || ' ' || p50_ms || ' ' || p90_ms || ' ' || p95_ms"
+			       " || ' ' || p99_ms || ' ' || max_ms FROM frame_time_percentiles"
+			       " WHERE capture_id = 1"),
+			 "20 16.0 100.0 150.0 200.0 200.0");
+	ck_assert_str_eq(q(db, "SELECT group_concat(seq || ':' || kind, ' ') FROM janks WHERE"
+			       " capture_id = 1"),
+			 "11:Jank 15:BigJank");
+	ck_assert_str_eq(q(db, "SELECT count(*) FROM fps_over_time WHERE capture_id = 1"), "1");
+	/* the fixture: row counts match its text (373 frame lines, 7 tick lines) */
+	ck_assert_str_eq(q(db, "SELECT count(*) FROM frames WHERE capture_id = 2"), "373");
+	ck_assert_str_eq(q(db, "SELECT count(*) FROM fps_readings WHERE capture_id = 2"), "7");
+	ck_assert_str_eq(q(db, "SELECT count(*) FROM live_readings WHERE capture_id = 2"), "0");
+	ck_assert_str_eq(q(db, "SELECT count(*) FROM sysfs_samples"), "0");
+	sqlite3_close(db);
+}
+END_TEST
+
+START_TEST(db_replaces_same_capture)
+{
+	const char *frc = hand_frc(), *dbp = tmp("r.db");
+	sqlite3 *db;
+
+	ck_assert_int_eq(fa("db", frc, "-o", dbp, NULL), 0);
+	ck_assert_int_eq(fa("db", frc, "-o", dbp, NULL), 0);
+	ck_err_has("replaced");
+	/* the same bytes under another name are the same capture */
+	{
+		char cmd[1200];
+		snprintf(cmd, sizeof(cmd), "cp '%s' '%s'", frc, tmp("copy.frc"));
+		ck_assert_int_eq(system(cmd), 0);
+	}
+	ck_assert_int_eq(fa("db", tmp("copy.frc"), "-o", dbp, NULL), 0);
+	db = db_open_ro(dbp);
+	ck_assert_str_eq(q(db, "SELECT count(*) || ' ' || min(capture_id) FROM captures"), "1 1");
+	ck_assert_str_eq(q(db, "SELECT count(*) FROM frames"), "21");
+	ck_assert_str_eq(q(db, "SELECT count(*) FROM tracker_deltas"), "20");
+	ck_assert_str_eq(q(db, "SELECT count(*) FROM capture_meta"), "2");
+	ck_assert_msg(strstr(q(db, "SELECT path FROM captures"), "copy.frc"), "path not updated");
+	sqlite3_close(db);
+}
+END_TEST
+
+START_TEST(db_refuses_foreign_schema)
+{
+	const char *frc = hand_frc(), *dbp = tmp("foreign.db"), *txt = tmp("plain.db");
+	sqlite3 *db;
+	char *before, *after;
+	size_t lb, la;
+
+	ck_assert_int_eq(sqlite3_open(dbp, &db), SQLITE_OK);
+	ck_assert_int_eq(sqlite3_exec(db, "CREATE TABLE frames(x); INSERT INTO frames VALUES(1);",
+				      NULL, NULL, NULL),
+			 SQLITE_OK);
+	sqlite3_close(db);
+	before = slurp(dbp, &lb);
+	ck_assert_int_eq(fa("db", frc, "-o", dbp, NULL), 1);
+	ck_err_has("not a frameanalyze database");
+	ck_assert_int_eq(count_lines(err_text), 1);
+	after = slurp(dbp, &la);
+	ck_assert_uint_eq(la, lb);
+	ck_assert_int_eq(memcmp(before, after, la), 0);
+	free(before);
+	free(after);
+	/* not SQLite at all */
+	spit(txt, "hello, this is a text file and not a database at all........\n");
+	ck_assert_int_eq(fa("db", frc, "-o", txt, NULL), 1);
+	ck_err_has("not a frameanalyze database");
+	before = slurp(txt, NULL);
+	ck_assert_str_eq(before, "hello, this is a text file and not a database at all........\n");
+	free(before);
+}
+END_TEST
+
+START_TEST(db_corrupt_input_stores_nothing)
+{
+	size_t size;
+	const char *good = hand_frc(), *dbp = tmp("k.db");
+	const char *bad = fixture_copy("steady_60hz_triple.frc", 0, &size);
+	FILE *f = fopen(bad, "r+b");
+	sqlite3 *db;
+	int c;
+
+	ck_assert_ptr_nonnull(f);
+	ck_assert_int_eq(fseek(f, (long)size / 2, SEEK_SET), 0);
+	c = fgetc(f);
+	ck_assert_int_eq(fseek(f, (long)size / 2, SEEK_SET), 0);
+	fputc(c ^ 0x5a, f);
+	ck_assert_int_eq(fclose(f), 0);
+	ck_assert_int_eq(fa("db", bad, good, "-o", dbp, NULL), 1);
+	ck_err_has("offset");
+	db = db_open_ro(dbp);
+	ck_assert_str_eq(q(db, "SELECT count(*) FROM captures"), "1");
+	ck_assert_str_eq(q(db, "SELECT frames FROM captures"), "21");
+	ck_assert_str_eq(q(db, "SELECT count(*) FROM frames"), "21");
+	sqlite3_close(db);
+}
+END_TEST
+
+/* ------------------------------------------------------------ golden */
+
+START_TEST(golden_check_diff)
+{
+	const char *frc = hand_frc(), *g = tmp("hand.golden");
+	char *text, *p;
+
+	ck_assert_int_eq(fa("golden", frc, NULL), 0);
+	ck_out_has("delta 15 1642000000 500 0x1000 200000000\n");
+	ck_out_has("reading 1800000000 27.700831 ebpf live 27.700831 ebpf\n");
+	ck_out_has("\"p99_ms\": 200.000,");
+	spit(g, out_text);
+	ck_assert_int_eq(fa("check", frc, g, NULL), 0);
+	ck_assert_str_eq(out_text, "");
+	/* change one expected delta: check shows it as a unified diff and fails */
+	text = slurp(g, NULL);
+	p = strstr(text, "delta 15 1642000000 500 0x1000 200000000\n");
+	ck_assert_ptr_nonnull(p);
+	memcpy(p, "delta 15 1642000000 500 0x1000 199999999\n", 41);
+	spit(g, text);
+	free(text);
+	ck_assert_int_eq(fa("check", frc, g, NULL), 1);
+	ck_out_has("--- ");
+	ck_out_has("+++ frameanalyze golden ");
+	ck_out_has("\n-delta 15 1642000000 500 0x1000 199999999\n"
+		   "+delta 15 1642000000 500 0x1000 200000000\n");
+	ck_out_has("@@ -");
+	ck_err_has("differs");
+	ck_assert_int_eq(fa("check", frc, tmp("absent.golden"), NULL), 1);
+}
+END_TEST
+
+START_TEST(golden_stable_across_paths)
+{
+	const char *a = hand_frc(), *b = tmp("elsewhere.frc");
+	char cmd[1200], *first;
+
+	snprintf(cmd, sizeof(cmd), "cp '%s' '%s'", a, b);
+	ck_assert_int_eq(system(cmd), 0);
+	ck_assert_int_eq(fa("golden", a, NULL), 0);
+	first = strdup(out_text);
+	ck_assert_int_eq(fa("golden", b, NULL), 0);
+	ck_assert_str_eq(out_text, first);
+	ck_assert_ptr_null(strstr(first, tmpdir));
+	free(first);
+}
+END_TEST
+
+int main(int argc, char **argv)
+{
+	/* automatic, not static: START_TEST's names are pointer variables, not constants */
+	const struct {
+		const char *name;
+		const TTest *test;
+	} cases[] = {
+	    {"sha256_vectors", sha256_vectors},
+	    {"diff_unified", diff_unified_case},
+	    {"diff_identical", diff_identical},
+	    {"usage_errors", usage_errors},
+	    {"help_and_version", help_and_version},
+	    {"import_errors", import_errors},
+	    {"export_import_roundtrip", export_import_roundtrip},
+	    {"info_fields", info_fields},
+	    {"report_text_hand", report_text_hand},
+	    {"report_json_hand", report_json_hand},
+	    {"report_fidelity_mismatch", report_fidelity_mismatch},
+	    {"report_truncated", report_truncated},
+	    {"report_corrupt", report_corrupt},
+	    {"report_not_capture", report_not_capture},
+	    {"db_contents", db_contents},
+	    {"db_replaces_same_capture", db_replaces_same_capture},
+	    {"db_refuses_foreign_schema", db_refuses_foreign_schema},
+	    {"db_corrupt_input_stores_nothing", db_corrupt_input_stores_nothing},
+	    {"golden_check_diff", golden_check_diff},
+	    {"golden_stable_across_paths", golden_stable_across_paths},
+	};
+	Suite *s = suite_create("analyzer");
+	SRunner *sr;
+	int failed, found = 0;
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		if (argc > 1 && strcmp(argv[1], cases[i].name) != 0)
+			continue;
+		TCase *tc = tcase_create(cases[i].name);
+		tcase_add_checked_fixture(tc, setup, teardown);
+		tcase_set_timeout(tc, 60);
+		tcase_add_test(tc, cases[i].test);
+		suite_add_tcase(s, tc);
+		found++;
+	}
+	if (!found) {
+		fprintf(stderr, "test_analyzer: no case named '%s'\n", argv[1]);
+		return 2;
+	}
+	sr = srunner_create(s);
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? 1 : 0;
+}
