@@ -8,9 +8,8 @@
  */
 #include <errno.h>
 #include <math.h>
-#include <stdio.h>
+#include <stdio.h> /* snprintf only: no I/O */
 #include <stdlib.h>
-#include <string.h>
 
 #include "fps_meter.h"
 

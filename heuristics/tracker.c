@@ -12,7 +12,6 @@
  */
 #include <errno.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "heur_map.h"
 #include "tracker.h"
