@@ -342,8 +342,12 @@ static int time_encode(struct frc_buf *b, const uint64_t *t, size_t m)
 	if (ne) {
 		qsort(e, ne, sizeof(*e), cmp_i64);
 		p0 = e[ne / 2];
+		/*
+		 * Each delta is rounded to whole periods on its own: a small error in p0
+		 * then never accumulates into a wrong slot far from the start.
+		 */
 		for (size_t i = 1; i < m; i++)
-			k[i] = div_round(d[i], p0);
+			k[i] = k[i - 1] + div_round((int64_t)(t[i] - t[i - 1]), p0);
 		fit.period = fit_period(d, k, m, p0);
 		plan_residuals(&fit, t, k, m, res);
 		if (fit.cost <= flat.cost)
@@ -395,11 +399,20 @@ static int bufs_tids_encode(struct frc_buf *b, const struct frc_run_frame *f, co
 		}
 		col[i] = s->val - 1;
 	}
+	/* Dictionary: first value, then zigzag deltas (buffers of one pool are close). */
 	frc_buf_varint(b, ndict);
 	for (uint32_t i = 0; i < ndict; i++)
-		frc_buf_varint(b, vals[i]);
-	for (size_t i = 0; i < m && ndict > 1; i++)
-		frc_buf_varint(b, col[i]);
+		frc_buf_varint(b, i ? frc_zigzag((int64_t)(vals[i] - vals[i - 1])) : vals[0]);
+	if (ndict > 1) {
+		/* A BufferQueue in steady state cycles its buffers: then no column at all. */
+		int cyclic = 1;
+
+		for (size_t i = 0; i < m && cyclic; i++)
+			cyclic = col[i] == i % ndict;
+		frc_buf_u8(b, (uint8_t)cyclic);
+		for (size_t i = 0; i < m && !cyclic; i++)
+			frc_buf_varint(b, col[i]);
+	}
 	for (size_t i = 0; i < m; i++)
 		if (i == 0 || f[idx[i]].tid != f[idx[i - 1]].tid)
 			nruns++;
@@ -528,7 +541,7 @@ static int get_bits(struct frc_cur *c, unsigned w, size_t count, uint64_t *out)
 static int pid_block_decode(struct frc_cur *c, struct frc_run_frame *g, size_t m, uint64_t *tmp)
 {
 	uint64_t base, period = 0, zmin = 0, v, ndict, nruns, k = 0;
-	uint8_t width = 0, kcol = 0;
+	uint8_t width = 0, kcol = 0, cyclic = 0;
 	size_t cursor;
 
 	frc_cur_varint(c, &base);
@@ -558,12 +571,20 @@ static int pid_block_decode(struct frc_cur *c, struct frc_run_frame *g, size_t m
 	frc_cur_varint(c, &ndict);
 	if (c->bad || ndict == 0 || ndict > m)
 		return -1;
-	for (uint64_t i = 0; i < ndict; i++)
-		frc_cur_varint(c, &tmp[i]);
+	for (uint64_t i = 0; i < ndict; i++) {
+		frc_cur_varint(c, &v);
+		tmp[i] = i ? tmp[i - 1] + (uint64_t)frc_unzigzag(v) : v;
+	}
+	if (ndict > 1)
+		frc_cur_u8(c, &cyclic);
+	if (c->bad || cyclic > 1)
+		return -1;
 	for (size_t i = 0; i < m; i++) {
 		v = 0;
-		if (ndict > 1)
+		if (ndict > 1 && !cyclic)
 			frc_cur_varint(c, &v);
+		else if (ndict > 1)
+			v = i % ndict;
 		if (c->bad || v >= ndict)
 			return -1;
 		g[i].buffer = tmp[v];

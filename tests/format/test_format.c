@@ -1,0 +1,1038 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Capture format tests (Check). Each case is its own CTest test, format.<case>; run one
+ * with `test_format CASE`.
+ *
+ * Expectations are literal where the format fixes the bytes (tiny chunks, text lines) and
+ * structural elsewhere: chunk boundaries are found with libzstd's own frame parser, not
+ * with the code under test.
+ */
+#define _GNU_SOURCE
+#include <check.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <dirent.h>
+
+#include <zstd.h>
+
+#include "frc.h"
+#include "frc_internal.h"
+#include "frc_text.h"
+
+/* ------------------------------------------------------------ helpers */
+
+struct capture {
+	uint8_t *p;
+	size_t len;
+};
+
+static void capture_free(struct capture *c)
+{
+	free(c->p);
+	c->p = NULL;
+	c->len = 0;
+}
+
+/* The whole content of fd. */
+static struct capture slurp_fd(int fd)
+{
+	struct capture c = {0};
+	struct stat sb;
+
+	ck_assert_int_eq(fstat(fd, &sb), 0);
+	c.len = (size_t)sb.st_size;
+	c.p = malloc(c.len ? c.len : 1);
+	ck_assert_ptr_nonnull(c.p);
+	ck_assert_int_eq(pread(fd, c.p, c.len, 0), (ssize_t)c.len);
+	return c;
+}
+
+/*
+ * Write recs to a capture in memory. groups[] (0-terminated, may be NULL) lists how many
+ * records go into each chunk: frc_writer_flush() closes a chunk after each group.
+ */
+static struct capture write_capture(const struct frc_record *recs, size_t n, const size_t *groups,
+				    const struct frc_writer_options *opt, int finish)
+{
+	static const struct frc_meta meta[] = {{"recorder", "test_format"},
+					       {"clock", "CLOCK_MONOTONIC"}};
+	int fd = memfd_create("capture", MFD_CLOEXEC);
+	frc_writer *w = NULL;
+	struct capture c;
+	size_t g = 0, in_group = 0;
+
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(frc_writer_open_fd(&w, fd, "mem.frc", meta, 2, opt), 0);
+	for (size_t i = 0; i < n; i++) {
+		ck_assert_msg(frc_writer_append(w, &recs[i]) == 0, "%s", frc_writer_error(w));
+		if (groups && groups[g] && ++in_group == groups[g]) {
+			ck_assert_int_eq(frc_writer_flush(w), 0);
+			g++;
+			in_group = 0;
+		}
+	}
+	if (finish)
+		ck_assert_msg(frc_writer_finish(w) == 0, "%s", frc_writer_error(w));
+	else
+		ck_assert_int_eq(frc_writer_flush(w), 0);
+	frc_writer_free(w);
+	c = slurp_fd(fd);
+	close(fd);
+	return c;
+}
+
+static void rec_assert_eq(const struct frc_record *a, const struct frc_record *b, size_t i)
+{
+	ck_assert_msg(a->type == b->type, "record %zu: type %u != %u", i, a->type, b->type);
+	ck_assert_msg(a->ktime_ns == b->ktime_ns, "record %zu: ktime %llu != %llu", i,
+		      (unsigned long long)a->ktime_ns, (unsigned long long)b->ktime_ns);
+	switch (a->type) {
+	case FRC_FRAME:
+		ck_assert_msg(a->u.frame.pid == b->u.frame.pid &&
+				  a->u.frame.tid == b->u.frame.tid &&
+				  a->u.frame.buffer == b->u.frame.buffer,
+			      "record %zu: frame differs", i);
+		break;
+	case FRC_SYSFS:
+		ck_assert_int_eq(a->u.sysfs.err, b->u.sysfs.err);
+		ck_assert_int_eq(a->u.sysfs.len, b->u.sysfs.len);
+		ck_assert(!memcmp(a->u.sysfs.raw, b->u.sysfs.raw, a->u.sysfs.len));
+		break;
+	case FRC_DROPS:
+		ck_assert(a->u.drops.cumulative == b->u.drops.cumulative);
+		break;
+	case FRC_ATTACH:
+		ck_assert_uint_eq(a->u.attach.pid, b->u.attach.pid);
+		ck_assert_uint_eq(a->u.attach.len, b->u.attach.len);
+		ck_assert_str_eq(a->u.attach.symbol, b->u.attach.symbol);
+		break;
+	case FRC_EXIT:
+		ck_assert_uint_eq(a->u.exit.pid, b->u.exit.pid);
+		break;
+	case FRC_TICK:
+		ck_assert_int_eq(a->u.tick.has_result, b->u.tick.has_result);
+		ck_assert_uint_eq(a->u.tick.source, b->u.tick.source);
+		ck_assert(a->u.tick.fps_micro == b->u.tick.fps_micro);
+		break;
+	}
+}
+
+/* Read every record; returns how many were delivered (up to max into out). */
+static size_t read_all(frc_reader *r, struct frc_record *out, size_t max)
+{
+	struct frc_record rec;
+	size_t n = 0;
+	int ret;
+
+	while ((ret = frc_reader_next(r, &rec)) > 0) {
+		if (n < max)
+			out[n] = rec;
+		n++;
+	}
+	ck_assert_int_eq(ret, 0);
+	return n;
+}
+
+static struct frc_record frame(uint64_t t, uint32_t pid, uint32_t tid, uint64_t buf)
+{
+	struct frc_record r = {.type = FRC_FRAME, .ktime_ns = t};
+
+	r.u.frame.pid = pid;
+	r.u.frame.tid = tid;
+	r.u.frame.buffer = buf;
+	return r;
+}
+
+static struct frc_record sysfs(uint64_t t, const char *raw, int err)
+{
+	struct frc_record r = {.type = FRC_SYSFS, .ktime_ns = t};
+
+	r.u.sysfs.err = err;
+	if (raw) {
+		r.u.sysfs.len = (uint16_t)strlen(raw);
+		memcpy(r.u.sysfs.raw, raw, r.u.sysfs.len);
+	}
+	return r;
+}
+
+static struct frc_record attach(uint64_t t, uint32_t pid, const char *sym)
+{
+	struct frc_record r = {.type = FRC_ATTACH, .ktime_ns = t};
+
+	r.u.attach.pid = pid;
+	r.u.attach.len = (uint16_t)strlen(sym);
+	memcpy(r.u.attach.symbol, sym, r.u.attach.len + 1);
+	return r;
+}
+
+static struct frc_record tick(uint64_t t, int has, uint8_t src, uint64_t fps)
+{
+	struct frc_record r = {.type = FRC_TICK, .ktime_ns = t};
+
+	r.u.tick.has_result = has;
+	r.u.tick.source = src;
+	r.u.tick.fps_micro = fps;
+	return r;
+}
+
+static struct frc_record simple(uint8_t type, uint64_t t, uint64_t v)
+{
+	struct frc_record r = {.type = type, .ktime_ns = t};
+
+	if (type == FRC_DROPS)
+		r.u.drops.cumulative = v;
+	else
+		r.u.exit.pid = (uint32_t)v;
+	return r;
+}
+
+#define SYM_QB "_ZN7android7Surface11queueBufferEP19ANativeWindowBufferi"
+
+/* A small mixed capture: 16 records in 4 chunks of 5, 3, 6, 2 records. */
+static size_t sample(struct frc_record *r)
+{
+	size_t n = 0;
+
+	r[n++] = attach(900000000, 4242, SYM_QB);
+	r[n++] = frame(1000000000, 4242, 4301, 0xb400007a1c2e3000ull);
+	r[n++] = frame(1016666667, 4242, 4301, 0xb400007a1c2e5000ull);
+	r[n++] = frame(1033333334, 4242, 4302, 0xb400007a1c2e7000ull);
+	r[n++] = sysfs(1040000000, "60\n", 0);
+	r[n++] = frame(1050000001, 4242, 4301, 0xb400007a1c2e3000ull);
+	r[n++] = frame(1050000002, 77, 78, 0x5555aaaa0000ull);
+	r[n++] = tick(1100000000, 1, FRC_SOURCE_SYSFS, 60000000);
+	r[n++] = sysfs(1200000000, NULL, 5);
+	r[n++] = simple(FRC_DROPS, 1300000000, 12);
+	r[n++] = frame(1300000001, 4242, 4301, 0xb400007a1c2e5000ull);
+	r[n++] = frame(1300000002, 4242, 4301, 0xb400007a1c2e7000ull);
+	r[n++] = tick(1400000000, 0, 0, 0);
+	r[n++] = simple(FRC_EXIT, 1500000000, 77);
+	r[n++] = tick(1600000000, 1, FRC_SOURCE_NONE, 0);
+	r[n++] = tick(1700000000, 1, FRC_SOURCE_EBPF, 59999999);
+	return n;
+}
+
+static const size_t sample_groups[] = {5, 3, 6, 2, 0};
+
+/* Chunk end offsets found with libzstd, independent of the reader. */
+static size_t chunk_ends(const struct capture *c, size_t *header_end, size_t *ends, size_t max)
+{
+	size_t off = 8 + frc_get_le32(c->p + 4), n = 0;
+
+	*header_end = off;
+	while (off + 8 <= c->len && frc_get_le32(c->p + off) == FRC_MAGIC_DESC) {
+		size_t fsz;
+
+		off += 8 + frc_get_le32(c->p + off + 4);
+		fsz = ZSTD_findFrameCompressedSize(c->p + off, c->len - off);
+		ck_assert(!ZSTD_isError(fsz));
+		off += fsz;
+		ck_assert_uint_lt(n, max);
+		ends[n++] = off;
+	}
+	return n;
+}
+
+/* ------------------------------------------------------------ round trip */
+
+START_TEST(roundtrip_all_types)
+{
+	struct frc_record in[32], out[32];
+	size_t n = sample(in);
+	struct capture c = write_capture(in, n, sample_groups, NULL, 1);
+	struct frc_reader_stats st;
+	frc_reader *r = NULL;
+	unsigned maj, min;
+
+	ck_assert_int_eq(frc_reader_open_mem(&r, c.p, c.len, "mem.frc"), 0);
+	frc_reader_version(r, &maj, &min);
+	ck_assert_uint_eq(maj, 1);
+	ck_assert_uint_eq(min, 0);
+	ck_assert_uint_eq(frc_reader_meta_count(r), 2);
+	ck_assert_str_eq(frc_reader_meta(r, 0)->key, "recorder");
+	ck_assert_str_eq(frc_reader_meta_get(r, "clock"), "CLOCK_MONOTONIC");
+	ck_assert_ptr_null(frc_reader_meta_get(r, "kernel"));
+	ck_assert_uint_eq(read_all(r, out, 32), 16);
+	for (size_t i = 0; i < n; i++)
+		rec_assert_eq(&in[i], &out[i], i);
+	frc_reader_stats(r, &st);
+	ck_assert_str_eq(frc_status_name(st.status), "complete");
+	ck_assert_int_eq(st.index_used, 1);
+	ck_assert_uint_eq(st.chunks, 4);
+	ck_assert_uint_eq(st.records, 16);
+	ck_assert_uint_eq(st.by_type[FRC_FRAME], 7);
+	ck_assert_uint_eq(st.by_type[FRC_SYSFS], 2);
+	ck_assert_uint_eq(st.by_type[FRC_DROPS], 1);
+	ck_assert_uint_eq(st.by_type[FRC_ATTACH], 1);
+	ck_assert_uint_eq(st.by_type[FRC_EXIT], 1);
+	ck_assert_uint_eq(st.by_type[FRC_TICK], 4);
+	ck_assert_uint_eq(st.unknown, 0);
+	ck_assert(st.first_ktime_ns == 900000000 && st.last_ktime_ns == 1700000000);
+	ck_assert_uint_eq(st.file_size, c.len);
+	ck_assert_str_eq(frc_reader_error(r), "");
+	frc_reader_close(r);
+	capture_free(&c);
+}
+END_TEST
+
+START_TEST(roundtrip_edge_values)
+{
+	struct frc_record in[16], out[16];
+	char sym[FRC_SYMBOL_MAX + 1];
+	uint8_t all[255];
+	size_t n = 0;
+
+	memset(sym, 'S', FRC_SYMBOL_MAX);
+	sym[FRC_SYMBOL_MAX] = 0;
+	for (int i = 0; i < 255; i++)
+		all[i] = (uint8_t)(i + 1); /* every byte value but 0, and 0 below */
+	all[100] = 0;
+	in[n++] = frame(UINT64_MAX, UINT32_MAX, UINT32_MAX, UINT64_MAX);
+	in[n++] = frame(0, 0, 0, 0);
+	in[n++] = frame(UINT64_MAX, 1, 1, 1); /* a jump back of 2^64-1 and forward again */
+	in[n++] = sysfs(UINT64_MAX, "", 0);   /* empty read */
+	in[n++] = sysfs(1, NULL, INT32_MAX);  /* errno */
+	in[n] = sysfs(2, NULL, 0);
+	in[n].u.sysfs.len = 255;
+	memcpy(in[n++].u.sysfs.raw, all, 255);
+	in[n++] = attach(3, UINT32_MAX, sym); /* 255-byte symbol */
+	in[n++] = attach(4, 0, "");
+	in[n++] = simple(FRC_DROPS, 5, UINT64_MAX);
+	in[n++] = simple(FRC_EXIT, 6, UINT32_MAX);
+	in[n++] = tick(7, 1, FRC_SOURCE_EBPF, UINT64_MAX);
+	in[n++] = tick(UINT64_MAX, 1, FRC_SOURCE_SYSFS, 0);
+
+	struct capture c = write_capture(in, n, NULL, NULL, 1);
+	frc_reader *r = NULL;
+
+	ck_assert_int_eq(frc_reader_open_mem(&r, c.p, c.len, "mem.frc"), 0);
+	ck_assert_uint_eq(read_all(r, out, 16), 12);
+	for (size_t i = 0; i < n; i++)
+		rec_assert_eq(&in[i], &out[i], i);
+	frc_reader_close(r);
+	capture_free(&c);
+}
+END_TEST
+
+static uint64_t prng = 0x1234567;
+
+static uint64_t next_rand(void)
+{
+	prng ^= prng << 13;
+	prng ^= prng >> 7;
+	prng ^= prng << 17;
+	return prng;
+}
+
+/*
+ * Many frames of several PIDs with pauses, reallocated buffers, tid changes, a clock
+ * jump back and ties: every frame comes back exactly, in order, through the columns.
+ */
+START_TEST(roundtrip_frame_columns)
+{
+	enum { N = 30000 };
+	struct frc_record *in = malloc(N * sizeof(*in)), *out = malloc(N * sizeof(*out));
+	uint64_t t[5] = {5000000000ull, 5000000001ull, 7000000000ull, 100, 1ull << 62};
+	struct frc_writer_options opt = {.flush_ms = 700};
+	frc_reader *r = NULL;
+
+	for (size_t i = 0; i < N; i++) {
+		uint64_t x = next_rand(), p = x % 5;
+
+		t[p] += 8333333 + (x >> 8) % 400001 - 200000;
+		if (x % 997 == 0)
+			t[p] += 4000000000ull; /* a 4 s pause */
+		if (x % 1499 == 0)
+			t[p] -= 30000000; /* non-monotonic */
+		in[i] = frame(t[p], 1000 + (uint32_t)p, 2000 + (uint32_t)(x >> 40) % 3,
+			      0x7f0000000000ull + ((x >> 20) % (p == 4 ? 40 : 3)) * 0x1000 +
+				  (i > N / 2 ? 0x100000 : 0));
+	}
+	struct capture c = write_capture(in, N, NULL, &opt, 1);
+
+	ck_assert_int_eq(frc_reader_open_mem(&r, c.p, c.len, "mem.frc"), 0);
+	ck_assert_uint_eq(read_all(r, out, N), N);
+	for (size_t i = 0; i < N; i++)
+		rec_assert_eq(&in[i], &out[i], i);
+	frc_reader_close(r);
+	capture_free(&c);
+	free(out);
+	free(in);
+}
+END_TEST
+
+/* ------------------------------------------------------------ chunking and writer rules */
+
+START_TEST(writer_chunking)
+{
+	struct frc_record in[8];
+	struct frc_writer_options opt = {.flush_ms = 100};
+	size_t ends[8], hdr, n = 0;
+
+	in[n++] = frame(0, 1, 1, 1);
+	in[n++] = frame(50000000, 1, 1, 1);
+	in[n++] = frame(99999999, 1, 1, 1);  /* still the first chunk */
+	in[n++] = frame(100000000, 1, 1, 1); /* 100 ms after the first: new chunk */
+	in[n++] = frame(20000000, 1, 1, 1);  /* earlier than the chunk's first: stays */
+	in[n++] = frame(200000000, 1, 1, 1); /* new chunk */
+	struct capture c = write_capture(in, n, NULL, &opt, 1);
+
+	ck_assert_uint_eq(chunk_ends(&c, &hdr, ends, 8), 3);
+	capture_free(&c);
+}
+END_TEST
+
+START_TEST(writer_rejects_invalid)
+{
+	static const struct frc_meta bad_key[] = {{"Bad Key", "x"}};
+	static const struct frc_meta dup[] = {{"a", "1"}, {"a", "2"}};
+	int fd = memfd_create("w", MFD_CLOEXEC);
+	frc_writer *w = NULL;
+	struct frc_record r;
+
+	ck_assert_int_eq(frc_writer_open_fd(&w, fd, "w.frc", bad_key, 1, NULL), FRC_EINVAL);
+	ck_assert_ptr_nonnull(strstr(frc_writer_error(w), "Bad Key"));
+	frc_writer_free(w);
+	ck_assert_int_eq(frc_writer_open_fd(&w, fd, "w.frc", dup, 2, NULL), FRC_EINVAL);
+	frc_writer_free(w);
+	ck_assert_int_eq(frc_writer_open_fd(&w, fd, "w.frc", NULL, 0, NULL), 0);
+	r = sysfs(1, NULL, 0);
+	r.u.sysfs.len = 256;
+	ck_assert_int_eq(frc_writer_append(w, &r), FRC_EINVAL);
+	r = sysfs(1, NULL, 5);
+	r.u.sysfs.len = 1; /* an errno and bytes */
+	ck_assert_int_eq(frc_writer_append(w, &r), FRC_EINVAL);
+	r = tick(1, 1, 3, 0);
+	ck_assert_int_eq(frc_writer_append(w, &r), FRC_EINVAL);
+	r = attach(1, 1, "abc");
+	r.u.attach.len = 2; /* len disagrees with the string */
+	ck_assert_int_eq(frc_writer_append(w, &r), FRC_EINVAL);
+	r.type = 7;
+	ck_assert_int_eq(frc_writer_append(w, &r), FRC_EINVAL);
+	/* A rejected record leaves the writer usable. */
+	r = frame(1, 1, 1, 1);
+	ck_assert_int_eq(frc_writer_append(w, &r), 0);
+	ck_assert_int_eq(frc_writer_finish(w), 0);
+	frc_writer_free(w);
+	close(fd);
+}
+END_TEST
+
+/* ------------------------------------------------------------ damage */
+
+/*
+ * Cut the capture at every byte offset: the reader delivers exactly the records of the
+ * chunks wholly before the cut and says "truncated" (a cut inside the header fails open).
+ */
+START_TEST(truncation_every_offset)
+{
+	static const size_t cum[] = {0, 5, 8, 14, 16}; /* records before chunk end k */
+	struct frc_record in[32], out[32];
+	size_t n = sample(in), ends[8], hdr;
+	struct capture c = write_capture(in, n, sample_groups, NULL, 1);
+	char path[] = "/tmp/frc-cut-XXXXXX";
+	int tfd = mkstemp(path);
+
+	ck_assert_uint_eq(chunk_ends(&c, &hdr, ends, 8), 4);
+	ck_assert_int_ge(tfd, 0);
+	for (size_t cut = 0; cut <= c.len; cut++) {
+		struct frc_reader_stats st;
+		frc_reader *r = NULL;
+		size_t whole = 0, got;
+		int ret, via_file = cut % 7 == 0;
+
+		if (via_file) {
+			ck_assert_int_eq(ftruncate(tfd, 0), 0);
+			ck_assert_int_eq(pwrite(tfd, c.p, cut, 0), (ssize_t)cut);
+			ret = frc_reader_open(&r, path);
+		} else {
+			ret = frc_reader_open_mem(&r, c.p, cut, "cut.frc");
+		}
+		if (cut < hdr) {
+			ck_assert_msg(ret == FRC_ETRUNCATED, "cut %zu: open %d", cut, ret);
+			ck_assert_ptr_nonnull(strstr(frc_reader_error(r), "truncated"));
+			frc_reader_close(r);
+			continue;
+		}
+		ck_assert_msg(ret == 0, "cut %zu: %s", cut, frc_reader_error(r));
+		while (whole < 4 && ends[whole] <= cut)
+			whole++;
+		got = read_all(r, out, 32);
+		ck_assert_msg(got == cum[whole], "cut %zu: %zu records, expected %zu", cut, got,
+			      cum[whole]);
+		for (size_t i = 0; i < got; i++)
+			rec_assert_eq(&in[i], &out[i], i);
+		frc_reader_stats(r, &st);
+		if (cut == c.len) {
+			ck_assert_int_eq(st.status, FRC_STATUS_COMPLETE);
+		} else {
+			ck_assert_msg(st.status == FRC_STATUS_TRUNCATED, "cut %zu: %s", cut,
+				      frc_status_name(st.status));
+			ck_assert_uint_eq(st.valid_end, whole ? ends[whole - 1] : hdr);
+			ck_assert_ptr_nonnull(strstr(frc_reader_error(r), "truncated"));
+			ck_assert_ptr_nonnull(strstr(frc_reader_error(r), ": offset "));
+		}
+		frc_reader_close(r);
+	}
+	close(tfd);
+	unlink(path);
+	capture_free(&c);
+}
+END_TEST
+
+/*
+ * Flip bits of every byte (two patterns): the damage is always reported (open fails, or
+ * the status is not complete), never a crash, and what is delivered is the records of
+ * the chunks before the damage, unchanged.
+ */
+START_TEST(byte_flip_every_offset)
+{
+	static const size_t cum[] = {0, 5, 8, 14, 16};
+	static const uint8_t pattern[] = {0x01, 0xFF};
+	struct frc_record in[32], out[32];
+	size_t n = sample(in);
+	struct capture c = write_capture(in, n, sample_groups, NULL, 1);
+	uint8_t *bad = malloc(c.len);
+
+	for (size_t pi = 0; pi < sizeof(pattern); pi++) {
+		for (size_t off = 0; off < c.len; off++) {
+			struct frc_reader_stats st;
+			frc_reader *r = NULL;
+			size_t got;
+			int ret, boundary = 0;
+
+			memcpy(bad, c.p, c.len);
+			bad[off] ^= pattern[pi];
+			ret = frc_reader_open_mem(&r, bad, c.len, "flip.frc");
+			if (ret) {
+				ck_assert_msg(ret == FRC_ECORRUPT || ret == FRC_ENOTCAPTURE ||
+						  ret == FRC_ETRUNCATED || ret == FRC_EVERSION,
+					      "flip at %zu: open %d", off, ret);
+				ck_assert_msg(strlen(frc_reader_error(r)) > 0, "flip at %zu", off);
+				frc_reader_close(r);
+				continue;
+			}
+			got = read_all(r, out, 32);
+			frc_reader_stats(r, &st);
+			ck_assert_msg(st.status != FRC_STATUS_COMPLETE,
+				      "flip 0x%02x at %zu not detected", pattern[pi], off);
+			ck_assert_ptr_nonnull(strstr(frc_reader_error(r), "flip.frc: offset "));
+			for (size_t k = 0; k < 5; k++)
+				boundary |= got == cum[k];
+			ck_assert_msg(boundary, "flip at %zu: %zu records", off, got);
+			for (size_t i = 0; i < got; i++)
+				rec_assert_eq(&in[i], &out[i], i);
+			frc_reader_close(r);
+		}
+	}
+	free(bad);
+	capture_free(&c);
+}
+END_TEST
+
+START_TEST(not_a_capture_and_version)
+{
+	static const uint8_t junk[] = "hello, world\n";
+	struct frc_record in[32];
+	size_t n = sample(in);
+	struct capture c = write_capture(in, n, NULL, NULL, 1);
+	uint32_t size = frc_get_le32(c.p + 4);
+	frc_reader *r = NULL;
+	unsigned maj, min;
+
+	ck_assert_int_eq(frc_reader_open_mem(&r, junk, sizeof(junk) - 1, "junk"), FRC_ENOTCAPTURE);
+	ck_assert_str_eq(frc_reader_error(r),
+			 "junk: offset 0: not an .frc capture (no header frame)");
+	frc_reader_close(r);
+	ck_assert_int_eq(frc_reader_open(&r, "/nonexistent/x.frc"), FRC_EIO);
+	ck_assert_str_eq(frc_reader_error(r), "/nonexistent/x.frc: No such file or directory");
+	frc_reader_close(r);
+	/* A later minor version is read; a later major one is refused. */
+	c.p[8 + 6] = 7;
+	frc_put_le32(c.p + 8 + size - 4, frc_crc32c(0, c.p + 8, size - 4));
+	ck_assert_int_eq(frc_reader_open_mem(&r, c.p, c.len, "v.frc"), 0);
+	frc_reader_version(r, &maj, &min);
+	ck_assert_uint_eq(maj, 1);
+	ck_assert_uint_eq(min, 7);
+	frc_reader_close(r);
+	c.p[8 + 4] = 2;
+	frc_put_le32(c.p + 8 + size - 4, frc_crc32c(0, c.p + 8, size - 4));
+	ck_assert_int_eq(frc_reader_open_mem(&r, c.p, c.len, "v.frc"), FRC_EVERSION);
+	ck_assert_str_eq(frc_reader_error(r),
+			 "v.frc: offset 12: format version 2.7; this reader knows 1.x");
+	frc_reader_close(r);
+	capture_free(&c);
+}
+END_TEST
+
+/* ------------------------------------------------------------ forward compatibility */
+
+START_TEST(unknown_types_skipped)
+{
+	static const uint8_t future[] = {1, 2, 3, 4};
+	static const uint8_t skippable[] = {0x50, 0x2A, 0x4D, 0x18, 3, 0, 0, 0, 'a', 'b', 'c'};
+	struct frc_record out[8], r1 = frame(10, 1, 2, 3), r2 = simple(FRC_EXIT, 11, 1);
+	int fd = memfd_create("u", MFD_CLOEXEC);
+	struct frc_reader_stats st;
+	frc_writer *w = NULL;
+	frc_reader *r = NULL;
+	struct capture c, d;
+	size_t hdr, ends[4];
+
+	ck_assert_int_eq(frc_writer_open_fd(&w, fd, "u.frc", NULL, 0, NULL), 0);
+	ck_assert_int_eq(frc_writer_append(w, &r1), 0);
+	ck_assert_int_eq(frc_writer_append_raw_entry(w, 99, future, sizeof(future)), 0);
+	ck_assert_int_eq(frc_writer_append_raw_entry(w, 0, NULL, 0), 0);
+	ck_assert_int_eq(frc_writer_append(w, &r2), 0);
+	ck_assert_int_eq(frc_writer_finish(w), 0);
+	frc_writer_free(w);
+	c = slurp_fd(fd);
+	close(fd);
+
+	ck_assert_int_eq(frc_reader_open_mem(&r, c.p, c.len, "u.frc"), 0);
+	ck_assert_uint_eq(read_all(r, out, 8), 2);
+	rec_assert_eq(&r1, &out[0], 0);
+	rec_assert_eq(&r2, &out[1], 1);
+	frc_reader_stats(r, &st);
+	ck_assert_uint_eq(st.unknown, 2);
+	ck_assert_uint_eq(st.records, 2);
+	ck_assert_int_eq(st.status, FRC_STATUS_COMPLETE);
+	frc_reader_close(r);
+
+	/* An unknown skippable frame after the chunk (footer dropped: a linear scan). */
+	ck_assert_uint_eq(chunk_ends(&c, &hdr, ends, 4), 1);
+	d.len = ends[0] + sizeof(skippable);
+	d.p = malloc(d.len);
+	memcpy(d.p, c.p, ends[0]);
+	memcpy(d.p + ends[0], skippable, sizeof(skippable));
+	ck_assert_int_eq(frc_reader_open_mem(&r, d.p, d.len, "s.frc"), 0);
+	ck_assert_uint_eq(read_all(r, out, 8), 2);
+	frc_reader_stats(r, &st);
+	ck_assert_int_eq(st.status, FRC_STATUS_TRUNCATED);
+	ck_assert_uint_eq(st.valid_end, d.len);
+	ck_assert_int_eq(st.index_used, 0);
+	frc_reader_close(r);
+	capture_free(&d);
+	capture_free(&c);
+}
+END_TEST
+
+/* ------------------------------------------------------------ zstd CLI and determinism */
+
+static int run(const char *cmd)
+{
+	int st = system(cmd);
+
+	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+static int have_zstd(void)
+{
+	return run("zstd --version >/dev/null 2>&1") == 0;
+}
+
+/*
+ * The chunk bodies of this capture, written out by hand from FORMAT.md:
+ *   chunk 0: drops 5 7 -> 03 02 05 07; exit 6 42 -> 05 02 06 2a
+ *   chunk 1: frame 1000 1 2 0x10 -> 01 0b | n=01 npids=01 pid=01 m=01 base=e8 07
+ *            ndict=01 buf=10 nruns=01 tid=02 len=01
+ *            tick 2000 60.5 sysfs -> 06 07 d0 0f 01 a0 d0 ec 1c
+ */
+static const uint8_t tiny_stream[] = {0x03, 0x02, 0x05, 0x07, 0x05, 0x02, 0x06, 0x2a, 0x01, 0x0b,
+				      0x01, 0x01, 0x01, 0x01, 0xe8, 0x07, 0x01, 0x10, 0x01, 0x02,
+				      0x01, 0x06, 0x07, 0xd0, 0x0f, 0x01, 0xa0, 0xd0, 0xec, 0x1c};
+
+START_TEST(zstd_cli_interop)
+{
+	struct frc_record in[4] = {simple(FRC_DROPS, 5, 7), simple(FRC_EXIT, 6, 42),
+				   frame(1000, 1, 2, 0x10),
+				   tick(2000, 1, FRC_SOURCE_SYSFS, 60500000)};
+	static const size_t groups[] = {2, 2, 0};
+	char dir[] = "/tmp/frc-zstd-XXXXXX", cmd[1024], path[64], outp[64];
+	struct capture c = write_capture(in, 4, groups, NULL, 1);
+	struct capture big;
+	struct frc_record many[32];
+	FILE *f;
+	uint8_t got[4096];
+	size_t n;
+
+	if (!have_zstd()) {
+		fprintf(stderr, "SKIP: no zstd CLI\n");
+		exit(77);
+	}
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/t.frc", dir);
+	snprintf(outp, sizeof(outp), "%s/t.out", dir);
+	f = fopen(path, "wb");
+	ck_assert_uint_eq(fwrite(c.p, 1, c.len, f), c.len);
+	fclose(f);
+	snprintf(cmd, sizeof(cmd), "zstd -q -t '%s'", path);
+	ck_assert_int_eq(run(cmd), 0);
+	snprintf(cmd, sizeof(cmd), "zstd -q -dc '%s' > '%s'", path, outp);
+	ck_assert_int_eq(run(cmd), 0);
+	f = fopen(outp, "rb");
+	n = fread(got, 1, sizeof(got), f);
+	fclose(f);
+	ck_assert_uint_eq(n, sizeof(tiny_stream));
+	ck_assert(!memcmp(got, tiny_stream, n));
+
+	/* The larger sample (4 chunks, footer) passes zstd -t too. */
+	big = write_capture(many, sample(many), sample_groups, NULL, 1);
+	f = fopen(path, "wb");
+	ck_assert_uint_eq(fwrite(big.p, 1, big.len, f), big.len);
+	fclose(f);
+	snprintf(cmd, sizeof(cmd), "zstd -q -t '%s'", path);
+	ck_assert_int_eq(run(cmd), 0);
+	/* A cut capture is an incomplete zstd stream only when cut inside a frame. */
+	snprintf(cmd, sizeof(cmd), "head -c %zu '%s' > '%s.cut' && zstd -q -t '%s.cut' 2>/dev/null",
+		 big.len / 2, path, path, path);
+	ck_assert_int_ne(run(cmd), 0);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	ck_assert_int_eq(run(cmd), 0);
+	capture_free(&big);
+	capture_free(&c);
+}
+END_TEST
+
+START_TEST(determinism)
+{
+	struct frc_record in[32];
+	size_t n = sample(in);
+	struct capture a = write_capture(in, n, sample_groups, NULL, 1);
+	struct capture b = write_capture(in, n, sample_groups, NULL, 1);
+
+	ck_assert_uint_eq(a.len, b.len);
+	ck_assert(!memcmp(a.p, b.p, a.len));
+	capture_free(&a);
+	capture_free(&b);
+}
+END_TEST
+
+/* ------------------------------------------------------------ text form */
+
+static char tdir[64];
+
+static void text_dir(void)
+{
+	strcpy(tdir, "/tmp/frc-text-XXXXXX");
+	ck_assert_ptr_nonnull(mkdtemp(tdir));
+}
+
+static void text_dir_rm(void)
+{
+	char cmd[128];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tdir);
+	ck_assert_int_eq(run(cmd), 0);
+}
+
+static void put_file(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+
+	ck_assert_ptr_nonnull(f);
+	fputs(text, f);
+	ck_assert_int_eq(fclose(f), 0);
+}
+
+static int dir_entries(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	int n = 0;
+
+	while ((e = readdir(d)))
+		n += e->d_name[0] != '.';
+	closedir(d);
+	return n;
+}
+
+/* export(import(text)) into a malloc'd string. */
+static char *text_roundtrip(const char *text)
+{
+	char in[128], out[128], err[256], *buf = NULL;
+	size_t len = 0;
+	frc_reader *r = NULL;
+	FILE *mem;
+
+	snprintf(in, sizeof(in), "%s/in.txt", tdir);
+	snprintf(out, sizeof(out), "%s/out.frc", tdir);
+	put_file(in, text);
+	ck_assert_msg(frc_text_import(in, out, NULL, err, sizeof(err)) == 0, "%s", err);
+	ck_assert_int_eq(frc_reader_open(&r, out), 0);
+	mem = open_memstream(&buf, &len);
+	ck_assert_int_eq(frc_text_export(r, mem), 0);
+	fclose(mem);
+	frc_reader_close(r);
+	return buf;
+}
+
+static const char canonical[] =
+    "meta recorder framerec 0.1.0\n"
+    "meta target com.example.game --flag \\\"x\\\"\\tq\n"
+    "meta spaces \\x20both ends\\x20\n"
+    "meta empty\n"
+    "meta utf8 \\xe4\\xb8\\xad\n"
+    "attach 1000 4242 " SYM_QB "\n"
+    "frame 1000000000 4242 4301 0xb400007a1c2e3000\n"
+    "frame 1016666667 4242 4301 0xb400007a1c2e5000\n"
+    "frame 1016666667 77 78 0x0\n"
+    "sysfs 1040000000 \"60\\n\"\n"
+    "sysfs 1040000001 \"\"\n"
+    "sysfs 1040000002 \"\\x00\\x01\\\\\\\" \\xff\"\n"
+    "sysfs 1200000000 !5\n"
+    "drops 1300000000 18446744073709551615\n"
+    "tick 1400000000\n"
+    "tick 1500000000 - -\n"
+    "tick 1600000000 60.500000 sysfs\n"
+    "tick 1700000000 0.000001 ebpf\n"
+    "exit 1800000000 77\n"
+    "attach 1900000000 5\n"
+    "frame 18446744073709551615 4294967295 4294967295 0xffffffffffffffff\n";
+
+START_TEST(text_roundtrip_canonical)
+{
+	char *got;
+
+	text_dir();
+	got = text_roundtrip(canonical);
+	ck_assert_str_eq(got, canonical);
+	free(got);
+	text_dir_rm();
+}
+END_TEST
+
+START_TEST(text_import_normalizes)
+{
+	static const char loose[] = "# a comment\n"
+				    "\n"
+				    "   # indented comment\n"
+				    "meta\tkey   v a l\r\n"
+				    "frame  1\t2 3   0XAbC  \n"
+				    "tick 5 60 sysfs\n"
+				    "tick 6 60.5 ebpf\n"
+				    "sysfs 7 \"a\\x4A\"  \n"
+				    "sysfs 8 !0007\n";
+	static const char want[] = "meta key v a l\n"
+				   "frame 1 2 3 0xabc\n"
+				   "tick 5 60.000000 sysfs\n"
+				   "tick 6 60.500000 ebpf\n"
+				   "sysfs 7 \"aJ\"\n"
+				   "sysfs 8 !7\n";
+	char *got;
+
+	text_dir();
+	got = text_roundtrip(loose);
+	ck_assert_str_eq(got, want);
+	free(got);
+	text_dir_rm();
+}
+END_TEST
+
+START_TEST(text_import_deterministic)
+{
+	char in[128], a[128], b[128], err[256];
+	int fa, fb;
+	struct capture ca, cb;
+
+	text_dir();
+	snprintf(in, sizeof(in), "%s/in.txt", tdir);
+	snprintf(a, sizeof(a), "%s/a.frc", tdir);
+	snprintf(b, sizeof(b), "%s/b.frc", tdir);
+	put_file(in, canonical);
+	ck_assert_int_eq(frc_text_import(in, a, NULL, err, sizeof(err)), 0);
+	ck_assert_int_eq(frc_text_import(in, b, NULL, err, sizeof(err)), 0);
+	fa = open(a, O_RDONLY);
+	fb = open(b, O_RDONLY);
+	ca = slurp_fd(fa);
+	cb = slurp_fd(fb);
+	ck_assert_uint_eq(ca.len, cb.len);
+	ck_assert(!memcmp(ca.p, cb.p, ca.len));
+	close(fa);
+	close(fb);
+	capture_free(&ca);
+	capture_free(&cb);
+	text_dir_rm();
+}
+END_TEST
+
+static const struct {
+	const char *text, *err;
+} bad_texts[] = {
+    {"frobnicate 1\n", "IN:1:1: unknown record type 'frobnicate'"},
+    {"frame 1 2 3\n", "IN:1:12: expected BUFFER (0x...)"},
+    {"frame 1 2 3 4\n", "IN:1:13: BUFFER: expected 0x followed by hex digits"},
+    {"frame 1 2 3 0x12345678901234567\n", "IN:1:13: BUFFER out of range (more than 16 hex digits)"},
+    {"frame 1 2 3 0x1g\n", "IN:1:16: BUFFER: expected a hex digit"},
+    {"frame 1 2 3 0x1 extra\n", "IN:1:17: unexpected text after the record"},
+    {"frame 18446744073709551616 1 1 0x1\n",
+     "IN:1:7: KTIME_NS out of range (max 18446744073709551615)"},
+    {"exit 1 4294967296\n", "IN:1:8: PID out of range (max 4294967295)"},
+    {"exit 1 -1\n", "IN:1:8: PID: expected a decimal digit"},
+    {"frame 1 2 3 0x1\nmeta k v\n", "IN:2:1: meta after the first record"},
+    {"meta Key v\n", "IN:1:6: KEY: only a-z 0-9 _ . are allowed"},
+    {"meta k 1\nmeta k 2\n", "IN:2:6: KEY 'k' given twice"},
+    {"sysfs 1 \"abc\n", "IN:1:9: RAW: missing closing quote"},
+    {"sysfs 1 \"a\\qb\"\n", "IN:1:11: RAW: unknown escape (use \\n \\t \\\\ \\\" \\xHH)"},
+    {"sysfs 1 \"\\x4\"\n", "IN:1:10: RAW: unknown escape (use \\n \\t \\\\ \\\" \\xHH)"},
+    {"sysfs 1 60\n", "IN:1:9: expected \"RAW\" or !ERRNO"},
+    {"sysfs 1 !0\n", "IN:1:10: ERRNO must not be 0"},
+    {"sysfs 1 !\n", "IN:1:10: ERRNO: expected digits after !"},
+    {"tick 1 60.1234567 sysfs\n", "IN:1:17: FPS: at most 6 decimals"},
+    {"tick 1 60\n", "IN:1:10: expected SOURCE"},
+    {"tick 1 60 gpu\n", "IN:1:11: SOURCE: expected sysfs, ebpf or -"},
+    {"tick 1 - sysfs\n", "IN:1:10: SOURCE must be - when FPS is -"},
+    {"tick 1 60 -\n", "IN:1:8: FPS must be - when SOURCE is -"},
+    {"drops\n", "IN:1:6: expected KTIME_NS"},
+    {"attach 1 2 a\\x00b\n", "IN:1:12: SYMBOL must not contain \\x00"},
+    {"frame 1 2 3 0x1\nframe 1 2 3 0x1\nframe 1x 2 3 0x1\n",
+     "IN:3:8: KTIME_NS: expected a decimal digit"},
+};
+
+START_TEST(text_import_errors)
+{
+	char in[128], out[128], err[256], want[300];
+
+	text_dir();
+	snprintf(in, sizeof(in), "%s/in.txt", tdir);
+	snprintf(out, sizeof(out), "%s/out.frc", tdir);
+	for (size_t i = 0; i < sizeof(bad_texts) / sizeof(bad_texts[0]); i++) {
+		put_file(in, bad_texts[i].text);
+		ck_assert_int_eq(frc_text_import(in, out, NULL, err, sizeof(err)), FRC_EINVAL);
+		snprintf(want, sizeof(want), "%s/in.txt%s", tdir, bad_texts[i].err + 2);
+		ck_assert_str_eq(err, want);
+		/* No output, no temporary file left behind: only in.txt is there. */
+		ck_assert_int_eq(access(out, F_OK), -1);
+		ck_assert_int_eq(dir_entries(tdir), 1);
+	}
+	/* An existing output is left untouched by a failed import. */
+	put_file(out, "old");
+	put_file(in, "frame 1\n");
+	ck_assert_int_eq(frc_text_import(in, out, NULL, err, sizeof(err)), FRC_EINVAL);
+	{
+		char buf[8] = {0};
+		FILE *f = fopen(out, "r");
+
+		ck_assert_uint_eq(fread(buf, 1, sizeof(buf), f), 3);
+		fclose(f);
+		ck_assert_str_eq(buf, "old");
+	}
+	snprintf(want, sizeof(want), "%s/missing.txt", tdir);
+	ck_assert_int_eq(frc_text_import(want, out, NULL, err, sizeof(err)), FRC_EIO);
+	text_dir_rm();
+}
+END_TEST
+
+START_TEST(text_export_damaged)
+{
+	struct frc_record in[32];
+	size_t n = sample(in), ends[8], hdr;
+	struct capture c = write_capture(in, n, sample_groups, NULL, 1);
+	frc_reader *r = NULL;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *mem;
+
+	ck_assert_uint_eq(chunk_ends(&c, &hdr, ends, 8), 4);
+	ck_assert_int_eq(frc_reader_open_mem(&r, c.p, ends[0] + 3, "t.frc"), 0);
+	mem = open_memstream(&buf, &len);
+	ck_assert_int_eq(frc_text_export(r, mem), FRC_ETRUNCATED);
+	fclose(mem);
+	ck_assert_str_eq(buf, "meta recorder test_format\n"
+			      "meta clock CLOCK_MONOTONIC\n"
+			      "attach 900000000 4242 " SYM_QB "\n"
+			      "frame 1000000000 4242 4301 0xb400007a1c2e3000\n"
+			      "frame 1016666667 4242 4301 0xb400007a1c2e5000\n"
+			      "frame 1033333334 4242 4302 0xb400007a1c2e7000\n"
+			      "sysfs 1040000000 \"60\\n\"\n");
+	free(buf);
+	frc_reader_close(r);
+	capture_free(&c);
+}
+END_TEST
+
+START_TEST(text_format_helpers)
+{
+	char buf[FRC_TEXT_LINE_MAX + 1];
+	struct frc_record r = sysfs(1, NULL, 0);
+
+	ck_assert_uint_eq(frc_text_escape(" a\"\\\n\t\x7f ", 8, buf, sizeof(buf), 1), 21);
+	ck_assert_str_eq(buf, "\\x20a\\\"\\\\\\n\\t\\x7f\\x20");
+	ck_assert_uint_eq(frc_text_escape(" a ", 3, buf, 2, 0), 3);
+	ck_assert_str_eq(buf, " ");
+	r.u.sysfs.len = 255;
+	memset(r.u.sysfs.raw, 0xff, 255);
+	ck_assert_int_eq(frc_text_format_record(&r, buf, sizeof(buf)), 8 + 2 + 1020);
+	ck_assert_int_le(frc_text_format_record(&r, buf, sizeof(buf)), FRC_TEXT_LINE_MAX);
+	r.type = 42;
+	ck_assert_int_eq(frc_text_format_record(&r, buf, sizeof(buf)), FRC_EINVAL);
+	ck_assert_str_eq(frc_strerror(FRC_ECORRUPT), "capture is corrupt");
+	ck_assert_str_eq(frc_status_name(FRC_STATUS_TRUNCATED), "truncated");
+	ck_assert_uint_eq(frc_crc32c(0, "123456789", 9), 0xE3069283u);
+}
+END_TEST
+
+/* ------------------------------------------------------------ main */
+
+int main(int argc, char **argv)
+{
+	const struct {
+		const char *name;
+		const TTest *test;
+		int timeout;
+	} cases[] = {
+	    {"roundtrip_all_types", roundtrip_all_types, 10},
+	    {"roundtrip_edge_values", roundtrip_edge_values, 10},
+	    {"roundtrip_frame_columns", roundtrip_frame_columns, 60},
+	    {"writer_chunking", writer_chunking, 10},
+	    {"writer_rejects_invalid", writer_rejects_invalid, 10},
+	    {"truncation_every_offset", truncation_every_offset, 120},
+	    {"byte_flip_every_offset", byte_flip_every_offset, 120},
+	    {"not_a_capture_and_version", not_a_capture_and_version, 10},
+	    {"unknown_types_skipped", unknown_types_skipped, 10},
+	    {"zstd_cli_interop", zstd_cli_interop, 30},
+	    {"determinism", determinism, 10},
+	    {"text_roundtrip_canonical", text_roundtrip_canonical, 10},
+	    {"text_import_normalizes", text_import_normalizes, 10},
+	    {"text_import_deterministic", text_import_deterministic, 10},
+	    {"text_import_errors", text_import_errors, 30},
+	    {"text_export_damaged", text_export_damaged, 10},
+	    {"text_format_helpers", text_format_helpers, 10},
+	};
+
+	Suite *s = suite_create("format");
+	SRunner *sr;
+	int failed, found = 0;
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		TCase *tc;
+
+		if (argc > 1 && strcmp(argv[1], cases[i].name))
+			continue;
+		tc = tcase_create(cases[i].name);
+		tcase_set_timeout(tc, cases[i].timeout);
+		tcase_add_test(tc, cases[i].test);
+		suite_add_tcase(s, tc);
+		found = 1;
+	}
+	if (!found) {
+		fprintf(stderr, "test_format: no case '%s'\n", argv[1]);
+		return 2;
+	}
+	sr = srunner_create(s);
+	/* exit(77) inside a case must reach CTest as a skip: run in this process. */
+	if (argc > 1)
+		srunner_set_fork_status(sr, CK_NOFORK);
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? 1 : 0;
+}
