@@ -216,39 +216,6 @@ __attribute__((format(printf, 2, 3))) static void add(struct args *a, const char
 
 /* ------------------------------------------------------------ stand-in game */
 
-/*
- * Start standin-game gated (--wait-signal): it makes no call before SIGUSR1, so a probe
- * can be attached first. argv0 is its process name. extra: further NULL-terminated args.
- */
-static pid_t start_game(const char *argv0, int variant, const char *truth, const char *fps,
-			const char *frames, ...)
-{
-	static struct args a;
-	va_list ap;
-	const char *s;
-
-	a.n = 0;
-	add(&a, "%s", argv0);
-	add(&a, "--wait-signal");
-	add(&a, "--symbol");
-	add(&a, "%s", variant_name[variant]);
-	add(&a, "--fps");
-	add(&a, "%s", fps);
-	add(&a, "--frames");
-	add(&a, "%s", frames);
-	add(&a, "--buffers");
-	add(&a, "3");
-	if (truth) {
-		add(&a, "--truth");
-		add(&a, "%s", truth);
-	}
-	va_start(ap, frames);
-	while ((s = va_arg(ap, const char *)))
-		add(&a, "%s", s);
-	va_end(ap);
-	return spawn(STANDIN_GAME, a.v, NULL);
-}
-
 /* Where the stand-in libgui.so is loaded in pid (its mapping at file offset 0), or 0. */
 static uint64_t lib_base(pid_t pid)
 {
@@ -279,6 +246,43 @@ static void wait_mapped(pid_t pid)
 	for (int waited = 0; waited < 10000 && !lib_base(pid); waited += 5)
 		usleep(5000);
 	ck_assert_msg(lib_base(pid), "pid %d never mapped %s", (int)pid, STANDIN_LIB);
+}
+
+/*
+ * Start standin-game gated (--wait-signal): it makes no call before SIGUSR1, so a probe
+ * can be attached first. argv0 is its process name. extra: further NULL-terminated args.
+ * Returns once the game has mapped libgui.so.
+ */
+static pid_t start_game(const char *argv0, int variant, const char *truth, const char *fps,
+			const char *frames, ...)
+{
+	static struct args a;
+	va_list ap;
+	const char *s;
+
+	a.n = 0;
+	add(&a, "%s", argv0);
+	add(&a, "--wait-signal");
+	add(&a, "--symbol");
+	add(&a, "%s", variant_name[variant]);
+	add(&a, "--fps");
+	add(&a, "%s", fps);
+	add(&a, "--frames");
+	add(&a, "%s", frames);
+	add(&a, "--buffers");
+	add(&a, "3");
+	if (truth) {
+		add(&a, "--truth");
+		add(&a, "%s", truth);
+	}
+	va_start(ap, frames);
+	while ((s = va_arg(ap, const char *)))
+		add(&a, "%s", s);
+	va_end(ap);
+	pid_t pid = spawn(STANDIN_GAME, a.v, NULL);
+	/* Like a running app, the game has libgui.so mapped before anyone attaches to it. */
+	wait_mapped(pid);
+	return pid;
 }
 
 /*
@@ -824,9 +828,7 @@ END_TEST
 /* A game that never calls (gated forever), as a valid --pid for the refusal tests. */
 static pid_t idle_game(void)
 {
-	pid_t game = start_game("standin-game", V_LEGACY, NULL, "60", "0", NULL);
-	wait_mapped(game);
-	return game;
+	return start_game("standin-game", V_LEGACY, NULL, "60", "0", NULL);
 }
 
 /* framerec exited 1 with a one-line-or-more message on stderr that contains needle. */
