@@ -7,7 +7,7 @@
 #   empty     an empty BPF program on the same uprobe: the trap's floor (the baseline)
 #   framerec  framerec recording the game (-- COMMAND mode)
 # and prints the medians, the ratio framerec/empty (goal <= 1.25), and framerec's own
-# CPU time (utime+stime, not the game's) per recorded frame (goal <= 2 us).
+# CPU time (its own main thread's time on CPU, not the game's) per recorded frame (goal <= 2 us).
 #
 # Usage: bench/recorder/probe_cost.sh [BUILD_DIR]      (as root; default BUILD_DIR=build)
 #   CALLS=N  calls per run (default 50000)     REPS=N  runs of each way (default 5)

@@ -6,7 +6,7 @@
  *	attach the empty uprobe program (empty.bpf.c) on LIB:SYMBOL for every process,
  *	run COMMAND, detach; exits with COMMAND's status.
  *   probe-cost-helper cpu -- COMMAND...
- *	run COMMAND and print "cpu_ns=N": its own utime+stime, not its children's.
+ *	run COMMAND and print "cpu_ns=N": its own CPU time, not its children's.
  *   probe-cost-helper frames CAPTURE.frc
  *	print "frames=N drops=D status=S" for a capture.
  */
@@ -93,16 +93,29 @@ cleanup:
 }
 
 /*
- * utime+stime of a process that has exited but is not yet reaped (fields 14 and 15 of
- * /proc/PID/stat, its own threads only: children are in fields 16 and 17).
+ * CPU time of a process that has exited but is not yet reaped. First choice: the first
+ * field of /proc/PID/schedstat, the main thread's time on CPU in ns (framerec is
+ * single-threaded), because utime+stime in /proc/PID/stat count 10 ms ticks: too coarse
+ * for ~0.1 s of recorder work. Fallback: fields 14 and 15 of /proc/PID/stat (its own
+ * threads only; children are in fields 16 and 17).
  */
 static int own_cpu_ns(pid_t pid, uint64_t *ns)
 {
 	char path[64], buf[1024];
-	unsigned long long ut, st;
+	unsigned long long ut, st, run;
 	FILE *f;
 	size_t n;
 
+	snprintf(path, sizeof(path), "/proc/%d/schedstat", (int)pid);
+	f = fopen(path, "r");
+	if (f) {
+		int ok = fscanf(f, "%llu", &run) == 1;
+		fclose(f);
+		if (ok) {
+			*ns = run;
+			return 0;
+		}
+	}
 	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
 	f = fopen(path, "r");
 	if (!f)
