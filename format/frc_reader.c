@@ -543,7 +543,7 @@ static int chunk_load(frc_reader *r, uint64_t off, uint32_t dsize)
 			       (unsigned long long)rsize);
 	if (csize > r->data_end - (off + 8 + dsize))
 		return short_data(r, off, "chunk", 8 + dsize + csize);
-	if (grow(&r->cbuf, &r->ccap, (size_t)csize) || grow(&r->raw, &r->rcap, (size_t)rsize))
+	if (grow(&r->cbuf, &r->ccap, (size_t)csize))
 		return FRC_ENOMEM;
 	if (read_at(r, off + 8 + dsize, r->cbuf, (size_t)csize))
 		return FRC_EIO;
@@ -556,6 +556,9 @@ static int chunk_load(frc_reader *r, uint64_t off, uint32_t dsize)
 		return corrupt(r, off + 8 + dsize,
 			       "chunk %llu: zstd frame disagrees with its descriptor",
 			       (unsigned long long)seq);
+	/* Only now, with the bytes verified, is the declared raw size worth allocating. */
+	if (grow(&r->raw, &r->rcap, (size_t)rsize))
+		return FRC_ENOMEM;
 	got = ZSTD_decompressDCtx(r->dctx, r->raw, (size_t)rsize, r->cbuf, (size_t)csize);
 	if (ZSTD_isError(got) || got != rsize)
 		return corrupt(r, off + 8 + dsize, "chunk %llu: zstd: %s", (unsigned long long)seq,
