@@ -77,24 +77,32 @@ static size_t read_truth(const char *path, uint64_t *ns, uint64_t *buf, size_t m
 
 /*
  * The calls follow the absolute schedule: call k is due `period` after call k-1, plus
- * jank_ms when it is a late one (1-based number a multiple of jank_every). A call is
- * never made before it is due (1 ms slack: call 0, the origin, may itself start late)
- * and, on an idle machine, not much after it (20 ms slack for a busy one).
+ * jank_ms when it is a late one (1-based number a multiple of jank_every). Each call
+ * happens at its due time plus a wake-up latency; measured from the call with the least
+ * latency (the schedule's origin is not observable: even call 0 may wake late), every
+ * latency is within 20 ms (a busy machine), and there is no drift.
  */
 static void check_schedule(const uint64_t *ns, size_t n, uint64_t period_ms, size_t jank_every,
 			   uint64_t jank_ms)
 {
+	int64_t late[64], least = INT64_MAX;
 	uint64_t due = 0;
-	for (size_t k = 1; k < n; k++) {
-		due += period_ms * 1000000;
-		if (jank_every && (k + 1) % jank_every == 0)
-			due += jank_ms * 1000000;
-		uint64_t at = ns[k] - ns[0];
-		ck_assert_msg(at + 1000000 >= due, "call %zu at +%" PRIu64 " ns, due +%" PRIu64, k,
-			      at, due);
-		ck_assert_msg(at <= due + 20000000, "call %zu at +%" PRIu64 " ns, due +%" PRIu64, k,
-			      at, due);
+
+	ck_assert_uint_le(n, 64);
+	for (size_t k = 0; k < n; k++) {
+		if (k) {
+			due += period_ms * 1000000;
+			if (jank_every && (k + 1) % jank_every == 0)
+				due += jank_ms * 1000000;
+		}
+		late[k] = (int64_t)(ns[k] - ns[0]) - (int64_t)due;
+		if (late[k] < least)
+			least = late[k];
 	}
+	for (size_t k = 0; k < n; k++)
+		ck_assert_msg(late[k] - least <= 20000000,
+			      "call %zu is %" PRId64 " ns later than the on-time calls", k,
+			      late[k] - least);
 }
 
 static void check_truth(const char *variant)
@@ -147,9 +155,9 @@ START_TEST(jank)
 	unlink(path);
 	ck_assert_uint_eq(n, 10);
 	/* Frames 5 and 10 (1-based) are 30 ms late: frame 10 is due 9 * 5 + 2 * 30 = 105 ms
-	 * after frame 1. */
+	 * after frame 1 (45 ms without the jank); 20 ms of slack for wake-up latency. */
 	check_schedule(ns, n, 5, 5, 30);
-	ck_assert_uint_ge(ns[9] - ns[0], 104000000);
+	ck_assert_uint_ge(ns[9] - ns[0], 85000000);
 }
 END_TEST
 
