@@ -521,6 +521,27 @@ static const char *pidstr(pid_t pid)
 	return p;
 }
 
+/*
+ * framerec --pid game --symbol (variant v) [opt val] -o cap, then release the gated game
+ * once the probe is armed in it. Returns framerec's PID; its output goes to log.
+ */
+static pid_t record_game(pid_t game, int v, const char *cap, const char *log, const char *opt,
+			 const char *val)
+{
+	pid_t rec;
+
+	if (opt)
+		rec = start_framerec(log, "--pid", pidstr(game), "--symbol", variant_symbol[v], opt,
+				     val, "-o", cap, NULL);
+	else
+		rec = start_framerec(log, "--pid", pidstr(game), "--symbol", variant_symbol[v],
+				     "-o", cap, NULL);
+	ck_assert_msg(wait_armed(game, variant_symbol[v], 10000),
+		      "framerec did not attach within 10 s; output: %s", slurp(log));
+	kill(game, SIGUSR1);
+	return rec;
+}
+
 /* ------------------------------------------------------------ tests */
 
 /*
@@ -531,11 +552,7 @@ static void variant_test(int v)
 {
 	const char *truth = tmp("truth.txt"), *cap = tmp("cap.frc"), *log = tmp("framerec.log");
 	pid_t game = start_game("standin-game", v, truth, "200", "100", NULL);
-	pid_t rec = start_framerec(log, "--pid", pidstr(game), "--symbol", variant_symbol[v], "-o",
-				   cap, NULL);
-	ck_assert_msg(wait_armed(game, variant_symbol[v], 10000),
-		      "framerec did not attach within 10 s; output: %s", slurp(log));
-	kill(game, SIGUSR1);
+	pid_t rec = record_game(game, v, cap, log, NULL, NULL);
 	assert_exit(wait_exit(game, 10000), 0, NULL);
 	/* The target exited: framerec stops on its own. */
 	assert_exit(wait_exit(rec, 10000), 0, log);
@@ -603,11 +620,7 @@ START_TEST(accounting_tiny_ring)
 {
 	const char *cap = tmp("cap.frc"), *log = tmp("framerec.log");
 	pid_t game = start_game("standin-game", V_LEGACY, NULL, "60", "100000", "--burst", NULL);
-	pid_t rec = start_framerec(log, "--pid", pidstr(game), "--symbol", variant_symbol[V_LEGACY],
-				   "--ring-kib", "4", "-o", cap, NULL);
-	ck_assert_msg(wait_armed(game, variant_symbol[V_LEGACY], 10000),
-		      "framerec did not attach within 10 s; output: %s", slurp(log));
-	kill(game, SIGUSR1);
+	pid_t rec = record_game(game, V_LEGACY, cap, log, "--ring-kib", "4");
 	assert_exit(wait_exit(game, 30000), 0, NULL);
 	assert_exit(wait_exit(rec, 10000), 0, log);
 
@@ -657,11 +670,7 @@ START_TEST(sigkill_truncated)
 {
 	const char *truth = tmp("truth.txt"), *cap = tmp("cap.frc"), *log = tmp("framerec.log");
 	pid_t game = start_game("standin-game", V_LEGACY, truth, "200", "0", NULL);
-	pid_t rec = start_framerec(log, "--pid", pidstr(game), "--symbol", variant_symbol[V_LEGACY],
-				   "--flush-ms", "100", "-o", cap, NULL);
-	ck_assert_msg(wait_armed(game, variant_symbol[V_LEGACY], 10000),
-		      "framerec did not attach within 10 s; output: %s", slurp(log));
-	kill(game, SIGUSR1);
+	pid_t rec = record_game(game, V_LEGACY, cap, log, "--flush-ms", "100");
 	usleep(800000);
 	uint64_t killed = mono_ns();
 	kill(rec, SIGKILL);
@@ -693,11 +702,7 @@ START_TEST(sigint_complete)
 {
 	const char *truth = tmp("truth.txt"), *cap = tmp("cap.frc"), *log = tmp("framerec.log");
 	pid_t game = start_game("standin-game", V_SP, truth, "200", "0", NULL);
-	pid_t rec = start_framerec(log, "--pid", pidstr(game), "--symbol", variant_symbol[V_SP],
-				   "-o", cap, NULL);
-	ck_assert_msg(wait_armed(game, variant_symbol[V_SP], 10000),
-		      "framerec did not attach within 10 s; output: %s", slurp(log));
-	kill(game, SIGUSR1);
+	pid_t rec = record_game(game, V_SP, cap, log, NULL, NULL);
 	usleep(500000);
 	uint64_t stopped = mono_ns();
 	kill(rec, SIGINT);
@@ -774,11 +779,7 @@ START_TEST(pid_target_exit)
 {
 	const char *truth = tmp("truth.txt"), *cap = tmp("cap.frc"), *log = tmp("framerec.log");
 	pid_t game = start_game("standin-game", V_INTERNAL, truth, "200", "30", NULL);
-	pid_t rec = start_framerec(log, "--pid", pidstr(game), "--symbol",
-				   variant_symbol[V_INTERNAL], "-o", cap, NULL);
-	ck_assert_msg(wait_armed(game, variant_symbol[V_INTERNAL], 10000),
-		      "framerec did not attach within 10 s; output: %s", slurp(log));
-	kill(game, SIGUSR1);
+	pid_t rec = record_game(game, V_INTERNAL, cap, log, NULL, NULL);
 	assert_exit(wait_exit(game, 10000), 0, NULL);
 	/* No signal to framerec: it must notice the exit and finish. */
 	assert_exit(wait_exit(rec, 5000), 0, log);
