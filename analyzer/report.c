@@ -94,8 +94,9 @@ int cmd_report(int argc, char **argv)
 	}
 	rc = EXIT_OK;
 	if (summary_truncated(s)) {
-		cli_error("report", "warning: %s is truncated; analyzed up to the damage%s",
-			  argv[optind], strict ? " (--strict: failing)" : "");
+		cli_error("report",
+			  "warning: %s: offset %" PRIu64 ": truncated; analyzed up to the damage%s",
+			  argv[optind], summary_valid_end(s), strict ? " (--strict: failing)" : "");
 		if (strict)
 			rc = EXIT_INPUT;
 	}

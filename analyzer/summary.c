@@ -311,6 +311,11 @@ bool summary_truncated(const struct summary *s)
 	return s->stats.status != FRC_STATUS_COMPLETE;
 }
 
+uint64_t summary_valid_end(const struct summary *s)
+{
+	return s->stats.valid_end;
+}
+
 uint64_t summary_mismatches(const struct summary *s)
 {
 	return s->mismatches;

@@ -34,6 +34,8 @@ struct replay_sink summary_sink(struct summary *s);
 
 /* After the replay: */
 bool summary_truncated(const struct summary *s);
+/* Truncated: the byte offset where valid data ends. */
+uint64_t summary_valid_end(const struct summary *s);
 /* Live readings not reproduced (0 = perfect fidelity or no live readings). */
 uint64_t summary_mismatches(const struct summary *s);
 

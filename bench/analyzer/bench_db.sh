@@ -11,7 +11,8 @@
 # Both get the same PRAGMAs (synchronous=NORMAL, cache_size=-16384, default DELETE
 # journal). Each is run REPS times (default 3) on a fresh database; medians and the ratio
 # ours/baseline are printed (goal <= 2.0), with peak RSS from rss_run (goal <= 64 MiB and
-# independent of capture length).
+# independent of capture length). `frameanalyze report` on the same capture is timed once
+# for its peak RSS (the 1 us histogram).
 #
 # env: REPS (3), SIZES ("1000000 10000000"), WORK (a temporary directory)
 set -eu
@@ -70,5 +71,8 @@ SQL
 	printf '%-9s ratio ours/sqlite3 = %s (goal <= 2.0); ours stored %s rows, capture %s bytes\n' \
 		"$n" "$(awk -v a="$om" -v b="$bm" 'BEGIN {printf "%.2f", a / b}')" "$rows" \
 		"$(wc -c <"$work/c.frc")"
+	set -- $(measure "$fa" report "$work/c.frc")
+	printf '%-9s frameanalyze report (same capture, once): %s s, peak RSS %s MiB\n' "$n" \
+		"$1" "$(awk -v k="$2" 'BEGIN {printf "%.1f", k / 1024}')"
 	rm -f "$work/c.csv" "$work/c.frc" "$work/ours.db" "$work/base.db"
 done

@@ -520,6 +520,36 @@ START_TEST(report_corrupt)
 }
 END_TEST
 
+/*
+ * Hostile input: the capture cut at every 9th byte offset. Whatever the cut, report exits
+ * 0 (truncated, a warning) or 1 (a one-line error and nothing on stdout), never crashes.
+ */
+START_TEST(report_every_cut)
+{
+	size_t size, cut;
+	int ok = 0, refused = 0;
+
+	fixture_copy("hz120_double.frc", 0, &size);
+	for (cut = 0; cut < size; cut += 9) {
+		const char *frc = fixture_copy("hz120_double.frc", cut ? cut : 1, NULL);
+		int rc = fa("report", frc, NULL);
+		ck_assert_msg(rc == 0 || rc == 1, "cut %zu: exit %d", cut, rc);
+		if (rc == 0) {
+			ck_err_has("truncated");
+			ck_out_has("  status                   truncated at byte ");
+			ok++;
+		} else {
+			ck_assert_str_eq(out_text, "");
+			ck_assert_int_eq(count_lines(err_text), 1);
+			refused++;
+		}
+	}
+	/* a cut inside the header is not a capture; later cuts keep the chunks before it */
+	ck_assert_int_gt(ok, 0);
+	ck_assert_int_gt(refused, 0);
+}
+END_TEST
+
 START_TEST(report_not_capture)
 {
 	const char *p = tmp("notes.txt");
@@ -767,6 +797,7 @@ int main(int argc, char **argv)
 	    {"report_fidelity_mismatch", report_fidelity_mismatch},
 	    {"report_truncated", report_truncated},
 	    {"report_corrupt", report_corrupt},
+	    {"report_every_cut", report_every_cut},
 	    {"report_not_capture", report_not_capture},
 	    {"db_contents", db_contents},
 	    {"db_replaces_same_capture", db_replaces_same_capture},
