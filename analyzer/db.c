@@ -18,6 +18,7 @@
 #include "cli.h"
 #include "commands.h"
 #include "db_schema.h"
+#include "pidmap.h"
 #include "replay.h"
 #include "sha256.h"
 
@@ -34,19 +35,12 @@ static const char *const stmt_sql[S_COUNT] = {
     [S_META] = "INSERT INTO capture_meta VALUES(?1,?2,?3)",
 };
 
-/* Per-PID count of attach/exit records so far: the "life" of a PID (see SCHEMA.md). */
-struct pid_life {
-	uint32_t pid;
-	uint32_t life;
-};
-
 struct dbsink {
 	sqlite3 *db;
 	sqlite3_stmt *st[S_COUNT];
 	int64_t capture_id;
 	double fps_max;
-	struct pid_life *lives;
-	size_t n_lives, cap_lives;
+	struct pidmap lives; /* v[0]: attach/exit records of the PID so far (SCHEMA.md) */
 	uint64_t deltas, readings;
 	bool truncated; /* the capture just stored is truncated */
 	char msg[512];
@@ -89,20 +83,10 @@ static void bind_u64(sqlite3_stmt *st, int i, uint64_t v)
 	sqlite3_bind_int64(st, i, (sqlite3_int64)v);
 }
 
-static uint32_t *pid_life(struct dbsink *s, uint32_t pid)
+static uint64_t *pid_life(struct dbsink *s, uint32_t pid)
 {
-	for (size_t i = 0; i < s->n_lives; i++)
-		if (s->lives[i].pid == pid)
-			return &s->lives[i].life;
-	if (s->n_lives == s->cap_lives) {
-		size_t ncap = s->cap_lives ? 2 * s->cap_lives : 8;
-		struct pid_life *nl = realloc(s->lives, ncap * sizeof(*nl));
-		if (!nl)
-			return NULL;
-		s->lives = nl, s->cap_lives = ncap;
-	}
-	s->lives[s->n_lives] = (struct pid_life){pid, 0};
-	return &s->lives[s->n_lives++].life;
+	struct pidmap_entry *e = pidmap_get(&s->lives, pid, true);
+	return e ? &e->v[0] : NULL;
 }
 
 static const char *source_name(unsigned src)
@@ -137,7 +121,7 @@ static int rec_sysfs(struct dbsink *s, const struct frc_record *rec)
 static int rec_event(struct dbsink *s, const struct frc_record *rec, uint32_t pid)
 {
 	sqlite3_stmt *st = s->st[S_EVENT];
-	uint32_t *life = pid_life(s, pid);
+	uint64_t *life = pid_life(s, pid);
 
 	if (!life)
 		return -ENOMEM;
@@ -213,7 +197,7 @@ static int db_delta(void *ctx, const struct pipeline_delta *d)
 {
 	struct dbsink *s = ctx;
 	sqlite3_stmt *st = s->st[S_DELTA];
-	uint32_t *life = pid_life(s, d->pid);
+	uint64_t *life = pid_life(s, d->pid);
 
 	if (!life)
 		return -ENOMEM;
@@ -223,7 +207,7 @@ static int db_delta(void *ctx, const struct pipeline_delta *d)
 	sqlite3_bind_int64(st, 4, d->pid);
 	bind_u64(st, 5, d->buffer);
 	bind_u64(st, 6, d->delta_ns);
-	sqlite3_bind_int64(st, 7, *life);
+	bind_u64(st, 7, *life);
 	s->deltas++;
 	return step(s, S_DELTA);
 }
@@ -384,7 +368,7 @@ static void db_close(struct dbsink *s)
 	for (int i = 0; i < S_COUNT; i++)
 		sqlite3_finalize(s->st[i]);
 	sqlite3_close(s->db);
-	free(s->lives);
+	pidmap_free(&s->lives);
 }
 
 /*
@@ -462,7 +446,7 @@ static int add_capture(struct dbsink *s, const char *path, const struct replay_o
 		cli_error("db", "%s: %s", path, strerror(-rc));
 		return EXIT_INPUT;
 	}
-	s->n_lives = 0;
+	pidmap_free(&s->lives);
 	s->deltas = s->readings = 0;
 	s->truncated = false;
 	s->msg[0] = '\0';

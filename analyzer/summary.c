@@ -9,6 +9,8 @@
  */
 #include "summary.h"
 
+#include "pidmap.h"
+
 #include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
@@ -19,13 +21,6 @@
 #define MAX_DIFFS_KEPT 1000
 #define JANK_MIN_NS 84000000ull	    /* PerfDog: two frames of a 24 FPS film */
 #define BIGJANK_MIN_NS 125000000ull /* PerfDog: three frames of a 24 FPS film */
-
-/* The last three deltas of one PID, for PerfDog's "mean of the previous three". */
-struct jank_window {
-	uint32_t pid;
-	uint32_t n;    /* deltas seen, saturating at 3 */
-	uint64_t d[3]; /* d[0] oldest */
-};
 
 struct source_stats {
 	uint64_t count;
@@ -48,9 +43,8 @@ struct summary {
 	uint64_t *over;
 	size_t n_over, cap_over;
 	uint64_t n, sum_ns, max_ns;
-	/* janks */
-	struct jank_window *win;
-	size_t n_win, cap_win;
+	/* janks: per PID, v[0] = deltas seen (saturating at 3), v[1..3] = the last three */
+	struct pidmap win;
 	uint64_t janks, big_janks, jank_ns;
 	/* readings */
 	uint64_t ticks, none;
@@ -88,7 +82,7 @@ void summary_free(struct summary *s)
 	if (!s)
 		return;
 	free(s->diffs);
-	free(s->win);
+	pidmap_free(&s->win);
 	free(s->over);
 	free(s->hsum);
 	free(s->hcount);
@@ -132,33 +126,10 @@ static int sum_begin(void *ctx, const struct replay_info *info)
 	return 0;
 }
 
-static struct jank_window *window_find(struct summary *s, uint32_t pid, bool create)
-{
-	size_t i;
-
-	for (i = 0; i < s->n_win; i++)
-		if (s->win[i].pid == pid)
-			return &s->win[i];
-	if (!create)
-		return NULL;
-	if (s->n_win == s->cap_win) {
-		size_t ncap = s->cap_win ? s->cap_win * 2 : 8;
-		struct jank_window *nw = realloc(s->win, ncap * sizeof(*nw));
-		if (!nw)
-			return NULL;
-		s->win = nw, s->cap_win = ncap;
-	}
-	s->win[s->n_win] = (struct jank_window){.pid = pid};
-	return &s->win[s->n_win++];
-}
-
 /* attach/exit start a new process lifetime: its jank window starts empty again. */
 static void window_forget(struct summary *s, uint32_t pid)
 {
-	struct jank_window *w = window_find(s, pid, false);
-
-	if (w)
-		*w = s->win[--s->n_win];
+	pidmap_del(&s->win, pid);
 }
 
 static int sum_record(void *ctx, const struct frc_record *rec, uint64_t frame_seq)
@@ -224,22 +195,24 @@ static int add_frame_time(struct summary *s, uint64_t d)
  */
 static int check_jank(struct summary *s, uint32_t pid, uint64_t d)
 {
-	struct jank_window *w = window_find(s, pid, true);
+	struct pidmap_entry *w = pidmap_get(&s->win, pid, true);
+	uint64_t *prev;
 
 	if (!w)
 		return -ENOMEM;
-	if (w->n == 3 && d > JANK_MIN_NS && 3 * d > 2 * (w->d[0] + w->d[1] + w->d[2])) {
+	prev = &w->v[1]; /* prev[0] oldest */
+	if (w->v[0] == 3 && d > JANK_MIN_NS && 3 * d > 2 * (prev[0] + prev[1] + prev[2])) {
 		s->janks++;
 		s->jank_ns += d;
 		if (d > BIGJANK_MIN_NS)
 			s->big_janks++;
 	}
-	if (w->n < 3) {
-		w->d[w->n++] = d;
+	if (w->v[0] < 3) {
+		prev[w->v[0]++] = d;
 	} else {
-		w->d[0] = w->d[1];
-		w->d[1] = w->d[2];
-		w->d[2] = d;
+		prev[0] = prev[1];
+		prev[1] = prev[2];
+		prev[2] = d;
 	}
 	return 0;
 }

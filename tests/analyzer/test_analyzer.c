@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "diff.h"
+#include "pidmap.h"
 #include "sha256.h"
 
 static char tmpdir[256];
@@ -231,6 +232,40 @@ START_TEST(diff_identical)
 	d = diff_str("", "", &rc);
 	ck_assert_int_eq(rc, 0);
 	free(d);
+}
+END_TEST
+
+START_TEST(pidmap_bounded)
+{
+	struct pidmap m = {0};
+	struct pidmap_entry *e;
+	uint32_t pid;
+
+	/* insert 1000 PIDs (many share a home slot), delete every third, check the rest */
+	for (pid = 0; pid < 1000; pid++) {
+		e = pidmap_get(&m, pid * 1024, true);
+		ck_assert_ptr_nonnull(e);
+		ck_assert_uint_eq(e->v[0], 0);
+		e->v[0] = pid + 1;
+	}
+	for (pid = 0; pid < 1000; pid += 3)
+		pidmap_del(&m, pid * 1024);
+	ck_assert_uint_eq(m.count, 666);
+	for (pid = 0; pid < 1000; pid++) {
+		e = pidmap_get(&m, pid * 1024, false);
+		if (pid % 3 == 0) {
+			ck_assert_ptr_null(e);
+		} else {
+			ck_assert_ptr_nonnull(e);
+			ck_assert_uint_eq(e->v[0], pid + 1);
+		}
+	}
+	/* past PIDMAP_MAX live PIDs the table starts over instead of growing */
+	for (pid = 0; pid < PIDMAP_MAX + 10; pid++)
+		ck_assert_ptr_nonnull(pidmap_get(&m, 5000000 + pid, true));
+	ck_assert_uint_eq(m.resets, 1);
+	ck_assert_uint_le(m.cap, 2 * PIDMAP_MAX);
+	pidmap_free(&m);
 }
 END_TEST
 
@@ -787,6 +822,7 @@ int main(int argc, char **argv)
 	    {"sha256_vectors", sha256_vectors},
 	    {"diff_unified", diff_unified_case},
 	    {"diff_identical", diff_identical},
+	    {"pidmap_bounded", pidmap_bounded},
 	    {"usage_errors", usage_errors},
 	    {"help_and_version", help_and_version},
 	    {"import_errors", import_errors},
