@@ -3,6 +3,7 @@
 #include "replay.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,6 +33,19 @@ static void on_reading(void *ctx, const struct pipeline_reading *r)
 		if (f->sinks[i].reading && (f->err = f->sinks[i].reading(f->sinks[i].ctx, r)))
 			f->err_sink = i;
 	}
+}
+
+/* A pipeline failure as a one-line message. */
+static void pipeline_message(char *err, size_t errlen, const char *path, int rc,
+			     const struct pipeline_config *cfg)
+{
+	if (rc == -EOVERFLOW)
+		snprintf(err, errlen,
+			 "%s: the capture spans more than %" PRIu64 " synthesized ticks of %" PRIu32
+			 " ms (a ktime jump?); try a larger --tick-ms",
+			 path, (uint64_t)cfg->max_synth_ticks, cfg->tick_ms);
+	else
+		snprintf(err, errlen, "%s: pipeline: %s", path, strerror(-rc));
 }
 
 static void sink_message(const struct fanout *f, char *err, size_t errlen, const char *path)
@@ -129,7 +143,7 @@ int replay_run(const char *path, const struct replay_options *opt, const struct 
 			frame_seq++;
 		records++;
 		if (!f.err && (rc = pipeline_feed(p, &rec)) != 0) {
-			snprintf(err, errlen, "%s: pipeline: %s", path, strerror(-rc));
+			pipeline_message(err, errlen, path, rc, &info.config);
 			goto cleanup;
 		}
 	}
@@ -138,7 +152,7 @@ int replay_run(const char *path, const struct replay_options *opt, const struct 
 		goto cleanup;
 	}
 	if (!f.err && (rc = pipeline_finish(p)) != 0) {
-		snprintf(err, errlen, "%s: pipeline: %s", path, strerror(-rc));
+		pipeline_message(err, errlen, path, rc, &info.config);
 		goto cleanup;
 	}
 	if (!f.err && records != info.stats.records) {
