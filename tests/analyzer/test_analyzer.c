@@ -601,6 +601,19 @@ START_TEST(report_not_capture)
 }
 END_TEST
 
+/* A real capture recorded by framerec from the stand-in: every live reading replays. */
+START_TEST(real_capture_fidelity)
+{
+	const char *frc = FIXTURES_SRC_DIR "/real/standin_60hz_jank.frc";
+
+	ck_assert_int_eq(fa("report", frc, NULL), 0);
+	ck_out_has("  live readings            5 of 5 reproduced\n");
+	ck_assert_ptr_null(strstr(out_text, "MISMATCH"));
+	ck_assert_int_eq(fa("report", "--json", frc, NULL), 0);
+	ck_out_has("    \"live_readings\": 5,\n    \"reproduced\": 5,\n    \"mismatches\": 0,\n");
+}
+END_TEST
+
 /* ------------------------------------------------------------ db */
 
 static sqlite3 *db_open_ro(const char *path)
@@ -835,6 +848,7 @@ int main(int argc, char **argv)
 	    {"report_corrupt", report_corrupt},
 	    {"report_every_cut", report_every_cut},
 	    {"report_not_capture", report_not_capture},
+	    {"real_capture_fidelity", real_capture_fidelity},
 	    {"db_contents", db_contents},
 	    {"db_replaces_same_capture", db_replaces_same_capture},
 	    {"db_refuses_foreign_schema", db_refuses_foreign_schema},
