@@ -483,6 +483,35 @@ START_TEST(report_fidelity_mismatch)
 }
 END_TEST
 
+/*
+ * No tick record: the replay synthesizes reads every --tick-ms from t0 + tick_ms up to
+ * the last record. hand.txt without its tick: t0 = 0.999 s (attach), last = 1.75 s (drops).
+ */
+START_TEST(report_tick_ms)
+{
+	char *text = slurp(TESTS_SRC_DIR "/hand.txt", NULL), *p;
+	const char *txt = tmp("noticks.txt"), *frc = tmp("noticks.frc");
+
+	ck_assert_ptr_nonnull(text);
+	p = strstr(text, "tick 1800000000");
+	ck_assert_ptr_nonnull(p);
+	*p = '\0';
+	spit(txt, text);
+	free(text);
+	ck_assert_int_eq(fa("import", txt, "-o", frc, NULL), 0);
+	/* 1.999 s is past the last record: no read at all */
+	ck_assert_int_eq(fa("report", frc, NULL), 0);
+	ck_out_has("  ticks                    0 (0 with none)\n");
+	ck_out_has("ticks synthesized\n");
+	/* every 100 ms: 1.099, 1.199, ..., 1.699 s = 7 reads */
+	ck_assert_int_eq(fa("report", "--json", "--tick-ms", "100", frc, NULL), 0);
+	ck_out_has("    \"synthesized_ticks\": true,\n    \"tick_ms\": 100\n");
+	ck_out_has("    \"ticks\": 7,\n");
+	ck_assert_int_eq(fa("golden", frc, NULL), 0);
+	ck_out_has("replay has_sysfs=no synthesize_ticks=yes tick_ms=1000\n");
+}
+END_TEST
+
 /* Copy the fixture capture NAME.frc into the temp dir, keeping only its first len bytes
  * (len 0: all). Returns the copy's path and its full size through *size. */
 static const char *fixture_copy(const char *name, size_t cut, size_t *size)
@@ -844,6 +873,7 @@ int main(int argc, char **argv)
 	    {"report_text_hand", report_text_hand},
 	    {"report_json_hand", report_json_hand},
 	    {"report_fidelity_mismatch", report_fidelity_mismatch},
+	    {"report_tick_ms", report_tick_ms},
 	    {"report_truncated", report_truncated},
 	    {"report_corrupt", report_corrupt},
 	    {"report_every_cut", report_every_cut},
