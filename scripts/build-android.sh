@@ -55,10 +55,11 @@ while [ $# -gt 0 ]; do
 	shift
 done
 
-# Build machine tools (host arch): compilers for the host-side test helper, clang + bpftool
+# Build machine tools (host arch): compilers for the host-side test helpers (android-replay,
+# frameanalyze for `golden`: tests/android/CMakeLists.txt), clang + bpftool
 # for the BPF object and its skeleton, qemu for the tests, file for the final check.
 HOST_PACKAGES=(cmake make gcc g++ pkg-config clang llvm bpftool libbpf-dev
-	libzstd-dev check file binutils qemu-user-static
+	libzstd-dev libsqlite3-dev check file binutils qemu-user-static
 	gcc-aarch64-linux-gnu g++-aarch64-linux-gnu)
 # arm64 multiarch packages: static libraries and headers to link into framerec, and the
 # arm64 UAPI headers (asm/ptrace.h) the BPF object is compiled against.

@@ -1,18 +1,20 @@
 #!/bin/sh
 # cross_check.sh - the arm64 build writes and replays captures exactly like the x86-64 one.
 #
-#   cross_check.sh capture|replay WORKDIR X86_64_PROG ARM64_PROG EMULATOR...
+#   cross_check.sh capture|replay WORKDIR X86_64_PROG ARM64_PROG FRAMEANALYZE EMULATOR...
 #
 # X86_64_PROG and ARM64_PROG are the same android-replay source built natively and for
-# arm64; ARM64_PROG runs under EMULATOR (qemu-aarch64-static ...).
-#   capture: both write the generated recording; the two files must be byte-identical.
+# arm64; ARM64_PROG runs under EMULATOR (qemu-aarch64-static ...). FRAMEANALYZE is the
+# native frameanalyze (frameanalyze is not built for arm64).
+#   capture: both write the generated recording; the two files must be byte-identical,
+#            and `frameanalyze golden` of each must be the same text.
 #   replay:  both replay the x86-64 capture, arm64 also its own; every printed delta and
 #            reading (hex floats) must be identical, and the summary must say what the
 #            generator put in (stated literally below).
 # Owner: android.
 set -u
-mode=$1 work=$2 host=$3 arm=$4
-shift 4
+mode=$1 work=$2 host=$3 arm=$4 analyze=$5
+shift 5
 
 fail() {
 	echo "FAIL: $*" >&2
@@ -37,6 +39,12 @@ capture)
 	cmp x86_64.frc arm64.frc || fail "the arm64 capture differs from the x86-64 one"
 	cmp x86_64.write.txt arm64.write.txt || fail "write summaries differ"
 	echo "identical captures: $(cat x86_64.write.txt)"
+	run "frameanalyze golden (x86-64 capture)" "$analyze" golden x86_64.frc >x86_64.golden
+	run "frameanalyze golden (arm64 capture)" "$analyze" golden arm64.frc >arm64.golden
+	cmp x86_64.golden arm64.golden || fail "golden outputs differ"
+	[ "$(head -n 1 x86_64.golden)" = "# frameanalyze golden 1" ] ||
+		fail "golden output does not start with '# frameanalyze golden 1'"
+	echo "identical golden output: $(wc -l <x86_64.golden) lines"
 	;;
 replay)
 	run "x86-64 replay" "$host" replay x86_64.frc >x86_64.replay.txt
