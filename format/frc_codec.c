@@ -237,7 +237,7 @@ static __int128 spread(const int64_t *d, const int64_t *k, size_t m, int64_t p)
  */
 static int64_t fit_period(const int64_t *d, const int64_t *k, size_t m, int64_t p0)
 {
-	int64_t lo = p0 - p0 / 8, hi = p0 + p0 / 8, best;
+	int64_t lo = p0 - p0 / 8, hi = p0 > INT64_MAX - p0 / 8 ? INT64_MAX : p0 + p0 / 8, best;
 
 	if (lo < 1)
 		lo = 1;
@@ -250,10 +250,19 @@ static int64_t fit_period(const int64_t *d, const int64_t *k, size_t m, int64_t 
 			lo = m1 + 1;
 	}
 	best = lo;
-	for (int64_t p = lo + 1; p <= hi; p++)
+	/* hi may be INT64_MAX: step without ever computing hi + 1. */
+	for (int64_t p = lo; p < hi;) {
+		p++;
 		if (spread(d, k, m, p) < spread(d, k, m, best))
 			best = p;
+	}
 	return best;
+}
+
+/* k[i] - k[i-1], wrapping: slot numbers of hostile inputs may overflow, the decoder wraps too. */
+static int64_t kstep(const int64_t *k, size_t i)
+{
+	return (int64_t)((uint64_t)k[i] - (uint64_t)k[i - 1]);
 }
 
 struct time_plan {
@@ -283,11 +292,11 @@ static void plan_residuals(struct time_plan *pl, const uint64_t *t, const int64_
 	pl->width = bit_width(maxv);
 	pl->kcolumn = 0;
 	for (size_t i = 1; i < m && pl->period; i++)
-		if (k[i] - k[i - 1] != 1)
+		if (kstep(k, i) != 1)
 			pl->kcolumn = 1;
 	pl->cost = ((m - 1) * pl->width + 7) / 8;
 	for (size_t i = 1; i < m && pl->kcolumn; i++)
-		pl->cost += frc_varint_len(frc_zigzag(k[i] - k[i - 1]));
+		pl->cost += frc_varint_len(frc_zigzag(kstep(k, i)));
 }
 
 static void put_bits(struct frc_buf *b, const uint64_t *v, size_t from, size_t m, unsigned w)
@@ -347,7 +356,8 @@ static int time_encode(struct frc_buf *b, const uint64_t *t, size_t m)
 		 * then never accumulates into a wrong slot far from the start.
 		 */
 		for (size_t i = 1; i < m; i++)
-			k[i] = k[i - 1] + div_round((int64_t)(t[i] - t[i - 1]), p0);
+			k[i] = (int64_t)((uint64_t)k[i - 1] +
+					 (uint64_t)div_round((int64_t)(t[i] - t[i - 1]), p0));
 		fit.period = fit_period(d, k, m, p0);
 		plan_residuals(&fit, t, k, m, res);
 		if (fit.cost <= flat.cost)
@@ -362,7 +372,7 @@ static int time_encode(struct frc_buf *b, const uint64_t *t, size_t m)
 	if (pl->period) {
 		frc_buf_u8(b, (uint8_t)pl->kcolumn);
 		for (size_t i = 1; i < m && pl->kcolumn; i++)
-			frc_buf_varint(b, frc_zigzag(k[i] - k[i - 1]));
+			frc_buf_varint(b, frc_zigzag(kstep(k, i)));
 	}
 	for (size_t i = 1; i < m; i++)
 		res[i] -= pl->rmin;

@@ -8,8 +8,8 @@
 static uint32_t crc_table[256];
 static int crc_ready;
 
-/* The table is computed once; a race between two first callers writes identical values. */
-static void crc_init(void)
+/* Built before main() (and again, harmlessly, if called first from another constructor). */
+__attribute__((constructor)) static void crc_init(void)
 {
 	for (uint32_t i = 0; i < 256; i++) {
 		uint32_t c = i;

@@ -285,7 +285,7 @@ END_TEST
 
 START_TEST(roundtrip_edge_values)
 {
-	struct frc_record in[16], out[16];
+	struct frc_record in[24], out[24];
 	char sym[FRC_SYMBOL_MAX + 1];
 	uint8_t all[255];
 	size_t n = 0;
@@ -310,11 +310,21 @@ START_TEST(roundtrip_edge_values)
 	in[n++] = tick(7, 1, FRC_SOURCE_EBPF, UINT64_MAX);
 	in[n++] = tick(UINT64_MAX, 1, FRC_SOURCE_SYSFS, 0);
 
+	/* One PID whose times jump across the whole u64 range (slot numbers overflow). */
+	in[n++] = frame(1, 9, 9, 1);
+	in[n++] = frame(1ull << 63, 9, 9, UINT64_MAX);
+	in[n++] = frame(2, 9, 9, 1);
+	in[n++] = frame(UINT64_MAX, 9, 9, 0);
+	in[n++] = frame(3, 9, 9, 1);
+	in[n++] = frame(4, 9, 9, 1);
+	in[n++] = frame((1ull << 63) + 7, 9, 9, 1);
+	in[n++] = frame(5, 9, 9, 1);
+
 	struct capture c = write_capture(in, n, NULL, NULL, 1);
 	frc_reader *r = NULL;
 
 	ck_assert_int_eq(frc_reader_open_mem(&r, c.p, c.len, "mem.frc"), 0);
-	ck_assert_uint_eq(read_all(r, out, 16), 12);
+	ck_assert_uint_eq(read_all(r, out, 24), 20);
 	for (size_t i = 0; i < n; i++)
 		rec_assert_eq(&in[i], &out[i], i);
 	frc_reader_close(r);
