@@ -67,7 +67,7 @@ ARM64_PACKAGES=(libbpf-dev:arm64 libelf-dev:arm64 zlib1g-dev:arm64 libzstd-dev:a
 	check:arm64 linux-libc-dev:arm64)
 
 # install_packages (dpkg -s check, apt-get install of the missing ones, as root).
-# shellcheck source=setup.sh
+# shellcheck source=scripts/setup.sh
 . "$top/scripts/setup.sh"
 
 t_start=$SECONDS
