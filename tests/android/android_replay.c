@@ -3,6 +3,7 @@
  * android_replay.c - the cross-architecture determinism check of the Android build.
  *
  *   android-replay write OUT.frc    write a fixed, generated recording as framerec would
+ *   android-replay import IN.txt OUT.frc   the text form to a capture (frameanalyze import)
  *   android-replay replay IN.frc    read a capture back through the pipeline, print it
  *
  * The same program is built natively (x86-64) and for arm64 (run under qemu-aarch64);
@@ -27,6 +28,7 @@
 #include <unistd.h>
 
 #include "frc.h"
+#include "frc_text.h"
 #include "pipeline.h"
 
 #define NS_PER_MS 1000000ull
@@ -395,12 +397,27 @@ cleanup:
 	return ret;
 }
 
+/* What `frameanalyze import` does, so the arm64 build can turn fixtures into captures. */
+static int cmd_import(const char *in, const char *out)
+{
+	char err[512];
+
+	if (frc_text_import(in, out, NULL, err, sizeof(err))) {
+		fprintf(stderr, "android-replay: %s\n", err);
+		return 1;
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
+	if (argc == 4 && strcmp(argv[1], "import") == 0)
+		return cmd_import(argv[2], argv[3]);
 	if (argc == 3 && strcmp(argv[1], "write") == 0)
 		return cmd_write(argv[2]);
 	if (argc == 3 && strcmp(argv[1], "replay") == 0)
 		return cmd_replay(argv[2]);
-	fprintf(stderr, "usage: android-replay write OUT.frc | replay IN.frc\n");
+	fprintf(stderr, "usage: android-replay write OUT.frc | import IN.txt OUT.frc | "
+			"replay IN.frc\n");
 	return 2;
 }

@@ -22,11 +22,11 @@ fail() {
 }
 # run NAME CMD...: run with a time limit; a crash, hang or non-zero exit is a failure.
 run() {
-	name=$1
+	what=$1
 	shift
 	timeout 120 "$@"
 	rc=$?
-	[ $rc -eq 0 ] || fail "$name exited with status $rc"
+	[ $rc -eq 0 ] || fail "$what exited with status $rc"
 }
 
 rm -rf "$work" && mkdir -p "$work" || fail "cannot create $work"
