@@ -15,7 +15,7 @@ mkdir -p "$out"
 capture=$out/standin.frc
 rm -f "$capture"
 
-if build/bin/framerec doctor >"$out/doctor.txt" 2>&1; then
+if build/bin/framerec doctor --lib build/standin/libgui.so >"$out/doctor.txt" 2>&1; then
 	echo "== framerec: recording the stand-in game for 5 s (60 fps, 3 buffers, a jank every 2 s)"
 	build/bin/framerec -d 5 -o "$capture" --lib build/standin/libgui.so -- \
 		build/bin/standin-game --fps 60 --buffers 3 --jank-every 120 --jank-ms 70
