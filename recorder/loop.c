@@ -166,8 +166,9 @@ static void status(struct rec *r, uint64_t now)
 {
 	struct frc_writer_stats st;
 	char bytes[32], fps[48] = "-";
-	double dt = (double)(now - r->status_ns) / 1e9;
-	double rate = dt > 0 ? (double)(r->frames - r->status_frames) / dt : 0;
+	unsigned old = r->status_i % 4;
+	double dt = (double)(now - r->status_ns[old]) / 1e9;
+	double rate = dt > 0 ? (double)(r->frames - r->status_frames[old]) / dt : 0;
 
 	frc_writer_stats(r->w, &st);
 	human_bytes(st.bytes, bytes, sizeof(bytes));
@@ -176,8 +177,9 @@ static void status(struct rec *r, uint64_t now)
 			 r->reading.reading.source == FRC_SOURCE_SYSFS ? "sysfs" : "ebpf");
 	fprintf(stderr, "\r\033[K%.1fs  frames %" PRIu64 "  %.1f/s  fps %s  drops %" PRIu64 "  %s",
 		(double)(now - r->t_start) / 1e9, r->frames, rate, fps, r->drops, bytes);
-	r->status_frames = r->frames;
-	r->status_ns = now;
+	r->status_frames[old] = r->frames;
+	r->status_ns[old] = now;
+	r->status_i++;
 }
 
 struct deadlines {
@@ -298,7 +300,8 @@ void rec_loop(struct rec *r)
 	struct epoll_event ev[16];
 
 	r->t_start = now_ns();
-	r->status_ns = r->t_start;
+	for (int i = 0; i < 4; i++)
+		r->status_ns[i] = r->t_start;
 	d.drain = r->t_start + DRAIN_NS;
 	d.tick = r->t_start + o->tick_ms * MS;
 	d.flush = r->t_start + o->flush_ms * MS;

@@ -57,8 +57,10 @@ struct rec {
 	struct pipeline_reading reading;
 	bool have_reading;
 	bool status_line;
-	uint64_t status_frames; /* frames at the previous status refresh */
-	uint64_t status_ns;
+	/* frames/s over the last second: the last 4 refreshes (the drain is 50 ms coarse). */
+	uint64_t status_frames[4];
+	uint64_t status_ns[4];
+	unsigned status_i;
 };
 
 /* record.c */
