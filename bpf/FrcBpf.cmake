@@ -14,24 +14,30 @@ find_program(FRC_BPF_CLANG NAMES clang clang-14 REQUIRED)
 find_program(FRC_BPFTOOL NAMES bpftool PATHS /usr/sbin /sbin REQUIRED)
 find_program(FRC_LLVM_STRIP NAMES llvm-strip llvm-strip-14)
 
-if(CMAKE_SYSTEM_PROCESSOR MATCHES "^(x86_64|amd64|AMD64)$")
-	set(FRC_BPF_ARCH x86)
-	set(FRC_BPF_MULTIARCH x86_64-linux-gnu)
-elseif(CMAKE_SYSTEM_PROCESSOR MATCHES "^(aarch64|arm64|ARM64)$")
-	set(FRC_BPF_ARCH arm64)
-	set(FRC_BPF_MULTIARCH aarch64-linux-gnu)
-else()
-	message(FATAL_ERROR "frc_bpf_skeleton: no BPF target arch for ${CMAKE_SYSTEM_PROCESSOR}")
-endif()
-
-# UAPI asm/ headers of the target (asm/ptrace.h gives pt_regs / user_pt_regs).
-set(FRC_BPF_ASM_INCLUDE /usr/include/${FRC_BPF_MULTIARCH})
-if(NOT EXISTS ${FRC_BPF_ASM_INCLUDE}/asm/ptrace.h)
-	message(FATAL_ERROR "frc_bpf_skeleton: ${FRC_BPF_ASM_INCLUDE}/asm/ptrace.h missing "
-		"(Debian: linux-libc-dev for ${FRC_BPF_MULTIARCH})")
-endif()
+# The BPF target arch and the target's UAPI asm/ include dir, computed where they are used
+# (a function), so a caller in any directory gets them despite include_guard(GLOBAL).
+function(_frc_bpf_arch OUT_ARCH OUT_ASM_INCLUDE)
+	if(CMAKE_SYSTEM_PROCESSOR MATCHES "^(x86_64|amd64|AMD64)$")
+		set(_arch x86)
+		set(_multiarch x86_64-linux-gnu)
+	elseif(CMAKE_SYSTEM_PROCESSOR MATCHES "^(aarch64|arm64|ARM64)$")
+		set(_arch arm64)
+		set(_multiarch aarch64-linux-gnu)
+	else()
+		message(FATAL_ERROR "frc_bpf_skeleton: no BPF target arch for ${CMAKE_SYSTEM_PROCESSOR}")
+	endif()
+	# asm/ptrace.h gives pt_regs (x86) / user_pt_regs (arm64).
+	set(_inc /usr/include/${_multiarch})
+	if(NOT EXISTS ${_inc}/asm/ptrace.h)
+		message(FATAL_ERROR "frc_bpf_skeleton: ${_inc}/asm/ptrace.h missing "
+			"(Debian: linux-libc-dev for ${_multiarch})")
+	endif()
+	set(${OUT_ARCH} ${_arch} PARENT_SCOPE)
+	set(${OUT_ASM_INCLUDE} ${_inc} PARENT_SCOPE)
+endfunction()
 
 function(frc_bpf_skeleton NAME SOURCE)
+	_frc_bpf_arch(FRC_BPF_ARCH FRC_BPF_ASM_INCLUDE)
 	get_filename_component(_src ${SOURCE} ABSOLUTE)
 	get_filename_component(_srcdir ${_src} DIRECTORY)
 	set(_outdir ${CMAKE_CURRENT_BINARY_DIR}/${NAME}.skel)
