@@ -380,6 +380,8 @@ static int fps_value(struct parser *p, size_t at, size_t n, uint64_t *micro)
 	}
 	while (digits++ < 6)
 		frac *= 10;
+	if (whole > (UINT64_MAX - frac) / 1000000)
+		return syntax(p, at, "FPS out of range");
 	*micro = whole * 1000000 + frac;
 	return 0;
 }

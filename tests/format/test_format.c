@@ -804,6 +804,7 @@ static const char canonical[] =
     "tick 1500000000 - -\n"
     "tick 1600000000 60.500000 sysfs\n"
     "tick 1700000000 0.000001 ebpf\n"
+    "tick 1700000001 18446744073709.551615 sysfs\n"
     "exit 1800000000 77\n"
     "attach 1900000000 5\n"
     "frame 18446744073709551615 4294967295 4294967295 0xffffffffffffffff\n";
@@ -897,6 +898,7 @@ static const struct {
     {"sysfs 1 !0\n", "IN:1:10: ERRNO must not be 0"},
     {"sysfs 1 !\n", "IN:1:10: ERRNO: expected digits after !"},
     {"tick 1 60.1234567 sysfs\n", "IN:1:17: FPS: at most 6 decimals"},
+    {"tick 1 18446744073709.551616 ebpf\n", "IN:1:8: FPS out of range"},
     {"tick 1 60\n", "IN:1:10: expected SOURCE"},
     {"tick 1 60 gpu\n", "IN:1:11: SOURCE: expected sysfs, ebpf or -"},
     {"tick 1 - sysfs\n", "IN:1:10: SOURCE must be - when FPS is -"},
