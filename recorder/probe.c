@@ -110,7 +110,16 @@ int probe_open(struct probe **out, unsigned ring_kib, probe_event_fn fn, void *c
 		snprintf(err, errlen, "cannot open the BPF object: %s", strerror(-ret));
 		goto fail;
 	}
-	/* The size must be a power-of-2 multiple of the page size: framerec.c checks. */
+	/* A power of 2 (framerec.c checks) and a multiple of the page size (16 KiB on some
+	 * Android devices): say so rather than let the kernel answer EINVAL. */
+	if ((ring_kib * 1024ul) % (unsigned long)sysconf(_SC_PAGESIZE)) {
+		ret = -EINVAL;
+		snprintf(err, errlen,
+			 "--ring-kib %u: the ring must be a multiple of the page "
+			 "size (%ld KiB here)",
+			 ring_kib, sysconf(_SC_PAGESIZE) / 1024);
+		goto fail;
+	}
 	ret = bpf_map__set_max_entries(p->skel->maps.events, ring_kib * 1024u);
 	if (ret) {
 		snprintf(err, errlen, "ring buffer of %u KiB: %s", ring_kib, strerror(-ret));
