@@ -174,16 +174,19 @@ void rec_target_exited(struct rec *r, struct target *t)
 {
 	struct frc_record rec;
 
-	/* Its last frames are in the ring: they go before the exit record. */
-	if (r->probe)
+	/*
+	 * Its last frames are in the ring: they go before the exit record. Without a probe
+	 * (--sysfs-only) there was no attach record, so there is no exit record either.
+	 */
+	if (r->probe) {
 		rec_drain(r);
-	memset(&rec, 0, sizeof(rec));
-	rec.type = FRC_EXIT;
-	rec.ktime_ns = now_ns();
-	rec.u.exit.pid = (uint32_t)t->pid;
-	rec_emit(r, &rec);
-	if (r->probe)
+		memset(&rec, 0, sizeof(rec));
+		rec.type = FRC_EXIT;
+		rec.ktime_ns = now_ns();
+		rec.u.exit.pid = (uint32_t)t->pid;
+		rec_emit(r, &rec);
 		probe_detach(r->probe, t->pid);
+	}
 	if (t->pidfd >= 0)
 		close(t->pidfd); /* also leaves the epoll set */
 	if (t->child) {
