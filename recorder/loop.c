@@ -242,15 +242,15 @@ static void handle_events(struct rec *r, const struct epoll_event *ev, int n)
 	for (int i = 0; i < n; i++) {
 		uint64_t kind = ev[i].data.u64 >> 32;
 
-		if (kind == 1)
+		if (kind == EV_SIGNAL)
 			on_signal(r);
-		else if (kind == 2) {
+		else if (kind == EV_TIMER) {
 			if (read(r->tfd, &junk, sizeof(junk)) < 0) {
 				/* EAGAIN: the deadline checks below run anyway */
 			}
-		} else if (kind == 3)
+		} else if (kind == EV_RING)
 			rec_drain(r);
-		else if (kind == 4)
+		else if (kind == EV_PIDFD)
 			on_pidfd(r, (pid_t)(ev[i].data.u64 & 0xffffffffu));
 	}
 }

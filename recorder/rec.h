@@ -12,6 +12,12 @@
 #include "../heuristics/pipeline.h"
 #include "recorder.h"
 
+/* What an epoll event is: the kind in the high 32 bits of data.u64 (a PID in the low). */
+#define EV_SIGNAL 1ull
+#define EV_TIMER 2ull
+#define EV_RING 3ull
+#define EV_PIDFD 4ull
+
 struct target {
 	pid_t pid; /* 0: free slot */
 	int pidfd; /* -1: liveness polled on the scan timer instead */
@@ -63,12 +69,22 @@ struct rec {
 	unsigned status_i;
 };
 
-/* record.c */
+/* attach.c */
 MUST_USE int rec_attach_target(struct rec *r, pid_t pid, bool child, char *err, size_t errlen);
 void rec_target_exited(struct rec *r, struct target *t);
 int rec_alive_targets(const struct rec *r);
 void rec_scan_package(struct rec *r);
 void rec_poll_liveness(struct rec *r);
+void rec_emit_attach(struct rec *r, const struct target *t);
+
+/* output.c: check before any BPF work; create + header after the attach. */
+MUST_USE int rec_check_output(const struct options *opt, char *err, size_t errlen);
+MUST_USE int rec_open_capture(struct rec *r, char *err, size_t errlen);
+
+/* child.c */
+bool rec_command_exists(const char *cmd);
+MUST_USE int rec_start_child(struct rec *r, char *err, size_t errlen);
+MUST_USE int rec_release_child(struct rec *r, char *err, size_t errlen);
 
 /* loop.c */
 void rec_emit(struct rec *r, const struct frc_record *rec);

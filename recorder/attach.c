@@ -1,0 +1,230 @@
+// SPDX-License-Identifier: MIT
+/*
+ * attach.c - the targets of a recording: attach (library + symbol + uprobe per PID),
+ * notice exits, re-attach --package restarts. Attach and exit records are written here.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "rec.h"
+
+static struct target *find_target(struct rec *r, pid_t pid)
+{
+	for (int i = 0; i < FR_MAX_TARGETS; i++)
+		if (r->t[i].pid == pid)
+			return &r->t[i];
+	return NULL;
+}
+
+int rec_alive_targets(const struct rec *r)
+{
+	int n = 0;
+
+	for (int i = 0; i < FR_MAX_TARGETS; i++)
+		n += r->t[i].pid != 0;
+	return n;
+}
+
+void rec_emit_attach(struct rec *r, const struct target *t)
+{
+	struct frc_record rec;
+
+	memset(&rec, 0, sizeof(rec));
+	rec.type = FRC_ATTACH;
+	rec.ktime_ns = t->attach_ns;
+	rec.u.attach.pid = (uint32_t)t->pid;
+	rec.u.attach.len = (uint16_t)strlen(t->symbol);
+	memcpy(rec.u.attach.symbol, t->symbol, rec.u.attach.len + 1);
+	rec_emit(r, &rec);
+}
+
+/* Which library to attach in pid: the mapped one, else --lib, else the default path. */
+static int pick_library(struct rec *r, pid_t pid, bool child, char *shown, char *path, char *err,
+			size_t errlen)
+{
+	const char *want = r->opt->lib ? r->opt->lib : FR_DEFAULT_LIB;
+	char tmp[PATH_MAX];
+
+	snprintf(tmp, sizeof(tmp), "%s", want);
+	/* A child has not exec'd yet: its maps are ours, so only the path can be used. */
+	if (!child && target_mapped_lib(pid, basename(tmp), shown, PATH_MAX, path, PATH_MAX) == 0)
+		return 0;
+	if (access(want, R_OK)) {
+		snprintf(err, errlen, "PID %d: %s is not mapped and %s: %s%s", (int)pid,
+			 basename(tmp), want, strerror(errno),
+			 r->opt->lib ? "" : " (use --lib PATH to name the library)");
+		return -ENOENT;
+	}
+	snprintf(shown, PATH_MAX, "%s", want);
+	snprintf(path, PATH_MAX, "%s", want);
+	return 0;
+}
+
+static int attach_probe(struct rec *r, struct target *t, char *err, size_t errlen)
+{
+	char shown[PATH_MAX], path[PATH_MAX];
+	struct sym_list syms;
+	const struct sym_candidate *chosen;
+	int ret;
+
+	if (!t->child && target_is_32bit(t->pid) == 1) {
+		snprintf(err, errlen,
+			 "PID %d is a 32-bit process (/system/lib/libgui.so); framerec records "
+			 "64-bit processes only for now",
+			 (int)t->pid);
+		return -ENOEXEC;
+	}
+	ret = pick_library(r, t->pid, t->child, shown, path, err, errlen);
+	if (ret)
+		return ret;
+	ret = sym_resolve(path, r->opt->symbol, &syms, err, errlen);
+	if (ret)
+		return ret;
+	ret = probe_attach(r->probe, t->pid, path, &syms, &chosen);
+	if (ret || !chosen) {
+		sym_list_explain(&syms, shown, err, errlen);
+		sym_list_free(&syms);
+		return ret ? ret : -EALREADY;
+	}
+	snprintf(t->symbol, sizeof(t->symbol), "%s", chosen->name);
+	if (!r->symbol[0]) {
+		snprintf(r->symbol, sizeof(r->symbol), "%s", chosen->name);
+		snprintf(r->library, sizeof(r->library), "%s", shown);
+		r->sym_offset = chosen->offset;
+	}
+	if (r->opt->verbose)
+		fprintf(stderr, "framerec: PID %d: attached %s at 0x%llx in %s\n", (int)t->pid,
+			chosen->name, (unsigned long long)chosen->offset, shown);
+	sym_list_free(&syms);
+	return 0;
+}
+
+int rec_attach_target(struct rec *r, pid_t pid, bool child, char *err, size_t errlen)
+{
+	struct target *t;
+	int ret;
+
+	if (find_target(r, pid))
+		return 0; /* attaching the same PID twice is a no-op */
+	t = find_target(r, 0);
+	if (!t) {
+		snprintf(err, errlen, "more than %d targets", FR_MAX_TARGETS);
+		return -E2BIG;
+	}
+	memset(t, 0, sizeof(*t));
+	t->pid = pid;
+	t->child = child;
+	t->pidfd = -1;
+	if (r->probe) {
+		/* Frames already in the ring belong before this attach record. */
+		if (r->w)
+			rec_drain(r);
+		ret = attach_probe(r, t, err, errlen);
+		if (ret) {
+			t->pid = 0;
+			return ret;
+		}
+	}
+	t->attach_ns = now_ns();
+	t->pidfd = target_pidfd(pid);
+	if (t->pidfd >= 0) {
+		struct epoll_event ev = {.events = EPOLLIN,
+					 .data.u64 = EV_PIDFD << 32 | (uint32_t)pid};
+
+		if (epoll_ctl(r->epfd, EPOLL_CTL_ADD, t->pidfd, &ev)) {
+			close(t->pidfd);
+			t->pidfd = -1;
+		}
+	}
+	if (!r->target_pid) {
+		r->target_pid = pid;
+		if (r->opt->package)
+			snprintf(r->target_desc, sizeof(r->target_desc), "%s", r->opt->package);
+		else if (!child)
+			target_cmdline(pid, r->target_desc, sizeof(r->target_desc));
+	}
+	r->had_target = true;
+	if (r->w && r->probe)
+		rec_emit_attach(r, t);
+	return 0;
+}
+
+void rec_target_exited(struct rec *r, struct target *t)
+{
+	struct frc_record rec;
+
+	/*
+	 * Its last frames are in the ring: they go before the exit record. Without a probe
+	 * (--sysfs-only) there was no attach record, so there is no exit record either.
+	 */
+	if (r->probe) {
+		rec_drain(r);
+		memset(&rec, 0, sizeof(rec));
+		rec.type = FRC_EXIT;
+		rec.ktime_ns = now_ns();
+		rec.u.exit.pid = (uint32_t)t->pid;
+		rec_emit(r, &rec);
+		probe_detach(r->probe, t->pid);
+	}
+	if (t->pidfd >= 0)
+		close(t->pidfd); /* also leaves the epoll set */
+	if (t->child) {
+		waitpid(t->pid, NULL, 0);
+		r->child = 0;
+	}
+	if (!r->opt->quiet)
+		fprintf(stderr, "%sframerec: PID %d exited\n", r->status_line ? "\r\033[K" : "",
+			(int)t->pid);
+	memset(t, 0, sizeof(*t));
+	t->pidfd = -1;
+	if (rec_alive_targets(r) == 0 && !(r->opt->package && r->opt->wait)) {
+		r->stop = true;
+		r->stop_why = "every target exited";
+	}
+}
+
+static bool ignored(const struct rec *r, pid_t pid)
+{
+	for (int i = 0; i < r->n_ignored; i++)
+		if (r->ignored[i] == pid)
+			return true;
+	return false;
+}
+
+void rec_scan_package(struct rec *r)
+{
+	pid_t pids[FR_MAX_TARGETS];
+	char err[FR_ERRLEN];
+	int n = target_find_package(r->opt->package, pids, FR_MAX_TARGETS);
+
+	for (int i = 0; i < n; i++) {
+		if (find_target(r, pids[i]) || ignored(r, pids[i]))
+			continue;
+		if (rec_attach_target(r, pids[i], false, err, sizeof(err)) == 0) {
+			if (!r->opt->quiet)
+				fprintf(stderr, "%sframerec: attached PID %d (%s)\n",
+					r->status_line ? "\r\033[K" : "", (int)pids[i],
+					r->opt->package);
+			continue;
+		}
+		fprintf(stderr, "framerec: ignoring PID %d: %s\n", (int)pids[i], err);
+		if (r->n_ignored < FR_MAX_TARGETS)
+			r->ignored[r->n_ignored++] = pids[i];
+	}
+}
+
+void rec_poll_liveness(struct rec *r)
+{
+	for (int i = 0; i < FR_MAX_TARGETS && !r->stop; i++)
+		if (r->t[i].pid && r->t[i].pidfd < 0 && !target_alive(r->t[i].pid))
+			rec_target_exited(r, &r->t[i]);
+}

@@ -1,0 +1,118 @@
+// SPDX-License-Identifier: MIT
+/*
+ * child.c - framerec -- COMMAND: fork the command blocked on a pipe, so the probe can be
+ * attached (by library path, before the library is mapped) and the file created before
+ * its first instruction runs; then release it and learn whether the exec worked.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "rec.h"
+
+int rec_start_child(struct rec *r, char *err, size_t errlen)
+{
+	int gate[2], ep[2];
+	pid_t pid;
+
+	if (pipe2(gate, O_CLOEXEC))
+		goto fail;
+	if (pipe2(ep, O_CLOEXEC)) {
+		close(gate[0]);
+		close(gate[1]);
+		goto fail;
+	}
+	pid = fork();
+	if (pid < 0) {
+		close(gate[0]);
+		close(gate[1]);
+		close(ep[0]);
+		close(ep[1]);
+		goto fail;
+	}
+	if (pid == 0) {
+		sigset_t all;
+		char c;
+		int e;
+
+		sigemptyset(&all);
+		sigprocmask(SIG_SETMASK, &all, NULL);
+		signal(SIGPIPE, SIG_DFL);
+		close(gate[1]);
+		close(ep[0]);
+		if (read(gate[0], &c, 1) != 1)
+			_exit(127); /* framerec gave up: never run the command */
+		execvp(r->opt->command[0], r->opt->command);
+		e = errno;
+		if (write(ep[1], &e, sizeof(e)) < 0)
+			_exit(127);
+		_exit(127);
+	}
+	close(gate[0]);
+	close(ep[1]);
+	r->child = pid;
+	r->child_gate = gate[1];
+	r->child_err = ep[0];
+	snprintf(r->target_desc, sizeof(r->target_desc), "%s", r->opt->command[0]);
+	for (char **a = r->opt->command + 1; *a; a++) {
+		size_t n = strlen(r->target_desc);
+
+		snprintf(r->target_desc + n, sizeof(r->target_desc) - n, " %s", *a);
+	}
+	return 0;
+fail:
+	snprintf(err, errlen, "cannot start %s: %s", r->opt->command[0], strerror(errno));
+	return -1;
+}
+
+/* Let the child exec; returns 0 when the exec succeeded. */
+int rec_release_child(struct rec *r, char *err, size_t errlen)
+{
+	int e = 0;
+	ssize_t n;
+
+	if (write(r->child_gate, "g", 1) != 1)
+		e = errno;
+	close(r->child_gate);
+	r->child_gate = -1;
+	/* EOF: the exec closed the CLOEXEC pipe; an int: the exec's errno. */
+	do
+		n = read(r->child_err, &e, sizeof(e));
+	while (n < 0 && errno == EINTR);
+	close(r->child_err);
+	r->child_err = -1;
+	if (n == (ssize_t)sizeof(e) || e) {
+		snprintf(err, errlen, "cannot run %s: %s", r->opt->command[0], strerror(e));
+		return -1;
+	}
+	return 0;
+}
+
+/* Is cmd runnable (a path, or found in PATH)? Checked before any attach. */
+bool rec_command_exists(const char *cmd)
+{
+	const char *path = getenv("PATH");
+	char buf[PATH_MAX];
+
+	if (strchr(cmd, '/'))
+		return access(cmd, X_OK) == 0;
+	if (!path)
+		path = "/usr/bin:/bin";
+	while (*path) {
+		size_t n = strcspn(path, ":");
+
+		snprintf(buf, sizeof(buf), "%.*s/%s", (int)n, n ? path : ".", cmd);
+		if (access(buf, X_OK) == 0)
+			return true;
+		path += n + (path[n] == ':');
+	}
+	return false;
+}

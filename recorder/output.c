@@ -1,0 +1,111 @@
+// SPDX-License-Identifier: MIT
+/*
+ * output.c - the capture file: refuse early what cannot work, create it only once the
+ * probe is attached (O_EXCL|O_NOFOLLOW, 0640), write the header metadata.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "rec.h"
+
+/* Fail early (before BPF work) on an output that exists or cannot be created. */
+int rec_check_output(const struct options *opt, char *err, size_t errlen)
+{
+	char dir[PATH_MAX];
+	struct stat st;
+
+	if (!opt->force && lstat(opt->output, &st) == 0) {
+		snprintf(err, errlen, "%s exists; use --force to overwrite it", opt->output);
+		return -EEXIST;
+	}
+	snprintf(dir, sizeof(dir), "%s", opt->output);
+	if (access(dirname(dir), W_OK)) {
+		snprintf(err, errlen, "cannot create %s: %s", opt->output, strerror(errno));
+		return -errno;
+	}
+	return 0;
+}
+
+static int create_output(const struct options *opt, char *err, size_t errlen)
+{
+	int fd;
+
+	/* --force removes the old name (a symlink itself, never its target). */
+	if (opt->force && unlink(opt->output) && errno != ENOENT) {
+		snprintf(err, errlen, "cannot remove %s: %s", opt->output, strerror(errno));
+		return -1;
+	}
+	fd = open(opt->output, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0640);
+	if (fd < 0) {
+		if (errno == EEXIST)
+			snprintf(err, errlen, "%s exists; use --force to overwrite it",
+				 opt->output);
+		else
+			snprintf(err, errlen, "cannot create %s: %s", opt->output, strerror(errno));
+		return -1;
+	}
+	/* Exactly 0640 whatever the umask: captures can hold other processes' data. */
+	if (fchmod(fd, 0640)) {
+		/* not fatal */
+	}
+	return fd;
+}
+
+/* Fork the command, blocked on a pipe until the probe is attached and the file open. */
+static void build_meta(struct rec *r, struct meta *m)
+{
+	const struct options *opt = r->opt;
+
+	meta_add_system(m);
+	if (r->target_desc[0])
+		meta_add(m, "target", "%s", r->target_desc);
+	if (r->target_pid)
+		meta_add(m, "target.pid", "%d", (int)r->target_pid);
+	if (r->symbol[0]) {
+		meta_add(m, "library", "%s", r->library);
+		meta_add(m, "symbol", "%s", r->symbol);
+		meta_add(m, "symbol.offset", "0x%llx", (unsigned long long)r->sym_offset);
+	}
+	if (r->sysfs)
+		meta_add(m, "sysfs.node", "%s", r->sysfs);
+	if (r->probe)
+		meta_add(m, "ring.kib", "%u", opt->ring_kib);
+	meta_add(m, "flush.ms", "%u", opt->flush_ms);
+	meta_add(m, "tick.ms", "%u", opt->tick_ms);
+	meta_add(m, "sysfs.ms", "%u", opt->sysfs_ms);
+}
+
+int rec_open_capture(struct rec *r, char *err, size_t errlen)
+{
+	struct frc_writer_options wo = {.flush_ms = r->opt->flush_ms};
+	struct meta m = {0};
+	int ret;
+
+	build_meta(r, &m);
+	r->fd = create_output(r->opt, err, errlen);
+	if (r->fd < 0) {
+		meta_free(&m);
+		return -1;
+	}
+	ret = frc_writer_open_fd(&r->w, r->fd, r->opt->output, m.v, m.n, &wo);
+	meta_free(&m);
+	if (ret) {
+		snprintf(err, errlen, "%s", r->w ? frc_writer_error(r->w) : frc_strerror(ret));
+		frc_writer_free(r->w);
+		r->w = NULL;
+		close(r->fd);
+		r->fd = -1;
+		unlink(r->opt->output);
+		return -1;
+	}
+	return 0;
+}
