@@ -58,10 +58,13 @@ static int setup_fds(struct rec *r, char *err, size_t errlen)
 	return 0;
 }
 
-/* --package --wait before the first start: scan every 200 ms; a signal or -d ends it. */
+/*
+ * --package --wait before the first start: scan every 200 ms until it starts or a signal
+ * comes. -d is the length of the recording, which starts at the attach, so it does not
+ * bound the wait.
+ */
 static int wait_for_package(struct rec *r, char *err, size_t errlen)
 {
-	uint64_t t0 = now_ns();
 	struct pollfd pfd = {.fd = r->sigfd, .events = POLLIN};
 
 	if (!r->opt->quiet)
@@ -75,11 +78,6 @@ static int wait_for_package(struct rec *r, char *err, size_t errlen)
 			snprintf(err, errlen, "interrupted while waiting for %s; nothing recorded",
 				 r->opt->package);
 			return -EINTR;
-		}
-		if (r->opt->duration_s > 0 && (double)(now_ns() - t0) / 1e9 >= r->opt->duration_s) {
-			snprintf(err, errlen, "%s did not start within %g s; nothing recorded",
-				 r->opt->package, r->opt->duration_s);
-			return -ETIMEDOUT;
 		}
 	}
 }
