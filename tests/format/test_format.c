@@ -563,6 +563,103 @@ START_TEST(byte_flip_every_offset)
 }
 END_TEST
 
+/*
+ * One chunk rebuilt with a descriptor whose CRCs are right but whose fields lie: every
+ * field is checked against the data, and nothing is allocated from an unchecked size.
+ */
+static struct capture with_descriptor(const struct capture *c, uint64_t seq, uint64_t csize,
+				      uint64_t rsize, uint64_t nrec)
+{
+	size_t hdr = 8 + frc_get_le32(c->p + 4);
+	size_t frame_at = hdr + 8 + frc_get_le32(c->p + hdr + 4);
+	size_t flen = ZSTD_findFrameCompressedSize(c->p + frame_at, c->len - frame_at);
+	struct frc_buf d = {0}, f = {0};
+	struct capture out;
+
+	frc_buf_varint(&d, seq);
+	frc_buf_varint(&d, csize);
+	frc_buf_varint(&d, rsize);
+	frc_buf_varint(&d, nrec);
+	frc_buf_le32(&d, frc_crc32c(0, c->p + frame_at, flen));
+	frc_buf_le32(&d, frc_crc32c(0, d.p, d.len));
+	frc_buf_put(&f, c->p, hdr);
+	frc_buf_le32(&f, FRC_MAGIC_DESC);
+	frc_buf_le32(&f, (uint32_t)d.len);
+	frc_buf_put(&f, d.p, d.len);
+	frc_buf_put(&f, c->p + frame_at, flen);
+	frc_buf_free(&d);
+	out.p = f.p;
+	out.len = f.len;
+	return out;
+}
+
+static void expect_damage(const struct capture *c, enum frc_status status, const char *what)
+{
+	struct frc_record out[8];
+	struct frc_reader_stats st;
+	frc_reader *r = NULL;
+
+	ck_assert_int_eq(frc_reader_open_mem(&r, c->p, c->len, "d.frc"), 0);
+	ck_assert_uint_eq(read_all(r, out, 8), 0);
+	frc_reader_stats(r, &st);
+	ck_assert_str_eq(frc_reader_error(r), what);
+	ck_assert_str_eq(frc_status_name(st.status), frc_status_name(status));
+	frc_reader_close(r);
+}
+
+START_TEST(reader_hostile_descriptors)
+{
+	/* drops 5 7, exit 6 42: an 8-byte body. */
+	struct frc_record in[2] = {simple(FRC_DROPS, 5, 7), simple(FRC_EXIT, 6, 42)};
+	struct capture c = write_capture(in, 2, NULL, NULL, 0), d;
+	size_t hdr = 8 + frc_get_le32(c.p + 4);
+	size_t frame_at = hdr + 8 + frc_get_le32(c.p + hdr + 4);
+	uint64_t csize = ZSTD_findFrameCompressedSize(c.p + frame_at, c.len - frame_at);
+	char want[200];
+
+	ck_assert_uint_eq(hdr, 64); /* 8 + FRCP, 1.0, n, 2 pairs (21 + 22 bytes), CRC */
+	/* The honest descriptor reads. */
+	d = with_descriptor(&c, 0, csize, 8, 2);
+	ck_assert_uint_eq(d.len, c.len);
+	ck_assert(!memcmp(d.p, c.p, c.len));
+	capture_free(&d);
+
+	d = with_descriptor(&c, 0, csize, (64u << 20) + 1, 2);
+	snprintf(
+	    want, sizeof(want),
+	    "d.frc: offset 64: corrupt: chunk 0: implausible sizes (%llu compressed, 67108865 raw)",
+	    (unsigned long long)csize);
+	expect_damage(&d, FRC_STATUS_CORRUPT, want);
+	capture_free(&d);
+
+	d = with_descriptor(&c, 0, csize, 9, 2);
+	snprintf(want, sizeof(want),
+		 "d.frc: offset %zu: corrupt: chunk 0: zstd frame disagrees with its descriptor",
+		 d.len - (size_t)csize);
+	expect_damage(&d, FRC_STATUS_CORRUPT, want);
+	capture_free(&d);
+
+	d = with_descriptor(&c, 5, csize, 8, 2);
+	expect_damage(&d, FRC_STATUS_CORRUPT,
+		      "d.frc: offset 64: corrupt: chunk 0: descriptor says chunk 5");
+	capture_free(&d);
+
+	d = with_descriptor(&c, 0, csize, 8, 3);
+	expect_damage(&d, FRC_STATUS_CORRUPT,
+		      "d.frc: offset 64: corrupt: chunk 0: 2 records, descriptor says 3");
+	capture_free(&d);
+
+	/* A compressed size past the end of the file: the cut-file case, no allocation. */
+	d = with_descriptor(&c, 0, 100000, 1u << 20, 2);
+	snprintf(want, sizeof(want),
+		 "d.frc: offset 64: truncated: chunk needs 100024 bytes, only %zu remain",
+		 d.len - 64);
+	expect_damage(&d, FRC_STATUS_TRUNCATED, want);
+	capture_free(&d);
+	capture_free(&c);
+}
+END_TEST
+
 START_TEST(not_a_capture_and_version)
 {
 	static const uint8_t junk[] = "hello, world\n";
@@ -1095,6 +1192,7 @@ int main(int argc, char **argv)
 	    {"truncation_every_offset", truncation_every_offset, 120},
 	    {"byte_flip_every_offset", byte_flip_every_offset, 120},
 	    {"not_a_capture_and_version", not_a_capture_and_version, 10},
+	    {"reader_hostile_descriptors", reader_hostile_descriptors, 10},
 	    {"unknown_types_skipped", unknown_types_skipped, 10},
 	    {"zstd_cli_interop", zstd_cli_interop, 30},
 	    {"determinism", determinism, 10},
