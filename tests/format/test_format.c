@@ -660,6 +660,40 @@ START_TEST(reader_hostile_descriptors)
 }
 END_TEST
 
+/* A footer with a valid CRC that describes other chunks: corrupt where they disagree. */
+START_TEST(reader_index_disagrees)
+{
+	struct frc_record a[32], b[32], out[32];
+	size_t n = sample(a), ends[8], hdr;
+	struct capture ca, cb;
+	struct frc_reader_stats st;
+	frc_reader *r = NULL;
+	char want[128];
+
+	sample(b);
+	b[15].ktime_ns++; /* the last chunk's max ktime differs by 1 ns */
+	ca = write_capture(a, n, sample_groups, NULL, 1);
+	cb = write_capture(b, n, sample_groups, NULL, 1);
+	ck_assert_uint_eq(ca.len, cb.len);
+	ck_assert_uint_eq(chunk_ends(&ca, &hdr, ends, 8), 4);
+	/* a's chunks, b's footer. */
+	memcpy(ca.p + ends[3], cb.p + ends[3], ca.len - ends[3]);
+	ck_assert_int_eq(frc_reader_open_mem(&r, ca.p, ca.len, "d.frc"), 0);
+	ck_assert_uint_eq(read_all(r, out, 32), 14);
+	frc_reader_stats(r, &st);
+	ck_assert_int_eq(st.status, FRC_STATUS_CORRUPT);
+	ck_assert_int_eq(st.index_used, 1);
+	ck_assert_uint_eq(st.damage_offset, ends[2]);
+	ck_assert_uint_eq(st.valid_end, ends[2]);
+	snprintf(want, sizeof(want),
+		 "d.frc: offset %zu: corrupt: chunk 3: the index disagrees with it", ends[2]);
+	ck_assert_str_eq(frc_reader_error(r), want);
+	frc_reader_close(r);
+	capture_free(&ca);
+	capture_free(&cb);
+}
+END_TEST
+
 START_TEST(not_a_capture_and_version)
 {
 	static const uint8_t junk[] = "hello, world\n";
@@ -1193,6 +1227,7 @@ int main(int argc, char **argv)
 	    {"byte_flip_every_offset", byte_flip_every_offset, 120},
 	    {"not_a_capture_and_version", not_a_capture_and_version, 10},
 	    {"reader_hostile_descriptors", reader_hostile_descriptors, 10},
+	    {"reader_index_disagrees", reader_index_disagrees, 10},
 	    {"unknown_types_skipped", unknown_types_skipped, 10},
 	    {"zstd_cli_interop", zstd_cli_interop, 30},
 	    {"determinism", determinism, 10},
