@@ -17,6 +17,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <dirent.h>
@@ -433,6 +434,49 @@ START_TEST(writer_rejects_invalid)
 	ck_assert_int_eq(frc_writer_finish(w), 0);
 	frc_writer_free(w);
 	close(fd);
+}
+END_TEST
+
+/* A recorder killed mid-capture loses only its open chunk; the rest reads, "truncated". */
+START_TEST(writer_killed_midway)
+{
+	char path[] = "/tmp/frc-kill-XXXXXX";
+	int fd = mkstemp(path), status;
+	struct frc_record out[32];
+	struct frc_reader_stats st;
+	frc_reader *r = NULL;
+	pid_t pid;
+
+	ck_assert_int_ge(fd, 0);
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		frc_writer *w = NULL;
+
+		if (frc_writer_open_fd(&w, fd, path, NULL, 0, NULL))
+			_exit(1);
+		for (uint64_t i = 0; i < 13; i++) {
+			struct frc_record rec = frame(1000 + i, 1, 1, 0x10);
+
+			if (frc_writer_append(w, &rec))
+				_exit(1);
+			if (i == 9 && frc_writer_flush(w)) /* 10 records written, 3 stay open */
+				_exit(1);
+		}
+		raise(SIGKILL);
+		_exit(1);
+	}
+	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+	ck_assert(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
+	ck_assert_int_eq(frc_reader_open(&r, path), 0);
+	ck_assert_uint_eq(read_all(r, out, 32), 10);
+	ck_assert(out[9].ktime_ns == 1009);
+	frc_reader_stats(r, &st);
+	ck_assert_int_eq(st.status, FRC_STATUS_TRUNCATED);
+	ck_assert_uint_eq(st.valid_end, st.file_size);
+	frc_reader_close(r);
+	close(fd);
+	unlink(path);
 }
 END_TEST
 
@@ -1223,6 +1267,7 @@ int main(int argc, char **argv)
 	    {"roundtrip_frame_columns", roundtrip_frame_columns, 60},
 	    {"writer_chunking", writer_chunking, 10},
 	    {"writer_rejects_invalid", writer_rejects_invalid, 10},
+	    {"writer_killed_midway", writer_killed_midway, 10},
 	    {"truncation_every_offset", truncation_every_offset, 120},
 	    {"byte_flip_every_offset", byte_flip_every_offset, 120},
 	    {"not_a_capture_and_version", not_a_capture_and_version, 10},
