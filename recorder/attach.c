@@ -200,26 +200,77 @@ static bool ignored(const struct rec *r, pid_t pid)
 	return false;
 }
 
-void rec_scan_package(struct rec *r)
+static void ignore(struct rec *r, pid_t pid, const char *why)
+{
+	fprintf(stderr, "%sframerec: ignoring PID %d: %s\n", r->status_line ? "\r\033[K" : "",
+		(int)pid, why);
+	if (r->n_ignored < FR_MAX_TARGETS)
+		r->ignored[r->n_ignored++] = pid;
+}
+
+/*
+ * A process found by name may be between exec and the loader mapping libgui.so (on Linux;
+ * Android's zygote children have it mapped already). Such a match is retried on the next
+ * scans until MAP_GRACE_NS after it was first seen, instead of being given up at once.
+ * Returns true while pid is still within its grace period.
+ */
+#define MAP_GRACE_NS (5ull * 1000000000ull)
+
+static bool retry_later(struct rec *r, pid_t pid)
+{
+	uint64_t now = now_ns();
+	int free_slot = -1;
+
+	for (int i = 0; i < FR_MAX_TARGETS; i++) {
+		if (r->pending[i].pid == pid) {
+			if (now < r->pending[i].give_up_ns)
+				return true;
+			r->pending[i].pid = 0;
+			return false;
+		}
+		if (!r->pending[i].pid && free_slot < 0)
+			free_slot = i;
+	}
+	if (free_slot < 0)
+		return false;
+	r->pending[free_slot].pid = pid;
+	r->pending[free_slot].give_up_ns = now + MAP_GRACE_NS;
+	return true;
+}
+
+static void forget_pending(struct rec *r, pid_t pid)
+{
+	for (int i = 0; i < FR_MAX_TARGETS; i++)
+		if (r->pending[i].pid == pid)
+			r->pending[i].pid = 0;
+}
+
+int rec_scan_package(struct rec *r, char *err, size_t errlen)
 {
 	pid_t pids[FR_MAX_TARGETS];
-	char err[FR_ERRLEN];
 	int n = target_find_package(r->opt->package, pids, FR_MAX_TARGETS);
+	int attached = 0;
 
 	for (int i = 0; i < n; i++) {
+		int ret;
+
 		if (find_target(r, pids[i]) || ignored(r, pids[i]))
 			continue;
-		if (rec_attach_target(r, pids[i], false, err, sizeof(err)) == 0) {
-			if (!r->opt->quiet)
+		ret = rec_attach_target(r, pids[i], false, err, errlen);
+		if (ret == 0) {
+			forget_pending(r, pids[i]);
+			attached++;
+			if (!r->opt->quiet && r->w)
 				fprintf(stderr, "%sframerec: attached PID %d (%s)\n",
 					r->status_line ? "\r\033[K" : "", (int)pids[i],
 					r->opt->package);
 			continue;
 		}
-		fprintf(stderr, "framerec: ignoring PID %d: %s\n", (int)pids[i], err);
-		if (r->n_ignored < FR_MAX_TARGETS)
-			r->ignored[r->n_ignored++] = pids[i];
+		if (ret == -ENOENT && retry_later(r, pids[i]))
+			continue;
+		ignore(r, pids[i], err);
 	}
+	return attached;
 }
 
 void rec_poll_liveness(struct rec *r)

@@ -282,8 +282,11 @@ static void run_due(struct rec *r, struct deadlines *d, uint64_t now)
 		d->flush = next_due(r->t_start, o->flush_ms * MS, now);
 	}
 	if (d->scan && now >= d->scan) {
-		if (o->package)
-			rec_scan_package(r);
+		if (o->package) {
+			char err[FR_ERRLEN];
+
+			rec_scan_package(r, err, sizeof(err));
+		}
 		rec_poll_liveness(r);
 		d->scan = now + SCAN_NS;
 	}

@@ -37,6 +37,11 @@ struct rec {
 	struct target t[FR_MAX_TARGETS];
 	pid_t ignored[FR_MAX_TARGETS]; /* --package matches that could not be attached */
 	int n_ignored;
+	/* --package matches that had not mapped libgui.so yet, retried until a deadline. */
+	struct {
+		pid_t pid;
+		uint64_t give_up_ns;
+	} pending[FR_MAX_TARGETS];
 	bool had_target;
 
 	/* -- COMMAND */
@@ -73,7 +78,9 @@ struct rec {
 MUST_USE int rec_attach_target(struct rec *r, pid_t pid, bool child, char *err, size_t errlen);
 void rec_target_exited(struct rec *r, struct target *t);
 int rec_alive_targets(const struct rec *r);
-void rec_scan_package(struct rec *r);
+/* Attach every --package match not attached yet; returns how many attached now. err: the
+ * last failure. */
+int rec_scan_package(struct rec *r, char *err, size_t errlen);
 void rec_poll_liveness(struct rec *r);
 void rec_emit_attach(struct rec *r, const struct target *t);
 

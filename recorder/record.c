@@ -59,9 +59,8 @@ static int setup_fds(struct rec *r, char *err, size_t errlen)
 }
 
 /*
- * --package --wait before the first start: scan every 200 ms until it starts or a signal
- * comes. -d is the length of the recording, which starts at the attach, so it does not
- * bound the wait.
+ * --package --wait: scan every 200 ms until a match attaches or a signal comes. -d is the
+ * length of the recording, which starts at the attach, so it does not bound the wait.
  */
 static int wait_for_package(struct rec *r, char *err, size_t errlen)
 {
@@ -69,17 +68,14 @@ static int wait_for_package(struct rec *r, char *err, size_t errlen)
 
 	if (!r->opt->quiet)
 		fprintf(stderr, "framerec: waiting for %s to start...\n", r->opt->package);
-	for (;;) {
-		pid_t pid;
-
-		if (target_find_package(r->opt->package, &pid, 1) > 0)
-			return 0;
+	while (rec_scan_package(r, err, errlen) == 0) {
 		if (poll(&pfd, 1, 200) > 0) {
 			snprintf(err, errlen, "interrupted while waiting for %s; nothing recorded",
 				 r->opt->package);
 			return -EINTR;
 		}
 	}
+	return 0;
 }
 
 static int attach_initial(struct rec *r, char *err, size_t errlen)
@@ -107,33 +103,15 @@ static int attach_initial(struct rec *r, char *err, size_t errlen)
 		if (ret)
 			return ret;
 	}
+	if (opt->package && opt->wait)
+		return wait_for_package(r, err, errlen);
 	if (opt->package) {
-		pid_t pids[FR_MAX_TARGETS];
-		int n = target_find_package(opt->package, pids, FR_MAX_TARGETS);
-
-		if (n == 0 && !opt->wait) {
-			snprintf(err, errlen,
-				 "no process named %s is running (--wait waits for it to start)",
-				 opt->package);
-			return -ESRCH;
-		}
-		if (n == 0) {
-			ret = wait_for_package(r, err, errlen);
-			if (ret)
-				return ret;
-			n = target_find_package(opt->package, pids, FR_MAX_TARGETS);
-		}
+		snprintf(err, errlen,
+			 "no process named %s is running (--wait waits for it to start)",
+			 opt->package);
 		/* Every match that attaches is recorded; if none does, that is the error. */
-		for (int i = 0; i < n; i++) {
-			char e2[FR_ERRLEN];
-
-			if (rec_attach_target(r, pids[i], false, i ? e2 : err,
-					      i ? sizeof(e2) : errlen) &&
-			    r->n_ignored < FR_MAX_TARGETS)
-				r->ignored[r->n_ignored++] = pids[i];
-		}
-		if (!r->had_target)
-			return -ENOENT;
+		if (rec_scan_package(r, err, errlen) == 0)
+			return -ESRCH;
 	}
 	return 0;
 }
