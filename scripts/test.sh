@@ -54,10 +54,10 @@ run_ctest main build -j "$jobs"
 passed=0 failed=0 skipped=0
 for xml in "$results"/*.xml; do
 	[ -f "$xml" ] || continue
-	head=$(grep -m1 -o '<testsuite [^>]*>' "$xml")
-	t=$(sed -n 's/.* tests="\([0-9]*\)".*/\1/p' <<<"$head")
-	f=$(sed -n 's/.* failures="\([0-9]*\)".*/\1/p' <<<"$head")
-	s=$(sed -n 's/.* skipped="\([0-9]*\)".*/\1/p' <<<"$head")
+	# The <testsuite> attributes come first, one per line.
+	t=$(grep -m1 -oE '\btests="[0-9]+"' "$xml" | tr -dc 0-9)
+	f=$(grep -m1 -oE '\bfailures="[0-9]+"' "$xml" | tr -dc 0-9)
+	s=$(grep -m1 -oE '\bskipped="[0-9]+"' "$xml" | tr -dc 0-9)
 	passed=$((passed + ${t:-0} - ${f:-0} - ${s:-0}))
 	failed=$((failed + ${f:-0}))
 	skipped=$((skipped + ${s:-0}))
