@@ -90,10 +90,19 @@ static void print_text(const frc_reader *r, const char *path, const struct frc_r
 	else
 		printf("%-18s -\n", "time span");
 	printf("%-18s %s\n", "bytes per frame", bpf);
+	/* Values line up after the longest key (at least the column of the lines above). */
+	int width = 16;
+
+	for (size_t i = 0; i < frc_reader_meta_count(r); i++) {
+		int len = (int)strlen(frc_reader_meta(r, i)->key);
+
+		if (len > width)
+			width = len;
+	}
 	printf("metadata (%zu)\n", frc_reader_meta_count(r));
 	for (size_t i = 0; i < frc_reader_meta_count(r); i++) {
 		const struct frc_meta *m = frc_reader_meta(r, i);
-		printf("  %-16s ", m->key);
+		printf("  %-*s ", width, m->key);
 		put_escaped(stdout, m->value, false);
 		putchar('\n');
 	}
