@@ -18,8 +18,8 @@
 int main(int argc, char **argv)
 {
 	static const uint64_t bufs[3] = {0x7a2c01e000, 0x7a2c0b4000, 0x7a2c14a000};
-	struct frc_meta meta[] = {{"recorder", "bench_gen"}, {"clock", "CLOCK_MONOTONIC"},
-				  {"target", "bench.60hz"}};
+	struct frc_meta meta[] = {
+	    {"recorder", "bench_gen"}, {"clock", "CLOCK_MONOTONIC"}, {"target", "bench.60hz"}};
 	uint64_t n, rng = 0x9e3779b97f4a7c15ull, t0 = 1000000000ull, next_tick;
 	frc_writer *w = NULL;
 	struct frc_record r = {0};
@@ -63,7 +63,8 @@ int main(int argc, char **argv)
 		r.u.frame.buffer = bufs[i % 3];
 		if (frc_writer_append(w, &r))
 			goto werr;
-		fprintf(csv, "1,%" PRIu64 ",%" PRIu64 ",4242,4243,%" PRIu64 "\n", i, t, bufs[i % 3]);
+		fprintf(csv, "1,%" PRIu64 ",%" PRIu64 ",4242,4243,%" PRIu64 "\n", i, t,
+			bufs[i % 3]);
 	}
 	if (frc_writer_finish(w))
 		goto werr;

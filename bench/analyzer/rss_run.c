@@ -40,6 +40,7 @@ int main(int argc, char **argv)
 	}
 	clock_gettime(CLOCK_MONOTONIC, &b);
 	fprintf(stderr, "rss_run: %.3f s, %ld KiB peak RSS\n",
-		(double)(b.tv_sec - a.tv_sec) + (double)(b.tv_nsec - a.tv_nsec) / 1e9, ru.ru_maxrss);
+		(double)(b.tv_sec - a.tv_sec) + (double)(b.tv_nsec - a.tv_nsec) / 1e9,
+		ru.ru_maxrss);
 	return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
 }
