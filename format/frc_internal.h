@@ -41,6 +41,8 @@
 
 /* CRC-32C (Castagnoli), reflected, init/xorout 0xFFFFFFFF; crc32c("123456789") = 0xE3069283. */
 uint32_t frc_crc32c(uint32_t crc, const void *data, size_t len);
+/* 1 when k[0..n) is a valid metadata key: 1..255 bytes of [a-z0-9_.] (FORMAT.md 3). */
+int frc_meta_key_ok(const char *k, size_t n);
 
 /* Little-endian fixed-width helpers. */
 static inline void frc_put_le32(uint8_t *p, uint32_t v)

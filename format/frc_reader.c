@@ -203,9 +203,17 @@ static int header_parse(frc_reader *r, const uint8_t *p, size_t len)
 		k = frc_cur_bytes(&c, kl);
 		frc_cur_varint(&c, &vl);
 		v = frc_cur_bytes(&c, vl);
-		if (c.bad || kl == 0 || kl > FRC_META_KEY_MAX || vl > FRC_META_VALUE_MAX ||
-		    memchr(k, 0, kl) || memchr(v, 0, vl))
+		/*
+		 * The writer and the text form only accept [a-z0-9_.] keys, each once; a
+		 * header with other keys could not be exported and imported back (a blank in
+		 * a key would even split differently), so it is damage, not data.
+		 */
+		if (c.bad || !frc_meta_key_ok((const char *)k, kl) || vl > FRC_META_VALUE_MAX ||
+		    memchr(v, 0, vl))
 			return -1;
+		for (uint64_t j = 0; j < i; j++)
+			if (strlen(r->meta[j].key) == kl && !memcmp(r->meta[j].key, k, kl))
+				return -1;
 		memcpy(s + store, k, kl);
 		s[store + kl] = 0;
 		r->meta[i].key = s + store;

@@ -169,3 +169,14 @@ const uint8_t *frc_cur_bytes(struct frc_cur *c, size_t n)
 	c->pos += n;
 	return p;
 }
+
+int frc_meta_key_ok(const char *k, size_t n)
+{
+	if (n == 0 || n > FRC_META_KEY_MAX)
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		if (!((k[i] >= 'a' && k[i] <= 'z') || (k[i] >= '0' && k[i] <= '9') || k[i] == '_' ||
+		      k[i] == '.'))
+			return 0;
+	return 1;
+}

@@ -93,19 +93,6 @@ static void put_skippable(struct frc_buf *b, uint32_t magic, uint32_t size)
 	frc_buf_le32(b, size);
 }
 
-static int meta_key_ok(const char *k)
-{
-	size_t n = strlen(k);
-
-	if (n == 0 || n > FRC_META_KEY_MAX)
-		return 0;
-	for (; *k; k++)
-		if (!((*k >= 'a' && *k <= 'z') || (*k >= '0' && *k <= '9') || *k == '_' ||
-		      *k == '.'))
-			return 0;
-	return 1;
-}
-
 static int header_write(frc_writer *w, const struct frc_meta *meta, size_t n_meta)
 {
 	struct frc_buf p = {0}, f = {0};
@@ -124,7 +111,7 @@ static int header_write(frc_writer *w, const struct frc_meta *meta, size_t n_met
 		const char *k = meta[i].key, *v = meta[i].value;
 
 		ret = FRC_EINVAL;
-		if (!k || !v || !meta_key_ok(k)) {
+		if (!k || !v || !frc_meta_key_ok(k, strlen(k))) {
 			fail(w, ret, "metadata key '%s' is not [a-z0-9_.]{1,255}",
 			     k ? k : "(null)");
 			goto cleanup;

@@ -1133,6 +1133,57 @@ START_TEST(text_import_errors)
 }
 END_TEST
 
+/*
+ * A header whose CRC is right but whose metadata keys break FORMAT.md 3 (a key outside
+ * [a-z0-9_.], a key given twice) is corrupt: export would print lines import refuses
+ * (`meta A x`, a second `meta ab`), and a blank in a key would re-import as another key.
+ */
+START_TEST(reader_rejects_bad_meta_keys)
+{
+	static const struct frc_meta meta[] = {{"ab", "1"}, {"ac", "2"}};
+	struct frc_record one = frame(10, 1, 2, 3);
+	int fd = memfd_create("m", MFD_CLOEXEC);
+	frc_writer *w = NULL;
+	frc_reader *r = NULL;
+	struct capture c;
+	uint32_t size;
+
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(frc_writer_open_fd(&w, fd, "m.frc", meta, 2, NULL), 0);
+	ck_assert_int_eq(frc_writer_append(w, &one), 0);
+	ck_assert_int_eq(frc_writer_finish(w), 0);
+	frc_writer_free(w);
+	c = slurp_fd(fd);
+	close(fd);
+	size = frc_get_le32(c.p + 4);
+	/* payload: FRCP, 1, 0, n=2, 02 'a' 'b' 01 '1', 02 'a' 'c' 01 '2', crc */
+	static const uint8_t pairs[] = {2, 2, 'a', 'b', 1, '1', 2, 'a', 'c', 1, '2'};
+
+	ck_assert_int_eq(memcmp(c.p + 16, pairs, sizeof(pairs)), 0);
+	ck_assert_int_eq(frc_reader_open_mem(&r, c.p, c.len, "m.frc"), 0);
+	frc_reader_close(r);
+
+	c.p[18] = 'A'; /* key "Ab" */
+	frc_put_le32(c.p + 8 + size - 4, frc_crc32c(0, c.p + 8, size - 4));
+	ck_assert_int_eq(frc_reader_open_mem(&r, c.p, c.len, "m.frc"), FRC_ECORRUPT);
+	ck_assert_str_eq(frc_reader_error(r), "m.frc: offset 8: malformed header metadata");
+	frc_reader_close(r);
+
+	c.p[18] = ' '; /* key " b" */
+	frc_put_le32(c.p + 8 + size - 4, frc_crc32c(0, c.p + 8, size - 4));
+	ck_assert_int_eq(frc_reader_open_mem(&r, c.p, c.len, "m.frc"), FRC_ECORRUPT);
+	frc_reader_close(r);
+
+	c.p[18] = 'a';
+	c.p[24] = 'b'; /* keys "ab", "ab" */
+	frc_put_le32(c.p + 8 + size - 4, frc_crc32c(0, c.p + 8, size - 4));
+	ck_assert_int_eq(frc_reader_open_mem(&r, c.p, c.len, "m.frc"), FRC_ECORRUPT);
+	ck_assert_str_eq(frc_reader_error(r), "m.frc: offset 8: malformed header metadata");
+	frc_reader_close(r);
+	capture_free(&c);
+}
+END_TEST
+
 START_TEST(text_export_damaged)
 {
 	struct frc_record in[32];
@@ -1284,6 +1335,7 @@ int main(int argc, char **argv)
 	    {"text_format_helpers", text_format_helpers, 10},
 	    {"golden_read", golden_read, 10},
 	    {"golden_bytes", golden_bytes, 10},
+	    {"reader_rejects_bad_meta_keys", reader_rejects_bad_meta_keys, 10},
 	};
 
 	Suite *s = suite_create("format");
