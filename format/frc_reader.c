@@ -765,7 +765,11 @@ int frc_reader_open(frc_reader **out, const char *path)
 	if (ret)
 		return ret;
 	r = *out;
-	r->fd = open(path, O_RDONLY | O_CLOEXEC);
+	/*
+	 * O_NONBLOCK: opening a FIFO without a writer would otherwise wait forever before the
+	 * fstat below could refuse it. It changes nothing for the regular files we read.
+	 */
+	r->fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (r->fd < 0) {
 		snprintf(r->msg, sizeof(r->msg), "%s: %s", r->path, strerror(errno));
 		return FRC_EIO;

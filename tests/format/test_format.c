@@ -1184,6 +1184,48 @@ START_TEST(reader_rejects_bad_meta_keys)
 }
 END_TEST
 
+/*
+ * A FIFO is refused at once (open used to wait for a writer that never comes). The open
+ * runs in a child so that a hang fails the test after 5 s instead of blocking CTest.
+ */
+START_TEST(reader_open_fifo)
+{
+	char path[128], want[160];
+	int status = 0, fds[2];
+	char msg[160] = {0};
+	pid_t pid;
+
+	text_dir();
+	snprintf(path, sizeof(path), "%s/fifo.frc", tdir);
+	ck_assert_int_eq(mkfifo(path, 0600), 0);
+	ck_assert_int_eq(pipe(fds), 0);
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		frc_reader *r = NULL;
+		int ret = frc_reader_open(&r, path);
+		const char *e = frc_reader_error(r);
+
+		(void)!write(fds[1], e, strlen(e));
+		_exit(ret == FRC_EIO ? 0 : 1);
+	}
+	close(fds[1]);
+	for (int i = 0; i < 500 && waitpid(pid, &status, WNOHANG) == 0; i++)
+		usleep(10000);
+	if (waitpid(pid, &status, WNOHANG) == 0) {
+		kill(pid, SIGKILL);
+		waitpid(pid, &status, 0);
+		ck_abort_msg("frc_reader_open on a FIFO still blocked after 5 s");
+	}
+	ck_assert_int_eq(WIFEXITED(status) && WEXITSTATUS(status) == 0, 1);
+	ck_assert_int_ge(read(fds[0], msg, sizeof(msg) - 1), 0);
+	close(fds[0]);
+	snprintf(want, sizeof(want), "%s/fifo.frc: not a regular file", tdir);
+	ck_assert_str_eq(msg, want);
+	text_dir_rm();
+}
+END_TEST
+
 START_TEST(text_export_damaged)
 {
 	struct frc_record in[32];
@@ -1336,6 +1378,7 @@ int main(int argc, char **argv)
 	    {"golden_read", golden_read, 10},
 	    {"golden_bytes", golden_bytes, 10},
 	    {"reader_rejects_bad_meta_keys", reader_rejects_bad_meta_keys, 10},
+	    {"reader_open_fifo", reader_open_fifo, 10},
 	};
 
 	Suite *s = suite_create("format");
