@@ -684,12 +684,22 @@ int frc_text_import(const char *in_path, const char *out_path, const struct frc_
 			    .opt = opt};
 	char *line = NULL;
 	size_t cap = 0;
+	struct stat sb;
 	ssize_t got;
 	FILE *in;
 	int ret = 0;
 
 	if (errlen)
 		err[0] = '\0';
+	/*
+	 * The output is renamed over OUT at the end, which would replace whatever OUT is:
+	 * refuse a device (-o /dev/null would delete the node), a FIFO or a directory now,
+	 * before any work.
+	 */
+	if (stat(out_path, &sb) == 0 && !S_ISREG(sb.st_mode)) {
+		snprintf(err, errlen, "%s: not a regular file; refusing to replace it", out_path);
+		return FRC_EIO;
+	}
 	in = fopen(in_path, "r");
 	if (!in) {
 		snprintf(err, errlen, "%s: %s", in_path, strerror(errno));

@@ -1226,6 +1226,39 @@ START_TEST(reader_open_fifo)
 }
 END_TEST
 
+/*
+ * import renames its temporary file over OUT; when OUT is a FIFO, a device or a directory
+ * that must not happen (as root, `-o /dev/full` replaced the device node with a capture).
+ */
+START_TEST(text_import_refuses_special_output)
+{
+	char in[128], out[128], err[256], want[300];
+	struct stat sb;
+
+	text_dir();
+	snprintf(in, sizeof(in), "%s/in.txt", tdir);
+	put_file(in, "frame 1 2 3 0x4\n");
+	snprintf(out, sizeof(out), "%s/fifo.frc", tdir);
+	ck_assert_int_eq(mkfifo(out, 0600), 0);
+	ck_assert_int_eq(frc_text_import(in, out, NULL, err, sizeof(err)), FRC_EIO);
+	snprintf(want, sizeof(want), "%s/fifo.frc: not a regular file; refusing to replace it",
+		 tdir);
+	ck_assert_str_eq(err, want);
+	ck_assert_int_eq(stat(out, &sb), 0);
+	ck_assert_int_eq(S_ISFIFO(sb.st_mode), 1);
+
+	snprintf(out, sizeof(out), "%s/dir.frc", tdir);
+	ck_assert_int_eq(mkdir(out, 0700), 0);
+	ck_assert_int_eq(frc_text_import(in, out, NULL, err, sizeof(err)), FRC_EIO);
+	snprintf(want, sizeof(want), "%s/dir.frc: not a regular file; refusing to replace it",
+		 tdir);
+	ck_assert_str_eq(err, want);
+	/* in.txt, fifo.frc, dir.frc: no temporary file left */
+	ck_assert_int_eq(dir_entries(tdir), 3);
+	text_dir_rm();
+}
+END_TEST
+
 START_TEST(text_export_damaged)
 {
 	struct frc_record in[32];
@@ -1379,6 +1412,7 @@ int main(int argc, char **argv)
 	    {"golden_bytes", golden_bytes, 10},
 	    {"reader_rejects_bad_meta_keys", reader_rejects_bad_meta_keys, 10},
 	    {"reader_open_fifo", reader_open_fifo, 10},
+	    {"text_import_refuses_special_output", text_import_refuses_special_output, 10},
 	};
 
 	Suite *s = suite_create("format");
