@@ -50,22 +50,41 @@ static void write_failed(struct rec *r, int err)
 		r->opt->output);
 }
 
+static void end_chunk(struct rec *r);
+
+/* Append to the capture only (a tick is fed to the pipeline before it is written). */
+static int append(struct rec *r, const struct frc_record *rec)
+{
+	int ret = frc_writer_append(r->w, rec);
+
+	if (ret) {
+		write_failed(r, ret);
+		return ret;
+	}
+	r->chunk_records++;
+	return 0;
+}
+
+/* A burst: close the chunk (after a drops record) before the writer would by size. */
+static void end_chunk_if_full(struct rec *r)
+{
+	if (r->chunk_records >= FR_CHUNK_RECORDS && !r->write_failed)
+		end_chunk(r);
+}
+
 /* Append to the capture, then feed the pipeline: the order replay will see. */
 void rec_emit(struct rec *r, const struct frc_record *rec)
 {
-	int ret;
-
 	if (r->write_failed || !r->w)
 		return;
-	ret = frc_writer_append(r->w, rec);
-	if (ret) {
-		write_failed(r, ret);
+	if (append(r, rec))
 		return;
-	}
 	if (pipeline_feed(r->pl, rec)) {
 		r->stop = true;
 		r->stop_why = "out of memory";
 	}
+	/* After the feed: the drops record it may write comes after rec in both orders. */
+	end_chunk_if_full(r);
 }
 
 void rec_drain(struct rec *r)
@@ -125,8 +144,8 @@ static void tick(struct rec *r)
 			rec.u.tick.source = FRC_SOURCE_NONE;
 		}
 	}
-	if (frc_writer_append(r->w, &rec))
-		write_failed(r, FRC_EIO);
+	if (append(r, &rec) == 0)
+		end_chunk_if_full(r);
 }
 
 static void write_drops(struct rec *r)
@@ -143,13 +162,24 @@ static void write_drops(struct rec *r)
 	rec_emit(r, &rec);
 }
 
-/* The wall-clock chunk flush: drops first, so every chunk ends with the current count. */
-static void flush(struct rec *r)
+/*
+ * Close the chunk: drops first, so every chunk ends with the current count. No drain
+ * here: end_chunk_if_full runs inside a drain. The writer never closes a chunk by itself
+ * (output.c), so this and frc_writer_finish are the only places chunks end.
+ */
+static void end_chunk(struct rec *r)
 {
-	rec_drain(r);
+	r->chunk_records = 0; /* before write_drops, which appends through rec_emit */
 	write_drops(r);
 	if (!r->write_failed && frc_writer_flush(r->w))
 		write_failed(r, FRC_EIO);
+}
+
+/* The wall-clock chunk flush: everything in the ring first. */
+static void flush(struct rec *r)
+{
+	rec_drain(r);
+	end_chunk(r);
 }
 
 static void human_bytes(uint64_t b, char *buf, size_t len)

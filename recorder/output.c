@@ -86,7 +86,18 @@ static void build_meta(struct rec *r, struct meta *m)
 
 int rec_open_capture(struct rec *r, char *err, size_t errlen)
 {
-	struct frc_writer_options wo = {.flush_ms = r->opt->flush_ms};
+	/*
+	 * framerec closes every chunk itself (loop.c: on its wall-clock --flush-ms timer and
+	 * every FR_CHUNK_RECORDS records), right after a drops record, so every chunk ends
+	 * with the current count. The writer's own closes (a record's ktime flush_ms past the
+	 * chunk's first, or chunk_max_bytes) would cut a chunk without one: both are set out
+	 * of reach: FR_CHUNK_RECORDS records of at most FR_RECORD_WORST bytes fill at most
+	 * half of a chunk of the format's 64 MiB limit.
+	 */
+	struct frc_writer_options wo = {
+	    .flush_ms = UINT32_MAX,
+	    .chunk_max_bytes = FR_CHUNK_RECORDS * FR_RECORD_WORST * 2,
+	};
 	struct meta m = {0};
 	int ret;
 

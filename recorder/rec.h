@@ -18,6 +18,15 @@
 #define EV_RING 3ull
 #define EV_PIDFD 4ull
 
+/*
+ * A chunk is closed by framerec after at most this many records (besides the --flush-ms
+ * timer), so a burst cannot make the writer close one by size without a drops record.
+ * FR_RECORD_WORST bounds one encoded record (a 255-byte sysfs or symbol payload plus
+ * its header; the writer's worst frame estimate is 96 bytes).
+ */
+#define FR_CHUNK_RECORDS 65536u
+#define FR_RECORD_WORST 512u
+
 struct target {
 	pid_t pid; /* 0: free slot */
 	int pidfd; /* -1: liveness polled on the scan timer instead */
@@ -62,6 +71,7 @@ struct rec {
 	bool stop;
 	const char *stop_why;
 	bool write_failed;
+	uint32_t chunk_records; /* records appended since the last chunk close */
 	uint64_t t_start;
 	uint64_t frames;
 	uint64_t drops;
