@@ -289,11 +289,9 @@ static void run_due(struct rec *r, struct deadlines *d, uint64_t now)
 {
 	const struct options *o = r->opt;
 
-	if (d->end && now >= d->end) {
-		r->stop = true;
-		r->stop_why = "duration reached";
-		return;
-	}
+	/* Past the end (a late wakeup), run only what was due by the end itself. */
+	if (d->end && now > d->end)
+		now = d->end;
 	if (now >= d->drain) {
 		rec_drain(r);
 		d->drain = now + DRAIN_NS;
@@ -323,6 +321,14 @@ static void run_due(struct rec *r, struct deadlines *d, uint64_t now)
 	if (d->status && now >= d->status) {
 		status(r, now);
 		d->status = now + STATUS_NS;
+	}
+	/*
+	 * The end last: a tick or sample due at the same instant (-d 1 with the default
+	 * 1000 ms tick) is still written, so -d N gives N s worth of readings.
+	 */
+	if (d->end && now >= d->end && !r->stop) {
+		r->stop = true;
+		r->stop_why = "duration reached";
 	}
 }
 

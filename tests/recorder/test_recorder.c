@@ -939,6 +939,37 @@ START_TEST(drops_every_chunk)
 }
 END_TEST
 
+/* A small text file at path. */
+static void write_file(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	fputs(text, f);
+	ck_assert_int_eq(fclose(f), 0);
+}
+
+/*
+ * -d 1 with --tick-ms 500: the ticks due at 0.5 s and at 1.0 s are both written; the
+ * one due at the same instant as the end used to be dropped (so -d 1 with the default
+ * tick gave no reading at all). Likewise the sysfs samples at 0, .25, .5, .75 and 1 s.
+ */
+START_TEST(duration_last_tick)
+{
+	const char *cap = tmp("cap.frc"), *log = tmp("framerec.log"), *node = tmp("fps");
+	write_file(node, "60\n");
+	pid_t rec = start_framerec(log, "--sysfs-only", "--sysfs", node, "-d", "1", "--tick-ms",
+				   "500", "--sysfs-ms", "250", "-o", cap, NULL);
+	assert_exit(wait_exit(rec, 10000), 0, log);
+
+	struct capture c;
+	read_capture(cap, &c);
+	ck_assert_str_eq(frc_status_name(c.st.status), "complete");
+	ck_assert_uint_eq(count_rec(&c, FRC_TICK, 0), 2);
+	ck_assert_uint_eq(count_rec(&c, FRC_SYSFS, 0), 5);
+	free_capture(&c);
+}
+END_TEST
+
 /* ------------------------------------------------------------ main */
 
 /* NULL when a BPF uprobe can run here; otherwise why not (the tests are skipped). */
@@ -1002,6 +1033,7 @@ int main(int argc, char **argv)
 	    {"unknown_symbol", unknown_symbol},
 	    {"nonexistent_pid", nonexistent_pid},
 	    {"drops_every_chunk", drops_every_chunk},
+	    {"duration_last_tick", duration_last_tick},
 	};
 	Suite *s = suite_create("recorder");
 	for (size_t i = 0; i < sizeof(tests) / sizeof(tests[0]); i++) {
