@@ -203,11 +203,15 @@ static void check_library(struct doctor *d)
 	const char *want = d->lib_opt ? d->lib_opt : FR_DEFAULT_LIB;
 
 	if (d->pid > 0) {
-		char base[4096];
+		char base[4096], comm[64];
 		const char *b;
 
 		if (!target_alive(d->pid)) {
 			line(d, "FAIL", "target", "no process with PID %d", (int)d->pid);
+		} else if (target_is_kthread(d->pid, comm, sizeof(comm))) {
+			line(d, "FAIL", "target",
+			     "PID %d (%s) is a kernel thread: it runs no user code to probe",
+			     (int)d->pid, comm);
 		} else if (target_is_32bit(d->pid) == 1) {
 			line(d, "FAIL", "target",
 			     "PID %d is 32-bit: framerec records 64-bit processes only for now",
@@ -336,15 +340,22 @@ int doctor_main(int argc, char **argv)
 
 	while ((c = getopt_long(argc, argv, "p:l:s:h", opts, NULL)) != -1) {
 		switch (c) {
-		case 'p':
-			d.pid = (pid_t)atoi(optarg);
-			if (d.pid <= 0) {
+		case 'p': {
+			char *end;
+			long v;
+
+			errno = 0;
+			v = strtol(optarg, &end, 10);
+			d.pid = (pid_t)v;
+			/* "12abc" or "99999999999" is not PID 12 or a wrapped one. */
+			if (errno || end == optarg || *end || v <= 0 || v > 0x7fffffff) {
 				fprintf(stderr,
 					"framerec doctor: --pid: '%s' is not a process id\n",
 					optarg);
 				return 2;
 			}
 			break;
+		}
 		case 'l':
 			d.lib_opt = optarg;
 			break;

@@ -84,9 +84,18 @@ static int attach_initial(struct rec *r, char *err, size_t errlen)
 	int ret;
 
 	for (int i = 0; i < opt->n_pids; i++) {
+		char comm[64];
+
 		if (!target_alive(opt->pids[i])) {
 			snprintf(err, errlen, "no process with PID %d", (int)opt->pids[i]);
 			return -ESRCH;
+		}
+		/* A uprobe by --lib path attaches to it fine, and would record nothing. */
+		if (target_is_kthread(opt->pids[i], comm, sizeof(comm))) {
+			snprintf(err, errlen,
+				 "PID %d (%s) is a kernel thread: it runs no user code to probe",
+				 (int)opt->pids[i], comm);
+			return -EINVAL;
 		}
 		ret = rec_attach_target(r, opt->pids[i], false, err, errlen);
 		if (ret)

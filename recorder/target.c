@@ -44,6 +44,31 @@ bool target_alive(pid_t pid)
 	return p && p[1] == ' ' && p[2] != 'Z' && p[2] != 'X';
 }
 
+/* PF_KTHREAD in include/linux/sched.h: stable kernel ABI as seen through /proc. */
+#define PF_KTHREAD 0x00200000ul
+
+bool target_is_kthread(pid_t pid, char *comm, size_t comm_len)
+{
+	char path[64], buf[1024], *open_paren, *close_paren;
+	unsigned long flags;
+	ssize_t n;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	n = read_small(path, buf, sizeof(buf) - 1);
+	if (n <= 0)
+		return false;
+	buf[n] = 0;
+	open_paren = strchr(buf, '(');
+	close_paren = strrchr(buf, ')');
+	if (!open_paren || !close_paren || close_paren < open_paren)
+		return false;
+	/* After "comm) ": state ppid pgrp session tty_nr tpgid flags (field 9). */
+	if (sscanf(close_paren + 1, " %*c %*d %*d %*d %*d %*d %lu", &flags) != 1)
+		return false;
+	snprintf(comm, comm_len, "%.*s", (int)(close_paren - open_paren - 1), open_paren + 1);
+	return (flags & PF_KTHREAD) != 0;
+}
+
 void target_cmdline(pid_t pid, char *buf, size_t len)
 {
 	char path[64];

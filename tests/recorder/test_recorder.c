@@ -970,6 +970,57 @@ START_TEST(duration_last_tick)
 }
 END_TEST
 
+/* A kernel thread (PF_KTHREAD in /proc/PID/stat's flags), or 0 when none is visible. */
+static pid_t find_kthread(void)
+{
+	DIR *d = opendir("/proc");
+	struct dirent *e;
+	pid_t found = 0;
+
+	while (d && !found && (e = readdir(d))) {
+		char path[300], buf[1024];
+		int pid = atoi(e->d_name);
+		if (pid <= 0)
+			continue;
+		snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+		FILE *f = fopen(path, "r");
+		if (!f)
+			continue;
+		size_t n = fread(buf, 1, sizeof(buf) - 1, f);
+		fclose(f);
+		buf[n] = 0;
+		char *p = strrchr(buf, ')');
+		unsigned long flags;
+		/* After ") ": state ppid pgrp session tty_nr tpgid flags */
+		if (p && sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %lu", &flags) == 1 &&
+		    (flags & 0x00200000ul))
+			found = pid;
+	}
+	if (d)
+		closedir(d);
+	return found;
+}
+
+/*
+ * --pid of a kernel thread: it has no user code, so a uprobe on it never fires. framerec
+ * used to attach (by --lib path) and record nothing until stopped; it must refuse.
+ */
+START_TEST(kernel_thread_pid)
+{
+	const char *cap = tmp("cap.frc"), *log = tmp("framerec.log");
+	pid_t kt = find_kthread();
+	if (!kt) {
+		printf("kernel_thread_pid: no kernel thread visible in /proc; nothing to test\n");
+		return;
+	}
+	pid_t rec = start_framerec(log, "--pid", pidstr(kt), "--lib", STANDIN_LIB, "-o", cap, NULL);
+	assert_refused(rec, log, "kernel thread");
+	ck_assert_msg(strstr(slurp(log), pidstr(kt)), "the message does not name PID %d: %s",
+		      (int)kt, slurp(log));
+	ck_assert_msg(access(cap, F_OK) != 0, "%s was created", cap);
+}
+END_TEST
+
 /* ------------------------------------------------------------ main */
 
 /* NULL when a BPF uprobe can run here; otherwise why not (the tests are skipped). */
@@ -1034,6 +1085,7 @@ int main(int argc, char **argv)
 	    {"nonexistent_pid", nonexistent_pid},
 	    {"drops_every_chunk", drops_every_chunk},
 	    {"duration_last_tick", duration_last_tick},
+	    {"kernel_thread_pid", kernel_thread_pid},
 	};
 	Suite *s = suite_create("recorder");
 	for (size_t i = 0; i < sizeof(tests) / sizeof(tests[0]); i++) {
