@@ -149,6 +149,25 @@ static void on_frame(void *ctx, const struct frc_record *rec)
 	rec_emit(r, rec);
 }
 
+/*
+ * The command framerec started outlives the recording (-d, a signal, a write error):
+ * SIGTERM, and SIGKILL if it is still there CHILD_GRACE_MS later, so a command that
+ * ignores SIGTERM cannot keep framerec waiting for it forever.
+ */
+#define CHILD_GRACE_MS 2000
+
+static void end_child(pid_t pid)
+{
+	kill(pid, SIGTERM);
+	for (int waited = 0; waited < CHILD_GRACE_MS; waited += 10) {
+		if (waitpid(pid, NULL, WNOHANG) != 0)
+			return; /* reaped (or not ours any more) */
+		usleep(10000);
+	}
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+}
+
 static void teardown(struct rec *r)
 {
 	probe_close(r->probe);
@@ -160,10 +179,8 @@ static void teardown(struct rec *r)
 		close(r->child_gate); /* a child still blocked exits without running */
 	if (r->child_err >= 0)
 		close(r->child_err);
-	if (r->child > 0) {
-		kill(r->child, SIGTERM);
-		waitpid(r->child, NULL, 0);
-	}
+	if (r->child > 0)
+		end_child(r->child);
 	if (r->epfd >= 0)
 		close(r->epfd);
 	if (r->tfd >= 0)

@@ -1021,6 +1021,27 @@ START_TEST(kernel_thread_pid)
 }
 END_TEST
 
+/*
+ * -- COMMAND whose command ignores SIGTERM: at the end of -d framerec terminates it, and
+ * must not wait for it forever (it used to block in waitpid until the command exited).
+ */
+START_TEST(command_ignores_sigterm)
+{
+	const char *cap = tmp("cap.frc"), *log = tmp("framerec.log");
+	uint64_t t0 = mono_ns();
+	pid_t rec = start_framerec(log, "--lib", STANDIN_LIB, "-d", "0.5", "-o", cap, "--",
+				   "/bin/sh", "-c", "trap '' TERM; exec sleep 30", NULL);
+	assert_exit(wait_exit(rec, 10000), 0, log);
+	uint64_t took_ms = (mono_ns() - t0) / 1000000u;
+	ck_assert_msg(took_ms < 5000, "framerec took %" PRIu64 " ms to end a 0.5 s recording",
+		      took_ms);
+	struct capture c;
+	read_capture(cap, &c);
+	ck_assert_str_eq(frc_status_name(c.st.status), "complete");
+	free_capture(&c);
+}
+END_TEST
+
 /* ------------------------------------------------------------ main */
 
 /* NULL when a BPF uprobe can run here; otherwise why not (the tests are skipped). */
@@ -1086,6 +1107,7 @@ int main(int argc, char **argv)
 	    {"drops_every_chunk", drops_every_chunk},
 	    {"duration_last_tick", duration_last_tick},
 	    {"kernel_thread_pid", kernel_thread_pid},
+	    {"command_ignores_sigterm", command_ignores_sigterm},
 	};
 	Suite *s = suite_create("recorder");
 	for (size_t i = 0; i < sizeof(tests) / sizeof(tests[0]); i++) {
