@@ -210,6 +210,8 @@ int record_main(const struct options *opt)
 
 	if (rec_check_output(opt, err, sizeof(err)) || setup_fds(&r, err, sizeof(err)))
 		goto fail;
+	if (opt->sysfs && sysfs_check(opt->sysfs, err, sizeof(err)))
+		goto fail;
 	r.sysfs = pick_sysfs(opt);
 	if (opt->sysfs_only && !r.sysfs) {
 		snprintf(err, sizeof(err),

@@ -115,6 +115,8 @@ int target_pidfd(pid_t pid);
 extern const char *const sysfs_nodes[8];
 /* The first node of Auriya's list that exists and reads non-empty, or NULL. */
 const char *sysfs_detect(void);
+/* A node named with --sysfs exists, is no directory, may be read; else -errno + err. */
+MUST_USE int sysfs_check(const char *path, char *err, size_t errlen);
 /* Read the node once: raw bytes, or the errno of the failure. */
 void sysfs_sample(const char *path, struct frc_sysfs *out);
 

@@ -7,7 +7,9 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "recorder.h"
@@ -57,4 +59,29 @@ void sysfs_sample(const char *path, struct frc_sysfs *out)
 	else
 		out->len = (uint16_t)n;
 	close(fd);
+}
+
+/*
+ * A node named with --sysfs must be there when the recording starts: a typo would
+ * otherwise give a capture of nothing but ENOENT samples. A node that reads empty or
+ * fails later (display off, driver reload) is recorded as it is.
+ */
+int sysfs_check(const char *path, char *err, size_t errlen)
+{
+	struct frc_sysfs s;
+	struct stat st;
+	int e = 0;
+
+	if (stat(path, &st))
+		e = errno;
+	else if (S_ISDIR(st.st_mode))
+		e = EISDIR;
+	else {
+		sysfs_sample(path, &s);
+		if (s.err == EACCES || s.err == EPERM)
+			e = s.err;
+	}
+	if (e)
+		snprintf(err, errlen, "--sysfs %s: %s", path, strerror(e));
+	return -e;
 }

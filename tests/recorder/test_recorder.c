@@ -1042,6 +1042,17 @@ START_TEST(command_ignores_sigterm)
 }
 END_TEST
 
+/* --sysfs naming a node that does not exist is refused before anything is created. */
+START_TEST(sysfs_missing_node)
+{
+	const char *cap = tmp("cap.frc"), *log = tmp("framerec.log"), *node = tmp("no-such-node");
+	pid_t rec =
+	    start_framerec(log, "--sysfs-only", "--sysfs", node, "-d", "1", "-o", cap, NULL);
+	assert_refused(rec, log, node);
+	ck_assert_msg(access(cap, F_OK) != 0, "%s was created", cap);
+}
+END_TEST
+
 /* ------------------------------------------------------------ main */
 
 /* NULL when a BPF uprobe can run here; otherwise why not (the tests are skipped). */
@@ -1108,6 +1119,7 @@ int main(int argc, char **argv)
 	    {"duration_last_tick", duration_last_tick},
 	    {"kernel_thread_pid", kernel_thread_pid},
 	    {"command_ignores_sigterm", command_ignores_sigterm},
+	    {"sysfs_missing_node", sysfs_missing_node},
 	};
 	Suite *s = suite_create("recorder");
 	for (size_t i = 0; i < sizeof(tests) / sizeof(tests[0]); i++) {
