@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/epoll.h>
+#include <sys/ioctl.h>
 #include <sys/signalfd.h>
 #include <sys/timerfd.h>
 #include <time.h>
@@ -192,10 +193,21 @@ static void human_bytes(uint64_t b, char *buf, size_t len)
 		snprintf(buf, len, "%" PRIu64 " B", b);
 }
 
+/* The terminal's width; 80 when it cannot be asked. */
+static unsigned term_cols(void)
+{
+	struct winsize ws;
+
+	if (ioctl(STDERR_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0)
+		return ws.ws_col;
+	return 80;
+}
+
 static void status(struct rec *r, uint64_t now)
 {
 	struct frc_writer_stats st;
-	char bytes[32], fps[48] = "-";
+	char bytes[32], fps[48] = "-", line[256];
+	size_t max = term_cols() - 1;
 	unsigned old = r->status_i % 4;
 	double dt = (double)(now - r->status_ns[old]) / 1e9;
 	double rate = dt > 0 ? (double)(r->frames - r->status_frames[old]) / dt : 0;
@@ -205,8 +217,17 @@ static void status(struct rec *r, uint64_t now)
 	if (r->have_reading && r->reading.reading.valid)
 		snprintf(fps, sizeof(fps), "%.1f (%s)", r->reading.reading.fps,
 			 r->reading.reading.source == FRC_SOURCE_SYSFS ? "sysfs" : "ebpf");
-	fprintf(stderr, "\r\033[K%.1fs  frames %" PRIu64 "  %.1f/s  fps %s  drops %" PRIu64 "  %s",
-		(double)(now - r->t_start) / 1e9, r->frames, rate, fps, r->drops, bytes);
+	snprintf(line, sizeof(line),
+		 "%.1fs  frames %" PRIu64 "  %.1f/s  fps %s  drops %" PRIu64 "  %s",
+		 (double)(now - r->t_start) / 1e9, r->frames, rate, fps, r->drops, bytes);
+	/*
+	 * A line wider than the terminal wraps, and "\r\033[K" then clears only its last
+	 * row: every refresh would leave a row behind. Cut it to the width instead (the
+	 * last column stays free, some terminals wrap on writing it).
+	 */
+	if (strlen(line) > max)
+		line[max] = 0;
+	fprintf(stderr, "\r\033[K%s", line);
 	r->status_frames[old] = r->frames;
 	r->status_ns[old] = now;
 	r->status_i++;

@@ -20,6 +20,7 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <linux/bpf.h>
+#include <pty.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -28,6 +29,7 @@
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/ioctl.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -1053,6 +1055,78 @@ START_TEST(sysfs_missing_node)
 }
 END_TEST
 
+/*
+ * The live status line on a 40-column terminal: every refresh fits in 39 columns, so it
+ * never wraps (a wrapped line leaves a row behind at every refresh: "\r\033[K" clears
+ * only the last row). Other messages still come out whole, on a cleared line.
+ */
+START_TEST(status_line_width)
+{
+	const char *cap = tmp("cap.frc");
+	struct winsize ws = {.ws_row = 24, .ws_col = 40};
+	int master, slave;
+	ck_assert_int_eq(openpty(&master, &slave, NULL, NULL, &ws), 0);
+	pid_t rec = fork();
+	ck_assert_int_ge(rec, 0);
+	if (rec == 0) {
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		int in = open("/dev/null", O_RDONLY);
+		dup2(in, 0);
+		dup2(slave, 1);
+		dup2(slave, 2);
+		close(master);
+		execl(FRAMEREC, "framerec", "--lib", STANDIN_LIB, "--symbol",
+		      variant_symbol[V_HOOK], "-o", cap, "--", STANDIN_GAME, "--symbol", "hook",
+		      "--fps", "200", "--frames", "260", (char *)NULL);
+		_exit(127);
+	}
+	children[n_children++] = rec;
+	close(slave);
+	/* Read while it runs: a full pty would block framerec. */
+	static char out[65536];
+	size_t len = 0;
+	fcntl(master, F_SETFL, O_NONBLOCK);
+	int st = -1;
+	for (int waited = 0; waited < 15000; waited += 10) {
+		ssize_t n;
+		while (len < sizeof(out) - 1 &&
+		       (n = read(master, out + len, sizeof(out) - 1 - len)) > 0)
+			len += (size_t)n;
+		pid_t w = waitpid(rec, &st, WNOHANG);
+		if (w == rec) {
+			forget_child(rec);
+			break;
+		}
+		st = -1;
+		usleep(10000);
+	}
+	ssize_t n;
+	while (len < sizeof(out) - 1 && (n = read(master, out + len, sizeof(out) - 1 - len)) > 0)
+		len += (size_t)n;
+	out[len] = 0;
+	close(master);
+	assert_exit(st, 0, NULL);
+
+	/* Segments start at each clear-line; a status segment has no "framerec:". */
+	int status_lines = 0;
+	bool summary = false;
+	for (char *p = strstr(out, "\r\033[K"); p; p = strstr(p, "\r\033[K")) {
+		p += 4;
+		size_t seg = strcspn(p, "\r\n");
+		if (strncmp(p, "framerec:", 9) == 0) {
+			summary |= strncmp(p + seg, "\r\n", 2) == 0 && strstr(p, "260 frames") &&
+				   strstr(p, "260 frames") < p + seg;
+			continue;
+		}
+		status_lines++;
+		ck_assert_msg(seg <= 39, "a %zu-column status line on a 40-column terminal: %.*s",
+			      seg, (int)seg, p);
+	}
+	ck_assert_msg(status_lines >= 2, "no status line refreshes in: %s", out);
+	ck_assert_msg(summary, "no whole summary line with 260 frames in: %s", out);
+}
+END_TEST
+
 /* ------------------------------------------------------------ main */
 
 /* NULL when a BPF uprobe can run here; otherwise why not (the tests are skipped). */
@@ -1120,6 +1194,7 @@ int main(int argc, char **argv)
 	    {"kernel_thread_pid", kernel_thread_pid},
 	    {"command_ignores_sigterm", command_ignores_sigterm},
 	    {"sysfs_missing_node", sysfs_missing_node},
+	    {"status_line_width", status_line_width},
 	};
 	Suite *s = suite_create("recorder");
 	for (size_t i = 0; i < sizeof(tests) / sizeof(tests[0]); i++) {
