@@ -443,7 +443,8 @@ static int add_capture(struct dbsink *s, const char *path, const struct replay_o
 
 	rc = sha256_file(path, sha);
 	if (rc) {
-		cli_error("db", "%s: %s", path, strerror(-rc));
+		cli_error("db", "%s: %s", path,
+			  rc == -EINVAL ? "not a regular file" : strerror(-rc));
 		return EXIT_INPUT;
 	}
 	pidmap_free(&s->lives);

@@ -3,8 +3,11 @@
 #include "sha256.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 static const uint32_t K[64] = {
     0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
@@ -111,12 +114,25 @@ int sha256_file(const char *path, char hex[65])
 {
 	uint8_t buf[65536], digest[32];
 	struct sha256 s;
+	struct stat st;
 	size_t n;
 	int err = 0;
-	FILE *f = fopen(path, "rb");
+	/* O_NONBLOCK: a FIFO without a writer must be refused, not wait in open() */
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	FILE *f;
 
-	if (!f)
+	if (fd < 0)
 		return -errno;
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return -EINVAL; /* the caller says "not a regular file" */
+	}
+	f = fdopen(fd, "rb");
+	if (!f) {
+		err = -errno;
+		close(fd);
+		return err;
+	}
 	sha256_init(&s);
 	while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
 		sha256_update(&s, buf, n);

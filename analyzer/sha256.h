@@ -21,7 +21,7 @@ void sha256_update(struct sha256 *s, const void *data, size_t len);
 void sha256_final(struct sha256 *s, uint8_t digest[32]);
 /* Lower-case hex of a digest: 64 characters + NUL. */
 void sha256_hex(const uint8_t digest[32], char hex[65]);
-/* Hash a whole file into hex; 0 or -errno. */
+/* Hash a whole regular file into hex; 0, -errno, or -EINVAL when it is not a regular file. */
 __attribute__((warn_unused_result)) int sha256_file(const char *path, char hex[65]);
 
 #endif

@@ -90,6 +90,8 @@ static int fa(const char *arg, ...)
 	pid = fork();
 	ck_assert_int_ge(pid, 0);
 	if (pid == 0) {
+		/* a hang kills frameanalyze (SIGALRM): the case fails instead of blocking */
+		alarm(30);
 		int o = open(out_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
 		int e = open(err_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
 		if (o < 0 || e < 0 || dup2(o, 1) < 0 || dup2(e, 2) < 0)
@@ -854,6 +856,31 @@ START_TEST(golden_stable_across_paths)
 }
 END_TEST
 
+/* A FIFO (or directory) as a capture is refused at once; import never replaces one. */
+START_TEST(special_files_refused)
+{
+	static const char *const cmds[] = {"export", "info", "report", "golden"};
+	const char *fifo = tmp("p.frc"), *frc = hand_frc();
+	struct stat st;
+
+	ck_assert_int_eq(mkfifo(fifo, 0600), 0);
+	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++) {
+		ck_assert_int_eq(fa(cmds[i], fifo, NULL), 1);
+		ck_err_has("p.frc: not a regular file\n");
+		ck_assert_int_eq(fa(cmds[i], tmpdir, NULL), 1);
+		ck_err_has(": not a regular file\n");
+	}
+	ck_assert_int_eq(fa("check", fifo, frc, NULL), 1);
+	ck_err_has("p.frc: not a regular file\n");
+	ck_assert_int_eq(fa("db", fifo, "-o", tmp("f.db"), NULL), 1);
+	ck_err_has("p.frc: not a regular file\n");
+	ck_assert_int_eq(fa("import", TESTS_SRC_DIR "/hand.txt", "-o", fifo, NULL), 1);
+	ck_err_has("p.frc: not a regular file; refusing to replace it\n");
+	ck_assert_int_eq(stat(fifo, &st), 0);
+	ck_assert_int_eq(S_ISFIFO(st.st_mode), 1);
+}
+END_TEST
+
 int main(int argc, char **argv)
 {
 	/* automatic, not static: START_TEST's names are pointer variables, not constants */
@@ -885,6 +912,7 @@ int main(int argc, char **argv)
 	    {"db_corrupt_input_stores_nothing", db_corrupt_input_stores_nothing},
 	    {"golden_check_diff", golden_check_diff},
 	    {"golden_stable_across_paths", golden_stable_across_paths},
+	    {"special_files_refused", special_files_refused},
 	};
 	Suite *s = suite_create("analyzer");
 	SRunner *sr;
