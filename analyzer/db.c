@@ -13,7 +13,9 @@
 #include <sqlite3.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdbool.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "commands.h"
@@ -514,7 +516,8 @@ int cmd_db(int argc, char **argv)
 	struct replay_options ropt = {0};
 	struct dbsink s = {0};
 	const char *out = NULL;
-	int c, rc = EXIT_OK;
+	int c, rc = EXIT_OK, stored = 0;
+	bool created;
 
 	optind = 1;
 	opterr = 0;
@@ -539,15 +542,26 @@ int cmd_db(int argc, char **argv)
 		return cli_usage_error("db", "missing -o OUT.db");
 	if (optind >= argc)
 		return cli_usage_error("db", "expected at least one capture (IN.frc)");
+	/*
+	 * A database this run creates is removed again when no capture could be stored
+	 * (all missing or corrupt): a failed command leaves no empty file behind.
+	 */
+	created = access(out, F_OK) != 0 && errno == ENOENT;
 	if (db_open(&s, out) || exec(&s, DB_PRAGMAS) || db_prepare(&s)) {
 		cli_error("db", "%s", s.msg);
 		db_close(&s);
+		if (created)
+			unlink(out);
 		return EXIT_INPUT;
 	}
 	for (int i = optind; i < argc; i++) {
 		if (add_capture(&s, argv[i], &ropt) != EXIT_OK)
 			rc = EXIT_INPUT;
+		else
+			stored++;
 	}
 	db_close(&s);
+	if (created && !stored)
+		unlink(out);
 	return rc;
 }

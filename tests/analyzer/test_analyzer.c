@@ -881,6 +881,24 @@ START_TEST(special_files_refused)
 }
 END_TEST
 
+/* A db run that stores no capture leaves no database it created (it used to leave an empty one). */
+START_TEST(db_nothing_stored_leaves_no_file)
+{
+	const char *junk = tmp("junk.frc"), *dbp = tmp("n.db"), *frc;
+
+	spit(junk, "hello\n");
+	ck_assert_int_eq(fa("db", tmp("absent.frc"), junk, "-o", dbp, NULL), 1);
+	ck_err_has("absent.frc: No such file or directory");
+	ck_err_has("junk.frc: offset 0: not an .frc capture (no header frame)");
+	ck_assert_int_eq(exists(dbp), 0);
+	/* an existing database is kept as it was */
+	frc = hand_frc();
+	ck_assert_int_eq(fa("db", frc, "-o", dbp, NULL), 0);
+	ck_assert_int_eq(fa("db", junk, "-o", dbp, NULL), 1);
+	ck_assert_int_eq(exists(dbp), 1);
+}
+END_TEST
+
 int main(int argc, char **argv)
 {
 	/* automatic, not static: START_TEST's names are pointer variables, not constants */
@@ -913,6 +931,7 @@ int main(int argc, char **argv)
 	    {"golden_check_diff", golden_check_diff},
 	    {"golden_stable_across_paths", golden_stable_across_paths},
 	    {"special_files_refused", special_files_refused},
+	    {"db_nothing_stored_leaves_no_file", db_nothing_stored_leaves_no_file},
 	};
 	Suite *s = suite_create("analyzer");
 	SRunner *sr;
