@@ -46,11 +46,13 @@ static void put_escaped(FILE *out, const char *v, bool json)
 	}
 }
 
-static void bytes_per_frame(char *buf, size_t len, const struct frc_reader_stats *st)
+/* none: what to print when there are no frames ("-" for people, "null" in JSON) */
+static void bytes_per_frame(char *buf, size_t len, const struct frc_reader_stats *st,
+			    const char *none)
 {
 	uint64_t f = st->by_type[FRC_FRAME];
 	if (!f) {
-		snprintf(buf, len, "null");
+		snprintf(buf, len, "%s", none);
 		return;
 	}
 	/* thousandths, rounded half up, in integers */
@@ -64,7 +66,7 @@ static void print_text(const frc_reader *r, const char *path, const struct frc_r
 	char bpf[32];
 
 	frc_reader_version(r, &major, &minor);
-	bytes_per_frame(bpf, sizeof(bpf), st);
+	bytes_per_frame(bpf, sizeof(bpf), st, "-");
 	printf("%-18s %s\n", "file", path);
 	printf("%-18s %u.%u\n", "format", major, minor);
 	if (st->status == FRC_STATUS_COMPLETE)
@@ -114,7 +116,7 @@ static void print_json(const frc_reader *r, const char *path, const struct frc_r
 	char bpf[32];
 
 	frc_reader_version(r, &major, &minor);
-	bytes_per_frame(bpf, sizeof(bpf), st);
+	bytes_per_frame(bpf, sizeof(bpf), st, "null");
 	printf("{\n  \"path\": \"");
 	put_escaped(stdout, path, true);
 	printf("\",\n  \"format_version\": \"%u.%u\",\n", major, minor);

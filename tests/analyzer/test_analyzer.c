@@ -899,6 +899,21 @@ START_TEST(db_nothing_stored_leaves_no_file)
 }
 END_TEST
 
+/* Without frames, bytes per frame is "-" for people ("null" was JSON leaking into text). */
+START_TEST(info_no_frames)
+{
+	const char *txt = tmp("t.txt"), *frc = tmp("t.frc");
+
+	spit(txt, "tick 5\n");
+	ck_assert_int_eq(fa("import", txt, "-o", frc, NULL), 0);
+	ck_assert_int_eq(fa("info", frc, NULL), 0);
+	ck_out_has("\nbytes per frame    -\n");
+	ck_assert_ptr_null(strstr(out_text, "null"));
+	ck_assert_int_eq(fa("info", "--json", frc, NULL), 0);
+	ck_out_has("\"bytes_per_frame\": null,");
+}
+END_TEST
+
 int main(int argc, char **argv)
 {
 	/* automatic, not static: START_TEST's names are pointer variables, not constants */
@@ -932,6 +947,7 @@ int main(int argc, char **argv)
 	    {"golden_stable_across_paths", golden_stable_across_paths},
 	    {"special_files_refused", special_files_refused},
 	    {"db_nothing_stored_leaves_no_file", db_nothing_stored_leaves_no_file},
+	    {"info_no_frames", info_no_frames},
 	};
 	Suite *s = suite_create("analyzer");
 	SRunner *sr;
