@@ -104,8 +104,10 @@ static const char golden_help[] =
     "meter reading (with the live result when the capture holds it) and the report numbers\n"
     "at fixed precision. Nothing in it depends on the path, machine or time of day.\n"
     "\n"
-    "example:\n"
-    "  frameanalyze golden fixtures/steady_60hz.frc > fixtures/steady_60hz.golden\n";
+    "examples:\n"
+    "  frameanalyze golden capture.frc > capture.golden\n"
+    "  frameanalyze golden build/fixtures/steady_60hz_triple.frc | less\n"
+    "  FRAMEANALYZE_UPDATE_GOLDEN=1 ctest --test-dir build -R golden   # rewrite all\n";
 
 static const char check_help[] =
     "usage: frameanalyze check IN.frc EXPECTED.golden\n"
@@ -113,8 +115,10 @@ static const char check_help[] =
     "Replay a capture and compare its golden text with EXPECTED. Exit 0 when identical;\n"
     "otherwise print a unified diff (expected -> actual) and exit 1.\n"
     "\n"
-    "example:\n"
-    "  frameanalyze check build/fixtures/steady_60hz.frc fixtures/steady_60hz.golden\n";
+    "examples:\n"
+    "  frameanalyze check capture.frc capture.golden\n"
+    "  frameanalyze check build/fixtures/steady_60hz_triple.frc \\\n"
+    "      fixtures/steady_60hz_triple.golden\n";
 
 static const struct option help_only[] = {{"help", no_argument, NULL, 'h'}, {0}};
 

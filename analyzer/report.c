@@ -16,7 +16,7 @@ static const char report_help[] =
     "\n"
     "Replay a capture through the frame tracker and FPS meter and print: the capture\n"
     "(device, kernel, target, symbol, duration, status), accounting (frames, reservation\n"
-    "failures, loss), frame times (mean FPS, p50/p90/p95/p99/max, 1%% low), PerfDog janks\n"
+    "failures, loss), frame times (mean FPS, p50/p90/p95/p99/max, 1% low), PerfDog janks\n"
     "and stutter, the FPS meter's readings by source, sysfs samples, and replay fidelity\n"
     "(every live reading the recorder wrote must be reproduced exactly).\n"
     "\n"

@@ -914,6 +914,24 @@ START_TEST(info_no_frames)
 }
 END_TEST
 
+/* --help prints literal text (no printf escapes) and its examples name files that exist. */
+START_TEST(help_examples_literal)
+{
+	ck_assert_int_eq(fa("report", "--help", NULL), 0);
+	ck_out_has("p50/p90/p95/p99/max, 1% low)");
+	ck_assert_ptr_null(strstr(out_text, "%%"));
+	ck_assert_int_eq(fa("golden", "--help", NULL), 0);
+	ck_out_has("  frameanalyze golden build/fixtures/steady_60hz_triple.frc | less\n");
+	ck_out_has("FRAMEANALYZE_UPDATE_GOLDEN=1");
+	ck_assert_int_eq(fa("check", "--help", NULL), 0);
+	ck_out_has("  frameanalyze check build/fixtures/steady_60hz_triple.frc \\\n"
+		   "      fixtures/steady_60hz_triple.golden\n");
+	ck_assert_int_eq(exists(FIXTURES_SRC_DIR "/steady_60hz_triple.txt"), 1);
+	ck_assert_int_eq(exists(FIXTURES_SRC_DIR "/steady_60hz_triple.golden"), 1);
+	ck_assert_int_eq(exists(FIXTURES_BIN_DIR "/steady_60hz_triple.frc"), 1);
+}
+END_TEST
+
 int main(int argc, char **argv)
 {
 	/* automatic, not static: START_TEST's names are pointer variables, not constants */
@@ -948,6 +966,7 @@ int main(int argc, char **argv)
 	    {"special_files_refused", special_files_refused},
 	    {"db_nothing_stored_leaves_no_file", db_nothing_stored_leaves_no_file},
 	    {"info_no_frames", info_no_frames},
+	    {"help_examples_literal", help_examples_literal},
 	};
 	Suite *s = suite_create("analyzer");
 	SRunner *sr;
