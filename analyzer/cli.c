@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 
 #include "commands.h"
 
@@ -38,10 +39,17 @@ int cli_read_file(const char *path, size_t max, char **out, size_t *len)
 	size_t n = 0, cap = 0;
 	int err = 0;
 
+	struct stat sb;
+
 	*out = NULL;
 	*len = 0;
 	if (!f)
 		return -errno;
+	/* fopen() accepts a directory; reading it would only say "Input/output error" */
+	if (fstat(fileno(f), &sb) == 0 && S_ISDIR(sb.st_mode)) {
+		fclose(f);
+		return -EISDIR;
+	}
 	for (;;) {
 		size_t got;
 		if (cap - n < 4096) {

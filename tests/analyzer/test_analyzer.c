@@ -932,6 +932,18 @@ START_TEST(help_examples_literal)
 }
 END_TEST
 
+/* check with a directory as EXPECTED says so (it said "Input/output error"). */
+START_TEST(check_golden_directory)
+{
+	char want[600];
+
+	ck_assert_int_eq(fa("check", hand_frc(), tmpdir, NULL), 1);
+	snprintf(want, sizeof(want), "frameanalyze check: %s: Is a directory\n", tmpdir);
+	ck_assert_str_eq(err_text, want);
+	ck_assert_str_eq(out_text, "");
+}
+END_TEST
+
 int main(int argc, char **argv)
 {
 	/* automatic, not static: START_TEST's names are pointer variables, not constants */
@@ -967,6 +979,7 @@ int main(int argc, char **argv)
 	    {"db_nothing_stored_leaves_no_file", db_nothing_stored_leaves_no_file},
 	    {"info_no_frames", info_no_frames},
 	    {"help_examples_literal", help_examples_literal},
+	    {"check_golden_directory", check_golden_directory},
 	};
 	Suite *s = suite_create("analyzer");
 	SRunner *sr;
