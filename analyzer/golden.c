@@ -93,6 +93,11 @@ static int write_golden(const char *cmd, const char *path, FILE *out)
 	}
 	fprintf(out, "report\n");
 	summary_print_json(s, out, false);
+	/* as report does: the golden text says "truncated", stderr says where */
+	if (summary_truncated(s))
+		cli_error(cmd,
+			  "warning: %s: offset %" PRIu64 ": truncated; replayed up to the damage",
+			  path, summary_valid_end(s));
 	summary_free(s);
 	return EXIT_OK;
 }

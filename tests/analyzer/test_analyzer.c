@@ -944,6 +944,22 @@ START_TEST(check_golden_directory)
 }
 END_TEST
 
+/* golden and check on a truncated capture warn on stderr, as report does (they were silent). */
+START_TEST(golden_truncated_warns)
+{
+	size_t size;
+	const char *frc;
+
+	fixture_copy("steady_60hz_triple.frc", 0, &size);
+	frc = fixture_copy("steady_60hz_triple.frc", size - 200, NULL);
+	ck_assert_int_eq(fa("golden", frc, NULL), 0);
+	ck_err_has("frameanalyze golden: warning: ");
+	ck_err_has(": truncated; replayed up to the damage\n");
+	ck_assert_int_eq(count_lines(err_text), 1);
+	ck_out_has("\"status\": \"truncated\"");
+}
+END_TEST
+
 int main(int argc, char **argv)
 {
 	/* automatic, not static: START_TEST's names are pointer variables, not constants */
@@ -980,6 +996,7 @@ int main(int argc, char **argv)
 	    {"info_no_frames", info_no_frames},
 	    {"help_examples_literal", help_examples_literal},
 	    {"check_golden_directory", check_golden_directory},
+	    {"golden_truncated_warns", golden_truncated_warns},
 	};
 	Suite *s = suite_create("analyzer");
 	SRunner *sr;
