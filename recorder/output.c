@@ -17,15 +17,43 @@
 
 #include "rec.h"
 
+static const char *file_kind(mode_t m)
+{
+	if (S_ISDIR(m))
+		return "a directory";
+	if (S_ISCHR(m))
+		return "a character device";
+	if (S_ISBLK(m))
+		return "a block device";
+	if (S_ISFIFO(m))
+		return "a FIFO";
+	if (S_ISSOCK(m))
+		return "a socket";
+	return "a special file";
+}
+
 /* Fail early (before BPF work) on an output that exists or cannot be created. */
 int rec_check_output(const struct options *opt, char *err, size_t errlen)
 {
 	char dir[PATH_MAX];
 	struct stat st;
 
-	if (!opt->force && lstat(opt->output, &st) == 0) {
-		snprintf(err, errlen, "%s exists; use --force to overwrite it", opt->output);
-		return -EEXIST;
+	if (lstat(opt->output, &st) == 0) {
+		/*
+		 * --force replaces the name by unlinking it: never do that to a device, FIFO,
+		 * socket or directory (as root, "-f -o /dev/null" would delete /dev/null).
+		 */
+		if (!S_ISREG(st.st_mode) && !S_ISLNK(st.st_mode)) {
+			snprintf(err, errlen,
+				 "%s exists and is %s, not a regular file; not replacing it",
+				 opt->output, file_kind(st.st_mode));
+			return -EEXIST;
+		}
+		if (!opt->force) {
+			snprintf(err, errlen, "%s exists; use --force to overwrite it",
+				 opt->output);
+			return -EEXIST;
+		}
 	}
 	snprintf(dir, sizeof(dir), "%s", opt->output);
 	if (access(dirname(dir), W_OK)) {
@@ -37,9 +65,19 @@ int rec_check_output(const struct options *opt, char *err, size_t errlen)
 
 static int create_output(const struct options *opt, char *err, size_t errlen)
 {
+	struct stat st;
 	int fd;
 
-	/* --force removes the old name (a symlink itself, never its target). */
+	/*
+	 * --force removes the old name (a symlink itself, never its target); only a regular
+	 * file or a symlink: it may have changed since rec_check_output looked.
+	 */
+	if (opt->force && lstat(opt->output, &st) == 0 && !S_ISREG(st.st_mode) &&
+	    !S_ISLNK(st.st_mode)) {
+		snprintf(err, errlen, "%s exists and is %s, not a regular file; not replacing it",
+			 opt->output, file_kind(st.st_mode));
+		return -1;
+	}
 	if (opt->force && unlink(opt->output) && errno != ENOENT) {
 		snprintf(err, errlen, "cannot remove %s: %s", opt->output, strerror(errno));
 		return -1;

@@ -1127,6 +1127,27 @@ START_TEST(status_line_width)
 }
 END_TEST
 
+/*
+ * --force replaces a regular file or a symlink, never a device, FIFO or directory: as
+ * root, "--force -o /dev/null" used to unlink /dev/null and put a capture in its place.
+ * A FIFO in the scratch directory stands in for the device.
+ */
+START_TEST(force_special_file)
+{
+	const char *fifo = tmp("fifo.frc"), *log = tmp("framerec.log"), *node = tmp("fps");
+	struct stat st;
+	write_file(node, "60\n");
+	ck_assert_int_eq(mkfifo(fifo, 0600), 0);
+	pid_t rec = start_framerec(log, "--sysfs-only", "--sysfs", node, "-d", "0.3", "--force",
+				   "-o", fifo, NULL);
+	assert_refused(rec, log, fifo);
+	ck_assert_msg(strstr(slurp(log), "FIFO"), "the message does not say what it is: %s",
+		      slurp(log));
+	ck_assert_int_eq(lstat(fifo, &st), 0);
+	ck_assert_msg(S_ISFIFO(st.st_mode), "%s was replaced (mode 0%o)", fifo, st.st_mode);
+}
+END_TEST
+
 /* ------------------------------------------------------------ main */
 
 /* NULL when a BPF uprobe can run here; otherwise why not (the tests are skipped). */
@@ -1195,6 +1216,7 @@ int main(int argc, char **argv)
 	    {"command_ignores_sigterm", command_ignores_sigterm},
 	    {"sysfs_missing_node", sysfs_missing_node},
 	    {"status_line_width", status_line_width},
+	    {"force_special_file", force_special_file},
 	};
 	Suite *s = suite_create("recorder");
 	for (size_t i = 0; i < sizeof(tests) / sizeof(tests[0]); i++) {
