@@ -33,7 +33,12 @@ struct {
 	__uint(max_entries, FRAMEREC_RING_KIB_DEFAULT * 1024);
 } events SEC(".maps");
 
-/* Reservation failures: per CPU so the failure path never contends on a cache line. */
+/*
+ * Reservation failures: per CPU so the failure path never contends on a cache line. The
+ * increment is still atomic: a uprobe program runs with migration, not preemption,
+ * disabled, so two tasks on one CPU can interleave a plain load/add/store and lose a
+ * count (the accounting must be exact). An uncontended atomic add costs next to nothing.
+ */
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
 	__uint(max_entries, 1);
@@ -47,7 +52,7 @@ static __always_inline void count_drop(void)
 	__u64 *n = bpf_map_lookup_elem(&drops, &key);
 
 	if (n)
-		*n += 1;
+		__sync_fetch_and_add(n, 1);
 }
 
 static __always_inline int emit(__u64 buffer, __u64 ktime)
