@@ -29,10 +29,17 @@ static const char info_help[] =
     "  frameanalyze info capture.frc\n"
     "  frameanalyze info --json capture.frc\n";
 
-/* A metadata value for a one-line display: control bytes, '\' and '"' C-escaped. */
+/*
+ * A metadata value for a one-line display: control bytes, '\\' and '"' C-escaped. In JSON
+ * a byte that is not UTF-8 becomes \\ufffd (JSON text must be UTF-8).
+ */
 static void put_escaped(FILE *out, const char *v, bool json)
 {
-	for (const unsigned char *p = (const unsigned char *)v; *p; p++) {
+	const unsigned char *p = (const unsigned char *)v;
+
+	while (*p) {
+		size_t n;
+
 		if (*p == '\\' || *p == '"')
 			fprintf(out, "\\%c", *p);
 		else if (*p == '\n')
@@ -41,8 +48,17 @@ static void put_escaped(FILE *out, const char *v, bool json)
 			fputs("\\t", out);
 		else if (*p < 0x20 || *p == 0x7f)
 			fprintf(out, json ? "\\u%04x" : "\\x%02x", *p);
-		else
+		else if (json && *p >= 0x80) {
+			n = cli_utf8_len(p);
+			if (n) {
+				fwrite(p, 1, n, out);
+				p += n;
+				continue;
+			}
+			fputs("\\ufffd", out);
+		} else
 			fputc(*p, out);
+		p++;
 	}
 }
 

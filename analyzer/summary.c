@@ -9,6 +9,7 @@
  */
 #include "summary.h"
 
+#include "cli.h"
 #include "pidmap.h"
 
 #include <errno.h>
@@ -423,6 +424,13 @@ static const char *or_dash(const char *s)
 
 #define ROW "  %-24s "
 
+static void text_row(FILE *out, const char *label, const char *value)
+{
+	fprintf(out, ROW, label);
+	cli_put_text(out, value);
+	fputc('\n', out);
+}
+
 static void print_capture_text(const struct summary *s, FILE *out)
 {
 	char dur[32];
@@ -437,14 +445,20 @@ static void print_capture_text(const struct summary *s, FILE *out)
 		fprintf(out, ROW "%s at byte %" PRIu64 " (analyzed up to the damage)\n", "status",
 			frc_status_name(s->stats.status), s->stats.valid_end);
 	fprintf(out, ROW "%u.%u\n", "format", s->major, s->minor);
-	fprintf(out, ROW "%s%s%s%s\n", "device", or_dash(s->model ? s->model : s->machine),
-		s->model && s->machine ? " (" : "", s->model && s->machine ? s->machine : "",
-		s->model && s->machine ? ")" : "");
+	/* metadata comes from the file: control bytes are shown escaped, never sent raw */
+	fprintf(out, ROW, "device");
+	cli_put_text(out, or_dash(s->model ? s->model : s->machine));
+	if (s->model && s->machine) {
+		fputs(" (", out);
+		cli_put_text(out, s->machine);
+		fputc(')', out);
+	}
+	fputc('\n', out);
 	if (s->fingerprint)
-		fprintf(out, ROW "%s\n", "fingerprint", s->fingerprint);
-	fprintf(out, ROW "%s\n", "kernel", or_dash(s->kernel));
-	fprintf(out, ROW "%s\n", "target", or_dash(s->target));
-	fprintf(out, ROW "%s\n", "symbol", or_dash(s->symbol));
+		text_row(out, "fingerprint", s->fingerprint);
+	text_row(out, "kernel", or_dash(s->kernel));
+	text_row(out, "target", or_dash(s->target));
+	text_row(out, "symbol", or_dash(s->symbol));
 	fprintf(out, ROW "%s s (ktime %" PRIu64 " .. %" PRIu64 " ns)\n", "duration", dur,
 		s->stats.first_ktime_ns, s->stats.last_ktime_ns);
 	fprintf(out, ROW "sysfs %s, ticks %s\n", "replay",
@@ -535,14 +549,7 @@ static void json_str(FILE *out, const char *v)
 		return;
 	}
 	fputc('"', out);
-	for (const unsigned char *p = (const unsigned char *)v; *p; p++) {
-		if (*p == '"' || *p == '\\')
-			fprintf(out, "\\%c", *p);
-		else if (*p < 0x20 || *p == 0x7f)
-			fprintf(out, "\\u%04x", *p);
-		else
-			fputc(*p, out);
-	}
+	cli_put_json_chars(out, v);
 	fputc('"', out);
 }
 

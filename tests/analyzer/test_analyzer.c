@@ -960,6 +960,31 @@ START_TEST(golden_truncated_warns)
 }
 END_TEST
 
+/*
+ * Metadata is hostile input: report's text shows control bytes escaped (a raw ESC could
+ * drive the terminal), and JSON stays UTF-8 (a byte that is not UTF-8 becomes \ufffd).
+ */
+START_TEST(metadata_escaped_in_output)
+{
+	const char *txt = tmp("m.txt"), *frc = tmp("m.frc");
+
+	spit(txt, "meta target a\\x1b[2J\\xff \\xc3\\xa9\\tz\n"
+		  "meta kernel k\\x07\n"
+		  "frame 1000 1 1 0x1\n");
+	ck_assert_int_eq(fa("import", txt, "-o", frc, NULL), 0);
+	ck_assert_int_eq(fa("report", frc, NULL), 0);
+	ck_out_has("  target                   a\\x1b[2J\xff \xc3\xa9\\x09z\n");
+	ck_out_has("  kernel                   k\\x07\n");
+	ck_assert_ptr_null(strchr(out_text, 0x1b));
+	ck_assert_int_eq(fa("report", "--json", frc, NULL), 0);
+	ck_out_has("\"target\": \"a\\u001b[2J\\ufffd \xc3\xa9\\u0009z\",");
+	ck_assert_ptr_null(strchr(out_text, 0xff));
+	ck_assert_int_eq(fa("info", "--json", frc, NULL), 0);
+	ck_out_has("\"target\": \"a\\u001b[2J\\ufffd \xc3\xa9\\tz\"");
+	ck_assert_ptr_null(strchr(out_text, 0xff));
+}
+END_TEST
+
 int main(int argc, char **argv)
 {
 	/* automatic, not static: START_TEST's names are pointer variables, not constants */
@@ -997,6 +1022,7 @@ int main(int argc, char **argv)
 	    {"help_examples_literal", help_examples_literal},
 	    {"check_golden_directory", check_golden_directory},
 	    {"golden_truncated_warns", golden_truncated_warns},
+	    {"metadata_escaped_in_output", metadata_escaped_in_output},
 	};
 	Suite *s = suite_create("analyzer");
 	SRunner *sr;
