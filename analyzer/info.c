@@ -214,7 +214,12 @@ int cmd_info(int argc, char **argv)
 		print_json(r, path, &st);
 	else
 		print_text(r, path, &st);
-	fflush(stdout);
+	/* a full disk or a closed pipe must not look like success */
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		cli_error("info", "writing stdout: %s", strerror(errno));
+		rc = EXIT_INPUT;
+		goto cleanup;
+	}
 	rc = EXIT_OK;
 	if (st.status == FRC_STATUS_CORRUPT) {
 		cli_error("info", "%s", frc_reader_error(r));

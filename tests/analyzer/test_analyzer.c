@@ -985,6 +985,26 @@ START_TEST(metadata_escaped_in_output)
 }
 END_TEST
 
+/* A failed write of the output (here: /dev/full) is exit 1 with a message, never success. */
+START_TEST(stdout_write_error)
+{
+	static const char *const cmds[] = {"info",   "info --json",   "export",
+					   "report", "report --json", "golden"};
+	const char *frc = hand_frc();
+	char cmd[1200];
+
+	ck_assert_int_eq(access("/dev/full", W_OK), 0); /* Linux always has it */
+	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++) {
+		snprintf(cmd, sizeof(cmd), "'%s' %s '%s' >/dev/full 2>'%s'", FRAMEANALYZE_BIN,
+			 cmds[i], frc, err_path);
+		ck_assert_msg(system(cmd) == 1 << 8, "%s did not exit 1", cmds[i]);
+		free(err_text);
+		err_text = slurp(err_path, NULL);
+		ck_err_has(": writing stdout: No space left on device\n");
+	}
+}
+END_TEST
+
 int main(int argc, char **argv)
 {
 	/* automatic, not static: START_TEST's names are pointer variables, not constants */
@@ -1023,6 +1043,7 @@ int main(int argc, char **argv)
 	    {"check_golden_directory", check_golden_directory},
 	    {"golden_truncated_warns", golden_truncated_warns},
 	    {"metadata_escaped_in_output", metadata_escaped_in_output},
+	    {"stdout_write_error", stdout_write_error},
 	};
 	Suite *s = suite_create("analyzer");
 	SRunner *sr;
