@@ -368,8 +368,13 @@ int doctor_main(int argc, char **argv)
 			    "Check each layer a recording needs; exit 0 only when it can work.\n");
 			return 0;
 		default:
+			fputs("Try 'framerec doctor --help'.\n", stderr);
 			return 2;
 		}
+	}
+	if (optind < argc) {
+		fprintf(stderr, "framerec doctor: unexpected argument '%s'\n", argv[optind]);
+		return 2;
 	}
 	check_kernel(&d);
 	check_btf(&d);

@@ -224,6 +224,15 @@ static int parse_option(struct options *o, int c, const char *arg)
 	return -1;
 }
 
+/* The long name of option c, for messages. */
+static const char *opt_name(int c)
+{
+	for (const struct option *l = long_opts; l->name; l++)
+		if (l->val == c)
+			return l->name;
+	return "?";
+}
+
 static int parse_args(struct options *o, int argc, char **argv)
 {
 	int c, ret;
@@ -232,10 +241,22 @@ static int parse_args(struct options *o, int argc, char **argv)
 	o->tick_ms = 1000;
 	o->sysfs_ms = 250;
 	o->flush_ms = 1000;
-	/* "+": stop at the first non-option, so "-- COMMAND -x" keeps -x for COMMAND. */
-	while ((c = getopt_long(argc, argv, "+p:P:wl:s:d:o:fqvhV", long_opts, NULL)) != -1) {
-		if (c == '?')
-			return 2; /* getopt printed the message */
+	/*
+	 * "+": stop at the first non-option, so "-- COMMAND -x" keeps -x for COMMAND.
+	 * ":" and opterr = 0: our own one-line messages, named "framerec:" like the others.
+	 */
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "+:p:P:wl:s:d:o:fqvhV", long_opts, NULL)) != -1) {
+		if (c == ':')
+			return usage_error("%s needs a value", argv[optind - 1]);
+		if (c == '?') {
+			if (optopt)
+				return usage_error("unknown option '-%c'", optopt);
+			return usage_error("unknown option '%s'", argv[optind - 1]);
+		}
+		/* An empty name or path is a quoting mistake, not a file called "". */
+		if (optarg && !*optarg)
+			return usage_error("--%s: empty value", opt_name(c));
 		ret = parse_option(o, c, optarg);
 		if (ret >= 0)
 			return ret;

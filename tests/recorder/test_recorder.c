@@ -1148,6 +1148,59 @@ START_TEST(force_special_file)
 }
 END_TEST
 
+/*
+ * Bad command lines: exit 2, and the first line of stderr is "framerec: ..." naming the
+ * option (getopt's own messages used to start with framerec's full path, and an empty
+ * -o or --package value went on as a file or process named "").
+ */
+START_TEST(usage_errors)
+{
+	const char *cap = tmp("cap.frc"), *log = tmp("framerec.log");
+	static const struct {
+		const char *args[4];
+		const char *needle;
+	} bad[] = {
+	    {{"--ring-kib", "0"}, "--ring-kib"},
+	    {{"--ring-kib", "3"}, "--ring-kib"},
+	    {{"--ring-kib", "99999999999999999999"}, "--ring-kib"},
+	    {{"--tick-ms", "0"}, "--tick-ms"},
+	    {{"-d", "0"}, "-d"},
+	    {{"-d", "-1"}, "-d"},
+	    {{"-d", "abc"}, "-d"},
+	    {{"--pid", "abc"}, "--pid"},
+	    {{"--bogus"}, "--bogus"},
+	    {{"-x"}, "-x"},
+	    {{"--package", ""}, "--package"},
+	    {{"--lib", ""}, "--lib"},
+	    {{"--sysfs-only", "--sysfs"}, "--sysfs"}, /* no value: last option */
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		struct args a = {.n = 0};
+		add(&a, "framerec");
+		add(&a, "-o");
+		add(&a, "%s", cap);
+		for (int k = 0; k < 4 && bad[i].args[k]; k++)
+			add(&a, "%s", bad[i].args[k]);
+		pid_t rec = spawn(FRAMEREC, a.v, log);
+		assert_exit(wait_exit(rec, 5000), 2, log);
+		const char *out = slurp(log);
+		ck_assert_msg(strncmp(out, "framerec: ", 10) == 0 &&
+				  strstr(out, bad[i].needle) < strchr(out, '\n'),
+			      "case %zu: the first line does not start with 'framerec: ' and name "
+			      "'%s': %s",
+			      i, bad[i].needle, out);
+		ck_assert_msg(access(cap, F_OK) != 0, "case %zu: %s was created", i, cap);
+	}
+	/* Without -o, and with an empty one. */
+	char *no_o[] = {"framerec", "--pid", "1", NULL};
+	assert_exit(wait_exit(spawn(FRAMEREC, no_o, log), 5000), 2, log);
+	ck_assert_msg(strstr(slurp(log), "-o FILE.frc is required"), "%s", slurp(log));
+	char *empty_o[] = {"framerec", "--pid", "1", "-o", "", NULL};
+	assert_exit(wait_exit(spawn(FRAMEREC, empty_o, log), 5000), 2, log);
+	ck_assert_msg(strstr(slurp(log), "--output: empty value"), "%s", slurp(log));
+}
+END_TEST
+
 /* ------------------------------------------------------------ main */
 
 /* NULL when a BPF uprobe can run here; otherwise why not (the tests are skipped). */
@@ -1217,6 +1270,7 @@ int main(int argc, char **argv)
 	    {"sysfs_missing_node", sysfs_missing_node},
 	    {"status_line_width", status_line_width},
 	    {"force_special_file", force_special_file},
+	    {"usage_errors", usage_errors},
 	};
 	Suite *s = suite_create("recorder");
 	for (size_t i = 0; i < sizeof(tests) / sizeof(tests[0]); i++) {
