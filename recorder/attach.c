@@ -178,12 +178,26 @@ void rec_target_exited(struct rec *r, struct target *t)
 	if (t->pidfd >= 0)
 		close(t->pidfd); /* also leaves the epoll set */
 	if (t->child) {
-		waitpid(t->pid, NULL, 0);
+		int st = 0;
+		bool failed;
+
+		waitpid(t->pid, &st, 0);
 		r->child = 0;
-	}
-	if (!r->opt->quiet)
+		/*
+		 * The command framerec started: say how it ended, even with --quiet when it
+		 * failed (a game that rejects its arguments exits at once, and an empty
+		 * capture with exit 0 would not say why).
+		 */
+		failed = !WIFEXITED(st) || WEXITSTATUS(st) != 0;
+		if (!r->opt->quiet || failed)
+			fprintf(stderr, "%sframerec: PID %d (%s) %s %d\n",
+				r->status_line ? "\r\033[K" : "", (int)t->pid, r->opt->command[0],
+				WIFEXITED(st) ? "exited with status" : "was killed by signal",
+				WIFEXITED(st) ? WEXITSTATUS(st) : WTERMSIG(st));
+	} else if (!r->opt->quiet) {
 		fprintf(stderr, "%sframerec: PID %d exited\n", r->status_line ? "\r\033[K" : "",
 			(int)t->pid);
+	}
 	memset(t, 0, sizeof(*t));
 	t->pidfd = -1;
 	if (rec_alive_targets(r) == 0 && !(r->opt->package && r->opt->wait)) {

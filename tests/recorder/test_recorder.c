@@ -1201,6 +1201,29 @@ START_TEST(usage_errors)
 }
 END_TEST
 
+/*
+ * -- COMMAND that fails at once (a game rejecting its arguments): the capture is complete
+ * (attach, exit) and framerec says how the command ended, even with --quiet; it used to
+ * print nothing at all with --quiet, and only "PID N exited" without it.
+ */
+START_TEST(command_exit_status)
+{
+	const char *cap = tmp("cap.frc"), *log = tmp("framerec.log");
+	pid_t rec = start_framerec(log, "--lib", STANDIN_LIB, "-o", cap, "--", "/bin/sh", "-c",
+				   "exit 3", NULL);
+	assert_exit(wait_exit(rec, 10000), 0, log);
+	ck_assert_msg(strstr(slurp(log), "(/bin/sh) exited with status 3"),
+		      "the command's status is not reported: %s", slurp(log));
+	struct capture c;
+	read_capture(cap, &c);
+	ck_assert_str_eq(frc_status_name(c.st.status), "complete");
+	ck_assert_uint_eq(count_rec(&c, FRC_ATTACH, 0), 1);
+	ck_assert_uint_eq(count_rec(&c, FRC_EXIT, 0), 1);
+	ck_assert_uint_eq(count_rec(&c, FRC_FRAME, 0), 0);
+	free_capture(&c);
+}
+END_TEST
+
 /* ------------------------------------------------------------ main */
 
 /* NULL when a BPF uprobe can run here; otherwise why not (the tests are skipped). */
@@ -1271,6 +1294,7 @@ int main(int argc, char **argv)
 	    {"status_line_width", status_line_width},
 	    {"force_special_file", force_special_file},
 	    {"usage_errors", usage_errors},
+	    {"command_exit_status", command_exit_status},
 	};
 	Suite *s = suite_create("recorder");
 	for (size_t i = 0; i < sizeof(tests) / sizeof(tests[0]); i++) {
