@@ -376,8 +376,9 @@ static void compute(struct summary *s, struct numbers *n)
 		n->low1_fps = 1e9 / slowest_mean_ns(s);
 		n->stutter_pct = (double)s->jank_ns * 100.0 / (double)s->sum_ns;
 	}
-	if (frames + s->drops)
-		n->loss_pct = (double)s->drops * 100.0 / (double)(frames + s->drops);
+	/* in double: frames + drops overflows u64 for a (hostile) count near 2^64 */
+	if (frames || s->drops)
+		n->loss_pct = (double)s->drops * 100.0 / ((double)frames + (double)s->drops);
 }
 
 /* ------------------------------------------------------------ formatting */

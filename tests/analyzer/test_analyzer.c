@@ -1005,6 +1005,22 @@ START_TEST(stdout_write_error)
 }
 END_TEST
 
+/* loss % stays within 0..100 for a cumulative drop count at 2^64-1 (frames + drops wrapped). */
+START_TEST(report_loss_no_overflow)
+{
+	const char *txt = tmp("l.txt"), *frc = tmp("l.frc");
+
+	spit(txt, "frame 1000 1 1 0x1\n"
+		  "frame 2000 1 1 0x1\n"
+		  "drops 3000 18446744073709551615\n");
+	ck_assert_int_eq(fa("import", txt, "-o", frc, NULL), 0);
+	ck_assert_int_eq(fa("report", frc, NULL), 0);
+	ck_out_has("  reservation failures     18446744073709551615 (100.000 % loss)\n");
+	ck_assert_int_eq(fa("report", "--json", frc, NULL), 0);
+	ck_out_has("\"loss_percent\": 100.000,");
+}
+END_TEST
+
 int main(int argc, char **argv)
 {
 	/* automatic, not static: START_TEST's names are pointer variables, not constants */
@@ -1044,6 +1060,7 @@ int main(int argc, char **argv)
 	    {"golden_truncated_warns", golden_truncated_warns},
 	    {"metadata_escaped_in_output", metadata_escaped_in_output},
 	    {"stdout_write_error", stdout_write_error},
+	    {"report_loss_no_overflow", report_loss_no_overflow},
 	};
 	Suite *s = suite_create("analyzer");
 	SRunner *sr;
