@@ -164,6 +164,15 @@ static int sum_record(void *ctx, const struct frc_record *rec, uint64_t frame_se
 	return 0;
 }
 
+/*
+ * a + b, held at UINT64_MAX instead of wrapping: a hostile capture (a ktime jump of 2^63)
+ * must not turn the sum of frame times into a small number (mean FPS of 10^9).
+ */
+static uint64_t sat_add(uint64_t a, uint64_t b)
+{
+	return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
+
 static int add_frame_time(struct summary *s, uint64_t d)
 {
 	uint64_t b = d / BUCKET_NS;
@@ -182,7 +191,7 @@ static int add_frame_time(struct summary *s, uint64_t d)
 		s->over[s->n_over++] = d;
 	}
 	s->n++;
-	s->sum_ns += d;
+	s->sum_ns = sat_add(s->sum_ns, d);
 	if (d > s->max_ns)
 		s->max_ns = d;
 	return 0;
@@ -202,9 +211,11 @@ static int check_jank(struct summary *s, uint32_t pid, uint64_t d)
 	if (!w)
 		return -ENOMEM;
 	prev = &w->v[1]; /* prev[0] oldest */
-	if (w->v[0] == 3 && d > JANK_MIN_NS && 3 * d > 2 * (prev[0] + prev[1] + prev[2])) {
+	/* 128-bit: with deltas near 2^64 (a ktime jump) 3 * d and the sum would wrap */
+	if (w->v[0] == 3 && d > JANK_MIN_NS &&
+	    3 * (unsigned __int128)d > 2 * ((unsigned __int128)prev[0] + prev[1] + prev[2])) {
 		s->janks++;
-		s->jank_ns += d;
+		s->jank_ns = sat_add(s->jank_ns, d);
 		if (d > BIGJANK_MIN_NS)
 			s->big_janks++;
 	}

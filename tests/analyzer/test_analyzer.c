@@ -1021,6 +1021,37 @@ START_TEST(report_loss_no_overflow)
 }
 END_TEST
 
+/*
+ * A ktime jump near 2^63..2^64 must not wrap the frame-time arithmetic: the sum of deltas
+ * is held at 2^64-1 (it wrapped to 2 ns: mean 1000000000.000 FPS), and a delta whose 3x
+ * wraps is still compared exactly for PerfDog janks (it was missed).
+ */
+START_TEST(report_huge_deltas_no_wrap)
+{
+	const char *txt = tmp("h.txt"), *frc = tmp("h.frc");
+
+	/* two PIDs, one delta of 2^63+1 each: the sum is 2^64+2 */
+	spit(txt, "tick 0\n"
+		  "frame 0 1 1 0x1\n"
+		  "frame 0 2 2 0x1\n"
+		  "frame 9223372036854775809 1 1 0x1\n"
+		  "frame 9223372036854775809 2 2 0x1\n");
+	ck_assert_int_eq(fa("import", txt, "-o", frc, NULL), 0);
+	ck_assert_int_eq(fa("report", "--json", frc, NULL), 0);
+	ck_out_has("\"sum_ns\": 18446744073709551615,\n    \"mean_fps\": 0.000,");
+	/* three 60 Hz deltas, then (2^64+2)/3 ns: 3 * d wraps to 2 in 64 bits */
+	spit(txt, "tick 0\n"
+		  "frame 0 1 1 0x1\n"
+		  "frame 16666666 1 1 0x1\n"
+		  "frame 33333333 1 1 0x1\n"
+		  "frame 50000000 1 1 0x1\n"
+		  "frame 6148914691286517206 1 1 0x1\n");
+	ck_assert_int_eq(fa("import", txt, "-o", frc, NULL), 0);
+	ck_assert_int_eq(fa("report", frc, NULL), 0);
+	ck_out_has("  janks                    1\n  big janks                1\n");
+}
+END_TEST
+
 int main(int argc, char **argv)
 {
 	/* automatic, not static: START_TEST's names are pointer variables, not constants */
@@ -1061,6 +1092,7 @@ int main(int argc, char **argv)
 	    {"metadata_escaped_in_output", metadata_escaped_in_output},
 	    {"stdout_write_error", stdout_write_error},
 	    {"report_loss_no_overflow", report_loss_no_overflow},
+	    {"report_huge_deltas_no_wrap", report_huge_deltas_no_wrap},
 	};
 	Suite *s = suite_create("analyzer");
 	SRunner *sr;
