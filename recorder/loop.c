@@ -170,10 +170,18 @@ static void write_drops(struct rec *r)
  */
 static void end_chunk(struct rec *r)
 {
+	struct frc_writer_stats st;
+
 	r->chunk_records = 0; /* before write_drops, which appends through rec_emit */
 	write_drops(r);
-	if (!r->write_failed && frc_writer_flush(r->w))
+	if (r->write_failed)
+		return;
+	if (frc_writer_flush(r->w)) {
 		write_failed(r, FRC_EIO);
+		return;
+	}
+	frc_writer_stats(r->w, &st);
+	r->frames_kept = st.frames; /* every frame appended is in a written chunk now */
 }
 
 /* The wall-clock chunk flush: everything in the ring first. */
@@ -417,15 +425,23 @@ int rec_stop(struct rec *r)
 		ret = -1;
 	}
 	frc_writer_stats(r->w, &st);
+	if (!r->write_failed)
+		r->frames_kept = st.frames;
 	if (r->status_line)
 		fputs("\r\033[K", stderr);
-	if (!r->opt->quiet || ret)
+	if (!r->opt->quiet || ret) {
+		char lost[64] = "";
+
+		/* After a write error, the count the file holds, not what the ring gave. */
+		if (r->frames_kept != r->frames)
+			snprintf(lost, sizeof(lost), " (of %" PRIu64 " received)", r->frames);
 		fprintf(stderr,
-			"framerec: %s: %" PRIu64 " frames, %" PRIu64
+			"framerec: %s: %" PRIu64 " frames%s, %" PRIu64
 			" reservation failures, %.1f s, %" PRIu64 " bytes (%.1f bytes/frame)%s%s\n",
-			r->opt->output, r->frames, r->drops, (double)dur / 1e9, st.bytes,
-			r->frames ? (double)st.bytes / (double)r->frames : 0.0,
+			r->opt->output, r->frames_kept, lost, r->drops, (double)dur / 1e9, st.bytes,
+			r->frames_kept ? (double)st.bytes / (double)r->frames_kept : 0.0,
 			r->stop_why ? "; stopped: " : "", r->stop_why ? r->stop_why : "");
+	}
 	frc_writer_free(r->w);
 	r->w = NULL;
 	if (close(r->fd) && !ret) {

@@ -73,7 +73,8 @@ struct rec {
 	bool write_failed;
 	uint32_t chunk_records; /* records appended since the last chunk close */
 	uint64_t t_start;
-	uint64_t frames;
+	uint64_t frames;      /* received from the ring */
+	uint64_t frames_kept; /* in chunks written completely (what a write error leaves) */
 	uint64_t drops;
 	struct pipeline_reading reading;
 	bool have_reading;

@@ -14,6 +14,7 @@
  */
 #define _GNU_SOURCE
 #include <check.h>
+#include <sched.h>
 #include <dirent.h>
 #include <dlfcn.h>
 #include <errno.h>
@@ -30,6 +31,8 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/ioctl.h>
+#include <sys/mount.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -95,6 +98,8 @@ static pid_t children[MAX_CHILDREN];
 static int n_children;
 
 /* Runs at exit of the test process, also when an assertion failed (Check calls exit). */
+static char mounted[PATH_MAX]; /* a tmpfs the test mounted ("" when none) */
+
 static void cleanup(void)
 {
 	for (int i = 0; i < n_children; i++) {
@@ -104,6 +109,10 @@ static void cleanup(void)
 		}
 	}
 	n_children = 0;
+	if (mounted[0]) {
+		umount2(mounted, MNT_DETACH);
+		mounted[0] = 0;
+	}
 	remove_tmpdir();
 }
 
@@ -1224,6 +1233,82 @@ START_TEST(command_exit_status)
 }
 END_TEST
 
+/*
+ * Read a capture after a write error: status truncated, every chunk read ends with a
+ * drops record, and the frame count equals the "N frames" framerec's summary claimed.
+ */
+static void check_kept(const char *cap, const char *log)
+{
+	frc_reader *rd = NULL;
+	struct frc_record r;
+	struct frc_reader_stats st;
+	uint64_t chunks = 0, frames = 0;
+	uint8_t prev = 0;
+	int rc;
+
+	ck_assert_int_eq(frc_reader_open(&rd, cap), 0);
+	while ((rc = frc_reader_next(rd, &r)) == 1) {
+		frc_reader_stats(rd, &st);
+		if (st.chunks != chunks) {
+			ck_assert_msg(!chunks || prev == FRC_DROPS, "a chunk ends with type %u",
+				      prev);
+			chunks = st.chunks;
+		}
+		frames += r.type == FRC_FRAME;
+		prev = r.type;
+	}
+	ck_assert_int_eq(rc, 0);
+	frc_reader_stats(rd, &st);
+	frc_reader_close(rd);
+	ck_assert_str_eq(frc_status_name(st.status), "truncated");
+	ck_assert_msg(frames > 0 && prev == FRC_DROPS, "%" PRIu64 " frames, last type %u", frames,
+		      prev);
+	char claim[64];
+	snprintf(claim, sizeof(claim), ": %" PRIu64 " frames (of ", frames);
+	ck_assert_msg(strstr(slurp(log), claim), "the summary does not say '%s': %s", claim,
+		      slurp(log));
+}
+
+/*
+ * ENOSPC mid-recording on a 64 KiB tmpfs: exit 1 with the writer's message, the file
+ * keeps every complete chunk, and the summary counts the frames the file holds (it used
+ * to count the frames received, including the chunk that could not be written).
+ */
+START_TEST(enospc_keeps_chunks)
+{
+	const char *dir = tmp("tiny"), *log = tmp("framerec.log");
+	char cap[PATH_MAX], fill[PATH_MAX];
+	snprintf(cap, sizeof(cap), "%s/cap.frc", dir);
+	snprintf(fill, sizeof(fill), "%s/fill", dir);
+	ck_assert_int_eq(mkdir(dir, 0700), 0);
+	/*
+	 * In a mount namespace of our own (framerec inherits it): the tmpfs disappears with
+	 * the last process in it, even when a failed assertion ends the test before cleanup.
+	 */
+	ck_assert_msg(unshare(CLONE_NEWNS) == 0, "unshare(CLONE_NEWNS): %s", strerror(errno));
+	ck_assert_int_eq(mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL), 0);
+	ck_assert_msg(mount("tmpfs", dir, "tmpfs", 0, "size=64k") == 0, "mount tmpfs on %s: %s",
+		      dir, strerror(errno));
+	snprintf(mounted, sizeof(mounted), "%s", dir);
+	/* Leave 16 KiB: a few 100 ms chunks of a 2000 fps game with 1000 buffers. */
+	static char zeros[48 << 10];
+	FILE *f = fopen(fill, "w");
+	ck_assert_ptr_nonnull(f);
+	ck_assert_uint_eq(fwrite(zeros, 1, sizeof(zeros), f), sizeof(zeros));
+	ck_assert_int_eq(fclose(f), 0);
+
+	pid_t rec =
+	    start_framerec(log, "--lib", STANDIN_LIB, "--symbol", variant_symbol[V_HOOK],
+			   "--flush-ms", "100", "-o", cap, "--", STANDIN_GAME, "--symbol", "hook",
+			   "--fps", "2000", "--frames", "60000", "--buffers", "1000", NULL);
+	assert_exit(wait_exit(rec, 30000), 1, log);
+	ck_assert_msg(strstr(slurp(log), "No space left on device"), "%s", slurp(log));
+	check_kept(cap, log);
+	umount2(dir, MNT_DETACH);
+	mounted[0] = 0;
+}
+END_TEST
+
 /* ------------------------------------------------------------ main */
 
 /* NULL when a BPF uprobe can run here; otherwise why not (the tests are skipped). */
@@ -1295,6 +1380,7 @@ int main(int argc, char **argv)
 	    {"force_special_file", force_special_file},
 	    {"usage_errors", usage_errors},
 	    {"command_exit_status", command_exit_status},
+	    {"enospc_keeps_chunks", enospc_keeps_chunks},
 	};
 	Suite *s = suite_create("recorder");
 	for (size_t i = 0; i < sizeof(tests) / sizeof(tests[0]); i++) {
