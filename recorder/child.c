@@ -45,7 +45,8 @@ int rec_start_child(struct rec *r, char *err, size_t errlen)
 
 		sigemptyset(&all);
 		sigprocmask(SIG_SETMASK, &all, NULL);
-		signal(SIGPIPE, SIG_DFL);
+		signal(SIGPIPE, SIG_DFL); /* framerec ignores these; the command must not */
+		signal(SIGXFSZ, SIG_DFL);
 		close(gate[1]);
 		close(ep[0]);
 		if (read(gate[0], &c, 1) != 1)

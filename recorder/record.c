@@ -44,6 +44,11 @@ static int setup_fds(struct rec *r, char *err, size_t errlen)
 	sigaddset(&set, SIGHUP);
 	sigprocmask(SIG_BLOCK, &set, NULL);
 	signal(SIGPIPE, SIG_IGN);
+	/*
+	 * Past a file size limit (ulimit -f) a write fails with EFBIG instead of killing us:
+	 * then the write error path keeps the file readable and says why.
+	 */
+	signal(SIGXFSZ, SIG_IGN);
 	r->sigfd = signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
 	r->tfd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK);
 	r->epfd = epoll_create1(EPOLL_CLOEXEC);

@@ -140,6 +140,8 @@ static void forget_child(pid_t pid)
  * process name). stdout and stderr go to out_file (NULL: /dev/null). The child dies with
  * the test process (PR_SET_PDEATHSIG), so a failed test leaves nothing running.
  */
+static rlim_t spawn_fsize; /* RLIMIT_FSIZE for the next spawn (0: none) */
+
 static pid_t spawn(const char *path, char *const argv[], const char *out_file)
 {
 	ck_assert_int_lt(n_children, MAX_CHILDREN);
@@ -158,6 +160,10 @@ static pid_t spawn(const char *path, char *const argv[], const char *out_file)
 		dup2(in, 0);
 		dup2(out, 1);
 		dup2(out, 2);
+		if (spawn_fsize) {
+			struct rlimit rl = {spawn_fsize, spawn_fsize};
+			setrlimit(RLIMIT_FSIZE, &rl);
+		}
 		execv(path, argv);
 		_exit(127);
 	}
@@ -1309,6 +1315,26 @@ START_TEST(enospc_keeps_chunks)
 }
 END_TEST
 
+/*
+ * A file size limit (ulimit -f 16): framerec used to die of SIGXFSZ with no message and
+ * without killing its -- COMMAND; now the write fails with EFBIG and takes the write
+ * error path: message, exit 1, truncated capture holding what the summary says.
+ */
+START_TEST(file_size_limit)
+{
+	const char *cap = tmp("cap.frc"), *log = tmp("framerec.log");
+	spawn_fsize = 16 << 10;
+	pid_t rec =
+	    start_framerec(log, "--lib", STANDIN_LIB, "--symbol", variant_symbol[V_HOOK],
+			   "--flush-ms", "100", "-o", cap, "--", STANDIN_GAME, "--symbol", "hook",
+			   "--fps", "2000", "--frames", "60000", "--buffers", "1000", NULL);
+	spawn_fsize = 0;
+	assert_exit(wait_exit(rec, 30000), 1, log);
+	ck_assert_msg(strstr(slurp(log), "File too large"), "%s", slurp(log));
+	check_kept(cap, log);
+}
+END_TEST
+
 /* ------------------------------------------------------------ main */
 
 /* NULL when a BPF uprobe can run here; otherwise why not (the tests are skipped). */
@@ -1381,6 +1407,7 @@ int main(int argc, char **argv)
 	    {"usage_errors", usage_errors},
 	    {"command_exit_status", command_exit_status},
 	    {"enospc_keeps_chunks", enospc_keeps_chunks},
+	    {"file_size_limit", file_size_limit},
 	};
 	Suite *s = suite_create("recorder");
 	for (size_t i = 0; i < sizeof(tests) / sizeof(tests[0]); i++) {
