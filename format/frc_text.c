@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "frc_text.h"
+#include "frc_internal.h"
 
 /* ------------------------------------------------------------ printing */
 
@@ -524,6 +525,7 @@ struct import {
 	struct parser p;
 	struct frc_meta *meta;
 	size_t n_meta, cap_meta;
+	size_t pair_bytes; /* header bytes of the pairs so far (FORMAT.md 3) */
 	char *tmp;
 	int fd;
 	frc_writer *w;
@@ -566,6 +568,18 @@ static int parse_meta(struct import *im)
 		ret = rest_of_line(p, val, 65535, &vn, "VALUE");
 		if (!ret && memchr(val, '\0', vn))
 			ret = syntax(p, vat + 1, "VALUE must not contain \\x00");
+	}
+	if (!ret) {
+		size_t pair = frc_varint_len(n) + n + frc_varint_len(vn) + vn;
+
+		/*
+		 * FRCP, major, minor, n_meta, the pairs, CRC: the writer's 1 MiB header limit,
+		 * checked here so that the error names the line that crosses it.
+		 */
+		if (8 + frc_varint_len(im->n_meta + 1) + im->pair_bytes + pair + 4 > FRC_HEADER_MAX)
+			ret = syntax(p, 0, "metadata larger than %u bytes in all", FRC_HEADER_MAX);
+		else
+			im->pair_bytes += pair;
 	}
 	if (!ret && im->n_meta == im->cap_meta) {
 		size_t cap = im->cap_meta ? im->cap_meta * 2 : 16;

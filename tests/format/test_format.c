@@ -1259,6 +1259,56 @@ START_TEST(text_import_refuses_special_output)
 }
 END_TEST
 
+/*
+ * The 1 MiB header limit (FORMAT.md 8) is reported at the meta line that crosses it, like
+ * any other text error (it named only the output file). 16 pairs: "a" with a value of V
+ * bytes, k00..k14 with 65535 bytes each; the payload is 983148 + V bytes.
+ */
+static char *big_meta_text(size_t v)
+{
+	size_t cap = 16 * 65600, len = 0;
+	char *t = malloc(cap);
+
+	ck_assert_ptr_nonnull(t);
+	len += (size_t)sprintf(t, "meta a ");
+	memset(t + len, 'x', v);
+	len += v;
+	t[len++] = '\n';
+	for (int i = 0; i < 15; i++) {
+		len += (size_t)sprintf(t + len, "meta k%02d ", i);
+		memset(t + len, 'y', 65535);
+		len += 65535;
+		t[len++] = '\n';
+	}
+	t[len] = '\0';
+	return t;
+}
+
+START_TEST(text_import_header_limit)
+{
+	char in[128], out[128], err[256], want[300];
+	char *text;
+
+	text_dir();
+	snprintf(in, sizeof(in), "%s/in.txt", tdir);
+	snprintf(out, sizeof(out), "%s/out.frc", tdir);
+	text = big_meta_text(65428); /* payload exactly 1048576 bytes: accepted */
+	put_file(in, text);
+	free(text);
+	ck_assert_msg(frc_text_import(in, out, NULL, err, sizeof(err)) == 0, "%s", err);
+	ck_assert_int_eq(unlink(out), 0);
+	text = big_meta_text(65429);
+	put_file(in, text);
+	free(text);
+	ck_assert_int_eq(frc_text_import(in, out, NULL, err, sizeof(err)), FRC_EINVAL);
+	snprintf(want, sizeof(want), "%s/in.txt:16:1: metadata larger than 1048576 bytes in all",
+		 tdir);
+	ck_assert_str_eq(err, want);
+	ck_assert_int_eq(dir_entries(tdir), 1);
+	text_dir_rm();
+}
+END_TEST
+
 START_TEST(text_export_damaged)
 {
 	struct frc_record in[32];
@@ -1413,6 +1463,7 @@ int main(int argc, char **argv)
 	    {"reader_rejects_bad_meta_keys", reader_rejects_bad_meta_keys, 10},
 	    {"reader_open_fifo", reader_open_fifo, 10},
 	    {"text_import_refuses_special_output", text_import_refuses_special_output, 10},
+	    {"text_import_header_limit", text_import_header_limit, 10},
 	};
 
 	Suite *s = suite_create("format");
