@@ -102,8 +102,9 @@ static int attach_probe(struct rec *r, struct target *t, char *err, size_t errle
 		r->sym_offset = chosen->offset;
 	}
 	if (r->opt->verbose)
-		fprintf(stderr, "framerec: PID %d: attached %s at 0x%llx in %s\n", (int)t->pid,
-			chosen->name, (unsigned long long)chosen->offset, shown);
+		fprintf(stderr, "%sframerec: PID %d: attached %s at 0x%llx in %s\n",
+			r->status_line ? "\r\033[K" : "", (int)t->pid, chosen->name,
+			(unsigned long long)chosen->offset, shown);
 	sym_list_free(&syms);
 	return 0;
 }

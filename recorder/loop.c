@@ -96,7 +96,8 @@ void rec_drain(struct rec *r)
 		return;
 	n = probe_drain(r->probe);
 	if (n < 0 && n != -EINTR) {
-		fprintf(stderr, "framerec: ring buffer: %s\n", strerror(-n));
+		fprintf(stderr, "%sframerec: ring buffer: %s\n", r->status_line ? "\r\033[K" : "",
+			strerror(-n));
 		r->stop = true;
 		r->stop_why = "ring buffer error";
 	}
@@ -389,7 +390,8 @@ void rec_loop(struct rec *r)
 		arm(r, earliest(&d));
 		n = epoll_wait(r->epfd, ev, 16, -1);
 		if (n < 0 && errno != EINTR) {
-			fprintf(stderr, "framerec: epoll_wait: %s\n", strerror(errno));
+			fprintf(stderr, "%sframerec: epoll_wait: %s\n",
+				r->status_line ? "\r\033[K" : "", strerror(errno));
 			r->stop_why = "event loop error";
 			break;
 		}
