@@ -1052,6 +1052,19 @@ START_TEST(report_huge_deltas_no_wrap)
 }
 END_TEST
 
+/* import --help lists its option and exit codes like the other subcommands; both work. */
+START_TEST(import_help_options)
+{
+	ck_assert_int_eq(fa("import", "--help", NULL), 0);
+	ck_out_has("\n  -o, --output OUT.frc  the capture to write");
+	ck_out_has("\nexit: 0 written, 1 a syntax error (IN:LINE:COL: what)");
+	ck_out_has("(FPS up to 6 decimals, SOURCE sysfs|ebpf; - - = none)\n");
+	ck_assert_int_eq(fa("import", TESTS_SRC_DIR "/hand.txt", "--output", tmp("o.frc"), NULL),
+			 0);
+	ck_assert_int_eq(exists(tmp("o.frc")), 1);
+}
+END_TEST
+
 int main(int argc, char **argv)
 {
 	/* automatic, not static: START_TEST's names are pointer variables, not constants */
@@ -1093,6 +1106,7 @@ int main(int argc, char **argv)
 	    {"stdout_write_error", stdout_write_error},
 	    {"report_loss_no_overflow", report_loss_no_overflow},
 	    {"report_huge_deltas_no_wrap", report_huge_deltas_no_wrap},
+	    {"import_help_options", import_help_options},
 	};
 	Suite *s = suite_create("analyzer");
 	SRunner *sr;
