@@ -923,7 +923,9 @@ START_TEST(help_examples_literal)
 	ck_assert_int_eq(fa("golden", "--help", NULL), 0);
 	ck_out_has("  frameanalyze golden build/fixtures/steady_60hz_triple.frc | less\n");
 	ck_out_has("FRAMEANALYZE_UPDATE_GOLDEN=1");
+	ck_out_has("\nexit: 0 ok (a truncated capture too, with a warning), 1 corrupt or not a");
 	ck_assert_int_eq(fa("check", "--help", NULL), 0);
+	ck_out_has("\nexit: 0 identical, 1 different, EXPECTED unreadable, or the capture corrupt");
 	ck_out_has("  frameanalyze check build/fixtures/steady_60hz_triple.frc \\\n"
 		   "      fixtures/steady_60hz_triple.golden\n");
 	ck_assert_int_eq(exists(FIXTURES_SRC_DIR "/steady_60hz_triple.txt"), 1);
