@@ -115,7 +115,7 @@ static const char golden_help[] =
     "examples:\n"
     "  frameanalyze golden capture.frc > capture.golden\n"
     "  frameanalyze golden build/fixtures/steady_60hz_triple.frc | less\n"
-    "  FRAMEANALYZE_UPDATE_GOLDEN=1 ctest --test-dir build -R golden   # rewrite all\n";
+    "  FRAMEANALYZE_UPDATE_GOLDEN=1 ctest --test-dir build -R '^golden\\.'  # rewrite all\n";
 
 static const char check_help[] =
     "usage: frameanalyze check IN.frc EXPECTED.golden\n"
