@@ -305,6 +305,9 @@ static const char *db_error(void *ctx)
 
 /* ------------------------------------------------------------ database set-up */
 
+/* How long to wait for another process's write transaction on the same database. */
+#define DB_BUSY_MS 10000
+
 /*
  * Open (or create) the database and make sure it is ours: a new or empty file gets the
  * schema; an existing database without our application_id/user_version is refused.
@@ -321,6 +324,11 @@ static int db_open(struct dbsink *s, const char *path)
 			 s->db ? sqlite3_errmsg(s->db) : "out of memory");
 		return -EIO;
 	}
+	/*
+	 * Another frameanalyze db (or sqlite3) may be writing the same database: wait for it
+	 * rather than fail at once (SQLite retries until the timeout).
+	 */
+	sqlite3_busy_timeout(s->db, DB_BUSY_MS);
 	/* Reading the header is where a file that is not SQLite fails. */
 	rc = sqlite3_prepare_v2(s->db,
 				"SELECT (SELECT application_id FROM pragma_application_id),"
@@ -334,6 +342,14 @@ static int db_open(struct dbsink *s, const char *path)
 		rc = SQLITE_OK;
 	} else {
 		rc = SQLITE_ERROR;
+	}
+	if (rc != SQLITE_OK &&
+	    (sqlite3_errcode(s->db) == SQLITE_BUSY || sqlite3_errcode(s->db) == SQLITE_LOCKED)) {
+		snprintf(s->msg, sizeof(s->msg),
+			 "%s: database is locked by another writer (waited %d s)", path,
+			 DB_BUSY_MS / 1000);
+		sqlite3_finalize(st);
+		return -EBUSY;
 	}
 	if (rc != SQLITE_OK) {
 		snprintf(s->msg, sizeof(s->msg),
@@ -363,6 +379,20 @@ static int db_prepare(struct dbsink *s)
 				       NULL) != SQLITE_OK)
 			return db_fail(s, stmt_sql[i]);
 	return 0;
+}
+
+/* Rows in captures, or -1 when it cannot be read. */
+static int64_t db_count_captures(struct dbsink *s)
+{
+	sqlite3_stmt *st = NULL;
+	int64_t n = -1;
+
+	if (sqlite3_prepare_v2(s->db, "SELECT count(*) FROM captures", -1, &st, NULL) ==
+		SQLITE_OK &&
+	    sqlite3_step(st) == SQLITE_ROW)
+		n = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	return n;
 }
 
 static void db_close(struct dbsink *s)
@@ -560,8 +590,12 @@ int cmd_db(int argc, char **argv)
 		else
 			stored++;
 	}
-	db_close(&s);
-	if (created && !stored)
+	/* a concurrent db run may have stored into the file meanwhile: then keep it */
+	if (created && !stored && db_count_captures(&s) == 0) {
+		db_close(&s);
 		unlink(out);
+		return rc;
+	}
+	db_close(&s);
 	return rc;
 }

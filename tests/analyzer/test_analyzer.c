@@ -1067,6 +1067,49 @@ START_TEST(import_help_options)
 }
 END_TEST
 
+/*
+ * A database another process is writing is waited for (it was refused at once as "not a
+ * frameanalyze database (database is locked)"). The child holds an exclusive lock 1.5 s.
+ */
+START_TEST(db_waits_for_lock)
+{
+	const char *frc = hand_frc(), *dbp = tmp("l.db");
+	int fds[2], status;
+	char c;
+	sqlite3 *db;
+	pid_t pid;
+
+	ck_assert_int_eq(fa("db", frc, "-o", dbp, NULL), 0);
+	ck_assert_int_eq(pipe(fds), 0);
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		sqlite3 *w;
+
+		if (sqlite3_open(dbp, &w) != SQLITE_OK ||
+		    sqlite3_exec(w, "BEGIN EXCLUSIVE", NULL, NULL, NULL) != SQLITE_OK)
+			_exit(1);
+		(void)!write(fds[1], "x", 1);
+		usleep(1500000);
+		sqlite3_exec(w, "COMMIT", NULL, NULL, NULL);
+		sqlite3_close(w);
+		_exit(0);
+	}
+	close(fds[1]);
+	ck_assert_int_eq(read(fds[0], &c, 1), 1); /* the lock is held now */
+	close(fds[0]);
+	ck_assert_int_eq(fa("db", TESTS_SRC_DIR "/hand.txt", frc, "-o", dbp, NULL), 1);
+	ck_err_has("hand.txt: offset 0: not an .frc capture");
+	ck_err_has("hand.frc -> capture_id 1, replaced the same capture");
+	ck_assert_ptr_null(strstr(err_text, "locked"));
+	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+	ck_assert_int_eq(WIFEXITED(status) && WEXITSTATUS(status) == 0, 1);
+	db = db_open_ro(dbp);
+	ck_assert_str_eq(q(db, "SELECT count(*) FROM captures"), "1");
+	sqlite3_close(db);
+}
+END_TEST
+
 int main(int argc, char **argv)
 {
 	/* automatic, not static: START_TEST's names are pointer variables, not constants */
@@ -1109,6 +1152,7 @@ int main(int argc, char **argv)
 	    {"report_loss_no_overflow", report_loss_no_overflow},
 	    {"report_huge_deltas_no_wrap", report_huge_deltas_no_wrap},
 	    {"import_help_options", import_help_options},
+	    {"db_waits_for_lock", db_waits_for_lock},
 	};
 	Suite *s = suite_create("analyzer");
 	SRunner *sr;
