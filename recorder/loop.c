@@ -443,6 +443,13 @@ int rec_stop(struct rec *r)
 			r->opt->output, r->frames_kept, lost, r->drops, (double)dur / 1e9, st.bytes,
 			r->frames_kept ? (double)st.bytes / (double)r->frames_kept : 0.0,
 			r->stop_why ? "; stopped: " : "", r->stop_why ? r->stop_why : "");
+		/* An empty capture has a few usual causes: name them. */
+		if (r->probe && r->had_target && !r->frames && !ret)
+			fprintf(
+			    stderr,
+			    "framerec: no frame recorded: the target never called %s (another "
+			    "variant? see --symbol; a -- wrapper script must exec the program)\n",
+			    r->symbol[0] ? r->symbol : "the symbol");
 	}
 	frc_writer_free(r->w);
 	r->w = NULL;

@@ -1335,6 +1335,27 @@ START_TEST(file_size_limit)
 }
 END_TEST
 
+/*
+ * A recording that attached but got no frame says why that usually happens (the target
+ * calls another variant, or a wrapper script did not exec the program): here a wrapper
+ * that runs the game as its child, which the PID-filtered uprobe does not see.
+ */
+START_TEST(zero_frames_hint)
+{
+	const char *cap = tmp("cap.frc"), *log = tmp("framerec.log");
+	char script[PATH_MAX + 64];
+	snprintf(script, sizeof(script), "%s --fps 200 --frames 20; true", STANDIN_GAME);
+	char *argv[] = {"framerec", "--lib",   STANDIN_LIB, "-o",   (char *)cap,
+			"--",	    "/bin/sh", "-c",	    script, NULL};
+	assert_exit(wait_exit(spawn(FRAMEREC, argv, log), 15000), 0, log);
+	ck_assert_msg(strstr(slurp(log), ": 0 frames,"), "%s", slurp(log));
+	ck_assert_msg(strstr(slurp(log), "no frame recorded: the target never called "
+					 "_ZN7android7Surface16hook_queueBuffer"),
+		      "no hint: %s", slurp(log));
+	ck_assert_msg(strstr(slurp(log), "must exec"), "no hint: %s", slurp(log));
+}
+END_TEST
+
 /* ------------------------------------------------------------ main */
 
 /* NULL when a BPF uprobe can run here; otherwise why not (the tests are skipped). */
@@ -1408,6 +1429,7 @@ int main(int argc, char **argv)
 	    {"command_exit_status", command_exit_status},
 	    {"enospc_keeps_chunks", enospc_keeps_chunks},
 	    {"file_size_limit", file_size_limit},
+	    {"zero_frames_hint", zero_frames_hint},
 	};
 	Suite *s = suite_create("recorder");
 	for (size_t i = 0; i < sizeof(tests) / sizeof(tests[0]); i++) {
