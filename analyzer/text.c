@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -132,6 +133,17 @@ int cmd_export(int argc, char **argv)
 	default:
 		cli_error("export", "%s", frc_reader_error(r));
 		break;
+	}
+	/* records of a newer minor version have no text form: say that export dropped them */
+	if (rc == 0) {
+		struct frc_reader_stats st;
+
+		frc_reader_stats(r, &st);
+		if (st.unknown)
+			cli_error("export",
+				  "warning: %s: %" PRIu64 " record(s) of unknown types skipped (the"
+				  " text form cannot hold them; import will not restore them)",
+				  argv[optind], st.unknown);
 	}
 	frc_reader_close(r);
 	return rc ? EXIT_INPUT : EXIT_OK;
