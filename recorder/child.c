@@ -97,23 +97,30 @@ int rec_release_child(struct rec *r, char *err, size_t errlen)
 	return 0;
 }
 
-/* Is cmd runnable (a path, or found in PATH)? Checked before any attach. */
-bool rec_command_exists(const char *cmd)
+/*
+ * Is cmd runnable (a path, or found in PATH)? Checked before any attach. 0, or why not
+ * (for a path, the errno of access(X_OK); for a name, ENOENT when no PATH entry has it).
+ */
+int rec_command_check(const char *cmd)
 {
 	const char *path = getenv("PATH");
 	char buf[PATH_MAX];
+	struct stat st;
 
-	if (strchr(cmd, '/'))
-		return access(cmd, X_OK) == 0;
+	if (strchr(cmd, '/')) {
+		if (access(cmd, X_OK))
+			return errno;
+		return stat(cmd, &st) == 0 && S_ISDIR(st.st_mode) ? EISDIR : 0;
+	}
 	if (!path)
 		path = "/usr/bin:/bin";
 	while (*path) {
 		size_t n = strcspn(path, ":");
 
 		snprintf(buf, sizeof(buf), "%.*s/%s", (int)n, n ? path : ".", cmd);
-		if (access(buf, X_OK) == 0)
-			return true;
+		if (access(buf, X_OK) == 0 && stat(buf, &st) == 0 && !S_ISDIR(st.st_mode))
+			return 0;
 		path += n + (path[n] == ':');
 	}
-	return false;
+	return ENOENT;
 }

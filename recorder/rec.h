@@ -100,7 +100,7 @@ MUST_USE int rec_check_output(const struct options *opt, char *err, size_t errle
 MUST_USE int rec_open_capture(struct rec *r, char *err, size_t errlen);
 
 /* child.c */
-bool rec_command_exists(const char *cmd);
+MUST_USE int rec_command_check(const char *cmd);
 MUST_USE int rec_start_child(struct rec *r, char *err, size_t errlen);
 MUST_USE int rec_release_child(struct rec *r, char *err, size_t errlen);
 

@@ -107,9 +107,13 @@ static int attach_initial(struct rec *r, char *err, size_t errlen)
 			return ret;
 	}
 	if (opt->command) {
-		if (!rec_command_exists(opt->command[0])) {
-			snprintf(err, errlen, "cannot run %s: command not found", opt->command[0]);
-			return -ENOENT;
+		ret = rec_command_check(opt->command[0]);
+		if (ret) {
+			snprintf(err, errlen, "cannot run %s: %s", opt->command[0],
+				 ret == ENOENT && !strchr(opt->command[0], '/')
+				     ? "command not found in PATH"
+				     : strerror(ret));
+			return -ret;
 		}
 		if (rec_start_child(r, err, errlen))
 			return -1;

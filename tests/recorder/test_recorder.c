@@ -1356,6 +1356,30 @@ START_TEST(zero_frames_hint)
 }
 END_TEST
 
+/*
+ * -- COMMAND that cannot run: refused before anything is attached or created, with the
+ * reason (it used to say "command not found" for a path that exists but is no program).
+ */
+START_TEST(command_not_runnable)
+{
+	const char *cap = tmp("cap.frc"), *log = tmp("framerec.log"), *plain = tmp("plain.txt");
+	static const struct {
+		const char *cmd, *why;
+	} bad[] = {
+	    {"/nonexistent/cmd", "/nonexistent/cmd: No such file or directory"},
+	    {NULL, "plain.txt: Permission denied"}, /* a file without x bit: plain */
+	    {"frc-no-such-command", "frc-no-such-command: command not found in PATH"},
+	};
+	write_file(plain, "not a program\n");
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		pid_t rec = start_framerec(log, "--lib", STANDIN_LIB, "-o", cap, "--",
+					   bad[i].cmd ? bad[i].cmd : plain, NULL);
+		assert_refused(rec, log, bad[i].why);
+		ck_assert_msg(access(cap, F_OK) != 0, "case %zu: %s was created", i, cap);
+	}
+}
+END_TEST
+
 /* ------------------------------------------------------------ main */
 
 /* NULL when a BPF uprobe can run here; otherwise why not (the tests are skipped). */
@@ -1430,6 +1454,7 @@ int main(int argc, char **argv)
 	    {"enospc_keeps_chunks", enospc_keeps_chunks},
 	    {"file_size_limit", file_size_limit},
 	    {"zero_frames_hint", zero_frames_hint},
+	    {"command_not_runnable", command_not_runnable},
 	};
 	Suite *s = suite_create("recorder");
 	for (size_t i = 0; i < sizeof(tests) / sizeof(tests[0]); i++) {
