@@ -45,7 +45,7 @@ struct dbsink {
 	struct pidmap lives; /* v[0]: attach/exit records of the PID so far (SCHEMA.md) */
 	uint64_t deltas, readings;
 	bool truncated; /* the capture just stored is truncated */
-	char msg[512];
+	char msg[FRC_MSG_MAX];
 };
 
 static int db_fail(struct dbsink *s, const char *what)
@@ -469,7 +469,7 @@ static int add_capture(struct dbsink *s, const char *path, const struct replay_o
 	    .end = db_end,
 	    .error = db_error,
 	};
-	char sha[65], err[600];
+	char sha[65], err[FRC_MSG_MAX];
 	bool replaced;
 	int rc;
 

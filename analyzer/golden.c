@@ -75,7 +75,7 @@ static int write_golden(const char *cmd, const char *path, FILE *out)
 {
 	struct summary *s = NULL;
 	struct replay_sink sinks[2];
-	char err[512];
+	char err[FRC_MSG_MAX];
 	int rc;
 
 	if (summary_new(&s)) {
@@ -169,7 +169,7 @@ int cmd_golden(int argc, char **argv)
 
 int cmd_check(int argc, char **argv)
 {
-	char *actual = NULL, *expected = NULL, label[1024];
+	char *actual = NULL, *expected = NULL, label[FRC_MSG_MAX];
 	size_t actual_len = 0, expected_len = 0;
 	const char *in, *exp;
 	FILE *mem;

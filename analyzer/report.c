@@ -45,7 +45,7 @@ int cmd_report(int argc, char **argv)
 	struct summary *s = NULL;
 	struct replay_sink sink;
 	bool json = false, strict = false;
-	char err[512];
+	char err[FRC_MSG_MAX];
 	int c, rc;
 
 	optind = 1;

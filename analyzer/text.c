@@ -62,7 +62,7 @@ int cmd_import(int argc, char **argv)
 	static const struct option opts[] = {
 	    {"output", required_argument, NULL, 'o'}, {"help", no_argument, NULL, 'h'}, {0}};
 	const char *out = NULL;
-	char err[512];
+	char err[FRC_MSG_MAX];
 	int c, rc;
 
 	optind = 1;

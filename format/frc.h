@@ -27,6 +27,12 @@
 #define FRC_FORMAT_MAJOR 1
 #define FRC_FORMAT_MINOR 0
 
+/*
+ * Size for a buffer that holds one error message: room for a PATH_MAX (4096) path and the
+ * text after it, so a long path never cuts off what went wrong and where.
+ */
+#define FRC_MSG_MAX 4352
+
 enum frc_error {
 	FRC_OK = 0,
 	FRC_EIO = -1,	      /* read/write/fsync failed (errno kept in the message) */

@@ -33,7 +33,7 @@ struct frc_reader {
 	const uint8_t *mem;
 	uint64_t size;
 	char *path;
-	char msg[512];
+	char msg[FRC_MSG_MAX];
 	unsigned major, minor;
 	struct frc_meta *meta;
 	size_t n_meta;

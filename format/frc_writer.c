@@ -32,7 +32,7 @@ struct frc_writer {
 	ZSTD_CCtx *cctx;
 	int err;  /* sticky: the first failure; every later call returns it */
 	int done; /* finish() succeeded */
-	char msg[512];
+	char msg[FRC_MSG_MAX];
 
 	/* The open chunk. */
 	struct frc_buf body;

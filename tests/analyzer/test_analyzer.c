@@ -1140,6 +1140,38 @@ START_TEST(export_warns_unknown_records)
 }
 END_TEST
 
+/*
+ * Messages keep "what went wrong" with a long path (a 600+ byte path used to fill the
+ * 512-byte message buffers, cutting off everything after it).
+ */
+START_TEST(long_paths_keep_message)
+{
+	char dir[1024], txt[1100], frc[1100], cmd[1200];
+	static const char *const cmds[] = {"info", "export", "report", "golden"};
+
+	snprintf(dir, sizeof(dir), "%s", tmpdir);
+	for (int i = 0; i < 3; i++) {
+		size_t n = strlen(dir);
+
+		dir[n] = '/';
+		memset(dir + n + 1, 'd', 200);
+		dir[n + 201] = '\0';
+	}
+	snprintf(cmd, sizeof(cmd), "mkdir -p '%s'", dir);
+	ck_assert_int_eq(system(cmd), 0);
+	snprintf(txt, sizeof(txt), "%s/bad.txt", dir);
+	snprintf(frc, sizeof(frc), "%s/o.frc", dir);
+	spit(txt, "frame x\n");
+	ck_assert_int_eq(fa("import", txt, "-o", frc, NULL), 1);
+	ck_err_has("/bad.txt:1:7: KTIME_NS: expected a decimal digit\n");
+	spit(frc, "not a capture\n");
+	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++) {
+		ck_assert_int_eq(fa(cmds[i], frc, NULL), 1);
+		ck_err_has("/o.frc: offset 0: not an .frc capture (no header frame)\n");
+	}
+}
+END_TEST
+
 int main(int argc, char **argv)
 {
 	/* automatic, not static: START_TEST's names are pointer variables, not constants */
@@ -1184,6 +1216,7 @@ int main(int argc, char **argv)
 	    {"import_help_options", import_help_options},
 	    {"db_waits_for_lock", db_waits_for_lock},
 	    {"export_warns_unknown_records", export_warns_unknown_records},
+	    {"long_paths_keep_message", long_paths_keep_message},
 	};
 	Suite *s = suite_create("analyzer");
 	SRunner *sr;
