@@ -65,6 +65,17 @@ int main(int argc, char **argv)
 		usage(stderr);
 		return EXIT_USAGE;
 	}
+	/* "help CMD" is "CMD --help", as in git */
+	if (!strcmp(argv[1], "help") && argc > 2) {
+		char *help_argv[] = {argv[2], "--help", NULL};
+
+		for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+			if (!strcmp(argv[2], commands[i].name))
+				return commands[i].fn(2, help_argv);
+		fprintf(stderr, PROG ": unknown subcommand '%s' (try '" PROG " --help')\n",
+			argv[2]);
+		return EXIT_USAGE;
+	}
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
 		usage(stdout);
 		return EXIT_OK;

@@ -318,6 +318,11 @@ START_TEST(help_and_version)
 	}
 	ck_assert_int_eq(fa("--version", NULL), 0);
 	ck_out_has("frameanalyze 0.1.0 (capture format 1.");
+	/* "help CMD" shows CMD's help (it showed the general usage) */
+	ck_assert_int_eq(fa("help", "report", NULL), 0);
+	ck_out_has("usage: frameanalyze report IN.frc [--json] [--tick-ms N] [--strict]\n");
+	ck_assert_int_eq(fa("help", "frobnicate", NULL), 2);
+	ck_err_has("unknown subcommand 'frobnicate'");
 }
 END_TEST
 
