@@ -208,6 +208,9 @@ static void check_library(struct doctor *d)
 
 		if (!target_alive(d->pid)) {
 			line(d, "FAIL", "target", "no process with PID %d", (int)d->pid);
+		} else if (target_tgid(d->pid) && target_tgid(d->pid) != d->pid) {
+			line(d, "FAIL", "target", "PID %d is a thread of process %d: use --pid %d",
+			     (int)d->pid, (int)target_tgid(d->pid), (int)target_tgid(d->pid));
 		} else if (target_is_kthread(d->pid, comm, sizeof(comm))) {
 			line(d, "FAIL", "target",
 			     "PID %d (%s) is a kernel thread: it runs no user code to probe",

@@ -90,10 +90,22 @@ static int attach_initial(struct rec *r, char *err, size_t errlen)
 
 	for (int i = 0; i < opt->n_pids; i++) {
 		char comm[64];
+		pid_t tgid;
 
 		if (!target_alive(opt->pids[i])) {
 			snprintf(err, errlen, "no process with PID %d", (int)opt->pids[i]);
 			return -ESRCH;
+		}
+		/*
+		 * A thread id (from top -H, say) is also in /proc; the uprobe would follow that
+		 * thread's life, not the process's, and frames carry the process id.
+		 */
+		tgid = target_tgid(opt->pids[i]);
+		if (tgid && tgid != opt->pids[i]) {
+			target_cmdline(tgid, comm, sizeof(comm));
+			snprintf(err, errlen, "PID %d is a thread of process %d (%s): use --pid %d",
+				 (int)opt->pids[i], (int)tgid, comm, (int)tgid);
+			return -EINVAL;
 		}
 		/* A uprobe by --lib path attaches to it fine, and would record nothing. */
 		if (target_is_kthread(opt->pids[i], comm, sizeof(comm))) {

@@ -95,6 +95,8 @@ bool sym_is_sp(const char *name);
 bool target_alive(pid_t pid);
 /* A kernel thread (no user code: a uprobe on it never fires); comm gets its name. */
 bool target_is_kthread(pid_t pid, char *comm, size_t comm_len);
+/* The process (thread group) id of pid, which may be a thread id; 0 when unknown. */
+pid_t target_tgid(pid_t pid);
 /* argv joined with spaces; "" when unreadable. */
 void target_cmdline(pid_t pid, char *buf, size_t len);
 /* PIDs whose argv[0] (or its basename) is name; returns the count (at most max). */

@@ -69,6 +69,23 @@ bool target_is_kthread(pid_t pid, char *comm, size_t comm_len)
 	return (flags & PF_KTHREAD) != 0;
 }
 
+pid_t target_tgid(pid_t pid)
+{
+	char path[64], buf[2048], *t;
+	ssize_t n;
+	long v;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
+	n = read_small(path, buf, sizeof(buf) - 1);
+	if (n <= 0)
+		return 0;
+	buf[n] = 0;
+	t = strstr(buf, "\nTgid:");
+	if (!t || sscanf(t + 6, "%ld", &v) != 1 || v <= 0)
+		return 0;
+	return (pid_t)v;
+}
+
 void target_cmdline(pid_t pid, char *buf, size_t len)
 {
 	char path[64];

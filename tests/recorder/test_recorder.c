@@ -20,6 +20,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <pthread.h>
 #include <linux/bpf.h>
 #include <pty.h>
 #include <signal.h>
@@ -1380,6 +1381,48 @@ START_TEST(command_not_runnable)
 }
 END_TEST
 
+static pid_t thread_tid;
+static int thread_gate[2];
+
+/* A thread of this test process that tells its id and blocks until the pipe closes. */
+static void *idle_thread(void *arg)
+{
+	char c;
+	(void)arg;
+	__atomic_store_n(&thread_tid, (pid_t)syscall(SYS_gettid), __ATOMIC_SEQ_CST);
+	while (read(thread_gate[0], &c, 1) > 0)
+		;
+	return NULL;
+}
+
+/*
+ * --pid of a thread id (what top -H shows): /proc has it too, and framerec used to attach
+ * to it, follow that thread's life instead of the process's, and record frames under the
+ * process id. It must refuse and name the process to use instead.
+ */
+START_TEST(thread_id_pid)
+{
+	const char *cap = tmp("cap.frc"), *log = tmp("framerec.log");
+	pthread_t th;
+	ck_assert_int_eq(pipe(thread_gate), 0);
+	ck_assert_int_eq(pthread_create(&th, NULL, idle_thread, NULL), 0);
+	for (int i = 0; i < 1000 && !__atomic_load_n(&thread_tid, __ATOMIC_SEQ_CST); i++)
+		usleep(1000);
+	pid_t tid = __atomic_load_n(&thread_tid, __ATOMIC_SEQ_CST);
+	ck_assert_int_gt(tid, 0);
+	ck_assert_int_ne(tid, getpid());
+	pid_t rec =
+	    start_framerec(log, "--pid", pidstr(tid), "--lib", STANDIN_LIB, "-o", cap, NULL);
+	char expect[96];
+	snprintf(expect, sizeof(expect), "PID %d is a thread of process %d", (int)tid,
+		 (int)getpid());
+	assert_refused(rec, log, expect);
+	ck_assert_msg(access(cap, F_OK) != 0, "%s was created", cap);
+	close(thread_gate[1]);
+	pthread_join(th, NULL);
+}
+END_TEST
+
 /* ------------------------------------------------------------ main */
 
 /* NULL when a BPF uprobe can run here; otherwise why not (the tests are skipped). */
@@ -1455,6 +1498,7 @@ int main(int argc, char **argv)
 	    {"file_size_limit", file_size_limit},
 	    {"zero_frames_hint", zero_frames_hint},
 	    {"command_not_runnable", command_not_runnable},
+	    {"thread_id_pid", thread_id_pid},
 	};
 	Suite *s = suite_create("recorder");
 	for (size_t i = 0; i < sizeof(tests) / sizeof(tests[0]); i++) {
