@@ -1309,6 +1309,58 @@ START_TEST(text_import_header_limit)
 }
 END_TEST
 
+/*
+ * Captures written by an independent Python writer from FORMAT.md alone, with legal
+ * choices our writer never makes: minor 7, an unknown skippable frame before the first
+ * chunk, no footer; runs with period 0 and 64-bit residuals, an increment column (kflag
+ * 1), an explicit buffer index column (cyclic 0), an unknown entry type 99, a tick with
+ * source none; PID blocks out of first-use order. Expected records computed by hand.
+ */
+START_TEST(foreign_encoder_choices)
+{
+	static const char choices[] = "meta a.b \\x20x\\x20\n"
+				      "meta e\n"
+				      "frame 1000 7 7 0x10\n"
+				      "frame 2000 7 7 0x20\n"
+				      "frame 3000 7 8 0x10\n"
+				      "frame 5000 9 1 0xabc\n"
+				      "frame 5295 9 1 0xabc\n"
+				      "frame 5502 9 1 0xabc\n"
+				      "frame 100 11 11 0x1\n"
+				      "frame 120 12 12 0x2\n"
+				      "frame 150 11 11 0x1\n"
+				      "tick 10 60.000000 ebpf\n"
+				      "tick 11 - -\n";
+	static const char order[] = "frame 90 12 12 0x5\n"
+				    "frame 100 11 11 0x5\n";
+	struct frc_reader_stats st;
+	frc_reader *r = NULL;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *mem;
+
+	ck_assert_int_eq(frc_reader_open(&r, FORMAT_TEST_DIR "/foreign_choices.frc"), 0);
+	mem = open_memstream(&buf, &len);
+	ck_assert_int_eq(frc_text_export(r, mem), FRC_ETRUNCATED); /* no footer */
+	fclose(mem);
+	ck_assert_str_eq(buf, choices);
+	frc_reader_stats(r, &st);
+	ck_assert_uint_eq(st.unknown, 1);
+	ck_assert_uint_eq(st.records, 11); /* delivered: the unknown entry is not one */
+	frc_reader_close(r);
+	free(buf);
+
+	buf = NULL;
+	ck_assert_int_eq(frc_reader_open(&r, FORMAT_TEST_DIR "/foreign_block_order.frc"), 0);
+	mem = open_memstream(&buf, &len);
+	ck_assert_int_eq(frc_text_export(r, mem), 0); /* its footer is valid: complete */
+	fclose(mem);
+	ck_assert_str_eq(buf, order);
+	frc_reader_close(r);
+	free(buf);
+}
+END_TEST
+
 START_TEST(text_export_damaged)
 {
 	struct frc_record in[32];
@@ -1464,6 +1516,7 @@ int main(int argc, char **argv)
 	    {"reader_open_fifo", reader_open_fifo, 10},
 	    {"text_import_refuses_special_output", text_import_refuses_special_output, 10},
 	    {"text_import_header_limit", text_import_header_limit, 10},
+	    {"foreign_encoder_choices", foreign_encoder_choices, 10},
 	};
 
 	Suite *s = suite_create("format");
