@@ -31,6 +31,7 @@
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/utsname.h>
 #include <sys/ioctl.h>
 #include <sys/mount.h>
 #include <sys/resource.h>
@@ -1423,6 +1424,95 @@ START_TEST(thread_id_pid)
 }
 END_TEST
 
+/*
+ * The capture's metadata: exactly the keys of the team's list (BRIEF.md, "Shared
+ * conventions"), with the values this recording must have.
+ */
+START_TEST(metadata_keys)
+{
+	const char *cap = tmp("cap.frc"), *log = tmp("framerec.log"), *node = tmp("fps");
+	write_file(node, "60\n");
+	pid_t rec = start_framerec(log, "--lib", STANDIN_LIB, "--sysfs", node, "-o", cap, "--",
+				   STANDIN_GAME, "--fps", "200", "--frames", "20", NULL);
+	assert_exit(wait_exit(rec, 15000), 0, log);
+
+	static const char *const allowed[] = {
+	    "recorder",
+	    "kernel",
+	    "machine",
+	    "android.fingerprint",
+	    "android.sdk",
+	    "android.model",
+	    "target",
+	    "target.pid",
+	    "library",
+	    "symbol",
+	    "symbol.offset",
+	    "sysfs.node",
+	    "ring.kib",
+	    "clock",
+	    "realtime.offset_ns",
+	    "flush.ms",
+	    "tick.ms",
+	    "sysfs.ms",
+	};
+	frc_reader *rd = NULL;
+	ck_assert_int_eq(frc_reader_open(&rd, cap), 0);
+	for (size_t i = 0; i < frc_reader_meta_count(rd); i++) {
+		const char *k = frc_reader_meta(rd, i)->key;
+		bool ok = false;
+		for (size_t j = 0; j < sizeof(allowed) / sizeof(allowed[0]); j++)
+			ok |= strcmp(k, allowed[j]) == 0;
+		ck_assert_msg(ok, "metadata key '%s' is not in the team's list", k);
+	}
+	struct utsname u;
+	ck_assert_int_eq(uname(&u), 0);
+	char target[PATH_MAX + 64];
+	snprintf(target, sizeof(target), "%s --fps 200 --frames 20", STANDIN_GAME);
+	const struct {
+		const char *key, *value;
+	} want[] = {
+	    {"kernel", u.release},
+	    {"machine", u.machine},
+	    {"target", target},
+	    {"library", STANDIN_LIB},
+	    {"symbol", variant_symbol[V_HOOK]},
+	    {"sysfs.node", node},
+	    {"ring.kib", "256"},
+	    {"clock", "CLOCK_MONOTONIC"},
+	    {"flush.ms", "1000"},
+	    {"tick.ms", "1000"},
+	    {"sysfs.ms", "250"},
+	};
+	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		const char *v = frc_reader_meta_get(rd, want[i].key);
+		ck_assert_msg(v && strcmp(v, want[i].value) == 0, "%s = '%s', expected '%s'",
+			      want[i].key, v ? v : "(absent)", want[i].value);
+	}
+	const char *v = frc_reader_meta_get(rd, "recorder");
+	ck_assert_msg(v && strncmp(v, "framerec ", 9) == 0, "recorder = '%s'", v ? v : "");
+	v = frc_reader_meta_get(rd, "symbol.offset");
+	ck_assert_msg(v && strncmp(v, "0x", 2) == 0 && v[2] &&
+			  strspn(v + 2, "0123456789abcdef") == strlen(v + 2),
+		      "symbol.offset = '%s'", v ? v : "");
+	v = frc_reader_meta_get(rd, "realtime.offset_ns");
+	ck_assert_msg(v && strspn(v, "-0123456789") == strlen(v) && *v, "realtime.offset_ns = '%s'",
+		      v ? v : "");
+	char pid_meta[16];
+	snprintf(pid_meta, sizeof(pid_meta), "%s",
+		 frc_reader_meta_get(rd, "target.pid") ? frc_reader_meta_get(rd, "target.pid")
+						       : "");
+	frc_reader_close(rd);
+	/* target.pid is the PID the frames carry. */
+	struct capture c;
+	read_capture(cap, &c);
+	long f = find_rec(&c, FRC_FRAME, 0, 0);
+	ck_assert_int_ge(f, 0);
+	ck_assert_str_eq(pid_meta, pidstr((pid_t)c.r[f].pid));
+	free_capture(&c);
+}
+END_TEST
+
 /* ------------------------------------------------------------ main */
 
 /* NULL when a BPF uprobe can run here; otherwise why not (the tests are skipped). */
@@ -1499,6 +1589,7 @@ int main(int argc, char **argv)
 	    {"zero_frames_hint", zero_frames_hint},
 	    {"command_not_runnable", command_not_runnable},
 	    {"thread_id_pid", thread_id_pid},
+	    {"metadata_keys", metadata_keys},
 	};
 	Suite *s = suite_create("recorder");
 	for (size_t i = 0; i < sizeof(tests) / sizeof(tests[0]); i++) {
