@@ -40,6 +40,7 @@
 #include <unistd.h>
 
 #include "frc.h"
+#include "pipeline.h"
 
 /* Literal names from the team brief, indexed like the stand-in's --symbol variants. */
 static const char *const variant_name[6] = {"hook",   "internal", "legacy",
@@ -1513,6 +1514,99 @@ START_TEST(metadata_keys)
 }
 END_TEST
 
+struct replay_count {
+	size_t ticks, compared, sysfs, ebpf, mismatches;
+	char first_mismatch[160];
+};
+
+/* Compare each reading at a recorded tick with the live result the tick holds. */
+static void on_replay_reading(void *ctx, const struct pipeline_reading *rd)
+{
+	struct replay_count *n = ctx;
+	uint8_t src = rd->reading.valid ? (uint8_t)rd->reading.source : FRC_SOURCE_NONE;
+	uint64_t micro = rd->reading.valid ? fps_to_micro(rd->reading.fps) : 0;
+
+	if (!rd->tick)
+		return;
+	n->ticks++;
+	if (!rd->tick->u.tick.has_result)
+		return;
+	n->compared++;
+	n->sysfs += src == FRC_SOURCE_SYSFS;
+	n->ebpf += src == FRC_SOURCE_EBPF;
+	if (src != rd->tick->u.tick.source ||
+	    (src != FRC_SOURCE_NONE && micro != rd->tick->u.tick.fps_micro)) {
+		if (!n->mismatches++)
+			snprintf(n->first_mismatch, sizeof(n->first_mismatch),
+				 "tick %" PRIu64 ": live source %u fps_micro %" PRIu64
+				 ", replay source %u fps_micro %" PRIu64,
+				 rd->tick_ns, rd->tick->u.tick.source, rd->tick->u.tick.fps_micro,
+				 src, micro);
+	}
+}
+
+/*
+ * Replay fidelity of a real recording whose --sysfs node changes under it (60, 90,
+ * garbage, 120, empty, deleted, 60, 144): the shared pipeline fed the capture's records in
+ * file order reproduces every live reading (source and micro-FPS), the way frameanalyze
+ * replays. Both sources occur, and the capture holds an unparsable and a failed sample.
+ */
+START_TEST(replay_sysfs_fidelity)
+{
+	const char *cap = tmp("cap.frc"), *log = tmp("framerec.log"), *node = tmp("fps");
+	write_file(node, "60\n");
+	pid_t rec =
+	    start_framerec(log, "--lib", STANDIN_LIB, "--sysfs", node, "--tick-ms", "100",
+			   "--sysfs-ms", "50", "-o", cap, "--", STANDIN_GAME, "--fps", "120",
+			   "--frames", "540", "--jank-every", "20", "--jank-ms", "30", NULL);
+	static const char *const steps[] = {"90\n", "garbage\n", "120\n", "",
+					    NULL,   "60\n",	 "144\n"};
+	for (size_t i = 0; i < sizeof(steps) / sizeof(steps[0]); i++) {
+		usleep(500000);
+		if (steps[i])
+			write_file(node, steps[i]);
+		else
+			ck_assert_int_eq(unlink(node), 0);
+	}
+	assert_exit(wait_exit(rec, 20000), 0, log);
+
+	frc_reader *rd = NULL;
+	struct frc_record r;
+	bool has_sysfs = false, garbage = false, failed = false;
+	int rc;
+	ck_assert_int_eq(frc_reader_open(&rd, cap), 0);
+	has_sysfs = frc_reader_meta_get(rd, "sysfs.node") != NULL;
+	ck_assert(has_sysfs);
+	struct pipeline_config cfg;
+	pipeline_config_default(&cfg);
+	cfg.has_sysfs = true;
+	cfg.synthesize_ticks = false;
+	cfg.tick_ms = 100;
+	struct replay_count n = {0};
+	struct pipeline_callbacks cb = {.on_reading = on_replay_reading};
+	struct pipeline *pl = NULL;
+	ck_assert_int_eq(pipeline_new(&pl, &cfg, &cb, &n), 0);
+	while ((rc = frc_reader_next(rd, &r)) == 1) {
+		if (r.type == FRC_SYSFS) {
+			garbage |= r.u.sysfs.err == 0 && r.u.sysfs.len == 8 &&
+				   memcmp(r.u.sysfs.raw, "garbage\n", 8) == 0;
+			failed |= r.u.sysfs.err == ENOENT;
+		}
+		ck_assert_int_eq(pipeline_feed(pl, &r), 0);
+	}
+	ck_assert_int_eq(rc, 0);
+	ck_assert_int_eq(pipeline_finish(pl), 0);
+	pipeline_free(pl);
+	frc_reader_close(rd);
+	ck_assert_msg(garbage && failed, "the capture lacks the garbage (%d) or ENOENT (%d) sample",
+		      garbage, failed);
+	ck_assert_msg(n.mismatches == 0, "%zu of %zu readings not reproduced; first: %s",
+		      n.mismatches, n.compared, n.first_mismatch);
+	ck_assert_uint_ge(n.compared, 30); /* ~4.5 s at 100 ms ticks */
+	ck_assert_msg(n.sysfs > 0 && n.ebpf > 0, "sources: %zu sysfs, %zu ebpf", n.sysfs, n.ebpf);
+}
+END_TEST
+
 /* ------------------------------------------------------------ main */
 
 /* NULL when a BPF uprobe can run here; otherwise why not (the tests are skipped). */
@@ -1590,6 +1684,7 @@ int main(int argc, char **argv)
 	    {"command_not_runnable", command_not_runnable},
 	    {"thread_id_pid", thread_id_pid},
 	    {"metadata_keys", metadata_keys},
+	    {"replay_sysfs_fidelity", replay_sysfs_fidelity},
 	};
 	Suite *s = suite_create("recorder");
 	for (size_t i = 0; i < sizeof(tests) / sizeof(tests[0]); i++) {
