@@ -29,19 +29,34 @@ static ssize_t read_small(const char *path, char *buf, size_t len)
 	return total;
 }
 
-bool target_alive(pid_t pid)
+/*
+ * /proc/PID/stat into buf; returns what follows "comm)" (comm may contain anything, so
+ * the last ')' ends it) and sets *comm_start to the comm's first byte. NULL when unreadable.
+ */
+static char *read_stat(pid_t pid, char *buf, size_t len, char **comm_start)
 {
-	char path[64], buf[512], *p;
+	char path[64], *open_paren, *close_paren;
 	ssize_t n;
 
 	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-	n = read_small(path, buf, sizeof(buf) - 1);
+	n = read_small(path, buf, len - 1);
 	if (n <= 0)
-		return false;
+		return NULL;
 	buf[n] = 0;
-	/* The state follows the last ')' (comm may contain anything). */
-	p = strrchr(buf, ')');
-	return p && p[1] == ' ' && p[2] != 'Z' && p[2] != 'X';
+	open_paren = strchr(buf, '(');
+	close_paren = strrchr(buf, ')');
+	if (!open_paren || !close_paren || close_paren < open_paren || close_paren[1] != ' ')
+		return NULL;
+	*comm_start = open_paren + 1;
+	return close_paren + 1;
+}
+
+bool target_alive(pid_t pid)
+{
+	char buf[1024], *comm, *rest = read_stat(pid, buf, sizeof(buf), &comm);
+
+	/* " S ...": the state letter; zombies and dead tasks do not count. */
+	return rest && rest[1] != 'Z' && rest[1] != 'X';
 }
 
 /* PF_KTHREAD in include/linux/sched.h: stable kernel ABI as seen through /proc. */
@@ -49,23 +64,13 @@ bool target_alive(pid_t pid)
 
 bool target_is_kthread(pid_t pid, char *comm, size_t comm_len)
 {
-	char path[64], buf[1024], *open_paren, *close_paren;
+	char buf[1024], *name, *rest = read_stat(pid, buf, sizeof(buf), &name);
 	unsigned long flags;
-	ssize_t n;
 
-	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-	n = read_small(path, buf, sizeof(buf) - 1);
-	if (n <= 0)
-		return false;
-	buf[n] = 0;
-	open_paren = strchr(buf, '(');
-	close_paren = strrchr(buf, ')');
-	if (!open_paren || !close_paren || close_paren < open_paren)
-		return false;
 	/* After "comm) ": state ppid pgrp session tty_nr tpgid flags (field 9). */
-	if (sscanf(close_paren + 1, " %*c %*d %*d %*d %*d %*d %lu", &flags) != 1)
+	if (!rest || sscanf(rest, " %*c %*d %*d %*d %*d %*d %lu", &flags) != 1)
 		return false;
-	snprintf(comm, comm_len, "%.*s", (int)(close_paren - open_paren - 1), open_paren + 1);
+	snprintf(comm, comm_len, "%.*s", (int)(rest - 1 - name), name);
 	return (flags & PF_KTHREAD) != 0;
 }
 
