@@ -228,7 +228,8 @@ static void status(struct rec *r, uint64_t now)
 			 r->reading.reading.source == FRC_SOURCE_SYSFS ? "sysfs" : "ebpf");
 	snprintf(line, sizeof(line),
 		 "%.1fs  frames %" PRIu64 "  %.1f/s  fps %s  drops %" PRIu64 "  %s",
-		 (double)(now - r->t_start) / 1e9, r->frames, rate, fps, r->drops, bytes);
+		 (double)(now - r->t_start) / 1e9, r->frames, rate, fps,
+		 r->probe ? probe_drops(r->probe) : 0, bytes); /* live, not as of the last flush */
 	/*
 	 * A line wider than the terminal wraps, and "\r\033[K" then clears only its last
 	 * row: every refresh would leave a row behind. Cut it to the width instead (the
