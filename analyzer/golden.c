@@ -201,8 +201,20 @@ int cmd_check(int argc, char **argv)
 			cli_error("check", "out of memory");
 			rc = EXIT_INPUT;
 		} else if (rc == 1) {
-			fprintf(stderr, "frameanalyze check: %s differs from %s (diff above)\n", in,
-				exp);
+			/*
+			 * A golden file checked out with CRLF (git autocrlf) differs on every
+			 * line, invisibly: say why.
+			 */
+			if (memchr(expected, '\r', expected_len))
+				fprintf(
+				    stderr,
+				    "frameanalyze check: %s differs from %s (diff above; %s has "
+				    "CRLF line ends, golden text uses LF)\n",
+				    in, exp, exp);
+			else
+				fprintf(stderr,
+					"frameanalyze check: %s differs from %s (diff above)\n", in,
+					exp);
 			rc = EXIT_INPUT;
 		}
 	}

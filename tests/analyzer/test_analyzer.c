@@ -1177,6 +1177,27 @@ START_TEST(long_paths_keep_message)
 }
 END_TEST
 
+/* check says why a CRLF golden file (git autocrlf) differs on every line. */
+START_TEST(check_crlf_golden_explained)
+{
+	const char *frc = hand_frc(), *g = tmp("crlf.golden");
+	FILE *f;
+
+	ck_assert_int_eq(fa("golden", frc, NULL), 0);
+	f = fopen(g, "wb");
+	ck_assert_ptr_nonnull(f);
+	for (const char *p = out_text; *p; p++) {
+		if (*p == '\n')
+			fputc('\r', f);
+		fputc(*p, f);
+	}
+	ck_assert_int_eq(fclose(f), 0);
+	ck_assert_int_eq(fa("check", frc, g, NULL), 1);
+	ck_err_has("crlf.golden (diff above; ");
+	ck_err_has("crlf.golden has CRLF line ends, golden text uses LF)\n");
+}
+END_TEST
+
 int main(int argc, char **argv)
 {
 	/* automatic, not static: START_TEST's names are pointer variables, not constants */
@@ -1222,6 +1243,7 @@ int main(int argc, char **argv)
 	    {"db_waits_for_lock", db_waits_for_lock},
 	    {"export_warns_unknown_records", export_warns_unknown_records},
 	    {"long_paths_keep_message", long_paths_keep_message},
+	    {"check_crlf_golden_explained", check_crlf_golden_explained},
 	};
 	Suite *s = suite_create("analyzer");
 	SRunner *sr;
