@@ -34,7 +34,7 @@ static void usage(FILE *out)
 {
 	fprintf(out,
 		"usage: frameanalyze SUBCOMMAND [ARGS...]\n"
-		"       frameanalyze SUBCOMMAND --help\n"
+		"       frameanalyze SUBCOMMAND --help   (or: frameanalyze help SUBCOMMAND)\n"
 		"       frameanalyze --help | --version\n"
 		"\n"
 		"Replay .frc captures recorded by framerec through the same frame tracker and FPS\n"

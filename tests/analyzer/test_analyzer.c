@@ -318,6 +318,8 @@ START_TEST(help_and_version)
 	}
 	ck_assert_int_eq(fa("--version", NULL), 0);
 	ck_out_has("frameanalyze 0.1.0 (capture format 1.");
+	ck_assert_int_eq(fa("--help", NULL), 0);
+	ck_out_has("       frameanalyze SUBCOMMAND --help   (or: frameanalyze help SUBCOMMAND)\n");
 	/* "help CMD" shows CMD's help (it showed the general usage) */
 	ck_assert_int_eq(fa("help", "report", NULL), 0);
 	ck_out_has("usage: frameanalyze report IN.frc [--json] [--tick-ms N] [--strict]\n");
