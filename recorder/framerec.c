@@ -233,6 +233,26 @@ static const char *opt_name(int c)
 	return "?";
 }
 
+/*
+ * getopt returned '?'. optopt is 0 for an unknown or ambiguous long option, the option's
+ * value for a long option given "=VALUE" it does not take, else the unknown short option;
+ * last is argv[optind - 1], the argument a long option error was in.
+ */
+static int bad_option(const char *last)
+{
+	const char *eq = strchr(last, '=');
+
+	if (strncmp(last, "--", 2) == 0 && eq && optopt) {
+		for (const struct option *l = long_opts; l->name; l++)
+			if (l->val == optopt &&
+			    strncmp(l->name, last + 2, (size_t)(eq - last - 2)) == 0)
+				return usage_error("--%s takes no value", l->name);
+	}
+	if (!optopt)
+		return usage_error("unknown or ambiguous option '%s'", last);
+	return usage_error("unknown option '-%c'", optopt);
+}
+
 static int parse_args(struct options *o, int argc, char **argv)
 {
 	int c, ret;
@@ -249,11 +269,8 @@ static int parse_args(struct options *o, int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "+:p:P:wl:s:d:o:fqvhV", long_opts, NULL)) != -1) {
 		if (c == ':')
 			return usage_error("%s needs a value", argv[optind - 1]);
-		if (c == '?') {
-			if (optopt)
-				return usage_error("unknown option '-%c'", optopt);
-			return usage_error("unknown option '%s'", argv[optind - 1]);
-		}
+		if (c == '?')
+			return bad_option(argv[optind - 1]);
 		/* An empty name or path is a quoting mistake, not a file called "". */
 		if (optarg && !*optarg)
 			return usage_error("--%s: empty value", opt_name(c));

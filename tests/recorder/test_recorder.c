@@ -1211,6 +1211,9 @@ START_TEST(usage_errors)
 	    {{"--pid", "abc"}, "--pid"},
 	    {{"--bogus"}, "--bogus"},
 	    {{"-x"}, "-x"},
+	    {{"--quiet=1"}, "--quiet takes no value"},
+	    {{"--sysfs-only=yes"}, "--sysfs-only takes no value"},
+	    {{"--p", "1"}, "ambiguous option '--p'"}, /* --pid or --package */
 	    {{"--package", ""}, "--package"},
 	    {{"--lib", ""}, "--lib"},
 	    {{"--sysfs-only", "--sysfs"}, "--sysfs"}, /* no value: last option */
