@@ -73,7 +73,8 @@ static void usage(FILE *f)
 		"  standin-game --fps 60 --frames 600 --truth truth.txt\n"
 		"  standin-game --symbol sp --jank-every 30 --jank-ms 40\n"
 		"  standin-game --burst --frames 1000000      # prints ns/call\n"
-		"  framerec -o game.frc -- standin-game --fps 90 --frames 900\n");
+		"  framerec --lib build/standin/libgui.so -o game.frc -- \\\n"
+		"      build/bin/standin-game --fps 90 --frames 900\n");
 }
 
 /* Parse a decimal number in [lo, hi]; on error print which option was wrong. */
