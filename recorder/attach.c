@@ -58,6 +58,13 @@ static int pick_library(struct rec *r, pid_t pid, bool child, char *shown, char 
 	/* A child has not exec'd yet: its maps are ours, so only the path can be used. */
 	if (!child && target_mapped_lib(pid, basename(tmp), shown, PATH_MAX, path, PATH_MAX) == 0)
 		return 0;
+	if (access(want, R_OK) && child) {
+		snprintf(err, errlen, "%s: %s%s", want, strerror(errno),
+			 r->opt->lib ? ""
+				     : " (with -- COMMAND the probe is attached before the command "
+				       "loads anything: name its libgui.so with --lib PATH)");
+		return -ENOENT;
+	}
 	if (access(want, R_OK)) {
 		snprintf(err, errlen, "PID %d: %s is not mapped and %s: %s%s", (int)pid,
 			 basename(tmp), want, strerror(errno),

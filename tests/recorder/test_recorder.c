@@ -1390,6 +1390,12 @@ START_TEST(command_not_runnable)
 		assert_refused(rec, log, bad[i].why);
 		ck_assert_msg(access(cap, F_OK) != 0, "case %zu: %s was created", i, cap);
 	}
+	/* No --lib off Android: the default library is missing, and the hint says --lib. */
+	if (access("/system/lib64/libgui.so", F_OK) != 0) {
+		pid_t rec = start_framerec(log, "-o", cap, "--", "/bin/true", NULL);
+		assert_refused(rec, log, "name its libgui.so with --lib PATH");
+		ck_assert_msg(access(cap, F_OK) != 0, "%s was created", cap);
+	}
 }
 END_TEST
 
