@@ -368,7 +368,27 @@ int doctor_main(int argc, char **argv)
 		case 'h':
 			printf(
 			    "Usage: framerec doctor [--pid PID] [--lib PATH] [--symbol NAME]\n"
-			    "Check each layer a recording needs; exit 0 only when it can work.\n");
+			    "Check each layer a recording needs, in the order they fail on "
+			    "Android:\n"
+			    "kernel, BTF, uprobe PMU, bpf(), ring buffer, capabilities, SELinux,\n"
+			    "libgui.so, each candidate symbol, the sysfs FPS node, a real attach.\n"
+			    "One PASS/FAIL/WARN line each, with a hint; exit 0 only when a "
+			    "recording\n"
+			    "can work, 1 when it cannot, 2 on a usage error.\n"
+			    "\n"
+			    "  -p, --pid PID      also check the libgui.so PID maps, and its "
+			    "symbols\n"
+			    "  -l, --lib PATH     the libgui.so to check (default: "
+			    "/system/lib64/libgui.so)\n"
+			    "  -s, --symbol NAME  check only this symbol (mangled, or "
+			    "hook|internal|\n"
+			    "                     legacy|output|sp|sp_output)\n"
+			    "\n"
+			    "Examples:\n"
+			    "  framerec doctor\n"
+			    "  framerec doctor --pid $(pidof com.example.game)\n"
+			    "  framerec doctor --lib build/standin/libgui.so   # the Linux "
+			    "stand-in\n");
 			return 0;
 		default:
 			fputs("Try 'framerec doctor --help'.\n", stderr);

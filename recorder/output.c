@@ -98,7 +98,7 @@ static int create_output(const struct options *opt, char *err, size_t errlen)
 	return fd;
 }
 
-/* Fork the command, blocked on a pipe until the probe is attached and the file open. */
+/* The header metadata: the system, then what was attached and how it is sampled. */
 static void build_meta(struct rec *r, struct meta *m)
 {
 	const struct options *opt = r->opt;
