@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * meta.c - the capture header's metadata, read from the running system.
- * Keys are the team's shared list (BRIEF.md); values are text.
+ * Keys are the ones format/FORMAT.md lists (section 3); values are text.
  */
 #include <errno.h>
 #include <fcntl.h>

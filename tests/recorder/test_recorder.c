@@ -42,7 +42,7 @@
 #include "frc.h"
 #include "pipeline.h"
 
-/* Literal names from the team brief, indexed like the stand-in's --symbol variants. */
+/* Literal names (format/FORMAT.md, recorder/README.md), indexed like the stand-in's --symbol variants. */
 static const char *const variant_name[6] = {"hook",   "internal", "legacy",
 					    "output", "sp",	  "sp_output"};
 static const char *const variant_symbol[6] = {
@@ -1442,8 +1442,8 @@ START_TEST(thread_id_pid)
 END_TEST
 
 /*
- * The capture's metadata: exactly the keys of the team's list (BRIEF.md, "Shared
- * conventions"), with the values this recording must have.
+ * The capture's metadata: exactly the keys framerec documents (format/FORMAT.md, section
+ * 3), with the values this recording must have.
  */
 START_TEST(metadata_keys)
 {

@@ -4,7 +4,7 @@
  *
  * framerec attaches a uprobe to android::Surface::queueBuffer (and its siblings) by their
  * mangled names. These declarations are written so that g++ emits exactly the six names
- * the real libgui.so exports (team brief, "The Kala symbol order"); the types are empty
+ * the real libgui.so exports (recorder/README.md, "Symbols"); the types are empty
  * shells because only the names and the argument positions matter to the probe.
  *
  * In every variant argument index 1 (PT_REGS_PARM2) is the buffer: member functions take

@@ -13,7 +13,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-/* Literal names from the team brief (Kala's order); never computed. */
+/* Literal names, in Kala's order (recorder/README.md); never computed. */
 static const char *const kala_symbols[] = {
     "_ZN7android7Surface16hook_queueBufferEP13ANativeWindowP19ANativeWindowBufferi",
     "_ZN7android7Surface19queueBufferInternalEP19ANativeWindowBufferiPNS_"
