@@ -7,6 +7,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "frc_record.h"
+
 #define PROG "frameanalyze"
 
 /* "frameanalyze CMD: MESSAGE (try 'frameanalyze CMD --help')" on stderr; returns 2. */
@@ -15,8 +17,7 @@ int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format
 void cli_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* Read a whole file (at most max bytes) into a NUL-terminated buffer. 0 or -errno. */
-__attribute__((warn_unused_result)) int cli_read_file(const char *path, size_t max, char **out,
-						      size_t *len);
+FRC_MUST_USE int cli_read_file(const char *path, size_t max, char **out, size_t *len);
 
 /*
  * Length (2..4) of the well-formed UTF-8 sequence at p (NUL-terminated), 0 when the bytes

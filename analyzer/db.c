@@ -91,11 +91,6 @@ static uint64_t *pid_life(struct dbsink *s, uint32_t pid)
 	return e ? &e->v[0] : NULL;
 }
 
-static const char *source_name(unsigned src)
-{
-	return src == FRC_SOURCE_SYSFS ? "sysfs" : src == FRC_SOURCE_EBPF ? "ebpf" : NULL;
-}
-
 static int rec_sysfs(struct dbsink *s, const struct frc_record *rec)
 {
 	sqlite3_stmt *st = s->st[S_SYSFS];
@@ -143,7 +138,7 @@ static int rec_live(struct dbsink *s, const struct frc_record *rec)
 {
 	sqlite3_stmt *st = s->st[S_LIVE];
 	const struct frc_tick *t = &rec->u.tick;
-	const char *src = source_name(t->source);
+	const char *src = frc_source_name(t->source, NULL);
 
 	if (!t->has_result)
 		return 0;
@@ -223,7 +218,8 @@ static int db_reading(void *ctx, const struct pipeline_reading *r)
 	bind_u64(st, 2, r->tick_ns);
 	if (r->reading.valid) {
 		sqlite3_bind_double(st, 3, r->reading.fps);
-		sqlite3_bind_text(st, 4, source_name(r->reading.source), -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 4, frc_source_name(r->reading.source, NULL), -1,
+				  SQLITE_STATIC);
 		bind_u64(st, 5, fps_to_micro(r->reading.fps));
 	} else {
 		sqlite3_bind_null(st, 3);

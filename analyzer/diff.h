@@ -9,14 +9,15 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "frc_record.h"
+
 /*
  * Write a unified diff (3 lines of context, GNU hunk headers) of a (labelled a_label) against
  * b (b_label) to out. Returns 0 when the texts are identical, 1 when they differ (the diff was
  * written), -ENOMEM. Texts need not end in a newline; a missing final newline is shown as
  * "\ No newline at end of file".
  */
-__attribute__((warn_unused_result)) int diff_unified(FILE *out, const char *a_label, const char *a,
-						     size_t a_len, const char *b_label,
-						     const char *b, size_t b_len);
+FRC_MUST_USE int diff_unified(FILE *out, const char *a_label, const char *a, size_t a_len,
+			      const char *b_label, const char *b, size_t b_len);
 
 #endif

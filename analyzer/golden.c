@@ -59,12 +59,12 @@ static int g_reading(void *ctx, const struct pipeline_reading *r)
 
 	fps_text(fps, sizeof(fps), valid, valid ? fps_to_micro(r->reading.fps) : 0);
 	fprintf(out, "reading%s %" PRIu64 " %s %s", r->tick ? "" : "*", r->tick_ns, fps,
-		valid ? summary_source_name(r->reading.source) : "-");
+		valid ? frc_source_name(r->reading.source, "none") : "-");
 	if (r->tick && r->tick->u.tick.has_result) {
 		const struct frc_tick *t = &r->tick->u.tick;
 		fps_text(live, sizeof(live), t->source != FRC_SOURCE_NONE, t->fps_micro);
 		fprintf(out, " live %s %s", live,
-			t->source != FRC_SOURCE_NONE ? summary_source_name(t->source) : "-");
+			t->source != FRC_SOURCE_NONE ? frc_source_name(t->source, "none") : "-");
 	}
 	fputc('\n', out);
 	return 0;

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../format/frc.h"
+#include "frc.h"
 #include "cli.h"
 #include "commands.h"
 

@@ -18,8 +18,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../format/frc.h"
-#include "../heuristics/pipeline.h"
+#include "frc.h"
+#include "pipeline.h"
 
 struct replay_options {
 	uint32_t tick_ms; /* synthesized tick period when the capture has no tick; 0 = 1000 */
@@ -57,15 +57,15 @@ struct replay_sink {
 /*
  * Replay path through the sinks. Returns 0 when the capture was replayed (complete or
  * truncated: see info.stats.status in the callbacks), or a negative code with a one-line
- * message in err: the file cannot be read, is not a capture, is corrupt (nothing was given
- * to the sinks then), or a sink failed.
+ * message in err: an FRC_E* code when the capture cannot be read, is not a capture or is
+ * corrupt (nothing was given to the sinks then), a -errno when the pipeline or a sink
+ * failed. frc_strerror() names either.
  */
-__attribute__((warn_unused_result)) int replay_run(const char *path,
-						   const struct replay_options *opt,
-						   const struct replay_sink *sinks, size_t n_sinks,
-						   char *err, size_t errlen);
+FRC_MUST_USE int replay_run(const char *path, const struct replay_options *opt,
+			    const struct replay_sink *sinks, size_t n_sinks, char *err,
+			    size_t errlen);
 
 /* Command-line helper: parse a --tick-ms value (1..3600000). Returns 0 or -1. */
-__attribute__((warn_unused_result)) int replay_parse_tick_ms(const char *s, uint32_t *out);
+FRC_MUST_USE int replay_parse_tick_ms(const char *s, uint32_t *out);
 
 #endif

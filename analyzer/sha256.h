@@ -9,6 +9,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "frc_record.h"
+
 struct sha256 {
 	uint32_t h[8];
 	uint64_t total; /* bytes hashed so far */
@@ -22,6 +24,6 @@ void sha256_final(struct sha256 *s, uint8_t digest[32]);
 /* Lower-case hex of a digest: 64 characters + NUL. */
 void sha256_hex(const uint8_t digest[32], char hex[65]);
 /* Hash a whole regular file into hex; 0, -errno, or -EINVAL when it is not a regular file. */
-__attribute__((warn_unused_result)) int sha256_file(const char *path, char hex[65]);
+FRC_MUST_USE int sha256_file(const char *path, char hex[65]);
 
 #endif

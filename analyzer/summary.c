@@ -417,18 +417,6 @@ static void fmt_micro3(char *buf, size_t len, uint64_t micro)
 	fmt_fps3(buf, len, 1, micro);
 }
 
-const char *summary_source_name(unsigned source)
-{
-	switch (source) {
-	case FRC_SOURCE_SYSFS:
-		return "sysfs";
-	case FRC_SOURCE_EBPF:
-		return "ebpf";
-	default:
-		return "none";
-	}
-}
-
 static const char *or_dash(const char *s)
 {
 	return s && *s ? s : "-";
@@ -518,14 +506,14 @@ void summary_print_text(const struct summary *s_in, FILE *out)
 	for (unsigned src = FRC_SOURCE_SYSFS; src <= FRC_SOURCE_EBPF; src++) {
 		const struct source_stats *st = &s->src[src];
 		if (!st->count) {
-			fprintf(out, ROW "0 readings\n", summary_source_name(src));
+			fprintf(out, ROW "0 readings\n", frc_source_name(src, "none"));
 			continue;
 		}
 		fmt_fps3(a, sizeof(a), st->count, st->sum_micro);
 		fmt_micro3(b, sizeof(b), st->min_micro);
 		fmt_micro3(c, sizeof(c), st->max_micro);
 		fprintf(out, ROW "%" PRIu64 " readings, mean %s, min %s, max %s FPS\n",
-			summary_source_name(src), st->count, a, b, c);
+			frc_source_name(src, "none"), st->count, a, b, c);
 	}
 	if (s->ps.meter.lagged)
 		fprintf(out, ROW "%" PRIu64 " (%" PRIu64 " deltas lost)\n", "channel lagged",
@@ -545,8 +533,8 @@ void summary_print_text(const struct summary *s_in, FILE *out)
 		summary_fmt_micro(a, sizeof(a), f->live_micro);
 		summary_fmt_micro(b, sizeof(b), f->replay_micro);
 		fprintf(out, "  tick %" PRIu64 ": live %s %s, replay %s %s\n", f->tick_ns,
-			f->live_source ? a : "-", summary_source_name(f->live_source),
-			f->replay_source ? b : "-", summary_source_name(f->replay_source));
+			f->live_source ? a : "-", frc_source_name(f->live_source, "none"),
+			f->replay_source ? b : "-", frc_source_name(f->replay_source, "none"));
 	}
 	if (s->mismatches > s->n_diffs)
 		fprintf(out, "  ... %" PRIu64 " more\n", s->mismatches - s->n_diffs);
@@ -683,7 +671,7 @@ static void json_readings(const struct summary *s, FILE *out)
 		fmt_fps3(a, sizeof(a), st->count, st->sum_micro);
 		fmt_micro3(b, sizeof(b), st->min_micro);
 		fmt_micro3(c, sizeof(c), st->max_micro);
-		fprintf(out, "    \"%s\": {\n", summary_source_name(src));
+		fprintf(out, "    \"%s\": {\n", frc_source_name(src, "none"));
 		json_key_u64(out, 6, "count", st->count, true);
 		json_key_num(out, 6, "mean_fps", has, a, true);
 		json_key_num(out, 6, "min_fps", has, b, true);
@@ -712,10 +700,10 @@ static void json_fidelity(const struct summary *s, FILE *out)
 		fprintf(out, "%s\n      {\"tick_ns\": %" PRIu64 ", ", i ? "," : "", f->tick_ns);
 		summary_fmt_micro(a, sizeof(a), f->live_micro);
 		fprintf(out, "\"live_fps\": %s, \"live_source\": \"%s\", ",
-			f->live_source ? a : "null", summary_source_name(f->live_source));
+			f->live_source ? a : "null", frc_source_name(f->live_source, "none"));
 		summary_fmt_micro(a, sizeof(a), f->replay_micro);
 		fprintf(out, "\"replay_fps\": %s, \"replay_source\": \"%s\"}",
-			f->replay_source ? a : "null", summary_source_name(f->replay_source));
+			f->replay_source ? a : "null", frc_source_name(f->replay_source, "none"));
 	}
 	fprintf(out, "%s]\n  }\n", s->n_diffs ? "\n    " : "");
 }

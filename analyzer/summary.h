@@ -27,7 +27,7 @@ struct fidelity_diff {
 	uint64_t live_micro, replay_micro;  /* micro-FPS; 0 when the source is none */
 };
 
-__attribute__((warn_unused_result)) int summary_new(struct summary **out);
+FRC_MUST_USE int summary_new(struct summary **out);
 void summary_free(struct summary *s);
 /* The sink view of s (callbacks begin/record/delta/reading/end). */
 struct replay_sink summary_sink(struct summary *s);
@@ -51,7 +51,5 @@ void summary_print_json(const struct summary *s, FILE *out, bool with_path);
 void summary_fmt_ms(char *buf, size_t len, uint64_t ns);
 /* Format micro-FPS as "%llu.%06llu". */
 void summary_fmt_micro(char *buf, size_t len, uint64_t micro);
-/* Source names as in the text form and the database: "sysfs", "ebpf", "none". */
-const char *summary_source_name(unsigned source);
 
 #endif

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../format/frc_text.h"
+#include "frc_text.h"
 #include "cli.h"
 #include "commands.h"
 

@@ -15,7 +15,7 @@
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_tracing.h>
 
-#include "framerec.h"
+#include "frame_event.h"
 
 char LICENSE[] SEC("license") = "Dual BSD/GPL";
 

@@ -9,6 +9,11 @@
  * Every function that can fail returns 0 on success or a negative FRC_E* code; the
  * handle then holds a one-line message (frc_writer_error / frc_reader_error) that names
  * the file and, for damage, the byte offset.
+ *
+ * One error convention for the whole project: the libraries below the programs
+ * (heuristics, the recorder's modules, the analyzer's sinks) return -errno; the format
+ * library returns FRC_E* codes, which lie below -FRC_ERRNO_MAX so that neither can be
+ * taken for the other where both meet (frc_is_error_code). frc_strerror names either.
  */
 #ifndef FRC_H
 #define FRC_H
@@ -18,33 +23,30 @@
 
 #include "frc_record.h"
 
-#if defined(__GNUC__)
-#define FRC_MUST_USE __attribute__((warn_unused_result))
-#else
-#define FRC_MUST_USE
-#endif
-
 #define FRC_FORMAT_MAJOR 1
 #define FRC_FORMAT_MINOR 0
 
-/*
- * Size for a buffer that holds one error message: room for a PATH_MAX (4096) path and the
- * text after it, so a long path never cuts off what went wrong and where.
- */
-#define FRC_MSG_MAX 4352
+/* Linux's largest errno (MAX_ERRNO); FRC_E* codes lie below its negation. */
+#define FRC_ERRNO_MAX 4095
 
 enum frc_error {
 	FRC_OK = 0,
-	FRC_EIO = -1,	      /* read/write/fsync failed (errno kept in the message) */
-	FRC_ENOMEM = -2,      /* allocation failed */
-	FRC_EINVAL = -3,      /* bad argument: a record or metadata the format cannot hold */
-	FRC_ENOTCAPTURE = -4, /* the file does not start with an .frc header */
-	FRC_EVERSION = -5,    /* a major version this reader does not know */
-	FRC_ECORRUPT = -6,    /* structure or checksum error */
-	FRC_ETRUNCATED = -7,  /* the file ends before its structure does */
+	FRC_EIO = -4097,	 /* read/write/fsync failed (errno kept in the message) */
+	FRC_ENOMEM = -4098,	 /* allocation failed */
+	FRC_EINVAL = -4099,	 /* bad argument: a record or metadata the format cannot hold */
+	FRC_ENOTCAPTURE = -4100, /* the file does not start with an .frc header */
+	FRC_EVERSION = -4101,	 /* a major version this reader does not know */
+	FRC_ECORRUPT = -4102,	 /* structure or checksum error */
+	FRC_ETRUNCATED = -4103,	 /* the file ends before its structure does */
 };
 
-/* A static English description of an FRC_E* code. */
+/* True for an FRC_E* code (not a -errno). */
+static inline int frc_is_error_code(int err)
+{
+	return err < -FRC_ERRNO_MAX;
+}
+
+/* A static English description of an FRC_E* code or of a -errno. */
 const char *frc_strerror(int err);
 
 /* ---------------------------------------------------------------- writer */

@@ -81,7 +81,7 @@ const char *frc_strerror(int err)
 	case FRC_ETRUNCATED:
 		return "capture is truncated";
 	default:
-		return "unknown error";
+		return err < 0 && !frc_is_error_code(err) ? strerror(-err) : "unknown error";
 	}
 }
 

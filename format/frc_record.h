@@ -12,7 +12,24 @@
 #define FRC_RECORD_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
+
+/*
+ * The project's one "must use" marker: every function of ours that can fail returns a
+ * code the caller may not drop (format, heuristics, recorder and analyzer alike).
+ */
+#if defined(__GNUC__)
+#define FRC_MUST_USE __attribute__((warn_unused_result))
+#else
+#define FRC_MUST_USE
+#endif
+
+/*
+ * The project's one size for a buffer that holds an error message: room for a PATH_MAX
+ * (4096) path and the text after it, so a long path never cuts off what went wrong.
+ */
+#define FRC_MSG_MAX 4352
 
 /* Longest raw sysfs read we keep (the node is a short decimal number). */
 #define FRC_SYSFS_MAX 255
@@ -36,6 +53,15 @@ enum frc_source {
 	FRC_SOURCE_SYSFS = 1,
 	FRC_SOURCE_EBPF = 2,
 };
+
+/*
+ * The one spelling of each source, everywhere a source is shown or parsed: "sysfs",
+ * "ebpf"; none (or an unknown value) is spelled as the caller's `none` ("-" in the text
+ * form, "none" in reports, NULL for SQL NULL).
+ */
+const char *frc_source_name(unsigned source, const char *none);
+/* The source named by the n bytes at s ("sysfs", "ebpf"); -1 when none matches. */
+int frc_source_parse(const char *s, size_t n);
 
 struct frc_frame {
 	uint32_t pid; /* thread-group id (what userspace calls the PID) */

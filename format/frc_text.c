@@ -55,11 +55,6 @@ size_t frc_text_escape(const void *data, size_t n, char *buf, size_t len, int ed
 	return out;
 }
 
-static const char *source_name(uint8_t s)
-{
-	return s == FRC_SOURCE_SYSFS ? "sysfs" : s == FRC_SOURCE_EBPF ? "ebpf" : "-";
-}
-
 int frc_text_format_record(const struct frc_record *rec, char *buf, size_t len)
 {
 	unsigned long long t = rec->ktime_ns;
@@ -105,7 +100,7 @@ int frc_text_format_record(const struct frc_record *rec, char *buf, size_t len)
 			n = snprintf(buf, len, "tick %llu %llu.%06llu %s", t,
 				     (unsigned long long)(rec->u.tick.fps_micro / 1000000),
 				     (unsigned long long)(rec->u.tick.fps_micro % 1000000),
-				     source_name(rec->u.tick.source));
+				     frc_source_name(rec->u.tick.source, "-"));
 		else
 			return FRC_EINVAL;
 		break;
@@ -399,10 +394,8 @@ static int tick_result(struct parser *p, struct frc_record *r)
 	if ((ret = token(p, "FPS", &fat, &fn)) || (ret = token(p, "SOURCE", &sat, &sn)))
 		return ret;
 	r->u.tick.has_result = true;
-	if (sn == 5 && !memcmp(p->s + sat, "sysfs", 5))
-		r->u.tick.source = FRC_SOURCE_SYSFS;
-	else if (sn == 4 && !memcmp(p->s + sat, "ebpf", 4))
-		r->u.tick.source = FRC_SOURCE_EBPF;
+	if (frc_source_parse(p->s + sat, sn) > 0)
+		r->u.tick.source = (uint8_t)frc_source_parse(p->s + sat, sn);
 	else if (sn == 1 && p->s[sat] == '-')
 		r->u.tick.source = FRC_SOURCE_NONE;
 	else

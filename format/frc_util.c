@@ -180,3 +180,26 @@ int frc_meta_key_ok(const char *k, size_t n)
 			return 0;
 	return 1;
 }
+
+const char *frc_source_name(unsigned source, const char *none)
+{
+	switch (source) {
+	case FRC_SOURCE_SYSFS:
+		return "sysfs";
+	case FRC_SOURCE_EBPF:
+		return "ebpf";
+	default:
+		return none;
+	}
+}
+
+int frc_source_parse(const char *s, size_t n)
+{
+	for (unsigned src = FRC_SOURCE_SYSFS; src <= FRC_SOURCE_EBPF; src++) {
+		const char *name = frc_source_name(src, "");
+
+		if (strlen(name) == n && memcmp(s, name, n) == 0)
+			return (int)src;
+	}
+	return -1;
+}

@@ -13,7 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../format/frc_record.h"
+#include "frc_record.h"
 
 struct fps_meter_config {
 	uint64_t sysfs_poll_ns;	   /* sysfs read at most this often (2 s) */
@@ -45,9 +45,8 @@ struct fps_meter;
 void fps_meter_config_default(struct fps_meter_config *cfg);
 
 /* t0: creation time (ns). has_sysfs: a sysfs node was detected. */
-__attribute__((warn_unused_result)) int fps_meter_new(struct fps_meter **out,
-						      const struct fps_meter_config *cfg,
-						      uint64_t t0, bool has_sysfs);
+FRC_MUST_USE int fps_meter_new(struct fps_meter **out, const struct fps_meter_config *cfg,
+			       uint64_t t0, bool has_sysfs);
 void fps_meter_free(struct fps_meter *m);
 
 /* A delta the tracker returned (goes into the "broadcast channel" until the next drain). */

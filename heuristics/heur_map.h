@@ -12,6 +12,8 @@
 
 #include <stdint.h>
 
+#include "frc_record.h"
+
 #define HEUR_MAP_NONE UINT32_MAX
 
 struct heur_map_entry {
@@ -27,7 +29,7 @@ struct heur_map {
 };
 
 /* min_entries: entries expected at first (the table grows as needed). */
-__attribute__((warn_unused_result)) int heur_map_init(struct heur_map *m, uint32_t min_entries);
+FRC_MUST_USE int heur_map_init(struct heur_map *m, uint32_t min_entries);
 void heur_map_free(struct heur_map *m);
 
 /* The value stored for key, or HEUR_MAP_NONE. */
@@ -48,8 +50,7 @@ static inline uint32_t heur_map_get(const struct heur_map *m, uint64_t key)
 }
 
 /* Insert key (which must be absent) -> val. Returns 0 or -ENOMEM (map unchanged). */
-__attribute__((warn_unused_result)) int heur_map_put(struct heur_map *m, uint64_t key,
-						     uint32_t val);
+FRC_MUST_USE int heur_map_put(struct heur_map *m, uint64_t key, uint32_t val);
 
 /* Remove key if present. */
 void heur_map_del(struct heur_map *m, uint64_t key);

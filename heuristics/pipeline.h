@@ -13,7 +13,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "../format/frc_record.h"
+#include "frc_record.h"
 #include "fps_meter.h"
 #include "tracker.h"
 
@@ -82,21 +82,18 @@ struct pipeline;
 void pipeline_config_default(struct pipeline_config *cfg);
 
 /* cb may have NULL members; ctx is passed to them. */
-__attribute__((warn_unused_result)) int pipeline_new(struct pipeline **out,
-						     const struct pipeline_config *cfg,
-						     const struct pipeline_callbacks *cb,
-						     void *ctx);
+FRC_MUST_USE int pipeline_new(struct pipeline **out, const struct pipeline_config *cfg,
+			      const struct pipeline_callbacks *cb, void *ctx);
 void pipeline_free(struct pipeline *p);
 
 /*
  * Feed the next record. Returns 0, -ENOMEM, or -EOVERFLOW (max_synth_ticks reached; the
  * record was not fed). Callbacks run before it returns.
  */
-__attribute__((warn_unused_result)) int pipeline_feed(struct pipeline *p,
-						      const struct frc_record *r);
+FRC_MUST_USE int pipeline_feed(struct pipeline *p, const struct frc_record *r);
 
 /* End of input: emits the synthesized ticks still due. Returns 0 or -EOVERFLOW. */
-__attribute__((warn_unused_result)) int pipeline_finish(struct pipeline *p);
+FRC_MUST_USE int pipeline_finish(struct pipeline *p);
 
 void pipeline_stats(const struct pipeline *p, struct pipeline_stats *st);
 

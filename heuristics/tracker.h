@@ -13,6 +13,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "frc_record.h"
+
 struct tracker_config {
 	uint32_t history; /* deltas kept per buffer (Kala: 144) */
 	uint32_t
@@ -31,8 +33,7 @@ struct tracker;
 void tracker_config_default(struct tracker_config *cfg);
 
 /* Returns 0, or -EINVAL for a bad config, -ENOMEM. */
-__attribute__((warn_unused_result)) int tracker_new(struct tracker **out,
-						    const struct tracker_config *cfg);
+FRC_MUST_USE int tracker_new(struct tracker **out, const struct tracker_config *cfg);
 void tracker_free(struct tracker *t);
 
 /*

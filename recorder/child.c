@@ -16,7 +16,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "rec.h"
+#include "recording.h"
 
 int rec_start_child(struct rec *r, char *err, size_t errlen)
 {

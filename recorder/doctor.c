@@ -19,18 +19,17 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
-#include "framerec.skel.h"
+#include "frame_event.h"
+#include "plan.h"
 #include "recorder.h"
+#include "sysfs.h"
+#include "target.h"
 
 struct doctor {
 	int fails;
 	bool bpf_ok;
-	char lib[4096]; /* path to open */
-	char lib_shown[4096];
-	bool lib_ok;
-	pid_t pid;
-	const char *lib_opt, *symbol;
-	struct sym_list syms;
+	struct probe *probe; /* framerec's own program, loaded by the bpf line */
+	struct plan plan;    /* the attach plan a recording of --pid would run */
 };
 
 static void line(struct doctor *d, const char *verdict, const char *layer, const char *fmt, ...)
@@ -106,32 +105,25 @@ static void check_uprobe_pmu(struct doctor *d)
 		     "no uprobe support: kernel needs CONFIG_UPROBES and CONFIG_UPROBE_EVENTS");
 }
 
-static void check_bpf_syscall(struct doctor *d)
+static void ignore_frame(void *ctx, const struct frc_record *r)
 {
-	/* r0 = 0; exit: the smallest program the verifier accepts. */
-	struct bpf_insn insns[2] = {
-	    {.code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = 0, .imm = 0},
-	    {.code = BPF_JMP | BPF_EXIT},
-	};
-	int fd = bpf_prog_load(BPF_PROG_TYPE_KPROBE, "frc_doctor", "GPL", insns, 2, NULL);
-	int err = fd < 0 ? -fd : 0;
+	(void)ctx;
+	(void)r;
+}
 
-	if (fd >= 0) {
-		close(fd);
-		d->bpf_ok = true;
-		line(d, "PASS", "bpf", "bpf() loaded a trivial kprobe program");
-	} else if (err == ENOSYS) {
-		line(d, "FAIL", "bpf",
-		     "bpf() not implemented (ENOSYS): kernel without CONFIG_BPF_SYSCALL, or an "
-		     "emulator such as qemu-user");
-	} else if (err == EPERM || err == EACCES) {
-		line(d, "FAIL", "bpf",
-		     "bpf() not permitted (%s): run as root or with CAP_BPF+CAP_PERFMON+"
-		     "CAP_SYS_ADMIN; SELinux may deny it (see below)",
-		     strerror(err));
-	} else {
-		line(d, "FAIL", "bpf", "loading a trivial program failed: %s", strerror(err));
+/* The bpf step of the plan: framerec's own program and ring, as a recording loads them. */
+static void check_bpf(struct doctor *d)
+{
+	char err[FRC_MSG_MAX];
+
+	if (plan_load_probe(&d->probe, FRAMEREC_RING_KIB_DEFAULT, ignore_frame, NULL, err,
+			    sizeof(err))) {
+		line(d, "FAIL", "bpf", "%s", plan_reason(err));
+		return;
 	}
+	d->bpf_ok = true;
+	line(d, "PASS", "bpf", "framerec's program and a %u KiB ring buffer loaded",
+	     FRAMEREC_RING_KIB_DEFAULT);
 }
 
 static void check_ringbuf(struct doctor *d)
@@ -198,67 +190,53 @@ static void check_selinux(struct doctor *d)
 		     "denials (dmesg, logcat) and try 'setenforce 0' for the session");
 }
 
+/* The target step (with --pid): what a recording of that PID checks first. */
+static void check_target(struct doctor *d)
+{
+	char err[FRC_MSG_MAX], cmd[256];
+
+	if (d->plan.pid <= 0)
+		return;
+	if (plan_check_target(&d->plan, err, sizeof(err))) {
+		line(d, "FAIL", "target", "%s", plan_reason(err));
+		return;
+	}
+	target_cmdline(d->plan.pid, cmd, sizeof(cmd));
+	line(d, "PASS", "target", "PID %d (%s)", (int)d->plan.pid, cmd);
+}
+
 static void check_library(struct doctor *d)
 {
-	const char *want = d->lib_opt ? d->lib_opt : FR_DEFAULT_LIB;
+	struct plan *pl = &d->plan;
+	char err[FRC_MSG_MAX];
 
-	if (d->pid > 0) {
-		char base[4096], comm[64];
-		const char *b;
-
-		if (!target_alive(d->pid)) {
-			line(d, "FAIL", "target", "no process with PID %d", (int)d->pid);
-		} else if (target_tgid(d->pid) && target_tgid(d->pid) != d->pid) {
-			line(d, "FAIL", "target", "PID %d is a thread of process %d: use --pid %d",
-			     (int)d->pid, (int)target_tgid(d->pid), (int)target_tgid(d->pid));
-		} else if (target_is_kthread(d->pid, comm, sizeof(comm))) {
-			line(d, "FAIL", "target",
-			     "PID %d (%s) is a kernel thread: it runs no user code to probe",
-			     (int)d->pid, comm);
-		} else if (target_is_32bit(d->pid) == 1) {
-			line(d, "FAIL", "target",
-			     "PID %d is 32-bit: framerec records 64-bit processes only for now",
-			     (int)d->pid);
-		} else {
-			snprintf(base, sizeof(base), "%s", want);
-			b = strrchr(base, '/') ? strrchr(base, '/') + 1 : base;
-			if (target_mapped_lib(d->pid, b, d->lib_shown, sizeof(d->lib_shown), d->lib,
-					      sizeof(d->lib)) == 0) {
-				d->lib_ok = true;
-				line(d, "PASS", "library", "PID %d maps %s", (int)d->pid,
-				     d->lib_shown);
-				return;
-			}
-			line(d, "WARN", "library", "PID %d maps no %s; trying %s", (int)d->pid, b,
-			     want);
-		}
+	if (plan_pick_library(pl, err, sizeof(err))) {
+		line(d, "FAIL", "library", "%s", plan_reason(err));
+		return;
 	}
-	if (access(want, R_OK) == 0) {
-		snprintf(d->lib, sizeof(d->lib), "%s", want);
-		snprintf(d->lib_shown, sizeof(d->lib_shown), "%s", want);
-		d->lib_ok = true;
-		line(d, "PASS", "library", "%s", want);
-	} else {
-		line(d, "FAIL", "library", "%s: %s (name the library with --lib PATH)", want,
-		     strerror(errno));
-	}
+	if (pl->lib_mapped)
+		line(d, "PASS", "library", "PID %d maps %s", (int)pl->pid, pl->lib_shown);
+	else if (pl->pid > 0)
+		line(d, "WARN", "library", "PID %d maps no %s; using %s", (int)pl->pid,
+		     strrchr(pl->lib_shown, '/') ? strrchr(pl->lib_shown, '/') + 1 : pl->lib_shown,
+		     pl->lib_shown);
+	else
+		line(d, "PASS", "library", "%s", pl->lib_shown);
 }
 
 static void check_symbols(struct doctor *d)
 {
-	char err[FR_ERRLEN];
-	int found = 0;
+	struct plan *pl = &d->plan;
+	char err[FRC_MSG_MAX];
+	int found = 0, ret;
 
-	if (!d->lib_ok) {
+	if (!pl->lib_path[0]) {
 		line(d, "FAIL", "symbols", "not checked: no library");
 		return;
 	}
-	if (sym_resolve(d->lib, d->symbol, &d->syms, err, sizeof(err))) {
-		line(d, "FAIL", "symbols", "%s", err);
-		return;
-	}
-	for (size_t i = 0; i < d->syms.n; i++) {
-		const struct sym_candidate *c = &d->syms.v[i];
+	ret = plan_resolve_symbols(pl, err, sizeof(err));
+	for (size_t i = 0; i < pl->syms.n; i++) {
+		const struct sym_candidate *c = &pl->syms.v[i];
 
 		if (c->status == SYM_FOUND) {
 			found++;
@@ -268,12 +246,11 @@ static void check_symbols(struct doctor *d)
 			line(d, "WARN", "symbol", "%s: %s", c->name, sym_status_str(c->status));
 		}
 	}
-	if (found)
+	if (ret)
+		line(d, "FAIL", "symbols", "%s", plan_reason(err));
+	else
 		line(d, "PASS", "symbols", "%d candidate(s); the first one that attaches is used",
 		     found);
-	else
-		line(d, "FAIL", "symbols",
-		     "no queueBuffer symbol in %s (use --symbol NAME or --lib PATH)", d->lib_shown);
 }
 
 static void check_sysfs(struct doctor *d)
@@ -293,43 +270,67 @@ static void check_sysfs(struct doctor *d)
 	line(d, "PASS", "sysfs", "%s = \"%.*s\"", node, (int)s.len, (const char *)s.raw);
 }
 
-/* The real thing: load framerec's program and attach it to the first symbol found. */
+/* The attach step: the recording's own attach, then detached again. */
 static void check_attach(struct doctor *d)
 {
-	struct framerec *skel;
-	struct bpf_link *link = NULL;
-	const struct sym_candidate *c = NULL;
-	int err;
+	struct plan *pl = &d->plan;
+	char err[FRC_MSG_MAX];
+	bool have_symbol = false;
 
-	for (size_t i = 0; i < d->syms.n && !c; i++)
-		if (d->syms.v[i].status == SYM_FOUND)
-			c = &d->syms.v[i];
-	if (!d->bpf_ok || !c) {
+	for (size_t i = 0; i < pl->syms.n; i++)
+		have_symbol |= pl->syms.v[i].status == SYM_FOUND;
+	if (!d->bpf_ok || !have_symbol) {
 		line(d, "FAIL", "attach", "not tried: %s",
 		     !d->bpf_ok ? "BPF unavailable" : "no symbol");
 		return;
 	}
-	skel = framerec__open_and_load();
-	if (!skel) {
-		line(d, "FAIL", "attach", "loading framerec's program failed: %s (-v for details)",
-		     strerror(errno));
+	if (plan_attach(pl, d->probe, err, sizeof(err))) {
+		line(d, "FAIL", "attach", "%s", plan_reason(err));
 		return;
 	}
-	link = bpf_program__attach_uprobe_opts(
-	    c->sp ? skel->progs.queue_buffer_sp : skel->progs.queue_buffer,
-	    d->pid > 0 ? d->pid : -1, d->lib, (size_t)c->offset, NULL);
-	err = link ? 0 : errno;
-	if (link)
-		line(d, "PASS", "attach", "uprobe on %s+0x%llx attached and detached", d->lib_shown,
-		     (unsigned long long)c->offset);
-	else
-		line(d, "FAIL", "attach", "uprobe on %s+0x%llx: %s (%s)", d->lib_shown,
-		     (unsigned long long)c->offset, strerror(err), probe_attach_hint(err));
-	bpf_link__destroy(link);
-	framerec__destroy(skel);
+	line(d, "PASS", "attach", "uprobe on %s+0x%llx (%s) attached and detached", pl->lib_shown,
+	     (unsigned long long)pl->chosen->offset, pl->chosen->name);
+	probe_detach(d->probe, pl->pid);
 }
 
-int doctor_main(int argc, char **argv)
+static const char doctor_usage[] =
+    "Usage: framerec doctor [--pid PID] [--lib PATH] [--symbol NAME]\n"
+    "Check each layer a recording needs, in the order they fail on Android:\n"
+    "kernel, BTF, uprobe PMU, bpf(), ring buffer, capabilities, SELinux,\n"
+    "the target, libgui.so, each candidate symbol, the sysfs FPS node, a real attach.\n"
+    "The target, library, symbols, bpf and attach lines run the very steps a\n"
+    "recording runs (its attach plan), so they fail where a recording would.\n"
+    "One PASS/FAIL/WARN line each, with a hint; exit 0 only when a recording\n"
+    "can work, 1 when it cannot, 2 on a usage error.\n"
+    "\n"
+    "  -p, --pid PID      also check that PID as a target, and the libgui.so it maps\n"
+    "  -l, --lib PATH     the libgui.so to check (default: " FR_DEFAULT_LIB ")\n"
+    "  -s, --symbol NAME  check only this symbol (mangled, or hook|internal|\n"
+    "                     legacy|output|sp|sp_output)\n"
+    "\n"
+    "Examples:\n"
+    "  framerec doctor\n"
+    "  framerec doctor --pid $(pidof com.example.game)\n"
+    "  framerec doctor --lib build/standin/libgui.so   # the Linux stand-in\n";
+
+/* "12abc" or "99999999999" is not PID 12 or a wrapped one. */
+static int parse_pid(const char *arg, pid_t *out)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(arg, &end, 10);
+	if (errno || end == arg || *end || v <= 0 || v > 0x7fffffff) {
+		fprintf(stderr, "framerec doctor: --pid: '%s' is not a process id\n", arg);
+		return -1;
+	}
+	*out = (pid_t)v;
+	return 0;
+}
+
+/* Options into d->plan; 0, 1 (--help printed) or -1 (usage error, said). */
+static int parse_args(struct doctor *d, int argc, char **argv)
 {
 	static const struct option opts[] = {
 	    {"pid", required_argument, NULL, 'p'},
@@ -338,79 +339,58 @@ int doctor_main(int argc, char **argv)
 	    {"help", no_argument, NULL, 'h'},
 	    {NULL, 0, NULL, 0},
 	};
-	struct doctor d = {0};
 	int c;
 
 	while ((c = getopt_long(argc, argv, "p:l:s:h", opts, NULL)) != -1) {
 		switch (c) {
-		case 'p': {
-			char *end;
-			long v;
-
-			errno = 0;
-			v = strtol(optarg, &end, 10);
-			d.pid = (pid_t)v;
-			/* "12abc" or "99999999999" is not PID 12 or a wrapped one. */
-			if (errno || end == optarg || *end || v <= 0 || v > 0x7fffffff) {
-				fprintf(stderr,
-					"framerec doctor: --pid: '%s' is not a process id\n",
-					optarg);
-				return 2;
-			}
+		case 'p':
+			if (parse_pid(optarg, &d->plan.pid))
+				return -1;
 			break;
-		}
 		case 'l':
-			d.lib_opt = optarg;
+			d->plan.lib = optarg;
 			break;
 		case 's':
-			d.symbol = optarg;
+			d->plan.symbol = optarg;
 			break;
 		case 'h':
-			printf(
-			    "Usage: framerec doctor [--pid PID] [--lib PATH] [--symbol NAME]\n"
-			    "Check each layer a recording needs, in the order they fail on "
-			    "Android:\n"
-			    "kernel, BTF, uprobe PMU, bpf(), ring buffer, capabilities, SELinux,\n"
-			    "libgui.so, each candidate symbol, the sysfs FPS node, a real attach.\n"
-			    "One PASS/FAIL/WARN line each, with a hint; exit 0 only when a "
-			    "recording\n"
-			    "can work, 1 when it cannot, 2 on a usage error.\n"
-			    "\n"
-			    "  -p, --pid PID      also check the libgui.so PID maps, and its "
-			    "symbols\n"
-			    "  -l, --lib PATH     the libgui.so to check (default: "
-			    "/system/lib64/libgui.so)\n"
-			    "  -s, --symbol NAME  check only this symbol (mangled, or "
-			    "hook|internal|\n"
-			    "                     legacy|output|sp|sp_output)\n"
-			    "\n"
-			    "Examples:\n"
-			    "  framerec doctor\n"
-			    "  framerec doctor --pid $(pidof com.example.game)\n"
-			    "  framerec doctor --lib build/standin/libgui.so   # the Linux "
-			    "stand-in\n");
-			return 0;
+			fputs(doctor_usage, stdout);
+			return 1;
 		default:
 			fputs("Try 'framerec doctor --help'.\n", stderr);
-			return 2;
+			return -1;
 		}
 	}
 	if (optind < argc) {
 		fprintf(stderr, "framerec doctor: unexpected argument '%s'\n", argv[optind]);
-		return 2;
+		return -1;
 	}
+	return 0;
+}
+
+int doctor_main(int argc, char **argv)
+{
+	struct doctor d = {0};
+	int ret;
+
+	d.plan.pid = -1; /* without --pid: every process, as a uprobe by path */
+	ret = parse_args(&d, argc, argv);
+	if (ret)
+		return ret > 0 ? 0 : 2;
 	check_kernel(&d);
 	check_btf(&d);
 	check_uprobe_pmu(&d);
-	check_bpf_syscall(&d);
+	check_bpf(&d);
 	check_ringbuf(&d);
 	check_caps(&d);
 	check_selinux(&d);
+	check_target(&d);
 	check_library(&d);
 	check_symbols(&d);
 	check_sysfs(&d);
 	check_attach(&d);
-	sym_list_free(&d.syms);
+	plan_free(&d.plan);
+	probe_close(d.probe);
 	printf("%s\n", d.fails ? "doctor: recording cannot work here (see FAIL lines)"
 			       : "doctor: recording can work");
 	return d.fails ? 1 : 0;

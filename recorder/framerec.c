@@ -15,7 +15,7 @@
 #include <string.h>
 
 #include "frc_version.h"
-#include "framerec.h"
+#include "frame_event.h"
 #include "recorder.h"
 
 static bool verbose;

@@ -16,7 +16,7 @@
 #include <unistd.h>
 
 #include "frc_version.h"
-#include "recorder.h"
+#include "meta.h"
 
 extern char **environ;
 

@@ -15,7 +15,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "rec.h"
+#include "meta.h"
+#include "recording.h"
 
 static const char *file_kind(mode_t m)
 {

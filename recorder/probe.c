@@ -11,8 +11,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "framerec.h"
+#include "frame_event.h"
 #include "framerec.skel.h"
+#include "probe.h"
 #include "recorder.h"
 
 struct attachment {

@@ -23,8 +23,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "rec.h"
+#include "plan.h"
+#include "recording.h"
+#include "sysfs.h"
 
+/* The meter's reading at a tick: rec_emit_tick puts it into the tick record. */
 static void on_reading(void *ctx, const struct pipeline_reading *rd)
 {
 	struct rec *r = ctx;
@@ -89,31 +92,6 @@ static int attach_initial(struct rec *r, char *err, size_t errlen)
 	int ret;
 
 	for (int i = 0; i < opt->n_pids; i++) {
-		char comm[64];
-		pid_t tgid;
-
-		if (!target_alive(opt->pids[i])) {
-			snprintf(err, errlen, "no process with PID %d", (int)opt->pids[i]);
-			return -ESRCH;
-		}
-		/*
-		 * A thread id (from top -H, say) is also in /proc; the uprobe would follow that
-		 * thread's life, not the process's, and frames carry the process id.
-		 */
-		tgid = target_tgid(opt->pids[i]);
-		if (tgid && tgid != opt->pids[i]) {
-			target_cmdline(tgid, comm, sizeof(comm));
-			snprintf(err, errlen, "PID %d is a thread of process %d (%s): use --pid %d",
-				 (int)opt->pids[i], (int)tgid, comm, (int)tgid);
-			return -EINVAL;
-		}
-		/* A uprobe by --lib path attaches to it fine, and would record nothing. */
-		if (target_is_kthread(opt->pids[i], comm, sizeof(comm))) {
-			snprintf(err, errlen,
-				 "PID %d (%s) is a kernel thread: it runs no user code to probe",
-				 (int)opt->pids[i], comm);
-			return -EINVAL;
-		}
 		ret = rec_attach_target(r, opt->pids[i], false, err, errlen);
 		if (ret)
 			return ret;
@@ -162,14 +140,6 @@ static int setup_pipeline(struct rec *r, char *err, size_t errlen)
 	return 0;
 }
 
-static void on_frame(void *ctx, const struct frc_record *rec)
-{
-	struct rec *r = ctx;
-
-	r->frames++;
-	rec_emit(r, rec);
-}
-
 /*
  * The command framerec started outlives the recording (-d, a signal, a write error):
  * SIGTERM, and SIGKILL if it is still there CHILD_GRACE_MS later, so a command that
@@ -210,6 +180,23 @@ static void teardown(struct rec *r)
 		close(r->sigfd);
 }
 
+/* The stop sequence (emit.c), the summary, and the file closed: the exit code. */
+static int stop(struct rec *r)
+{
+	uint64_t duration = now_ns() - r->t_start;
+	bool failed = rec_finish(r) != 0;
+
+	rec_summary(r, duration, failed);
+	frc_writer_free(r->w);
+	r->w = NULL;
+	if (close(r->fd) && !failed) {
+		fprintf(stderr, "framerec: %s: close: %s\n", r->opt->output, strerror(errno));
+		failed = true;
+	}
+	r->fd = -1;
+	return failed ? 1 : 0;
+}
+
 static const char *pick_sysfs(const struct options *opt)
 {
 	if (opt->sysfs)
@@ -220,7 +207,7 @@ static const char *pick_sysfs(const struct options *opt)
 int record_main(const struct options *opt)
 {
 	struct rec r;
-	char err[FR_ERRLEN] = "";
+	char err[FRC_MSG_MAX] = "";
 	int ret = 1;
 
 	memset(&r, 0, sizeof(r));
@@ -241,7 +228,7 @@ int record_main(const struct options *opt)
 		goto fail;
 	}
 	if (!opt->sysfs_only &&
-	    probe_open(&r.probe, opt->ring_kib, on_frame, &r, err, sizeof(err))) {
+	    plan_load_probe(&r.probe, opt->ring_kib, rec_on_frame, &r, err, sizeof(err))) {
 		size_t n = strlen(err);
 
 		snprintf(err + n, sizeof(err) - n,
@@ -270,7 +257,7 @@ int record_main(const struct options *opt)
 	}
 	r.status_line = !opt->quiet && isatty(STDERR_FILENO);
 	rec_loop(&r);
-	ret = rec_stop(&r) ? 1 : 0;
+	ret = stop(&r);
 	teardown(&r);
 	return ret;
 fail:

@@ -15,7 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "recorder.h"
+#include "symbols.h"
 
 /* Kala's order (seed 000); the names are what g++ emits for these declarations. */
 const char *const sym_known[6] = {

@@ -12,7 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "recorder.h"
+#include "sysfs.h"
 
 /* Auriya's FPS_SYSFS_PATHS, in its order (seed 002). */
 const char *const sysfs_nodes[8] = {

@@ -13,7 +13,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "recorder.h"
+#include "target.h"
 
 /* Read a small /proc file whole; returns bytes read or -1. */
 static ssize_t read_small(const char *path, char *buf, size_t len)

@@ -28,6 +28,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <grp.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -42,7 +43,8 @@
 #include "frc.h"
 #include "pipeline.h"
 
-/* Literal names (format/FORMAT.md, recorder/README.md), indexed like the stand-in's --symbol variants. */
+/* Literal names (format/FORMAT.md, recorder/README.md), indexed like the stand-in's --symbol
+ * variants. */
 static const char *const variant_name[6] = {"hook",   "internal", "legacy",
 					    "output", "sp",	  "sp_output"};
 static const char *const variant_symbol[6] = {
@@ -147,6 +149,7 @@ static void forget_child(pid_t pid)
  * the test process (PR_SET_PDEATHSIG), so a failed test leaves nothing running.
  */
 static rlim_t spawn_fsize; /* RLIMIT_FSIZE for the next spawn (0: none) */
+static uid_t spawn_uid;	   /* run the next spawn as this user, no groups (0: as we are) */
 
 static pid_t spawn(const char *path, char *const argv[], const char *out_file)
 {
@@ -170,6 +173,8 @@ static pid_t spawn(const char *path, char *const argv[], const char *out_file)
 			struct rlimit rl = {spawn_fsize, spawn_fsize};
 			setrlimit(RLIMIT_FSIZE, &rl);
 		}
+		if (spawn_uid && (setgroups(0, NULL) || setgid(spawn_uid) || setuid(spawn_uid)))
+			_exit(125);
 		execv(path, argv);
 		_exit(127);
 	}
@@ -908,6 +913,100 @@ START_TEST(nonexistent_pid)
 	pid_t rec = start_framerec(log, "--pid", pidstr(gone), "-o", cap, NULL);
 	assert_refused(rec, log, pidstr(gone));
 	ck_assert_msg(access(cap, F_OK) != 0, "%s was created", cap);
+}
+END_TEST
+
+/* ------------------------------------------------------------ doctor and recording */
+
+/* The step a refused recording names: "framerec: STEP: why" -> STEP. */
+static void failed_step(const char *out, char *step, size_t len)
+{
+	const char *m = strstr(out, "framerec: ");
+	size_t n = 0;
+
+	step[0] = 0;
+	if (!m)
+		return;
+	m += strlen("framerec: ");
+	while (m[n] && m[n] != ':' && m[n] != '\n' && n + 1 < len)
+		n++;
+	memcpy(step, m, n);
+	step[n] = 0;
+}
+
+/* doctor's first FAIL line among the attach plan's steps ("FAIL  STEP  why"). */
+static void doctor_failed_step(const char *out, char *step, size_t len)
+{
+	static const char *const plan_steps[] = {"target", "library", "symbols", "bpf", "attach"};
+
+	step[0] = 0;
+	for (const char *l = out; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
+		char verdict[8], layer[32];
+
+		if (sscanf(l, "%7s %31s", verdict, layer) != 2 || strcmp(verdict, "FAIL"))
+			continue;
+		for (size_t i = 0; i < sizeof(plan_steps) / sizeof(plan_steps[0]); i++)
+			if (strcmp(layer, plan_steps[i]) == 0) {
+				snprintf(step, len, "%s", layer);
+				return;
+			}
+	}
+}
+
+/*
+ * One refused start: the recording (argv + "-o cap") exits 1 naming `expect` as the step
+ * that failed, and doctor with the same target options FAILs that very step first.
+ */
+static void same_step(const char *expect, const char *cap, const char *pid, const char *lib)
+{
+	const char *log = tmp("rec.log"), *dlog = tmp("doctor.log");
+	char step[32], dstep[32];
+	pid_t rec, doc;
+
+	if (lib)
+		rec = start_framerec(log, "--pid", pid, "--lib", lib, "-o", cap, NULL);
+	else
+		rec = start_framerec(log, "--pid", pid, "-o", cap, NULL);
+	assert_exit(wait_exit(rec, 10000), 1, log);
+	failed_step(slurp(log), step, sizeof(step));
+	ck_assert_msg(strcmp(step, expect) == 0, "recording failed at '%s', expected '%s': %s",
+		      step, expect, slurp(log));
+	ck_assert_msg(access(cap, F_OK) != 0, "%s was created", cap);
+
+	char *dargv[] = {"framerec",	       "doctor",    "--pid", (char *)pid,
+			 lib ? "--lib" : NULL, (char *)lib, NULL};
+	doc = spawn(FRAMEREC, dargv, dlog);
+	assert_exit(wait_exit(doc, 20000), 1, dlog);
+	doctor_failed_step(slurp(dlog), dstep, sizeof(dstep));
+	ck_assert_msg(strcmp(dstep, expect) == 0, "doctor FAILed '%s' first, recording '%s': %s",
+		      dstep, expect, slurp(dlog));
+}
+
+/*
+ * issue 9: doctor runs the recording's attach plan, so for a start that fails at each
+ * step (no such PID, library not mapped, no symbol, BPF refused) both name the same step.
+ */
+START_TEST(doctor_names_failed_step)
+{
+	char *sleep_argv[] = {"sleep", "30", NULL};
+	char *true_argv[] = {"true", NULL};
+	char cap_nobody[64];
+	pid_t gone = spawn("/bin/true", true_argv, NULL);
+	pid_t idle = spawn("/bin/sleep", sleep_argv, NULL);
+
+	assert_exit(wait_exit(gone, 5000), 0, NULL);
+	same_step("target", tmp("cap.frc"), pidstr(gone), NULL);
+	/* sleep maps no libgui.so, and the default /system/lib64/libgui.so is not here. */
+	ck_assert_msg(access("/system/lib64/libgui.so", F_OK) != 0, "an Android libgui exists");
+	same_step("library", tmp("cap.frc"), pidstr(idle), NULL);
+	/* An ELF file that defines no queueBuffer symbol. */
+	same_step("symbols", tmp("cap.frc"), pidstr(idle), "/bin/true");
+	/* nobody may not load BPF programs; the file would go where nobody can write. */
+	snprintf(cap_nobody, sizeof(cap_nobody), "/tmp/frc-doctor-step-%d.frc", (int)getpid());
+	spawn_uid = 65534;
+	same_step("bpf", cap_nobody, pidstr(idle), STANDIN_LIB);
+	spawn_uid = 0;
+	unlink(cap_nobody);
 }
 END_TEST
 
@@ -1701,6 +1800,7 @@ int main(int argc, char **argv)
 	    {"thread_id_pid", thread_id_pid},
 	    {"metadata_keys", metadata_keys},
 	    {"replay_sysfs_fidelity", replay_sysfs_fidelity},
+	    {"doctor_names_failed_step", doctor_names_failed_step},
 	};
 	Suite *s = suite_create("recorder");
 	for (size_t i = 0; i < sizeof(tests) / sizeof(tests[0]); i++) {

@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * framerec.h - the event the uprobe writes into the ring buffer, shared by the BPF
+ * frame_event.h - the event the uprobe writes into the ring buffer, shared by the BPF
  * program (framerec.bpf.c) and framerec's userspace, so the two layouts cannot drift
  * (Kala keeps two hand-synchronized copies).
  */
-#ifndef FRAMEREC_H
-#define FRAMEREC_H
+#ifndef FRAME_EVENT_H
+#define FRAME_EVENT_H
 
 #include <linux/types.h>
 
@@ -23,4 +23,4 @@ struct frame_event {
 /* Default ring buffer size (Kala: 256 KiB); framerec --ring-kib overrides it. */
 #define FRAMEREC_RING_KIB_DEFAULT 256
 
-#endif /* FRAMEREC_H */
+#endif /* FRAME_EVENT_H */

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
- * attach.c - the targets of a recording: attach (library + symbol + uprobe per PID),
- * notice exits, re-attach --package restarts. Attach and exit records are written here.
+ * targets.c - the targets of a recording: attach each one through the attach plan
+ * (plan.c: target -> library -> symbols -> uprobe), notice exits, re-attach --package
+ * restarts. Their attach and exit records go out through emit.c.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -15,9 +16,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "rec.h"
+#include "plan.h"
+#include "recording.h"
+#include "target.h"
 
-static struct target *find_target(struct rec *r, pid_t pid)
+struct target *rec_find_target(struct rec *r, pid_t pid)
 {
 	for (int i = 0; i < FR_MAX_TARGETS; i++)
 		if (r->t[i].pid == pid)
@@ -34,85 +37,27 @@ int rec_alive_targets(const struct rec *r)
 	return n;
 }
 
-void rec_emit_attach(struct rec *r, const struct target *t)
-{
-	struct frc_record rec;
-
-	memset(&rec, 0, sizeof(rec));
-	rec.type = FRC_ATTACH;
-	rec.ktime_ns = t->attach_ns;
-	rec.u.attach.pid = (uint32_t)t->pid;
-	rec.u.attach.len = (uint16_t)strlen(t->symbol);
-	memcpy(rec.u.attach.symbol, t->symbol, rec.u.attach.len + 1);
-	rec_emit(r, &rec);
-}
-
-/* Which library to attach in pid: the mapped one, else --lib, else the default path. */
-static int pick_library(struct rec *r, pid_t pid, bool child, char *shown, char *path, char *err,
-			size_t errlen)
-{
-	const char *want = r->opt->lib ? r->opt->lib : FR_DEFAULT_LIB;
-	char tmp[PATH_MAX];
-
-	snprintf(tmp, sizeof(tmp), "%s", want);
-	/* A child has not exec'd yet: its maps are ours, so only the path can be used. */
-	if (!child && target_mapped_lib(pid, basename(tmp), shown, PATH_MAX, path, PATH_MAX) == 0)
-		return 0;
-	if (access(want, R_OK) && child) {
-		snprintf(err, errlen, "%s: %s%s", want, strerror(errno),
-			 r->opt->lib ? ""
-				     : " (with -- COMMAND the probe is attached before the command "
-				       "loads anything: name its libgui.so with --lib PATH)");
-		return -ENOENT;
-	}
-	if (access(want, R_OK)) {
-		snprintf(err, errlen, "PID %d: %s is not mapped and %s: %s%s", (int)pid,
-			 basename(tmp), want, strerror(errno),
-			 r->opt->lib ? "" : " (use --lib PATH to name the library)");
-		return -ENOENT;
-	}
-	snprintf(shown, PATH_MAX, "%s", want);
-	snprintf(path, PATH_MAX, "%s", want);
-	return 0;
-}
-
+/* The attach plan for one target; the first attach names the capture's library/symbol. */
 static int attach_probe(struct rec *r, struct target *t, char *err, size_t errlen)
 {
-	char shown[PATH_MAX], path[PATH_MAX];
-	struct sym_list syms;
-	const struct sym_candidate *chosen;
-	int ret;
+	struct plan pl = {
+	    .pid = t->pid, .child = t->child, .lib = r->opt->lib, .symbol = r->opt->symbol};
+	int ret = plan_run(&pl, r->probe, err, errlen);
 
-	if (!t->child && target_is_32bit(t->pid) == 1) {
-		snprintf(err, errlen,
-			 "PID %d is a 32-bit process (/system/lib/libgui.so); framerec records "
-			 "64-bit processes only for now",
-			 (int)t->pid);
-		return -ENOEXEC;
-	}
-	ret = pick_library(r, t->pid, t->child, shown, path, err, errlen);
-	if (ret)
+	if (ret) {
+		plan_free(&pl);
 		return ret;
-	ret = sym_resolve(path, r->opt->symbol, &syms, err, errlen);
-	if (ret)
-		return ret;
-	ret = probe_attach(r->probe, t->pid, path, &syms, &chosen);
-	if (ret || !chosen) {
-		sym_list_explain(&syms, shown, err, errlen);
-		sym_list_free(&syms);
-		return ret ? ret : -EALREADY;
 	}
-	snprintf(t->symbol, sizeof(t->symbol), "%s", chosen->name);
+	snprintf(t->symbol, sizeof(t->symbol), "%s", pl.chosen->name);
 	if (!r->symbol[0]) {
-		snprintf(r->symbol, sizeof(r->symbol), "%s", chosen->name);
-		snprintf(r->library, sizeof(r->library), "%s", shown);
-		r->sym_offset = chosen->offset;
+		snprintf(r->symbol, sizeof(r->symbol), "%s", pl.chosen->name);
+		snprintf(r->library, sizeof(r->library), "%s", pl.lib_shown);
+		r->sym_offset = pl.chosen->offset;
 	}
 	if (r->opt->verbose)
-		fprintf(stderr, "%sframerec: PID %d: attached %s at 0x%llx in %s\n",
-			r->status_line ? "\r\033[K" : "", (int)t->pid, chosen->name,
-			(unsigned long long)chosen->offset, shown);
-	sym_list_free(&syms);
+		rec_say(r, "PID %d: attached %s at 0x%llx in %s", (int)t->pid, pl.chosen->name,
+			(unsigned long long)pl.chosen->offset, pl.lib_shown);
+	plan_free(&pl);
 	return 0;
 }
 
@@ -121,9 +66,9 @@ int rec_attach_target(struct rec *r, pid_t pid, bool child, char *err, size_t er
 	struct target *t;
 	int ret;
 
-	if (find_target(r, pid))
+	if (rec_find_target(r, pid))
 		return 0; /* attaching the same PID twice is a no-op */
-	t = find_target(r, 0);
+	t = rec_find_target(r, 0);
 	if (!t) {
 		snprintf(err, errlen, "more than %d targets", FR_MAX_TARGETS);
 		return -E2BIG;
@@ -137,10 +82,15 @@ int rec_attach_target(struct rec *r, pid_t pid, bool child, char *err, size_t er
 		if (r->w)
 			rec_drain(r);
 		ret = attach_probe(r, t, err, errlen);
-		if (ret) {
-			t->pid = 0;
-			return ret;
-		}
+	} else {
+		/* --sysfs-only: nothing to attach, but the target must still be one. */
+		struct plan pl = {.pid = pid, .child = child};
+
+		ret = plan_check_target(&pl, err, errlen);
+	}
+	if (ret) {
+		t->pid = 0;
+		return ret;
 	}
 	t->attach_ns = now_ns();
 	t->pidfd = target_pidfd(pid);
@@ -168,19 +118,13 @@ int rec_attach_target(struct rec *r, pid_t pid, bool child, char *err, size_t er
 
 void rec_target_exited(struct rec *r, struct target *t)
 {
-	struct frc_record rec;
-
 	/*
 	 * Its last frames are in the ring: they go before the exit record. Without a probe
 	 * (--sysfs-only) there was no attach record, so there is no exit record either.
 	 */
 	if (r->probe) {
 		rec_drain(r);
-		memset(&rec, 0, sizeof(rec));
-		rec.type = FRC_EXIT;
-		rec.ktime_ns = now_ns();
-		rec.u.exit.pid = (uint32_t)t->pid;
-		rec_emit(r, &rec);
+		rec_emit_exit(r, t->pid);
 		probe_detach(r->probe, t->pid);
 	}
 	if (t->pidfd >= 0)
@@ -198,13 +142,11 @@ void rec_target_exited(struct rec *r, struct target *t)
 		 */
 		failed = !WIFEXITED(st) || WEXITSTATUS(st) != 0;
 		if (!r->opt->quiet || failed)
-			fprintf(stderr, "%sframerec: PID %d (%s) %s %d\n",
-				r->status_line ? "\r\033[K" : "", (int)t->pid, r->opt->command[0],
+			rec_say(r, "PID %d (%s) %s %d", (int)t->pid, r->opt->command[0],
 				WIFEXITED(st) ? "exited with status" : "was killed by signal",
 				WIFEXITED(st) ? WEXITSTATUS(st) : WTERMSIG(st));
 	} else if (!r->opt->quiet) {
-		fprintf(stderr, "%sframerec: PID %d exited\n", r->status_line ? "\r\033[K" : "",
-			(int)t->pid);
+		rec_say(r, "PID %d exited", (int)t->pid);
 	}
 	memset(t, 0, sizeof(*t));
 	t->pidfd = -1;
@@ -224,8 +166,7 @@ static bool ignored(const struct rec *r, pid_t pid)
 
 static void ignore(struct rec *r, pid_t pid, const char *why)
 {
-	fprintf(stderr, "%sframerec: ignoring PID %d: %s\n", r->status_line ? "\r\033[K" : "",
-		(int)pid, why);
+	rec_say(r, "ignoring PID %d: %s", (int)pid, why);
 	if (r->n_ignored < FR_MAX_TARGETS)
 		r->ignored[r->n_ignored++] = pid;
 }
@@ -276,16 +217,14 @@ int rec_scan_package(struct rec *r, char *err, size_t errlen)
 	for (int i = 0; i < n; i++) {
 		int ret;
 
-		if (find_target(r, pids[i]) || ignored(r, pids[i]))
+		if (rec_find_target(r, pids[i]) || ignored(r, pids[i]))
 			continue;
 		ret = rec_attach_target(r, pids[i], false, err, errlen);
 		if (ret == 0) {
 			forget_pending(r, pids[i]);
 			attached++;
 			if (!r->opt->quiet && r->w)
-				fprintf(stderr, "%sframerec: attached PID %d (%s)\n",
-					r->status_line ? "\r\033[K" : "", (int)pids[i],
-					r->opt->package);
+				rec_say(r, "attached PID %d (%s)", (int)pids[i], r->opt->package);
 			continue;
 		}
 		if (ret == -ENOENT && retry_later(r, pids[i]))

@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * probe.h - the BPF side seen from user space (probe.c): load the skeleton, attach one
+ * uprobe per target PID, drain the ring buffer into frame records, read the drop counter.
+ */
+#ifndef PROBE_H
+#define PROBE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "frc_record.h"
+#include "symbols.h"
+
+struct probe;
+struct ring_buffer;
+
+typedef void (*probe_event_fn)(void *ctx, const struct frc_record *r);
+
+/*
+ * Open and load the BPF skeleton with a ring of ring_kib KiB. On failure err names the
+ * layer that failed (BPF syscall, permissions, ring buffer support).
+ */
+FRC_MUST_USE int probe_open(struct probe **out, unsigned ring_kib, probe_event_fn fn, void *ctx,
+			    char *err, size_t errlen);
+void probe_close(struct probe *p);
+/*
+ * Attach to pid (-1: every process) on lib, trying syms in order; the first success
+ * wins and is returned in *chosen. Failures are written into each candidate's status/why.
+ * Attaching a PID already attached is a no-op returning 0 (with *chosen = NULL).
+ */
+FRC_MUST_USE int probe_attach(struct probe *p, pid_t pid, const char *lib, struct sym_list *syms,
+			      const struct sym_candidate **chosen);
+void probe_detach(struct probe *p, pid_t pid);
+void probe_detach_all(struct probe *p);
+bool probe_attached(const struct probe *p, pid_t pid);
+/* Drain the ring (every event goes to fn). Returns events consumed or -errno. */
+FRC_MUST_USE int probe_drain(struct probe *p);
+/* The fd that becomes readable when the BPF side forces a wakeup. */
+int probe_ring_fd(const struct probe *p);
+/* Reservation failures, summed over CPUs. */
+uint64_t probe_drops(struct probe *p);
+/* Describe why an attach failed (errno) as a layer + hint. */
+const char *probe_attach_hint(int err);
+
+#endif /* PROBE_H */

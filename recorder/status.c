@@ -1,0 +1,103 @@
+// SPDX-License-Identifier: MIT
+/*
+ * status.c - what the user of a recording sees on stderr: messages, the live status line
+ * (a terminal only), and the summary at the end.
+ */
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+#include "recording.h"
+
+/* Clears the status line first: a message written after it would share its row. */
+void rec_say(const struct rec *r, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "%sframerec: ", r->status_line ? "\r\033[K" : "");
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+static void human_bytes(uint64_t b, char *buf, size_t len)
+{
+	if (b >= 10ull << 20)
+		snprintf(buf, len, "%.1f MiB", (double)b / (1 << 20));
+	else if (b >= 10ull << 10)
+		snprintf(buf, len, "%.1f KiB", (double)b / (1 << 10));
+	else
+		snprintf(buf, len, "%" PRIu64 " B", b);
+}
+
+/* The terminal's width; 80 when it cannot be asked. */
+static unsigned term_cols(void)
+{
+	struct winsize ws;
+
+	if (ioctl(STDERR_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0)
+		return ws.ws_col;
+	return 80;
+}
+
+void rec_status(struct rec *r, uint64_t now)
+{
+	struct frc_writer_stats st;
+	char bytes[32], fps[48] = "-", line[256];
+	size_t max = term_cols() - 1;
+	unsigned old = r->status_i % 4;
+	double dt = (double)(now - r->status_ns[old]) / 1e9;
+	double rate = dt > 0 ? (double)(r->frames - r->status_frames[old]) / dt : 0;
+
+	frc_writer_stats(r->w, &st);
+	human_bytes(st.bytes, bytes, sizeof(bytes));
+	if (r->have_reading && r->reading.reading.valid)
+		snprintf(fps, sizeof(fps), "%.1f (%s)", r->reading.reading.fps,
+			 frc_source_name(r->reading.reading.source, "none"));
+	snprintf(line, sizeof(line),
+		 "%.1fs  frames %" PRIu64 "  %.1f/s  fps %s  drops %" PRIu64 "  %s",
+		 (double)(now - r->t_start) / 1e9, r->frames, rate, fps,
+		 r->probe ? probe_drops(r->probe) : 0, bytes); /* live, not as of the last flush */
+	/*
+	 * A line wider than the terminal wraps, and "\r\033[K" then clears only its last
+	 * row: every refresh would leave a row behind. Cut it to the width instead (the
+	 * last column stays free, some terminals wrap on writing it).
+	 */
+	if (strlen(line) > max)
+		line[max] = 0;
+	fprintf(stderr, "\r\033[K%s", line);
+	r->status_frames[old] = r->frames;
+	r->status_ns[old] = now;
+	r->status_i++;
+}
+
+void rec_summary(struct rec *r, uint64_t duration_ns, bool failed)
+{
+	struct frc_writer_stats st;
+	char lost[64] = "";
+
+	if (r->status_line)
+		fputs("\r\033[K", stderr);
+	if (r->opt->quiet && !failed)
+		return;
+	frc_writer_stats(r->w, &st);
+	/* After a write error, the count the file holds, not what the ring gave. */
+	if (r->frames_kept != r->frames)
+		snprintf(lost, sizeof(lost), " (of %" PRIu64 " received)", r->frames);
+	fprintf(stderr,
+		"framerec: %s: %" PRIu64 " frames%s, %" PRIu64
+		" reservation failures, %.1f s, %" PRIu64 " bytes (%.1f bytes/frame)%s%s\n",
+		r->opt->output, r->frames_kept, lost, r->drops, (double)duration_ns / 1e9, st.bytes,
+		r->frames_kept ? (double)st.bytes / (double)r->frames_kept : 0.0,
+		r->stop_why ? "; stopped: " : "", r->stop_why ? r->stop_why : "");
+	/* An empty capture has a few usual causes: name them. */
+	if (r->probe && r->had_target && !r->frames && !failed)
+		fprintf(stderr,
+			"framerec: no frame recorded: the target never called %s (another "
+			"variant? see --symbol; a -- wrapper script must exec the program)\n",
+			r->symbol[0] ? r->symbol : "the symbol");
+}

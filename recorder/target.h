@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * target.h - what /proc says about a target process (target.c): liveness, thread group,
+ * kernel thread, command line, package match, mapped library, 32-bit, pidfd.
+ */
+#ifndef TARGET_H
+#define TARGET_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+#include "frc_record.h"
+
+/* 1: the process exists (and is not a zombie); 0: it does not. */
+bool target_alive(pid_t pid);
+/* A kernel thread (no user code: a uprobe on it never fires); comm gets its name. */
+bool target_is_kthread(pid_t pid, char *comm, size_t comm_len);
+/* The process (thread group) id of pid, which may be a thread id; 0 when unknown. */
+pid_t target_tgid(pid_t pid);
+/* argv joined with spaces; "" when unreadable. */
+void target_cmdline(pid_t pid, char *buf, size_t len);
+/* PIDs whose argv[0] (or its basename) is name; returns the count (at most max). */
+int target_find_package(const char *name, pid_t *out, int max);
+/*
+ * The mapped file in /proc/PID/maps whose basename is base, as a path framerec can open
+ * (through /proc/PID/root when the target's mount namespace differs). 0 or -ENOENT.
+ */
+FRC_MUST_USE int target_mapped_lib(pid_t pid, const char *base, char *map_path, size_t map_len,
+				   char *open_path, size_t open_len);
+/* 1: the process is 32-bit (ELFCLASS32 exe); 0: 64-bit; -errno: unknown. */
+int target_is_32bit(pid_t pid);
+/* pidfd_open(), or -1 when the kernel has none (then liveness is polled). */
+int target_pidfd(pid_t pid);
+
+#endif /* TARGET_H */
