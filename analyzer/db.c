@@ -106,7 +106,7 @@ static int rec_sysfs(struct dbsink *s, const struct frc_record *rec)
 	} else {
 		size_t len = y->len < FRC_SYSFS_MAX ? y->len : FRC_SYSFS_MAX;
 		sqlite3_bind_text(st, 3, (const char *)y->raw, (int)len, SQLITE_STATIC);
-		if (fps_parse_sysfs(y->raw, len, &v) && v > 0 && v <= s->fps_max)
+		if (fps_meter_sysfs_value(0, y->raw, len, s->fps_max, &v))
 			sqlite3_bind_double(st, 4, v);
 		else
 			sqlite3_bind_null(st, 4);

@@ -1,87 +1,72 @@
 /* SPDX-License-Identifier: MIT */
-/* pidmap.c - see pidmap.h. Deletion shifts the probe run back (no tombstones). */
+/*
+ * pidmap.c - see pidmap.h. The heuristics' hash map (heur_map) finds a PID's position in
+ * a dense array of entries; a deleted entry's place is taken by the last one, so the
+ * array never has holes and the project keeps one hash map implementation.
+ */
 #include "pidmap.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-static uint32_t slot_of(const struct pidmap *m, uint32_t pid)
-{
-	/* Fibonacci hashing: consecutive PIDs spread over the table */
-	return (uint32_t)((pid * 2654435769u) & (m->cap - 1));
-}
-
 static int grow(struct pidmap *m)
 {
 	uint32_t ncap = m->cap ? m->cap * 2 : 16;
-	struct pidmap_entry *old = m->slots, *ns = calloc(ncap, sizeof(*ns));
-	uint32_t oldcap = m->cap;
+	struct pidmap_entry *ns = realloc(m->slots, (size_t)ncap * sizeof(*ns));
 
 	if (!ns)
 		return -1;
 	m->slots = ns;
 	m->cap = ncap;
-	for (uint32_t i = 0; i < oldcap; i++) {
-		if (!old[i].used)
-			continue;
-		uint32_t j = slot_of(m, old[i].pid);
-		while (ns[j].used)
-			j = (j + 1) & (ncap - 1);
-		ns[j] = old[i];
-	}
-	free(old);
 	return 0;
+}
+
+/* Forget every PID at once: the bound that keeps a hostile capture's PIDs in check. */
+static void reset(struct pidmap *m)
+{
+	heur_map_free(&m->index);
+	m->count = 0;
+	m->resets++;
 }
 
 struct pidmap_entry *pidmap_get(struct pidmap *m, uint32_t pid, bool create)
 {
-	uint32_t i;
+	uint32_t i = m->index.e ? heur_map_get(&m->index, pid) : HEUR_MAP_NONE;
 
-	if (m->cap) {
-		for (i = slot_of(m, pid); m->slots[i].used; i = (i + 1) & (m->cap - 1))
-			if (m->slots[i].pid == pid)
-				return &m->slots[i];
-	}
+	if (i != HEUR_MAP_NONE)
+		return &m->slots[i];
 	if (!create)
 		return NULL;
-	if (m->count >= PIDMAP_MAX) {
-		memset(m->slots, 0, (size_t)m->cap * sizeof(*m->slots));
-		m->count = 0;
-		m->resets++;
-	}
-	if (2 * (m->count + 1) > m->cap && grow(m))
+	if (m->count >= PIDMAP_MAX)
+		reset(m);
+	if (!m->index.e && heur_map_init(&m->index, 16))
 		return NULL;
-	for (i = slot_of(m, pid); m->slots[i].used; i = (i + 1) & (m->cap - 1))
-		;
-	m->slots[i] = (struct pidmap_entry){.pid = pid, .used = 1};
-	m->count++;
-	return &m->slots[i];
+	if (m->count == m->cap && grow(m))
+		return NULL;
+	if (heur_map_put(&m->index, pid, m->count))
+		return NULL;
+	m->slots[m->count] = (struct pidmap_entry){.pid = pid};
+	return &m->slots[m->count++];
 }
 
 void pidmap_del(struct pidmap *m, uint32_t pid)
 {
-	struct pidmap_entry *e = pidmap_get(m, pid, false);
-	uint32_t i, j, mask = m->cap - 1;
+	uint32_t i = m->index.e ? heur_map_get(&m->index, pid) : HEUR_MAP_NONE;
+	uint32_t last = m->count - 1;
 
-	if (!e)
+	if (i == HEUR_MAP_NONE)
 		return;
-	i = (uint32_t)(e - m->slots);
-	m->slots[i].used = 0;
-	m->count--;
-	/* Move later entries of the probe run back into the hole when their home allows. */
-	for (j = (i + 1) & mask; m->slots[j].used; j = (j + 1) & mask) {
-		uint32_t home = slot_of(m, m->slots[j].pid);
-		/* entry j may move to i when home is not cyclically within (i, j] */
-		if (((j - home) & mask) >= ((j - i) & mask)) {
-			m->slots[i] = m->slots[j];
-			m->slots[j].used = 0;
-			i = j;
-		}
+	heur_map_del(&m->index, pid);
+	if (i != last) {
+		m->slots[i] = m->slots[last];
+		heur_map_set(&m->index, m->slots[i].pid, i);
 	}
+	m->count--;
 }
 
 void pidmap_free(struct pidmap *m)
 {
+	heur_map_free(&m->index);
 	free(m->slots);
 	memset(m, 0, sizeof(*m));
 }

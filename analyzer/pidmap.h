@@ -2,8 +2,8 @@
 /*
  * pidmap.h - a small per-PID state table for the analyzer's sinks (PerfDog jank windows,
  * PID lives), bounded so that a hostile capture with millions of PIDs cannot make memory
- * or time grow without limit: open addressing with linear probing, at most PIDMAP_MAX
- * PIDs; inserting one more forgets every PID first (counted in resets).
+ * or time grow without limit: at most PIDMAP_MAX PIDs; inserting one more forgets every
+ * PID first (counted in resets). Indexed by the heuristics' hash map (heur_map.h).
  */
 #ifndef FRAMEANALYZE_PIDMAP_H
 #define FRAMEANALYZE_PIDMAP_H
@@ -11,22 +11,27 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "heur_map.h"
+
 #define PIDMAP_MAX 65536u
 
 struct pidmap_entry {
 	uint32_t pid;
-	uint32_t used;
 	uint64_t v[4]; /* the caller's state, zero for a new PID */
 };
 
 struct pidmap {
-	struct pidmap_entry *slots;
-	uint32_t cap; /* power of two, at least twice count */
+	struct heur_map index;	    /* pid -> position in slots */
+	struct pidmap_entry *slots; /* dense: the first count are in use */
+	uint32_t cap;		    /* entries allocated, at most PIDMAP_MAX */
 	uint32_t count;
 	uint64_t resets;
 };
 
-/* The entry of pid; with create, a new zeroed one if absent. NULL: absent, or no memory. */
+/*
+ * The entry of pid; with create, a new zeroed one if absent. NULL: absent, or no memory.
+ * The pointer is valid until the next pidmap_get(create) or pidmap_del.
+ */
 struct pidmap_entry *pidmap_get(struct pidmap *m, uint32_t pid, bool create);
 /* Forget pid (no-op when absent). */
 void pidmap_del(struct pidmap *m, uint32_t pid);

@@ -141,13 +141,10 @@ static int sum_record(void *ctx, const struct frc_record *rec, uint64_t frame_se
 	switch (rec->type) {
 	case FRC_SYSFS:
 		s->sysfs_count++;
-		if (rec->u.sysfs.err) {
-			s->sysfs_errors++;
+		s->sysfs_errors += rec->u.sysfs.err != 0;
+		if (!fps_meter_sysfs_value(rec->u.sysfs.err, rec->u.sysfs.raw, rec->u.sysfs.len,
+					   s->fps_max, &v))
 			s->sysfs_invalid++;
-		} else if (!fps_parse_sysfs(rec->u.sysfs.raw, rec->u.sysfs.len, &v) ||
-			   !(v > 0 && v <= s->fps_max)) {
-			s->sysfs_invalid++;
-		}
 		break;
 	case FRC_DROPS:
 		s->drops = rec->u.drops.cumulative;

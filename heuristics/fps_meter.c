@@ -191,13 +191,23 @@ bool fps_parse_sysfs(const uint8_t *raw, size_t len, double *value)
 	return true;
 }
 
+bool fps_meter_sysfs_value(int err, const uint8_t *raw, size_t len, double fps_max, double *value)
+{
+	double v;
+
+	if (err != 0 || !fps_parse_sysfs(raw, len, &v) || !(v > 0 && v <= fps_max))
+		return false;
+	*value = v;
+	return true;
+}
+
 void fps_meter_set_sysfs(struct fps_meter *m, int err, const uint8_t *raw, size_t len)
 {
 	double v;
 
 	if (err != 0) {
 		m->node = SYSFS_ERROR;
-	} else if (fps_parse_sysfs(raw, len, &v) && v > 0 && v <= m->cfg.fps_max) {
+	} else if (fps_meter_sysfs_value(err, raw, len, m->cfg.fps_max, &v)) {
 		m->node = SYSFS_VALUE;
 		m->node_value = v;
 	} else {

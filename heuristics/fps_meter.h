@@ -70,6 +70,13 @@ void fps_meter_stats(const struct fps_meter *m, struct fps_meter_stats *st);
  */
 bool fps_parse_sysfs(const uint8_t *raw, size_t len, double *value);
 
+/*
+ * The meter's rule for one sysfs sample, the one db and report use too: a reading when it
+ * was read without error (err == 0), parses (fps_parse_sysfs) and lies in (0, fps_max].
+ * Returns true and sets *value for such a sample.
+ */
+bool fps_meter_sysfs_value(int err, const uint8_t *raw, size_t len, double fps_max, double *value);
+
 /* llround(fps * 1e6): the exact integer form of a reading kept in tick records. */
 uint64_t fps_to_micro(double fps);
 

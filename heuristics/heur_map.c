@@ -114,3 +114,12 @@ void heur_map_del(struct heur_map *m, uint64_t key)
 	m->e[hole].val = HEUR_MAP_NONE;
 	m->count--;
 }
+
+void heur_map_set(struct heur_map *m, uint64_t key, uint32_t val)
+{
+	for (uint32_t i = home(m, key); m->e[i].val != HEUR_MAP_NONE; i = (i + 1) & m->mask)
+		if (m->e[i].key == key) {
+			m->e[i].val = val;
+			return;
+		}
+}

@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * heur_map.h - internal to libfrc_heuristics: a uint64 -> uint32 hash map.
+ * heur_map.h - the project's one hash map: uint64 -> uint32.
  *
  * Open addressing with linear probing and backward-shift deletion (no tombstones), so a
  * lookup costs a probe or two no matter how many insertions and deletions came before.
  * The tracker maps buffer pointers to its slot indices with it, the pipeline PIDs to its
- * tracker slots. Keys may be any value (0 included); HEUR_MAP_NONE is never a value.
+ * tracker slots, the analyzer PIDs to their per-PID state (analyzer/pidmap.c). Keys may be any
+ * value (0 included); HEUR_MAP_NONE is never a value.
  */
 #ifndef HEUR_MAP_H
 #define HEUR_MAP_H
@@ -51,6 +52,9 @@ static inline uint32_t heur_map_get(const struct heur_map *m, uint64_t key)
 
 /* Insert key (which must be absent) -> val. Returns 0 or -ENOMEM (map unchanged). */
 FRC_MUST_USE int heur_map_put(struct heur_map *m, uint64_t key, uint32_t val);
+
+/* Change the value of key, which must be present (no allocation, cannot fail). */
+void heur_map_set(struct heur_map *m, uint64_t key, uint32_t val);
 
 /* Remove key if present. */
 void heur_map_del(struct heur_map *m, uint64_t key);
