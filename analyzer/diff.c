@@ -93,6 +93,56 @@ static int push(struct edits *ed, enum op op, size_t ai, size_t bi)
 	return 0;
 }
 
+/* The search's end state: what the walk back from (n, m) needs. */
+struct myers_trace {
+	size_t a0, b0;
+	long n, m, max;
+	long **v; /* v[d]: the furthest x per diagonal after step d */
+};
+
+/* The edit that step d took to reach diagonal k came from diagonal k + 1 (an insert). */
+static bool from_insert(const long *v, long d, long k, long max)
+{
+	return k == -d || (k != d && v[k - 1 + max + 1] < v[k + 1 + max + 1]);
+}
+
+/*
+ * Walk back from (n, m) through the recorded steps, collecting the edits in reverse, then
+ * append them to ed in order. Returns 0 or -ENOMEM.
+ */
+static int walk_back(const struct myers_trace *t, long dfound, struct edits *ed)
+{
+	struct edits rev = {0};
+	long x = t->n, y = t->m, max = t->max;
+	int rc = 0;
+
+	for (long d = dfound; d >= 0 && rc == 0; d--) {
+		long k = x - y, pk, px, py;
+
+		if (d == 0)
+			pk = k, px = 0, py = 0; /* the common start: only equal lines remain */
+		else {
+			pk = from_insert(t->v[d - 1], d, k, max) ? k + 1 : k - 1;
+			px = t->v[d - 1][pk + max + 1];
+			py = px - pk;
+		}
+		while (x > px && y > py && rc == 0) {
+			x--, y--;
+			rc = push(&rev, OP_EQ, t->a0 + x, t->b0 + y);
+		}
+		if (d == 0 || rc)
+			break;
+		if (pk == k + 1)
+			y--, rc = push(&rev, OP_INS, t->a0 + x, t->b0 + y);
+		else
+			x--, rc = push(&rev, OP_DEL, t->a0 + x, t->b0 + y);
+	}
+	for (size_t i = rev.n; i-- > 0 && rc == 0;)
+		rc = push(ed, rev.e[i].op, rev.e[i].ai, rev.e[i].bi);
+	free(rev.e);
+	return rc;
+}
+
 /*
  * Myers on a[a0..a1) x b[b0..b1) (no common prefix/suffix). Appends the edits in order.
  * Returns 0, 1 when the distance exceeds MAX_D (nothing appended), or -ENOMEM.
@@ -100,28 +150,28 @@ static int push(struct edits *ed, enum op op, size_t ai, size_t bi)
 static int myers(const struct line *a, size_t a0, size_t a1, const struct line *b, size_t b0,
 		 size_t b1, struct edits *ed)
 {
-	long n = (long)(a1 - a0), m = (long)(b1 - b0), max = n + m, d, k, dfound = -1;
-	long **trace = NULL, *v = NULL;
-	size_t nsteps = 0;
+	struct myers_trace t = {a0, b0, (long)(a1 - a0), (long)(b1 - b0), 0, NULL};
+	long n = t.n, m = t.m, max = n + m, d, k, dfound = -1, *v = NULL;
+	size_t nsteps = 0, vlen;
 	int rc = 1;
 
 	if (max > 0 && max > MAX_D)
 		max = MAX_D;
-	trace = calloc((size_t)max + 1, sizeof(*trace));
-	v = calloc(2 * (size_t)max + 3, sizeof(*v));
-	if (!trace || !v) {
+	t.max = max;
+	vlen = 2 * (size_t)max + 3;
+	t.v = calloc((size_t)max + 1, sizeof(*t.v));
+	v = calloc(vlen, sizeof(*v));
+	if (!t.v || !v) {
 		rc = -ENOMEM;
 		goto cleanup;
 	}
 	/* v[k + max + 1] = furthest x on diagonal k (x - y = k). */
 	for (d = 0; d <= max && dfound < 0; d++) {
 		for (k = -d; k <= d; k += 2) {
-			long x, y;
-			if (k == -d || (k != d && v[k - 1 + max + 1] < v[k + 1 + max + 1]))
-				x = v[k + 1 + max + 1];
-			else
-				x = v[k - 1 + max + 1] + 1;
-			y = x - k;
+			long x =
+			    from_insert(v, d, k, max) ? v[k + 1 + max + 1] : v[k - 1 + max + 1] + 1;
+			long y = x - k;
+
 			while (x < n && y < m && line_eq(&a[a0 + x], &b[b0 + y]))
 				x++, y++;
 			v[k + max + 1] = x;
@@ -130,63 +180,20 @@ static int myers(const struct line *a, size_t a0, size_t a1, const struct line *
 				break;
 			}
 		}
-		trace[d] = malloc((2 * (size_t)max + 3) * sizeof(long));
-		if (!trace[d]) {
+		t.v[d] = malloc(vlen * sizeof(long));
+		if (!t.v[d]) {
 			rc = -ENOMEM;
 			goto cleanup;
 		}
-		memcpy(trace[d], v, (2 * (size_t)max + 3) * sizeof(long));
+		memcpy(t.v[d], v, vlen * sizeof(long));
 		nsteps = (size_t)d + 1;
 	}
-	if (dfound < 0)
-		goto cleanup; /* too many edits */
-	{
-		/* Walk back from (n, m), collecting edits in reverse, then append reversed. */
-		struct edits rev = {0};
-		long x = n, y = m;
-		for (d = dfound; d >= 0 && rc != -ENOMEM; d--) {
-			long *vv = d > 0 ? trace[d - 1] : NULL, pk, px, py;
-			k = x - y;
-			if (d == 0) {
-				while (x > 0 && y > 0) {
-					x--, y--;
-					if (push(&rev, OP_EQ, a0 + x, b0 + y))
-						rc = -ENOMEM;
-				}
-				break;
-			}
-			if (k == -d || (k != d && vv[k - 1 + max + 1] < vv[k + 1 + max + 1]))
-				pk = k + 1;
-			else
-				pk = k - 1;
-			px = vv[pk + max + 1];
-			py = px - pk;
-			while (x > px && y > py) {
-				x--, y--;
-				if (push(&rev, OP_EQ, a0 + x, b0 + y))
-					rc = -ENOMEM;
-			}
-			if (pk == k + 1) {
-				y--;
-				if (push(&rev, OP_INS, a0 + x, b0 + y))
-					rc = -ENOMEM;
-			} else {
-				x--;
-				if (push(&rev, OP_DEL, a0 + x, b0 + y))
-					rc = -ENOMEM;
-			}
-		}
-		if (rc != -ENOMEM) {
-			rc = 0;
-			for (size_t i = rev.n; i-- > 0 && rc == 0;)
-				rc = push(ed, rev.e[i].op, rev.e[i].ai, rev.e[i].bi);
-		}
-		free(rev.e);
-	}
+	if (dfound >= 0) /* else: too many edits */
+		rc = walk_back(&t, dfound, ed);
 cleanup:
-	for (size_t i = 0; trace && i < nsteps; i++)
-		free(trace[i]);
-	free(trace);
+	for (size_t i = 0; t.v && i < nsteps; i++)
+		free(t.v[i]);
+	free(t.v);
 	free(v);
 	return rc;
 }
