@@ -67,6 +67,12 @@ struct frc_frame {
 	uint32_t pid; /* thread-group id (what userspace calls the PID) */
 	uint32_t tid;
 	uint64_t buffer; /* the ANativeWindowBuffer / GraphicBuffer pointer */
+	/*
+	 * Argument 0 of the probed function: the ANativeWindow* (hook_queueBuffer) or the
+	 * Surface* `this`, so one value per BufferQueue. 0: unknown (captures made before
+	 * the surface was recorded).
+	 */
+	uint64_t surface;
 };
 
 struct frc_sysfs {
