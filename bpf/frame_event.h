@@ -10,15 +10,31 @@
 #include <linux/types.h>
 
 /*
- * Kala's 16-byte FrameRecord {ktime_ns, buffer} first, then the ids: 24 bytes, no
- * padding, the same on x86-64 and arm64.
+ * Kala's 16-byte FrameRecord {ktime_ns, buffer} first, then what Kala leaves out: the
+ * queueing Surface and the ids. 32 bytes, no padding, the same on x86-64 and arm64.
  */
 struct frame_event {
 	__u64 ktime_ns; /* bpf_ktime_get_ns(): CLOCK_MONOTONIC */
 	__u64 buffer;	/* the ANativeWindowBuffer* / GraphicBuffer* queued */
+	__u64 surface;	/* argument 0: the ANativeWindow* (hook) or the Surface* `this` */
 	__u32 tgid;	/* process id */
 	__u32 tid;	/* thread id */
 };
+
+/*
+ * Surface::queueBuffers(const std::vector<BatchQueuedBuffer>&, ...): argument 1 is a
+ * libc++ std::vector, {begin, end, end_of_storage} pointers, of 24-byte elements whose
+ * first 8 bytes are the ANativeWindowBuffer*. One event per element, at most
+ * FRAMEREC_BATCH_MAX per call (the verifier needs a bound); elements past it are counted
+ * in drops slot FRAMEREC_DROP_CUT instead of recorded.
+ */
+#define FRAMEREC_BATCH_ELEM 24
+#define FRAMEREC_BATCH_MAX 64
+
+/* The per-CPU drop counters: slot 0 reservation failures, slot 1 batch elements cut. */
+#define FRAMEREC_DROP_RESERVE 0
+#define FRAMEREC_DROP_CUT 1
+#define FRAMEREC_DROP_SLOTS 2
 
 /* Default ring buffer size (Kala: 256 KiB); framerec --ring-kib overrides it. */
 #define FRAMEREC_RING_KIB_DEFAULT 256

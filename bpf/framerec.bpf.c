@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
- * framerec.bpf.c - uprobes on android::Surface::queueBuffer (and its variants).
+ * framerec.bpf.c - uprobes on android::Surface::queueBuffer (and its variants) and on the
+ * batch path Surface::queueBuffers.
  *
- * Every call of the probed function becomes one struct frame_event in a ring buffer, or,
- * when the ring is full, one increment of a per-CPU counter: nothing is lost silently.
+ * Every buffer queued becomes one struct frame_event in a ring buffer, or, when the ring
+ * is full, one increment of a per-CPU counter: nothing is lost silently.
  * The PID filter is the uprobe's own (userspace attaches per PID), so there is none here.
  *
  * No vmlinux.h: the program reads only pt_regs, so the UAPI headers of the target
@@ -41,33 +42,34 @@ struct {
  */
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(max_entries, 1);
+	__uint(max_entries, FRAMEREC_DROP_SLOTS);
 	__type(key, __u32);
 	__type(value, __u64);
 } drops SEC(".maps");
 
-static __always_inline void count_drop(void)
+static __always_inline void count_drop(__u32 slot, __u64 n)
 {
-	__u32 key = 0;
-	__u64 *n = bpf_map_lookup_elem(&drops, &key);
+	__u64 *count = bpf_map_lookup_elem(&drops, &slot);
 
-	if (n)
-		__sync_fetch_and_add(n, 1);
+	if (count)
+		__sync_fetch_and_add(count, n);
 }
 
-static __always_inline int emit(__u64 buffer, __u64 ktime)
+/* One reservation per buffer queued: the event, or a counted drop. */
+static __always_inline int emit(__u64 buffer, __u64 surface, __u64 ktime)
 {
 	struct frame_event *e;
 	__u64 id, flags = BPF_RB_NO_WAKEUP;
 
 	e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
 	if (!e) {
-		count_drop();
+		count_drop(FRAMEREC_DROP_RESERVE, 1);
 		return 0;
 	}
 	id = bpf_get_current_pid_tgid();
 	e->ktime_ns = ktime;
 	e->buffer = buffer;
+	e->surface = surface;
 	e->tgid = id >> 32;
 	e->tid = (__u32)id;
 	if (wakeup_bytes && bpf_ringbuf_query(&events, BPF_RB_AVAIL_DATA) >= wakeup_bytes)
@@ -78,12 +80,12 @@ static __always_inline int emit(__u64 buffer, __u64 ktime)
 
 /* Variants 1-4: argument index 1 is the ANativeWindowBuffer* itself. */
 SEC("uprobe")
-int BPF_KPROBE(queue_buffer, void *arg0, void *buffer)
+int BPF_KPROBE(queue_buffer, void *surface, void *buffer)
 {
 	/* The clock first, so the timestamp is as close to the call as possible. */
 	__u64 now = bpf_ktime_get_ns();
 
-	return emit((__u64)buffer, now);
+	return emit((__u64)buffer, (__u64)surface, now);
 }
 
 /*
@@ -93,12 +95,40 @@ int BPF_KPROBE(queue_buffer, void *arg0, void *buffer)
  * happened and is counted).
  */
 SEC("uprobe")
-int BPF_KPROBE(queue_buffer_sp, void *arg0, void *sp)
+int BPF_KPROBE(queue_buffer_sp, void *surface, void *sp)
 {
 	__u64 now = bpf_ktime_get_ns();
 	__u64 buffer = 0;
 
 	if (bpf_probe_read_user(&buffer, sizeof(buffer), sp))
 		buffer = 0;
-	return emit(buffer, now);
+	return emit(buffer, (__u64)surface, now);
+}
+
+/*
+ * The batch path: one event per element of the std::vector<BatchQueuedBuffer> (argument
+ * 1), all with the call's time and surface. An unreadable vector records nothing it
+ * cannot count: a vector whose header cannot be read is one cut element; an element that
+ * cannot be read records buffer 0 (the buffer was still queued).
+ */
+SEC("uprobe")
+int BPF_KPROBE(queue_buffers, void *surface, void *vec)
+{
+	__u64 now = bpf_ktime_get_ns();
+	__u64 range[2], n, buffer;
+
+	if (bpf_probe_read_user(range, sizeof(range), vec) || range[1] < range[0]) {
+		count_drop(FRAMEREC_DROP_CUT, 1);
+		return 0;
+	}
+	n = (range[1] - range[0]) / FRAMEREC_BATCH_ELEM;
+	if (n > FRAMEREC_BATCH_MAX)
+		count_drop(FRAMEREC_DROP_CUT, n - FRAMEREC_BATCH_MAX);
+	for (__u32 i = 0; i < FRAMEREC_BATCH_MAX && i < n; i++) {
+		if (bpf_probe_read_user(&buffer, sizeof(buffer),
+					(void *)(range[0] + (__u64)i * FRAMEREC_BATCH_ELEM)))
+			buffer = 0;
+		emit(buffer, (__u64)surface, now);
+	}
+	return 0;
 }

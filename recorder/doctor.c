@@ -288,8 +288,11 @@ static void check_attach(struct doctor *d)
 		line(d, "FAIL", "attach", "%s", plan_reason(err));
 		return;
 	}
-	line(d, "PASS", "attach", "uprobe on %s+0x%llx (%s) attached and detached", pl->lib_shown,
-	     (unsigned long long)pl->chosen->offset, pl->chosen->name);
+	line(d, "PASS", "attach", "uprobe on %s+0x%llx (%s)%s attached and detached", pl->lib_shown,
+	     (unsigned long long)pl->chosen->offset, pl->chosen->name,
+	     probe_batch_attached(d->probe, pl->pid) ? " and the batch path" : "");
+	if (pl->syms.batch.status == SYM_ATTACH_FAILED)
+		line(d, "WARN", "attach", "the batch path: %s", pl->syms.batch.why);
 	probe_detach(d->probe, pl->pid);
 }
 
@@ -306,7 +309,7 @@ static const char doctor_usage[] =
     "  -p, --pid PID      also check that PID as a target, and the libgui.so it maps\n"
     "  -l, --lib PATH     the libgui.so to check (default: " FR_DEFAULT_LIB ")\n"
     "  -s, --symbol NAME  check only this symbol (mangled, or hook|internal|\n"
-    "                     legacy|output|sp|sp_output)\n"
+    "                     legacy|output|sp|sp_output|batch)\n"
     "\n"
     "Examples:\n"
     "  framerec doctor\n"

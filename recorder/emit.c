@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "recording.h"
+#include "symbols.h"
 #include "sysfs.h"
 
 static void write_failed(struct rec *r, int err)
@@ -147,20 +148,28 @@ static void emit_drops(struct rec *r)
 		return;
 	init_record(&rec, FRC_DROPS);
 	r->drops = probe_drops(r->probe);
+	r->batch_cut = probe_batch_cut(r->probe);
 	rec.u.drops.cumulative = r->drops;
 	rec_emit(r, &rec);
 }
 
-void rec_emit_attach(struct rec *r, const struct target *t)
+static void emit_attach(struct rec *r, const struct target *t, const char *symbol)
 {
 	struct frc_record rec;
 
 	init_record(&rec, FRC_ATTACH);
 	rec.ktime_ns = t->attach_ns;
 	rec.u.attach.pid = (uint32_t)t->pid;
-	rec.u.attach.len = (uint16_t)strlen(t->symbol);
-	memcpy(rec.u.attach.symbol, t->symbol, rec.u.attach.len + 1);
+	rec.u.attach.len = (uint16_t)strlen(symbol);
+	memcpy(rec.u.attach.symbol, symbol, rec.u.attach.len + 1);
 	rec_emit(r, &rec);
+}
+
+void rec_emit_attach(struct rec *r, const struct target *t)
+{
+	emit_attach(r, t, t->symbol);
+	if (t->batch)
+		emit_attach(r, t, sym_batch);
 }
 
 void rec_emit_exit(struct rec *r, pid_t pid)

@@ -17,6 +17,7 @@
 
 #include "meta.h"
 #include "recording.h"
+#include "symbols.h"
 
 static const char *file_kind(mode_t m)
 {
@@ -113,6 +114,12 @@ static void build_meta(struct rec *r, struct meta *m)
 		meta_add(m, "library", "%s", r->library);
 		meta_add(m, "symbol", "%s", r->symbol);
 		meta_add(m, "symbol.offset", "0x%llx", (unsigned long long)r->sym_offset);
+		/* The batch path is attached in addition: say so, a replay has both kinds. */
+		if (r->batch_offset) {
+			meta_add(m, "symbol.batch", "%s", sym_batch);
+			meta_add(m, "symbol.batch.offset", "0x%llx",
+				 (unsigned long long)r->batch_offset);
+		}
 	}
 	if (r->sysfs)
 		meta_add(m, "sysfs.node", "%s", r->sysfs);

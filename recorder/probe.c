@@ -18,7 +18,8 @@
 
 struct attachment {
 	pid_t pid;
-	struct bpf_link *link;
+	struct bpf_link *link;	     /* the single-buffer symbol */
+	struct bpf_link *batch_link; /* Surface::queueBuffers too, when the library has it */
 };
 
 struct probe {
@@ -30,7 +31,7 @@ struct probe {
 	int n_att;
 	int ncpu;
 	uint64_t *percpu; /* scratch for the per-CPU counter lookup */
-	uint64_t last_drops;
+	uint64_t last_drops[FRAMEREC_DROP_SLOTS];
 };
 
 static const char *load_hint(int err)
@@ -83,6 +84,7 @@ static int on_event(void *ctx, void *data, size_t size)
 	r.u.frame.pid = e->tgid;
 	r.u.frame.tid = e->tid;
 	r.u.frame.buffer = e->buffer;
+	r.u.frame.surface = e->surface;
 	p->fn(p->ctx, &r);
 	return 0;
 }
@@ -167,39 +169,64 @@ bool probe_attached(const struct probe *p, pid_t pid)
 	return false;
 }
 
+static struct bpf_program *program_for(const struct probe *p, const struct sym_candidate *c)
+{
+	if (c->batch)
+		return p->skel->progs.queue_buffers;
+	return c->sp ? p->skel->progs.queue_buffer_sp : p->skel->progs.queue_buffer;
+}
+
+/* One uprobe; a refusal is written into the candidate (status, why). */
+static struct bpf_link *attach_one(struct probe *p, pid_t pid, const char *lib,
+				   struct sym_candidate *c)
+{
+	LIBBPF_OPTS(bpf_uprobe_opts, uo);
+	struct bpf_link *link =
+	    bpf_program__attach_uprobe_opts(program_for(p, c), pid, lib, (size_t)c->offset, &uo);
+	int err = errno;
+
+	if (!link) {
+		c->status = SYM_ATTACH_FAILED;
+		snprintf(c->why, sizeof(c->why), "attach failed: %s (%s)", strerror(err),
+			 probe_attach_hint(err));
+	}
+	return link;
+}
+
 int probe_attach(struct probe *p, pid_t pid, const char *lib, struct sym_list *syms,
 		 const struct sym_candidate **chosen)
 {
+	struct attachment *a = &p->att[p->n_att];
+
 	*chosen = NULL;
 	if (probe_attached(p, pid))
 		return 0;
 	if (p->n_att >= FR_MAX_TARGETS)
 		return -E2BIG;
-	for (size_t i = 0; i < syms->n; i++) {
-		struct sym_candidate *c = &syms->v[i];
-		struct bpf_program *prog =
-		    c->sp ? p->skel->progs.queue_buffer_sp : p->skel->progs.queue_buffer;
-		LIBBPF_OPTS(bpf_uprobe_opts, uo);
-		struct bpf_link *link;
-		int err;
-
-		if (c->status != SYM_FOUND)
+	for (size_t i = 0; i < syms->n && !*chosen; i++) {
+		if (syms->v[i].status != SYM_FOUND)
 			continue;
-		link = bpf_program__attach_uprobe_opts(prog, pid, lib, (size_t)c->offset, &uo);
-		if (!link) {
-			err = errno;
-			c->status = SYM_ATTACH_FAILED;
-			snprintf(c->why, sizeof(c->why), "attach failed: %s (%s)", strerror(err),
-				 probe_attach_hint(err));
-			continue;
-		}
-		p->att[p->n_att].pid = pid;
-		p->att[p->n_att].link = link;
-		p->n_att++;
-		*chosen = c;
-		return 0;
+		a->link = attach_one(p, pid, lib, &syms->v[i]);
+		if (a->link)
+			*chosen = &syms->v[i];
 	}
-	return -ENOENT;
+	if (!*chosen)
+		return -ENOENT;
+	/* The batch path as well: its calls never pass through the symbol chosen. */
+	a->batch_link = NULL;
+	if (syms->batch.status == SYM_FOUND)
+		a->batch_link = attach_one(p, pid, lib, &syms->batch);
+	a->pid = pid;
+	p->n_att++;
+	return 0;
+}
+
+bool probe_batch_attached(const struct probe *p, pid_t pid)
+{
+	for (int i = 0; i < p->n_att; i++)
+		if (p->att[i].pid == pid)
+			return p->att[i].batch_link != NULL;
+	return false;
 }
 
 void probe_detach(struct probe *p, pid_t pid)
@@ -208,6 +235,7 @@ void probe_detach(struct probe *p, pid_t pid)
 		if (p->att[i].pid != pid)
 			continue;
 		bpf_link__destroy(p->att[i].link);
+		bpf_link__destroy(p->att[i].batch_link);
 		p->att[i] = p->att[--p->n_att];
 		return;
 	}
@@ -229,17 +257,26 @@ int probe_ring_fd(const struct probe *p)
 	return ring_buffer__epoll_fd(p->rb);
 }
 
-uint64_t probe_drops(struct probe *p)
+/* One per-CPU drop counter, summed over CPUs; a failed lookup repeats the last sum. */
+static uint64_t drop_slot(struct probe *p, uint32_t slot)
 {
-	uint32_t key = 0;
 	uint64_t sum = 0;
 
-	/* A failed lookup (cannot happen on a loaded map) repeats the last sum: cumulative. */
-	if (bpf_map__lookup_elem(p->skel->maps.drops, &key, sizeof(key), p->percpu,
+	if (bpf_map__lookup_elem(p->skel->maps.drops, &slot, sizeof(slot), p->percpu,
 				 (size_t)p->ncpu * sizeof(uint64_t), 0))
-		return p->last_drops;
+		return p->last_drops[slot];
 	for (int i = 0; i < p->ncpu; i++)
 		sum += p->percpu[i];
-	p->last_drops = sum;
+	p->last_drops[slot] = sum;
 	return sum;
+}
+
+uint64_t probe_drops(struct probe *p)
+{
+	return drop_slot(p, FRAMEREC_DROP_RESERVE) + drop_slot(p, FRAMEREC_DROP_CUT);
+}
+
+uint64_t probe_batch_cut(struct probe *p)
+{
+	return drop_slot(p, FRAMEREC_DROP_CUT);
 }

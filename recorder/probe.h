@@ -28,7 +28,8 @@ FRC_MUST_USE int probe_open(struct probe **out, unsigned ring_kib, probe_event_f
 void probe_close(struct probe *p);
 /*
  * Attach to pid (-1: every process) on lib, trying syms in order; the first success
- * wins and is returned in *chosen. Failures are written into each candidate's status/why.
+ * wins and is returned in *chosen; the batch symbol, when found, is attached as well
+ * (its failure is not fatal). Failures are written into each candidate's status/why.
  * Attaching a PID already attached is a no-op returning 0 (with *chosen = NULL).
  */
 FRC_MUST_USE int probe_attach(struct probe *p, pid_t pid, const char *lib, struct sym_list *syms,
@@ -40,8 +41,15 @@ bool probe_attached(const struct probe *p, pid_t pid);
 FRC_MUST_USE int probe_drain(struct probe *p);
 /* The fd that becomes readable when the BPF side forces a wakeup. */
 int probe_ring_fd(const struct probe *p);
-/* Reservation failures, summed over CPUs. */
+/*
+ * Buffers queued but not recorded, summed over CPUs: reservation failures plus batch
+ * elements past FRAMEREC_BATCH_MAX (what the drops records count).
+ */
 uint64_t probe_drops(struct probe *p);
+/* The part of probe_drops that is batch elements cut. */
+uint64_t probe_batch_cut(struct probe *p);
+/* pid's uprobe on Surface::queueBuffers is attached too. */
+bool probe_batch_attached(const struct probe *p, pid_t pid);
 /* Describe why an attach failed (errno) as a layer + hint. */
 const char *probe_attach_hint(int err);
 

@@ -45,6 +45,7 @@ struct target {
 	bool child;
 	uint64_t attach_ns;
 	char symbol[FRC_SYMBOL_MAX + 1]; /* "" in --sysfs-only mode (not attached) */
+	bool batch;			 /* Surface::queueBuffers attached too */
 };
 
 struct rec {
@@ -76,6 +77,7 @@ struct rec {
 	char library[PATH_MAX];
 	char symbol[FRC_SYMBOL_MAX + 1];
 	uint64_t sym_offset;
+	uint64_t batch_offset; /* 0: the batch path is not attached */
 	char target_desc[1024];
 	pid_t target_pid;
 
@@ -87,7 +89,8 @@ struct rec {
 	uint64_t t_start;
 	uint64_t frames;      /* received from the ring */
 	uint64_t frames_kept; /* in chunks written completely (what a write error leaves) */
-	uint64_t drops;
+	uint64_t drops;	      /* buffers not recorded, as the last drops record says */
+	uint64_t batch_cut;   /* the part of drops that is batch elements past the cap */
 	struct pipeline_reading reading;
 	bool have_reading;
 	bool status_line;
@@ -135,6 +138,7 @@ void rec_drain(struct rec *r);
 void rec_emit_sysfs(struct rec *r);
 /* A tick: the pipeline reads the meter, and the tick is written with that reading. */
 void rec_emit_tick(struct rec *r);
+/* One attach record per symbol attached in t (the batch path is a second one). */
 void rec_emit_attach(struct rec *r, const struct target *t);
 void rec_emit_exit(struct rec *r, pid_t pid);
 /* Close the chunk after a cumulative drops record: what --flush-ms and bursts do. */

@@ -10,6 +10,7 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
+#include "frame_event.h"
 #include "recording.h"
 
 /* Clears the status line first: a message written after it would share its row. */
@@ -78,20 +79,25 @@ void rec_status(struct rec *r, uint64_t now)
 void rec_summary(struct rec *r, uint64_t duration_ns, bool failed)
 {
 	struct frc_writer_stats st;
-	char lost[64] = "";
+	char lost[64] = "", cut[96] = "";
 
 	if (r->status_line)
 		fputs("\r\033[K", stderr);
 	if (r->opt->quiet && !failed)
 		return;
 	frc_writer_stats(r->w, &st);
+	if (r->batch_cut)
+		snprintf(cut, sizeof(cut),
+			 " + %" PRIu64 " batch buffers past %d per call (counted as drops)",
+			 r->batch_cut, FRAMEREC_BATCH_MAX);
 	/* After a write error, the count the file holds, not what the ring gave. */
 	if (r->frames_kept != r->frames)
 		snprintf(lost, sizeof(lost), " (of %" PRIu64 " received)", r->frames);
 	fprintf(stderr,
 		"framerec: %s: %" PRIu64 " frames%s, %" PRIu64
-		" reservation failures, %.1f s, %" PRIu64 " bytes (%.1f bytes/frame)%s%s\n",
-		r->opt->output, r->frames_kept, lost, r->drops, (double)duration_ns / 1e9, st.bytes,
+		" reservation failures%s, %.1f s, %" PRIu64 " bytes (%.1f bytes/frame)%s%s\n",
+		r->opt->output, r->frames_kept, lost, r->drops - r->batch_cut, cut,
+		(double)duration_ns / 1e9, st.bytes,
 		r->frames_kept ? (double)st.bytes / (double)r->frames_kept : 0.0,
 		r->stop_why ? "; stopped: " : "", r->stop_why ? r->stop_why : "");
 	/* An empty capture has a few usual causes: name them. */

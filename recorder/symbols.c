@@ -31,6 +31,10 @@ const char *const sym_known[6] = {
 
 const char *const sym_variant[6] = {"hook", "internal", "legacy", "output", "sp", "sp_output"};
 
+const char sym_batch[] = "_ZN7android7Surface12queueBuffersERKNSt3__16vectorINS0_"
+			 "17BatchQueuedBufferENS1_9allocatorIS3_EEEEPNS2_INS_"
+			 "24SurfaceQueueBufferOutputENS4_IS9_EEEE";
+
 static const char *const sym_prefixes[2] = {
     "_ZN7android7Surface11queueBufferE",
     "_ZN7android7Surface16hook_queueBufferE",
@@ -58,6 +62,15 @@ const char *sym_status_str(enum sym_status s)
 	return "?";
 }
 
+static void candidate_init(struct sym_candidate *c, const char *name)
+{
+	memset(c, 0, sizeof(*c));
+	snprintf(c->name, sizeof(c->name), "%s", name);
+	c->status = SYM_MISSING;
+	c->sp = sym_is_sp(name);
+	c->batch = strcmp(name, sym_batch) == 0;
+}
+
 static int list_add(struct sym_list *l, const char *name)
 {
 	struct sym_candidate *v = realloc(l->v, (l->n + 1) * sizeof(*v));
@@ -65,10 +78,7 @@ static int list_add(struct sym_list *l, const char *name)
 	if (!v)
 		return -ENOMEM;
 	l->v = v;
-	memset(&v[l->n], 0, sizeof(v[l->n]));
-	snprintf(v[l->n].name, sizeof(v[l->n].name), "%s", name);
-	v[l->n].status = SYM_MISSING;
-	v[l->n].sp = sym_is_sp(name);
+	candidate_init(&v[l->n], name);
 	l->n++;
 	return 0;
 }
@@ -78,6 +88,8 @@ static struct sym_candidate *list_find(struct sym_list *l, const char *name)
 	for (size_t i = 0; i < l->n; i++)
 		if (strcmp(l->v[i].name, name) == 0)
 			return &l->v[i];
+	if (l->batch.name[0] && strcmp(l->batch.name, name) == 0)
+		return &l->batch;
 	return NULL;
 }
 
@@ -173,6 +185,8 @@ static const char *forced_name(const char *forced)
 	for (size_t i = 0; i < 6; i++)
 		if (strcmp(forced, sym_variant[i]) == 0)
 			return sym_known[i];
+	if (strcmp(forced, "batch") == 0)
+		return sym_batch;
 	return forced;
 }
 
@@ -209,6 +223,7 @@ int sym_resolve(const char *lib, const char *forced, struct sym_list *out, char 
 	} else {
 		for (size_t i = 0; i < 6 && !ret; i++)
 			ret = list_add(out, sym_known[i]);
+		candidate_init(&out->batch, sym_batch);
 	}
 	if (!ret)
 		ret = scan_symtabs(elf, out, forced == NULL);

@@ -25,24 +25,33 @@ struct sym_candidate {
 	uint64_t offset; /* file offset, what a uprobe needs */
 	enum sym_status status;
 	bool sp;       /* argument 1 is a const sp<GraphicBuffer>& */
+	bool batch;    /* Surface::queueBuffers: argument 1 is a vector of buffers */
 	char why[160]; /* attach failure text */
 };
 
 struct sym_list {
-	struct sym_candidate *v;
+	struct sym_candidate *v; /* the single-buffer candidates, in attach order */
 	size_t n;
+	/*
+	 * The batch path, Surface::queueBuffers, attached IN ADDITION to the single-buffer
+	 * symbol chosen (a call through it never passes through queueBuffer). Its name is
+	 * "" when --symbol forced one symbol.
+	 */
+	struct sym_candidate batch;
 };
 
 /* The six known names in Kala's order (index 0..5). */
 extern const char *const sym_known[6];
 /* The stand-in's --symbol variant names for them (hook, internal, legacy, ...). */
 extern const char *const sym_variant[6];
+/* Surface::queueBuffers as Android's libc++ mangles it; `--symbol batch` names it alone. */
+extern const char sym_batch[];
 
 /*
  * Read lib's .dynsym/.symtab and list the candidates in attach order: forced (a mangled
  * name or a variant name) alone, else the six known names then every other name with a
- * queueBuffer prefix. Returns 0, or -errno with a message in err (cannot open, not ELF,
- * 32-bit ELF).
+ * queueBuffer prefix, and the batch symbol beside them. Returns 0, or -errno with a message in err
+ * (cannot open, not ELF, 32-bit ELF).
  */
 FRC_MUST_USE int sym_resolve(const char *lib, const char *forced, struct sym_list *out, char *err,
 			     size_t errlen);

@@ -49,14 +49,20 @@ static int attach_probe(struct rec *r, struct target *t, char *err, size_t errle
 		return ret;
 	}
 	snprintf(t->symbol, sizeof(t->symbol), "%s", pl.chosen->name);
+	t->batch = probe_batch_attached(r->probe, t->pid);
 	if (!r->symbol[0]) {
 		snprintf(r->symbol, sizeof(r->symbol), "%s", pl.chosen->name);
 		snprintf(r->library, sizeof(r->library), "%s", pl.lib_shown);
 		r->sym_offset = pl.chosen->offset;
+		r->batch_offset = t->batch ? pl.syms.batch.offset : 0;
 	}
 	if (r->opt->verbose)
-		rec_say(r, "PID %d: attached %s at 0x%llx in %s", (int)t->pid, pl.chosen->name,
-			(unsigned long long)pl.chosen->offset, pl.lib_shown);
+		rec_say(r, "PID %d: attached %s at 0x%llx%s in %s", (int)t->pid, pl.chosen->name,
+			(unsigned long long)pl.chosen->offset,
+			t->batch ? " and the batch path" : "", pl.lib_shown);
+	if (pl.syms.batch.status == SYM_ATTACH_FAILED)
+		rec_say(r, "PID %d: the batch path %s: %s", (int)t->pid, sym_batch,
+			pl.syms.batch.why);
 	plan_free(&pl);
 	return 0;
 }
