@@ -25,7 +25,7 @@
 #endif
 
 #define FRC_FORMAT_MAJOR 1
-#define FRC_FORMAT_MINOR 0
+#define FRC_FORMAT_MINOR 1
 
 /*
  * Size for a buffer that holds one error message: room for a PATH_MAX (4096) path and the
@@ -54,7 +54,8 @@ typedef struct frc_writer frc_writer;
 struct frc_writer_options {
 	/*
 	 * A chunk is closed when a record's ktime is flush_ms or more past the chunk's first
-	 * record, when it holds chunk_max_bytes of encoded records, on frc_writer_flush()
+	 * record, when it holds chunk_max_bytes of encoded records or 65536 records (the
+	 * format's limit, FORMAT.md 4.1), on frc_writer_flush()
 	 * (the caller's wall-clock timer) and on close. 0 selects the default.
 	 */
 	uint32_t flush_ms;	  /* default 1000 */

@@ -34,6 +34,9 @@
 #define FRC_DESC_MAX 64		      /* descriptor payload bytes */
 #define FRC_CHUNK_RAW_MAX (64u << 20) /* decompressed chunk bytes */
 #define FRC_RUN_MAX 65536	      /* frames in one frame-run entry */
+#define FRC_CHUNK_RECORDS_MAX 65536   /* records (unknown entries included) in one chunk */
+#define FRC_INDEX_FIELDS 5	      /* varints per footer index entry this writer writes */
+#define FRC_INDEX_FIELDS_MAX 64	      /* more per entry is damage, not a newer minor */
 #define FRC_FOOTER_TAIL 12	      /* crc32c + footer size + "FRCE" */
 #define FRC_DEFAULT_FLUSH_MS 1000
 #define FRC_DEFAULT_CHUNK_BYTES (1u << 20)
@@ -41,6 +44,13 @@
 
 /* CRC-32C (Castagnoli), reflected, init/xorout 0xFFFFFFFF; crc32c("123456789") = 0xE3069283. */
 uint32_t frc_crc32c(uint32_t crc, const void *data, size_t len);
+/*
+ * The CRC state that binds descriptors and the footer to one recording (FORMAT.md 3,
+ * "recording id"): the CRC-32C of the 4 bytes of the header's own CRC field. Their CRCs
+ * continue from it, so a chunk or a footer of another recording fails its CRC. Minor 0
+ * captures were not bound: 0 (a plain CRC) for them.
+ */
+uint32_t frc_bind_seed(unsigned minor, const uint8_t header_crc_le[4]);
 /* 1 when k[0..n) is a valid metadata key: 1..255 bytes of [a-z0-9_.] (FORMAT.md 3). */
 int frc_meta_key_ok(const char *k, size_t n);
 
