@@ -158,4 +158,11 @@ void frc_reader_close(frc_reader *r);
 /* The name of an enum frc_status ("complete", "truncated", "corrupt"). */
 const char *frc_status_name(enum frc_status s);
 
+/*
+ * The name of a record type ("frame", "sysfs", "drops", "attach", "exit", "tick": also its
+ * text keyword), or NULL for a type this library does not know. Types are 1..FRC_TYPE_MAX;
+ * every program that names types takes the name from here (format/frc_types.c).
+ */
+const char *frc_type_name(unsigned type);
+
 #endif /* FRC_H */

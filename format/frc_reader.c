@@ -550,7 +550,7 @@ static int body_check(frc_reader *r, uint64_t nrec, struct chunk_sum *s, const c
 				sum_time(s, r->run[i].ktime);
 			s->records += (uint64_t)n;
 			s->frames += (uint64_t)n;
-		} else if (type >= 2 && type <= FRC_TYPE_MAX) {
+		} else if (type <= FRC_TYPE_MAX && frc_type_ops((unsigned)type)) {
 			int ret = frc_entry_decode(type, p, len, &rec, what);
 
 			if (ret)
@@ -810,7 +810,7 @@ int frc_reader_next(frc_reader *r, struct frc_record *rec)
 				r->run_pos = 0;
 				continue;
 			}
-			if (type >= 2 && type <= FRC_TYPE_MAX) {
+			if (type <= FRC_TYPE_MAX && frc_type_ops((unsigned)type)) {
 				if (frc_entry_decode(type, p, len, rec, &what))
 					return FRC_ECORRUPT;
 				deliver_time(r, rec);

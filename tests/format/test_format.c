@@ -1507,6 +1507,49 @@ START_TEST(chunk_record_limit)
 }
 END_TEST
 
+/*
+ * The type table (format/frc_types.c) is what names types everywhere: its names are the
+ * keywords of FORMAT.md 11, each row's printer and parser agree, and a type it does not
+ * know has no name (so callers print it as unknown, never index past the table).
+ */
+START_TEST(type_table)
+{
+	static const char *const names[] = {NULL,     "frame", "sysfs", "drops",
+					    "attach", "exit",  "tick"};
+	struct frc_record in[32];
+	size_t n = sample(in);
+
+	ck_assert_uint_eq(FRC_TYPE_MAX, 6);
+	for (unsigned t = 1; t <= FRC_TYPE_MAX; t++) {
+		const struct frc_type_ops *ops = frc_type_ops(t);
+
+		ck_assert_str_eq(frc_type_name(t), names[t]);
+		ck_assert_ptr_nonnull(ops);
+		ck_assert_uint_eq(ops->type, t);
+		ck_assert_ptr_nonnull(ops->print);
+		ck_assert_ptr_nonnull(ops->parse);
+		/* Only frames go without a payload codec: they are stored as columnar runs. */
+		ck_assert_int_eq(ops->encode == NULL, t == FRC_FRAME);
+		ck_assert_int_eq(ops->decode == NULL, t == FRC_FRAME);
+	}
+	ck_assert_ptr_null(frc_type_name(0));
+	ck_assert_ptr_null(frc_type_name(FRC_TYPE_MAX + 1));
+	ck_assert_ptr_null(frc_type_name(99));
+	/* Every sample record prints as its table name followed by its ktime. */
+	for (size_t i = 0; i < n; i++) {
+		char line[FRC_TEXT_LINE_MAX + 1], want[64];
+
+		ck_assert_int_gt(frc_text_format_record(&in[i], line, sizeof(line)), 0);
+		snprintf(want, sizeof(want), "%s %llu", names[in[i].type],
+			 (unsigned long long)in[i].ktime_ns);
+		ck_assert_msg(!strncmp(line, want, strlen(want)), "%s", line);
+	}
+	in[0].type = 7;
+	ck_assert_int_eq(frc_record_check(&in[0]), FRC_EINVAL);
+	ck_assert_int_eq(frc_text_format_record(&in[0], NULL, 0), FRC_EINVAL);
+}
+END_TEST
+
 START_TEST(text_export_damaged)
 {
 	struct frc_record in[32];
@@ -1778,6 +1821,7 @@ int main(int argc, char **argv)
 	    {"future_minor_capture", future_minor_capture, 10},
 	    {"spliced_recordings_corrupt", spliced_recordings_corrupt, 10},
 	    {"chunk_record_limit", chunk_record_limit, 60},
+	    {"type_table", type_table, 10},
 	};
 
 	Suite *s = suite_create("format");
