@@ -125,7 +125,7 @@ static int rec_event(struct dbsink *s, const struct frc_record *rec, uint32_t pi
 	++*life;
 	sqlite3_bind_int64(st, 1, s->capture_id);
 	bind_u64(st, 2, rec->ktime_ns);
-	sqlite3_bind_text(st, 3, rec->type == FRC_ATTACH ? "attach" : "exit", -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 3, frc_type_name(rec->type), -1, SQLITE_STATIC);
 	sqlite3_bind_int64(st, 4, pid);
 	if (rec->type == FRC_ATTACH)
 		sqlite3_bind_text(st, 5, rec->u.attach.symbol, -1, SQLITE_STATIC);

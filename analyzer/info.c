@@ -13,9 +13,6 @@
 #include "cli.h"
 #include "commands.h"
 
-static const char *type_names[FRC_TYPE_MAX + 1] = {NULL,     "frame", "sysfs", "drops",
-						   "attach", "exit",  "tick"};
-
 static const char info_help[] =
     "usage: frameanalyze info IN.frc [--json]\n"
     "\n"
@@ -98,7 +95,7 @@ static void print_text(const frc_reader *r, const char *path, const struct frc_r
 	       st->index_used ? "from the index" : "linear scan, no valid index");
 	printf("%-18s %" PRIu64 "\n", "records", st->records);
 	for (int t = 1; t <= FRC_TYPE_MAX; t++)
-		printf("  %-16s %" PRIu64 "\n", type_names[t], st->by_type[t]);
+		printf("  %-16s %" PRIu64 "\n", frc_type_name((unsigned)t), st->by_type[t]);
 	printf("%-18s %" PRIu64 "\n", "unknown skipped", st->unknown);
 	if (st->records)
 		printf("%-18s %" PRIu64 " .. %" PRIu64 " ns (%" PRIu64 ".%03" PRIu64 " s)\n",
@@ -150,7 +147,7 @@ static void print_json(const frc_reader *r, const char *path, const struct frc_r
 	printf("  \"index_used\": %s,\n", st->index_used ? "true" : "false");
 	printf("  \"records\": %" PRIu64 ",\n  \"records_by_type\": {\n", st->records);
 	for (int t = 1; t <= FRC_TYPE_MAX; t++)
-		printf("    \"%s\": %" PRIu64 "%s\n", type_names[t], st->by_type[t],
+		printf("    \"%s\": %" PRIu64 "%s\n", frc_type_name((unsigned)t), st->by_type[t],
 		       t < FRC_TYPE_MAX ? "," : "");
 	printf("  },\n  \"unknown_skipped\": %" PRIu64 ",\n", st->unknown);
 	if (st->records)

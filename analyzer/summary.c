@@ -616,9 +616,6 @@ static void json_capture(const struct summary *s, FILE *out, bool with_path)
 
 static void json_records(const struct summary *s, FILE *out, const struct numbers *n)
 {
-	static const char *names[FRC_TYPE_MAX + 1] = {NULL,	"frame", "sysfs", "drops",
-						      "attach", "exit",	 "tick"};
-
 	fprintf(out, "  \"accounting\": {\n");
 	json_key_u64(out, 4, "frames", s->stats.by_type[FRC_FRAME], true);
 	json_key_u64(out, 4, "reservation_failures", s->drops, true);
@@ -626,7 +623,8 @@ static void json_records(const struct summary *s, FILE *out, const struct number
 	json_key_u64(out, 4, "unknown_records", s->stats.unknown, true);
 	fprintf(out, "    \"records\": {\n");
 	for (int t = 1; t <= FRC_TYPE_MAX; t++)
-		json_key_u64(out, 6, names[t], s->stats.by_type[t], t < FRC_TYPE_MAX);
+		json_key_u64(out, 6, frc_type_name((unsigned)t), s->stats.by_type[t],
+			     t < FRC_TYPE_MAX);
 	fprintf(out, "    }\n  },\n");
 }
 

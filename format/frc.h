@@ -24,7 +24,7 @@
 #include "frc_record.h"
 
 #define FRC_FORMAT_MAJOR 1
-#define FRC_FORMAT_MINOR 0
+#define FRC_FORMAT_MINOR 1
 
 /* Linux's largest errno (MAX_ERRNO); FRC_E* codes lie below its negation. */
 #define FRC_ERRNO_MAX 4095
@@ -56,7 +56,8 @@ typedef struct frc_writer frc_writer;
 struct frc_writer_options {
 	/*
 	 * A chunk is closed when a record's ktime is flush_ms or more past the chunk's first
-	 * record, when it holds chunk_max_bytes of encoded records, on frc_writer_flush()
+	 * record, when it holds chunk_max_bytes of encoded records or 65536 records (the
+	 * format's limit, FORMAT.md 4.1), on frc_writer_flush()
 	 * (the caller's wall-clock timer) and on close. 0 selects the default.
 	 */
 	uint32_t flush_ms;	  /* default 1000 */
@@ -158,5 +159,12 @@ void frc_reader_close(frc_reader *r);
 
 /* The name of an enum frc_status ("complete", "truncated", "corrupt"). */
 const char *frc_status_name(enum frc_status s);
+
+/*
+ * The name of a record type ("frame", "sysfs", "drops", "attach", "exit", "tick": also its
+ * text keyword), or NULL for a type this library does not know. Types are 1..FRC_TYPE_MAX;
+ * every program that names types takes the name from here (format/frc_types.c).
+ */
+const char *frc_type_name(unsigned type);
 
 #endif /* FRC_H */

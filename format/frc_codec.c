@@ -12,73 +12,155 @@
 
 /* ------------------------------------------------------------ plain records */
 
-int frc_record_check(const struct frc_record *r)
+/*
+ * Per-type validation, payload encoding and decoding; frc_types.c lists them in the type
+ * table. The entry header and the ktime that starts every non-frame payload are handled
+ * once, in frc_entry_encode / frc_entry_decode; these see the fields after the ktime.
+ * A decoder reads through the cursor (whose bad flag records overruns) and returns -1 for
+ * a value out of range; the caller then checks that the payload was consumed exactly.
+ */
+
+int frc_sysfs_check(const struct frc_record *r)
 {
-	switch (r->type) {
-	case FRC_FRAME:
-	case FRC_DROPS:
-	case FRC_EXIT:
-		return 0;
-	case FRC_SYSFS:
-		if (r->u.sysfs.err < 0)
-			return FRC_EINVAL;
-		if (r->u.sysfs.err == 0 && r->u.sysfs.len > FRC_SYSFS_MAX)
-			return FRC_EINVAL;
-		if (r->u.sysfs.err != 0 && r->u.sysfs.len != 0)
-			return FRC_EINVAL;
-		return 0;
-	case FRC_ATTACH:
-		if (r->u.attach.len > FRC_SYMBOL_MAX ||
-		    r->u.attach.symbol[r->u.attach.len] != '\0' ||
-		    memchr(r->u.attach.symbol, '\0', r->u.attach.len))
-			return FRC_EINVAL;
-		return 0;
-	case FRC_TICK:
-		if (r->u.tick.has_result && r->u.tick.source > FRC_SOURCE_EBPF)
-			return FRC_EINVAL;
-		return 0;
-	default:
+	if (r->u.sysfs.err < 0)
 		return FRC_EINVAL;
-	}
+	if (r->u.sysfs.err == 0 && r->u.sysfs.len > FRC_SYSFS_MAX)
+		return FRC_EINVAL;
+	if (r->u.sysfs.err != 0 && r->u.sysfs.len != 0)
+		return FRC_EINVAL;
+	return 0;
 }
 
-/* The payload of a non-frame record, after the entry header. */
-static void payload_encode(struct frc_buf *b, const struct frc_record *r)
+void frc_sysfs_encode(struct frc_buf *b, const struct frc_record *r)
 {
-	frc_buf_varint(b, r->ktime_ns);
-	switch (r->type) {
-	case FRC_SYSFS:
-		frc_buf_varint(b, (uint32_t)r->u.sysfs.err);
-		if (r->u.sysfs.err == 0)
-			frc_buf_put(b, r->u.sysfs.raw, r->u.sysfs.len);
-		break;
-	case FRC_DROPS:
-		frc_buf_varint(b, r->u.drops.cumulative);
-		break;
-	case FRC_ATTACH:
-		frc_buf_varint(b, r->u.attach.pid);
-		frc_buf_put(b, r->u.attach.symbol, r->u.attach.len);
-		break;
-	case FRC_EXIT:
-		frc_buf_varint(b, r->u.exit.pid);
-		break;
-	case FRC_TICK:
-		if (!r->u.tick.has_result)
-			break;
-		frc_buf_u8(b, r->u.tick.source);
-		if (r->u.tick.source != FRC_SOURCE_NONE)
-			frc_buf_varint(b, r->u.tick.fps_micro);
-		break;
+	frc_buf_varint(b, (uint32_t)r->u.sysfs.err);
+	if (r->u.sysfs.err == 0)
+		frc_buf_put(b, r->u.sysfs.raw, r->u.sysfs.len);
+}
+
+int frc_sysfs_decode(struct frc_cur *c, struct frc_record *r)
+{
+	uint64_t v = 0;
+
+	frc_cur_varint(c, &v);
+	if (v > INT32_MAX)
+		return -1;
+	r->u.sysfs.err = (int32_t)v;
+	if (v == 0 && !c->bad) {
+		if (c->len - c->pos > FRC_SYSFS_MAX)
+			return -1;
+		r->u.sysfs.len = (uint16_t)(c->len - c->pos);
+		memcpy(r->u.sysfs.raw, c->p + c->pos, r->u.sysfs.len);
+		c->pos = c->len;
 	}
+	return 0;
+}
+
+void frc_drops_encode(struct frc_buf *b, const struct frc_record *r)
+{
+	frc_buf_varint(b, r->u.drops.cumulative);
+}
+
+int frc_drops_decode(struct frc_cur *c, struct frc_record *r)
+{
+	frc_cur_varint(c, &r->u.drops.cumulative);
+	return 0;
+}
+
+int frc_attach_check(const struct frc_record *r)
+{
+	if (r->u.attach.len > FRC_SYMBOL_MAX || r->u.attach.symbol[r->u.attach.len] != '\0' ||
+	    memchr(r->u.attach.symbol, '\0', r->u.attach.len))
+		return FRC_EINVAL;
+	return 0;
+}
+
+void frc_attach_encode(struct frc_buf *b, const struct frc_record *r)
+{
+	frc_buf_varint(b, r->u.attach.pid);
+	frc_buf_put(b, r->u.attach.symbol, r->u.attach.len);
+}
+
+int frc_attach_decode(struct frc_cur *c, struct frc_record *r)
+{
+	uint64_t v = 0;
+
+	frc_cur_varint(c, &v);
+	if (c->bad || v > UINT32_MAX || c->len - c->pos > FRC_SYMBOL_MAX ||
+	    memchr(c->p + c->pos, '\0', c->len - c->pos))
+		return -1;
+	r->u.attach.pid = (uint32_t)v;
+	r->u.attach.len = (uint16_t)(c->len - c->pos);
+	memcpy(r->u.attach.symbol, c->p + c->pos, r->u.attach.len);
+	c->pos = c->len;
+	return 0;
+}
+
+void frc_exit_encode(struct frc_buf *b, const struct frc_record *r)
+{
+	frc_buf_varint(b, r->u.exit.pid);
+}
+
+int frc_exit_decode(struct frc_cur *c, struct frc_record *r)
+{
+	uint64_t v = 0;
+
+	frc_cur_varint(c, &v);
+	if (v > UINT32_MAX)
+		return -1;
+	r->u.exit.pid = (uint32_t)v;
+	return 0;
+}
+
+int frc_tick_check(const struct frc_record *r)
+{
+	return r->u.tick.has_result && r->u.tick.source > FRC_SOURCE_EBPF ? FRC_EINVAL : 0;
+}
+
+void frc_tick_encode(struct frc_buf *b, const struct frc_record *r)
+{
+	if (!r->u.tick.has_result)
+		return;
+	frc_buf_u8(b, r->u.tick.source);
+	if (r->u.tick.source != FRC_SOURCE_NONE)
+		frc_buf_varint(b, r->u.tick.fps_micro);
+}
+
+int frc_tick_decode(struct frc_cur *c, struct frc_record *r)
+{
+	uint8_t src = 0;
+
+	if (c->bad || c->pos == c->len)
+		return 0; /* the meter was read, result not recorded */
+	r->u.tick.has_result = true;
+	frc_cur_u8(c, &src);
+	if (src > FRC_SOURCE_EBPF)
+		return -1;
+	r->u.tick.source = src;
+	if (src != FRC_SOURCE_NONE)
+		frc_cur_varint(c, &r->u.tick.fps_micro);
+	return 0;
+}
+
+int frc_record_check(const struct frc_record *r)
+{
+	const struct frc_type_ops *t = frc_type_ops(r->type);
+
+	if (!t)
+		return FRC_EINVAL;
+	return t->check ? t->check(r) : 0;
 }
 
 void frc_entry_encode(struct frc_buf *out, const struct frc_record *r)
 {
+	const struct frc_type_ops *t = frc_type_ops(r->type);
 	uint8_t tmp[300];
 	struct frc_buf b = {.p = tmp, .cap = sizeof(tmp)};
 
 	/* A non-frame payload is at most 10 + 10 + 255 bytes, so tmp never grows. */
-	payload_encode(&b, r);
+	frc_buf_varint(&b, r->ktime_ns);
+	if (t && t->encode)
+		t->encode(&b, r);
 	frc_buf_varint(out, r->type);
 	frc_buf_varint(out, b.len);
 	frc_buf_put(out, b.p, b.len);
@@ -87,66 +169,17 @@ void frc_entry_encode(struct frc_buf *out, const struct frc_record *r)
 int frc_entry_decode(uint64_t type, const uint8_t *p, size_t len, struct frc_record *r,
 		     const char **what)
 {
+	const struct frc_type_ops *t = type <= FRC_TYPE_MAX ? frc_type_ops((unsigned)type) : NULL;
 	struct frc_cur c = {.p = p, .len = len};
-	uint64_t v = 0;
-	uint8_t src;
 
 	memset(r, 0, sizeof(*r));
 	r->type = (uint8_t)type;
 	frc_cur_varint(&c, &r->ktime_ns);
-	switch (type) {
-	case FRC_SYSFS:
-		frc_cur_varint(&c, &v);
-		if (v > INT32_MAX)
-			goto bad;
-		r->u.sysfs.err = (int32_t)v;
-		if (v == 0) {
-			if (c.len - c.pos > FRC_SYSFS_MAX)
-				goto bad;
-			r->u.sysfs.len = (uint16_t)(c.len - c.pos);
-			memcpy(r->u.sysfs.raw, c.p + c.pos, r->u.sysfs.len);
-			c.pos = c.len;
-		}
-		break;
-	case FRC_DROPS:
-		frc_cur_varint(&c, &r->u.drops.cumulative);
-		break;
-	case FRC_ATTACH:
-		frc_cur_varint(&c, &v);
-		if (v > UINT32_MAX || c.len - c.pos > FRC_SYMBOL_MAX ||
-		    memchr(c.p + c.pos, '\0', c.len - c.pos))
-			goto bad;
-		r->u.attach.pid = (uint32_t)v;
-		r->u.attach.len = (uint16_t)(c.len - c.pos);
-		memcpy(r->u.attach.symbol, c.p + c.pos, r->u.attach.len);
-		c.pos = c.len;
-		break;
-	case FRC_EXIT:
-		frc_cur_varint(&c, &v);
-		if (v > UINT32_MAX)
-			goto bad;
-		r->u.exit.pid = (uint32_t)v;
-		break;
-	case FRC_TICK:
-		if (c.bad || c.pos == c.len)
-			break;
-		r->u.tick.has_result = true;
-		frc_cur_u8(&c, &src);
-		if (src > FRC_SOURCE_EBPF)
-			goto bad;
-		r->u.tick.source = src;
-		if (src != FRC_SOURCE_NONE)
-			frc_cur_varint(&c, &r->u.tick.fps_micro);
-		break;
-	default:
-		goto bad;
+	if (!t || !t->decode || t->decode(&c, r) || c.bad || c.pos != c.len) {
+		*what = "malformed record";
+		return FRC_ECORRUPT;
 	}
-	if (c.bad || c.pos != c.len)
-		goto bad;
 	return 0;
-bad:
-	*what = "malformed record";
-	return FRC_ECORRUPT;
 }
 
 /* ------------------------------------------------------------ frame runs */

@@ -34,6 +34,9 @@
 #define FRC_DESC_MAX 64		      /* descriptor payload bytes */
 #define FRC_CHUNK_RAW_MAX (64u << 20) /* decompressed chunk bytes */
 #define FRC_RUN_MAX 65536	      /* frames in one frame-run entry */
+#define FRC_CHUNK_RECORDS_MAX 65536   /* records (unknown entries included) in one chunk */
+#define FRC_INDEX_FIELDS 5	      /* varints per footer index entry this writer writes */
+#define FRC_INDEX_FIELDS_MAX 64	      /* more per entry is damage, not a newer minor */
 #define FRC_FOOTER_TAIL 12	      /* crc32c + footer size + "FRCE" */
 #define FRC_DEFAULT_FLUSH_MS 1000
 #define FRC_DEFAULT_CHUNK_BYTES (1u << 20)
@@ -41,6 +44,13 @@
 
 /* CRC-32C (Castagnoli), reflected, init/xorout 0xFFFFFFFF; crc32c("123456789") = 0xE3069283. */
 uint32_t frc_crc32c(uint32_t crc, const void *data, size_t len);
+/*
+ * The CRC state that binds descriptors and the footer to one recording (FORMAT.md 3,
+ * "recording id"): the CRC-32C of the 4 bytes of the header's own CRC field. Their CRCs
+ * continue from it, so a chunk or a footer of another recording fails its CRC. Minor 0
+ * captures were not bound: 0 (a plain CRC) for them.
+ */
+uint32_t frc_bind_seed(unsigned minor, const uint8_t header_crc_le[4]);
 /* 1 when k[0..n) is a valid metadata key: 1..255 bytes of [a-z0-9_.] (FORMAT.md 3). */
 int frc_meta_key_ok(const char *k, size_t n);
 
@@ -100,6 +110,60 @@ const uint8_t *frc_cur_bytes(struct frc_cur *c, size_t n);
 /* Decode a varint from p[0..len): returns bytes used, 0 when malformed or cut. */
 size_t frc_varint_decode(const uint8_t *p, size_t len, uint64_t *v);
 
+/* ------------------------------------------------------------ the record type table */
+
+struct frc_parser; /* a text line being parsed (frc_text.c) */
+
+/*
+ * Everything the library knows about one record type, in one row of the table in
+ * frc_types.c: its name (also its text keyword, and what info, report and db print),
+ * and its functions. Adding a record type is one row plus these functions (binary ones in
+ * frc_codec.c, text ones in frc_text.c) and their tests; nothing else names types.
+ */
+struct frc_type_ops {
+	unsigned type;	  /* enum frc_type: the type code on disk */
+	const char *name; /* "frame", "sysfs", ...: the text keyword */
+	/* 0 when r can be stored, FRC_EINVAL when not; NULL: every value can. */
+	int (*check)(const struct frc_record *r);
+	/*
+	 * The entry payload after its ktime (which every non-frame entry starts with), and
+	 * back: decode reads through c and returns -1 for a value out of range; the caller
+	 * checks that the payload was consumed exactly. NULL for frame: frames are stored as
+	 * columnar runs (frc_run_encode / frc_run_decode, FORMAT.md 4.4).
+	 */
+	void (*encode)(struct frc_buf *b, const struct frc_record *r);
+	int (*decode)(struct frc_cur *c, struct frc_record *r);
+	/* The canonical text fields after "NAME KTIME_NS", like snprintf (FRC_EINVAL: cannot). */
+	int (*print)(const struct frc_record *r, char *buf, size_t len);
+	/* Parse the text fields after KTIME_NS; 0 or FRC_EINVAL with the message set. */
+	int (*parse)(struct frc_parser *p, struct frc_record *r);
+};
+
+/* The row for type, or NULL for a type this library does not know. */
+const struct frc_type_ops *frc_type_ops(unsigned type);
+
+/* The per-type functions the table points to. */
+#define FRC_TYPE_TEXT_FUNCS(t)                                                                     \
+	int frc_##t##_print(const struct frc_record *r, char *buf, size_t len);                    \
+	int frc_##t##_parse(struct frc_parser *p, struct frc_record *r);
+#define FRC_TYPE_BIN_FUNCS(t)                                                                      \
+	void frc_##t##_encode(struct frc_buf *b, const struct frc_record *r);                      \
+	int frc_##t##_decode(struct frc_cur *c, struct frc_record *r);
+FRC_TYPE_TEXT_FUNCS(frame)
+FRC_TYPE_TEXT_FUNCS(sysfs)
+FRC_TYPE_TEXT_FUNCS(drops)
+FRC_TYPE_TEXT_FUNCS(attach)
+FRC_TYPE_TEXT_FUNCS(exit)
+FRC_TYPE_TEXT_FUNCS(tick)
+FRC_TYPE_BIN_FUNCS(sysfs)
+FRC_TYPE_BIN_FUNCS(drops)
+FRC_TYPE_BIN_FUNCS(attach)
+FRC_TYPE_BIN_FUNCS(exit)
+FRC_TYPE_BIN_FUNCS(tick)
+int frc_sysfs_check(const struct frc_record *r);
+int frc_attach_check(const struct frc_record *r);
+int frc_tick_check(const struct frc_record *r);
+
 /*
  * Chunk body codec. frc_chunk_encode appends the entries for recs[0..n) to out exactly as
  * the writer would for a chunk holding these records (used by the writer and by tests
@@ -124,8 +188,8 @@ long frc_run_decode(const uint8_t *p, size_t len, struct frc_run_frame *f, size_
 		    const char **what);
 
 /*
- * Decode one non-frame entry (types 2..6) into *r. 0, or FRC_ECORRUPT with *what set.
- * Types outside 2..6 are not passed here (1 is a frame run, others are unknown).
+ * Decode one non-frame entry of a known type into *r. 0, or FRC_ECORRUPT with *what set
+ * (also for a type without a decoder: 1 is a frame run, others are unknown).
  */
 int frc_entry_decode(uint64_t type, const uint8_t *p, size_t len, struct frc_record *r,
 		     const char **what);

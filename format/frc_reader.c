@@ -20,6 +20,14 @@
 
 #include "frc_internal.h"
 
+/*
+ * How this capture's descriptor and footer CRCs are computed (FORMAT.md 3, "recording id"):
+ * bound to the header (minor >= 1 writers), or plain (minor 0, and writers that followed
+ * the 1.0 rules while writing a later minor). The first CRC that checks decides for the
+ * whole file; every later one must follow the same rule.
+ */
+enum { BIND_UNKNOWN, BIND_BOUND, BIND_PLAIN };
+
 /* A window over the file for reading varints at increasing offsets (the footer index). */
 struct window {
 	uint64_t pos; /* file offset of buf[off] */
@@ -39,6 +47,9 @@ struct frc_reader {
 	size_t n_meta;
 	uint8_t *header; /* header payload; the metadata strings point into meta_store */
 	char *meta_store;
+	uint32_t bind;	/* CRC state binding descriptors and footer to this header */
+	int bind_mode;	/* BIND_UNKNOWN until the first descriptor or the footer decides */
+	int end_tagged; /* the file ends in "FRCE": the writer finished it */
 
 	uint64_t pos;	   /* offset of the next frame to read */
 	uint64_t data_end; /* footer offset when the index is used, else the file size */
@@ -46,8 +57,8 @@ struct frc_reader {
 
 	/* The footer index (when index_used): a cursor over its entries and its totals. */
 	struct window idx;
-	uint64_t idx_chunks, idx_prev_off, idx_prev_min;
-	uint64_t idx_records, idx_by_type[FRC_TYPE_MAX + 1], idx_min, idx_max;
+	uint64_t idx_chunks, idx_fields, idx_prev_off, idx_prev_min;
+	uint64_t idx_records, idx_ntypes, idx_by_type[FRC_TYPE_MAX + 1], idx_min, idx_max;
 
 	/* The current chunk. */
 	ZSTD_DCtx *dctx;
@@ -283,6 +294,8 @@ static int header_read(frc_reader *r)
 		    FRC_FORMAT_MAJOR);
 		return FRC_EVERSION;
 	}
+	r->bind = frc_bind_seed(r->minor, r->header + size - 4);
+	r->bind_mode = r->minor == 0 ? BIND_PLAIN : BIND_UNKNOWN;
 	ret = header_parse(r, r->header, size);
 	if (ret == FRC_ENOMEM)
 		return ret;
@@ -297,6 +310,80 @@ static int header_read(frc_reader *r)
 /* ------------------------------------------------------------ footer / index */
 
 /*
+ * Whether a stored CRC matches under the capture's binding rule: bound is the CRC
+ * continued from the recording id, plain the CRC from 0. An undecided rule is decided here.
+ */
+static int crc_follows_binding(frc_reader *r, uint32_t stored, uint32_t bound, uint32_t plain)
+{
+	if (r->bind_mode == BIND_UNKNOWN && (stored == bound || stored == plain))
+		r->bind_mode = stored == bound ? BIND_BOUND : BIND_PLAIN;
+	return stored == (r->bind_mode == BIND_BOUND ? bound : plain) &&
+	       r->bind_mode != BIND_UNKNOWN;
+}
+
+/* The smallest footer frame: skippable header, tag, 4 one-byte varints, the tail. */
+#define FOOTER_MIN (8 + 4 + 4 + FRC_FOOTER_TAIL)
+
+/* 1: n varints were read (the last into *last, may be NULL); 0: malformed; <0: I/O error. */
+static int win_varints(frc_reader *r, struct window *w, uint64_t n, uint64_t *last)
+{
+	uint64_t v = 0;
+	int ret;
+
+	for (uint64_t i = 0; i < n; i++)
+		if ((ret = win_varint(r, w, &v)) <= 0)
+			return ret;
+	if (last)
+		*last = v;
+	return 1;
+}
+
+/*
+ * Walk the footer payload after its tag once, checking its structure and keeping the
+ * totals. 1.0 footers have 5 varints per index entry and 6 per-type totals; from 1.1 both
+ * counts are written before what they count, so a reader of any 1.x knows where min/max
+ * are whatever types or entry fields a newer writer added (FORMAT.md 5, 9). Every loop
+ * consumes at least one byte per step, so the work is bounded by the footer's size.
+ */
+static int footer_parse(frc_reader *r, struct window *w, uint64_t off, uint64_t end)
+{
+	uint64_t v;
+	int ret;
+
+	memset(w, 0, sizeof(*w));
+	w->pos = off + 12;
+	w->end = end;
+	r->idx_fields = FRC_INDEX_FIELDS;
+	r->idx_ntypes = 6;
+	if ((ret = win_varint(r, w, &r->idx_chunks)) <= 0)
+		return ret;
+	if (r->minor > 0 && (ret = win_varint(r, w, &r->idx_fields)) <= 0)
+		return ret;
+	if (r->idx_fields < FRC_INDEX_FIELDS || r->idx_fields > FRC_INDEX_FIELDS_MAX)
+		return 0;
+	for (uint64_t i = 0; i < r->idx_chunks; i++)
+		if ((ret = win_varints(r, w, r->idx_fields, NULL)) <= 0)
+			return ret;
+	if ((ret = win_varint(r, w, &r->idx_records)) <= 0)
+		return ret;
+	if (r->minor > 0 && (ret = win_varint(r, w, &r->idx_ntypes)) <= 0)
+		return ret;
+	for (uint64_t t = 1; t <= r->idx_ntypes; t++) {
+		if ((ret = win_varint(r, w, &v)) <= 0)
+			return ret;
+		if (t <= FRC_TYPE_MAX)
+			r->idx_by_type[t] = v;
+	}
+	if ((ret = win_varint(r, w, &r->idx_min)) <= 0 ||
+	    (ret = win_varint(r, w, &r->idx_max)) <= 0)
+		return ret;
+	/* A newer minor may append fields; at our minor or older the payload ends here. */
+	if (win_offset(w) != end && r->minor <= FRC_FORMAT_MINOR)
+		return 0;
+	return 1;
+}
+
+/*
  * Check the footer at the end of the file. Returns 1 when it is valid (and sets up the
  * index cursor), 0 when it is absent or damaged (the caller scans linearly), <0 on I/O
  * error. Nothing here is trusted until the checksum over the whole payload matched.
@@ -305,17 +392,16 @@ static int footer_check(frc_reader *r)
 {
 	uint8_t tail[FRC_FOOTER_TAIL], h[8], buf[4096];
 	uint64_t off, plen, v, end;
-	uint32_t size, crc = 0;
+	uint32_t size, crc = 0, bcrc = r->bind; /* bcrc: continued from the recording id */
 	struct window *w = &r->idx;
 	int ret;
 
-	if (r->size - r->pos < 8 + 4 + 1 + 9 + FRC_FOOTER_TAIL)
+	if (r->size - r->pos < FOOTER_MIN)
 		return 0;
 	if (read_at(r, r->size - FRC_FOOTER_TAIL, tail, FRC_FOOTER_TAIL))
 		return FRC_EIO;
 	size = frc_get_le32(tail + 4);
-	if (memcmp(tail + 8, FRC_TAG_END, 4) || size > r->size - r->pos ||
-	    size < 8 + 4 + 1 + 9 + FRC_FOOTER_TAIL)
+	if (memcmp(tail + 8, FRC_TAG_END, 4) || size > r->size - r->pos || size < FOOTER_MIN)
 		return 0;
 	off = r->size - size;
 	if (read_at(r, off, h, 8))
@@ -330,39 +416,23 @@ static int footer_check(frc_reader *r)
 		if (read_at(r, at, buf, n))
 			return FRC_EIO;
 		crc = frc_crc32c(crc, buf, n);
+		bcrc = frc_crc32c(bcrc, buf, n);
 		at += n;
 	}
-	if (crc != frc_get_le32(tail))
+	if (!crc_follows_binding(r, frc_get_le32(tail), bcrc, crc))
 		return 0;
 	if (read_at(r, off + 8, h, 4))
 		return FRC_EIO;
 	if (memcmp(h, FRC_TAG_INDEX, 4))
 		return 0;
-	/* Walk the entries once to reach the totals and check the structure. */
-	memset(w, 0, sizeof(*w));
-	w->pos = off + 12;
-	w->end = end;
-	if ((ret = win_varint(r, w, &r->idx_chunks)) <= 0)
+	ret = footer_parse(r, w, off, end);
+	if (ret <= 0)
 		return ret;
-	for (uint64_t i = 0; i < r->idx_chunks; i++)
-		for (int k = 0; k < 5; k++)
-			if ((ret = win_varint(r, w, &v)) <= 0)
-				return ret;
-	if ((ret = win_varint(r, w, &r->idx_records)) <= 0)
-		return ret;
-	for (int t = 1; t <= FRC_TYPE_MAX; t++)
-		if ((ret = win_varint(r, w, &r->idx_by_type[t])) <= 0)
-			return ret;
-	if ((ret = win_varint(r, w, &r->idx_min)) <= 0 ||
-	    (ret = win_varint(r, w, &r->idx_max)) <= 0)
-		return ret;
-	if (win_offset(w) != end)
-		return 0;
 	/* Valid: rewind the cursor to the first entry. */
 	memset(w, 0, sizeof(*w));
 	w->pos = off + 12;
 	w->end = end;
-	if (win_varint(r, w, &v) <= 0)
+	if (win_varint(r, w, &v) <= 0 || (r->minor > 0 && win_varint(r, w, &v) <= 0))
 		return FRC_EIO;
 	r->data_end = off;
 	r->st.index_used = 1;
@@ -404,6 +474,12 @@ static int short_data(frc_reader *r, uint64_t off, const char *what, uint64_t ne
 {
 	uint64_t have = r->data_end - off;
 
+	/* A file that ends in the footer's end tag was finished: it was damaged, not cut. */
+	if (r->end_tagged && !r->st.index_used)
+		return corrupt(r, off,
+			       "%s needs %llu bytes, only %llu remain, yet the file ends in "
+			       "a footer (a damaged footer?)",
+			       what, (unsigned long long)need, (unsigned long long)have);
 	if (r->st.index_used)
 		return corrupt(r, off, "%s needs %llu bytes, only %llu before the index", what,
 			       (unsigned long long)need, (unsigned long long)have);
@@ -427,7 +503,7 @@ static int grow(uint8_t **p, size_t *cap, size_t need)
 }
 
 struct chunk_sum {
-	uint64_t records, frames, min, max;
+	uint64_t records, frames, unknown, min, max;
 	int has_time;
 };
 
@@ -440,13 +516,21 @@ static void sum_time(struct chunk_sum *s, uint64_t t)
 	s->has_time = 1;
 }
 
-/* Walk the decompressed body once, checking every entry, before anything is delivered. */
-static int body_check(frc_reader *r, struct chunk_sum *s, const char **what)
+/*
+ * Walk the decompressed body once, checking every entry, before anything is delivered. It
+ * stops as soon as the chunk holds more than the nrec records its descriptor declared
+ * (at most FRC_CHUNK_RECORDS_MAX), so the work is bounded by the limit, not by rsize.
+ */
+static int body_check(frc_reader *r, uint64_t nrec, struct chunk_sum *s, const char **what)
 {
 	struct frc_cur c = {.p = r->raw, .len = r->raw_len};
 	struct frc_record rec;
 
 	while (c.pos < c.len) {
+		if (s->records >= nrec) {
+			*what = "more records than the descriptor declares";
+			return FRC_ECORRUPT;
+		}
 		uint64_t type, len;
 		const uint8_t *p;
 
@@ -466,7 +550,7 @@ static int body_check(frc_reader *r, struct chunk_sum *s, const char **what)
 				sum_time(s, r->run[i].ktime);
 			s->records += (uint64_t)n;
 			s->frames += (uint64_t)n;
-		} else if (type >= 2 && type <= FRC_TYPE_MAX) {
+		} else if (type <= FRC_TYPE_MAX && frc_type_ops((unsigned)type)) {
 			int ret = frc_entry_decode(type, p, len, &rec, what);
 
 			if (ret)
@@ -475,25 +559,43 @@ static int body_check(frc_reader *r, struct chunk_sum *s, const char **what)
 			s->records++;
 		} else {
 			s->records++;
+			s->unknown++;
 		}
 	}
 	return 0;
 }
 
+/*
+ * The writer's min/max cover the records whose type it knew. When this reader skipped
+ * entries of types it does not know, its own min/max cover fewer records: they must lie
+ * within the writer's, not equal them. With no unknown entries they must be equal.
+ */
+static int times_agree(int has_time, uint64_t min, uint64_t max, uint64_t unknown, uint64_t imin,
+		       uint64_t imax)
+{
+	if (!unknown)
+		return has_time ? min == imin && max == imax : imin == 0 && imax == 0;
+	return !has_time || (imin <= min && max <= imax);
+}
+
 /* Compare a checked chunk with its index entry. 1: agrees, 0: disagrees, <0: I/O. */
 static int index_agrees(frc_reader *r, const struct chunk_sum *s)
 {
-	uint64_t v[5], min = s->has_time ? s->min : 0, max = s->has_time ? s->max : 0;
+	uint64_t v[FRC_INDEX_FIELDS], imin;
 	int ret;
 
-	for (int k = 0; k < 5; k++)
+	for (int k = 0; k < FRC_INDEX_FIELDS; k++)
 		if ((ret = win_varint(r, &r->idx, &v[k])) <= 0)
 			return ret;
+	/* Fields a newer minor added to each entry: skipped (footer_parse checked them). */
+	if ((ret = win_varints(r, &r->idx, r->idx_fields - FRC_INDEX_FIELDS, NULL)) <= 0)
+		return ret;
+	imin = r->idx_prev_min + (uint64_t)frc_unzigzag(v[3]);
 	if (r->idx_prev_off + v[0] != r->chunk_off || v[1] != s->records || v[2] != s->frames ||
-	    r->idx_prev_min + (uint64_t)frc_unzigzag(v[3]) != min || v[4] != max - min)
+	    !times_agree(s->has_time, s->min, s->max, s->unknown, imin, imin + v[4]))
 		return 0;
 	r->idx_prev_off = r->chunk_off;
-	r->idx_prev_min = min;
+	r->idx_prev_min = imin;
 	return 1;
 }
 
@@ -502,15 +604,19 @@ static int at_data_end(frc_reader *r)
 {
 	int same = r->st.chunks == r->idx_chunks && r->st.records + r->st.unknown == r->idx_records;
 
+	if (!r->st.index_used && r->end_tagged)
+		return corrupt(r, r->pos,
+			       "the footer/index is damaged (the file ends in its "
+			       "end tag, but the footer does not check)");
 	if (!r->st.index_used) {
 		say(r, r->pos, "truncated: no footer/index (the recorder did not finish)");
 		return stop(r, FRC_STATUS_TRUNCATED, 0);
 	}
+	/* idx_by_type holds 0 for the types the footer does not list (footer_parse). */
 	for (int t = 1; t <= FRC_TYPE_MAX; t++)
 		same = same && r->st.by_type[t] == r->idx_by_type[t];
-	if (r->has_time)
-		same =
-		    same && r->st.first_ktime_ns == r->idx_min && r->st.last_ktime_ns == r->idx_max;
+	same = same && times_agree(r->has_time, r->st.first_ktime_ns, r->st.last_ktime_ns,
+				   r->st.unknown, r->idx_min, r->idx_max);
 	if (!same)
 		return corrupt(r, r->data_end, "the index totals disagree with the chunks");
 	r->msg[0] = 0;
@@ -531,8 +637,11 @@ static int chunk_load(frc_reader *r, uint64_t off, uint32_t dsize)
 
 	if (read_at(r, off + 8, d, dsize))
 		return FRC_EIO;
-	if (frc_crc32c(0, d, dsize - 4) != frc_get_le32(d + dsize - 4))
-		return corrupt(r, off, "chunk %llu: descriptor checksum mismatch",
+	if (!crc_follows_binding(r, frc_get_le32(d + dsize - 4), frc_crc32c(r->bind, d, dsize - 4),
+				 frc_crc32c(0, d, dsize - 4)))
+		return corrupt(r, off,
+			       "chunk %llu: descriptor checksum mismatch (damaged, or from another "
+			       "recording than the header)",
 			       (unsigned long long)r->st.chunks);
 	frc_cur_varint(&c, &seq);
 	frc_cur_varint(&c, &csize);
@@ -544,6 +653,10 @@ static int chunk_load(frc_reader *r, uint64_t off, uint32_t dsize)
 	if (seq != r->st.chunks)
 		return corrupt(r, off, "chunk %llu: descriptor says chunk %llu",
 			       (unsigned long long)r->st.chunks, (unsigned long long)seq);
+	if (nrec > FRC_CHUNK_RECORDS_MAX)
+		return corrupt(
+		    r, off, "chunk %llu: %llu records, more than the limit of %d per chunk",
+		    (unsigned long long)seq, (unsigned long long)nrec, FRC_CHUNK_RECORDS_MAX);
 	if (rsize == 0 || rsize > FRC_CHUNK_RAW_MAX || nrec == 0 || csize < 9 ||
 	    csize > ZSTD_compressBound((size_t)rsize))
 		return corrupt(r, off, "chunk %llu: implausible sizes (%llu compressed, %llu raw)",
@@ -572,7 +685,7 @@ static int chunk_load(frc_reader *r, uint64_t off, uint32_t dsize)
 		return corrupt(r, off + 8 + dsize, "chunk %llu: zstd: %s", (unsigned long long)seq,
 			       ZSTD_isError(got) ? ZSTD_getErrorName(got) : "short output");
 	r->raw_len = (size_t)rsize;
-	ret = body_check(r, &s, &what);
+	ret = body_check(r, nrec, &s, &what);
 	if (ret == FRC_ENOMEM)
 		return ret;
 	if (ret)
@@ -697,7 +810,7 @@ int frc_reader_next(frc_reader *r, struct frc_record *rec)
 				r->run_pos = 0;
 				continue;
 			}
-			if (type >= 2 && type <= FRC_TYPE_MAX) {
+			if (type <= FRC_TYPE_MAX && frc_type_ops((unsigned)type)) {
 				if (frc_entry_decode(type, p, len, rec, &what))
 					return FRC_ECORRUPT;
 				deliver_time(r, rec);
@@ -745,6 +858,13 @@ static int reader_start(frc_reader *r)
 	if (ret)
 		return ret;
 	r->data_end = r->size;
+	if (r->size - r->pos >= 4) {
+		uint8_t tag[4];
+
+		if (read_at(r, r->size - 4, tag, 4))
+			return FRC_EIO;
+		r->end_tagged = !memcmp(tag, FRC_TAG_END, 4);
+	}
 	ret = footer_check(r);
 	if (ret < 0)
 		return ret;

@@ -55,59 +55,84 @@ size_t frc_text_escape(const void *data, size_t n, char *buf, size_t len, int ed
 	return out;
 }
 
+/*
+ * Per-type printers (frc_types.c lists them in the type table): the canonical fields after
+ * "NAME KTIME", each with its leading space, like snprintf; FRC_EINVAL for a record that
+ * cannot be printed.
+ */
+
+static int printed(int n)
+{
+	return n < 0 ? FRC_EINVAL : n;
+}
+
+int frc_frame_print(const struct frc_record *rec, char *buf, size_t len)
+{
+	return printed(snprintf(buf, len, " %" PRIu32 " %" PRIu32 " 0x%llx", rec->u.frame.pid,
+				rec->u.frame.tid, (unsigned long long)rec->u.frame.buffer));
+}
+
+int frc_sysfs_print(const struct frc_record *rec, char *buf, size_t len)
+{
+	char esc[FRC_TEXT_LINE_MAX];
+
+	if (rec->u.sysfs.err)
+		return printed(snprintf(buf, len, " !%" PRId32, rec->u.sysfs.err));
+	if (rec->u.sysfs.len > FRC_SYSFS_MAX)
+		return FRC_EINVAL;
+	frc_text_escape(rec->u.sysfs.raw, rec->u.sysfs.len, esc, sizeof(esc), 0);
+	return printed(snprintf(buf, len, " \"%s\"", esc));
+}
+
+int frc_drops_print(const struct frc_record *rec, char *buf, size_t len)
+{
+	return printed(snprintf(buf, len, " %llu", (unsigned long long)rec->u.drops.cumulative));
+}
+
+int frc_attach_print(const struct frc_record *rec, char *buf, size_t len)
+{
+	char esc[FRC_TEXT_LINE_MAX];
+
+	if (rec->u.attach.len > FRC_SYMBOL_MAX)
+		return FRC_EINVAL;
+	frc_text_escape(rec->u.attach.symbol, rec->u.attach.len, esc, sizeof(esc), 1);
+	return printed(snprintf(buf, len, " %" PRIu32 "%s%s", rec->u.attach.pid,
+				rec->u.attach.len ? " " : "", esc));
+}
+
+int frc_exit_print(const struct frc_record *rec, char *buf, size_t len)
+{
+	return printed(snprintf(buf, len, " %" PRIu32, rec->u.exit.pid));
+}
+
+int frc_tick_print(const struct frc_record *rec, char *buf, size_t len)
+{
+	uint64_t f = rec->u.tick.fps_micro;
+
+	if (!rec->u.tick.has_result)
+		return printed(snprintf(buf, len, "%s", ""));
+	if (rec->u.tick.source == FRC_SOURCE_NONE)
+		return printed(snprintf(buf, len, " - -"));
+	if (rec->u.tick.source > FRC_SOURCE_EBPF)
+		return FRC_EINVAL;
+	return printed(snprintf(buf, len, " %llu.%06llu %s", (unsigned long long)(f / 1000000),
+				(unsigned long long)(f % 1000000),
+				frc_source_name(rec->u.tick.source, "-")));
+}
+
 int frc_text_format_record(const struct frc_record *rec, char *buf, size_t len)
 {
-	unsigned long long t = rec->ktime_ns;
-	char esc[FRC_TEXT_LINE_MAX];
+	const struct frc_type_ops *t = frc_type_ops(rec->type);
+	char fields[FRC_TEXT_LINE_MAX + 1];
 	int n;
 
-	switch (rec->type) {
-	case FRC_FRAME:
-		n = snprintf(buf, len, "frame %llu %" PRIu32 " %" PRIu32 " 0x%llx", t,
-			     rec->u.frame.pid, rec->u.frame.tid,
-			     (unsigned long long)rec->u.frame.buffer);
-		break;
-	case FRC_SYSFS:
-		if (rec->u.sysfs.err) {
-			n = snprintf(buf, len, "sysfs %llu !%" PRId32, t, rec->u.sysfs.err);
-			break;
-		}
-		if (rec->u.sysfs.len > FRC_SYSFS_MAX)
-			return FRC_EINVAL;
-		frc_text_escape(rec->u.sysfs.raw, rec->u.sysfs.len, esc, sizeof(esc), 0);
-		n = snprintf(buf, len, "sysfs %llu \"%s\"", t, esc);
-		break;
-	case FRC_DROPS:
-		n = snprintf(buf, len, "drops %llu %llu", t,
-			     (unsigned long long)rec->u.drops.cumulative);
-		break;
-	case FRC_ATTACH:
-		if (rec->u.attach.len > FRC_SYMBOL_MAX)
-			return FRC_EINVAL;
-		frc_text_escape(rec->u.attach.symbol, rec->u.attach.len, esc, sizeof(esc), 1);
-		n = snprintf(buf, len, "attach %llu %" PRIu32 "%s%s", t, rec->u.attach.pid,
-			     rec->u.attach.len ? " " : "", esc);
-		break;
-	case FRC_EXIT:
-		n = snprintf(buf, len, "exit %llu %" PRIu32, t, rec->u.exit.pid);
-		break;
-	case FRC_TICK:
-		if (!rec->u.tick.has_result)
-			n = snprintf(buf, len, "tick %llu", t);
-		else if (rec->u.tick.source == FRC_SOURCE_NONE)
-			n = snprintf(buf, len, "tick %llu - -", t);
-		else if (rec->u.tick.source <= FRC_SOURCE_EBPF)
-			n = snprintf(buf, len, "tick %llu %llu.%06llu %s", t,
-				     (unsigned long long)(rec->u.tick.fps_micro / 1000000),
-				     (unsigned long long)(rec->u.tick.fps_micro % 1000000),
-				     frc_source_name(rec->u.tick.source, "-"));
-		else
-			return FRC_EINVAL;
-		break;
-	default:
+	if (!t || !t->print)
 		return FRC_EINVAL;
-	}
-	return n < 0 ? FRC_EINVAL : n;
+	n = t->print(rec, fields, sizeof(fields));
+	if (n < 0 || (size_t)n >= sizeof(fields))
+		return FRC_EINVAL;
+	return printed(
+	    snprintf(buf, len, "%s %llu%s", t->name, (unsigned long long)rec->ktime_ns, fields));
 }
 
 /* "meta KEY VALUE" (no newline) into a malloc'd string. */
@@ -165,7 +190,7 @@ int frc_text_export(frc_reader *r, FILE *out)
 
 /* ------------------------------------------------------------ parsing */
 
-struct parser {
+struct frc_parser {
 	const char *path;
 	size_t lineno;
 	const char *s; /* the line, without its newline */
@@ -174,10 +199,10 @@ struct parser {
 	size_t errlen;
 };
 
-static int syntax(struct parser *p, size_t at, const char *fmt, ...)
+static int syntax(struct frc_parser *p, size_t at, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
-static int syntax(struct parser *p, size_t at, const char *fmt, ...)
+static int syntax(struct frc_parser *p, size_t at, const char *fmt, ...)
 {
 	va_list ap;
 	int n;
@@ -195,14 +220,14 @@ static int is_blank(char c)
 	return c == ' ' || c == '\t';
 }
 
-static void skip_blanks(struct parser *p)
+static void skip_blanks(struct frc_parser *p)
 {
 	while (p->pos < p->len && is_blank(p->s[p->pos]))
 		p->pos++;
 }
 
 /* The next blank-separated token; its start in *at. Requires a blank before it. */
-static int token(struct parser *p, const char *what, size_t *at, size_t *n)
+static int token(struct frc_parser *p, const char *what, size_t *at, size_t *n)
 {
 	size_t start = p->pos;
 
@@ -218,7 +243,7 @@ static int token(struct parser *p, const char *what, size_t *at, size_t *n)
 	return 0;
 }
 
-static int at_end(struct parser *p)
+static int at_end(struct frc_parser *p)
 {
 	skip_blanks(p);
 	if (p->pos != p->len)
@@ -226,7 +251,7 @@ static int at_end(struct parser *p)
 	return 0;
 }
 
-static int span_u64(struct parser *p, size_t at, size_t n, const char *what, uint64_t max,
+static int span_u64(struct frc_parser *p, size_t at, size_t n, const char *what, uint64_t max,
 		    uint64_t *v)
 {
 	uint64_t x = 0;
@@ -245,7 +270,7 @@ static int span_u64(struct parser *p, size_t at, size_t n, const char *what, uin
 	return 0;
 }
 
-static int number(struct parser *p, const char *what, uint64_t max, uint64_t *v)
+static int number(struct frc_parser *p, const char *what, uint64_t max, uint64_t *v)
 {
 	size_t at, n;
 	int ret = token(p, what, &at, &n);
@@ -264,7 +289,7 @@ static int hexval(char c)
 	return -1;
 }
 
-static int buffer_value(struct parser *p, uint64_t *v)
+static int buffer_value(struct frc_parser *p, uint64_t *v)
 {
 	size_t at, n;
 	int ret = token(p, "BUFFER (0x...)", &at, &n);
@@ -290,7 +315,7 @@ static int buffer_value(struct parser *p, uint64_t *v)
  * Unescape s[from..) into out (at most max bytes). quoted: stop at an unescaped '"' and
  * leave p->pos after it; else take the rest of the line.
  */
-static int unescape(struct parser *p, int quoted, uint8_t *out, size_t max, size_t *outlen,
+static int unescape(struct frc_parser *p, int quoted, uint8_t *out, size_t max, size_t *outlen,
 		    const char *what)
 {
 	size_t n = 0, start = p->pos;
@@ -335,7 +360,7 @@ static int unescape(struct parser *p, int quoted, uint8_t *out, size_t max, size
 }
 
 /* The value after KEY/PID: separated by blanks, may be empty, runs to the end of line. */
-static int rest_of_line(struct parser *p, uint8_t *out, size_t max, size_t *n, const char *what)
+static int rest_of_line(struct frc_parser *p, uint8_t *out, size_t max, size_t *n, const char *what)
 {
 	size_t start = p->pos;
 
@@ -345,7 +370,7 @@ static int rest_of_line(struct parser *p, uint8_t *out, size_t max, size_t *n, c
 	return unescape(p, 0, out, max, n, what);
 }
 
-static int fps_value(struct parser *p, size_t at, size_t n, uint64_t *micro)
+static int fps_value(struct frc_parser *p, size_t at, size_t n, uint64_t *micro)
 {
 	uint64_t whole = 0, frac = 0;
 	size_t i = 0, digits = 0;
@@ -382,7 +407,7 @@ static int fps_value(struct parser *p, size_t at, size_t n, uint64_t *micro)
 	return 0;
 }
 
-static int tick_result(struct parser *p, struct frc_record *r)
+int frc_tick_parse(struct frc_parser *p, struct frc_record *r)
 {
 	size_t fat, fn, sat, sn, start = p->pos;
 	int ret;
@@ -410,7 +435,7 @@ static int tick_result(struct parser *p, struct frc_record *r)
 	return fps_value(p, fat, fn, &r->u.tick.fps_micro);
 }
 
-static int parse_sysfs(struct parser *p, struct frc_record *r)
+int frc_sysfs_parse(struct frc_parser *p, struct frc_record *r)
 {
 	size_t n, start = p->pos;
 	uint64_t v;
@@ -443,79 +468,84 @@ static int parse_sysfs(struct parser *p, struct frc_record *r)
 	return ret;
 }
 
-static int parse_record(struct parser *p, const char *kw, size_t kwn, size_t kwat,
-			struct frc_record *r)
+/* Per-type parsers (frc_types.c lists them in the type table): the fields after KTIME_NS. */
+
+int frc_frame_parse(struct frc_parser *p, struct frc_record *r)
 {
 	uint64_t v;
 	int ret;
 
+	if ((ret = number(p, "PID", UINT32_MAX, &v)))
+		return ret;
+	r->u.frame.pid = (uint32_t)v;
+	if ((ret = number(p, "TID", UINT32_MAX, &v)))
+		return ret;
+	r->u.frame.tid = (uint32_t)v;
+	return buffer_value(p, &r->u.frame.buffer);
+}
+
+int frc_drops_parse(struct frc_parser *p, struct frc_record *r)
+{
+	return number(p, "CUMULATIVE", UINT64_MAX, &r->u.drops.cumulative);
+}
+
+int frc_attach_parse(struct frc_parser *p, struct frc_record *r)
+{
+	size_t n, at;
+	uint64_t v;
+	int ret;
+
+	if ((ret = number(p, "PID", UINT32_MAX, &v)))
+		return ret;
+	r->u.attach.pid = (uint32_t)v;
+	at = p->pos;
+	ret = rest_of_line(p, (uint8_t *)r->u.attach.symbol, FRC_SYMBOL_MAX, &n, "SYMBOL");
+	if (ret)
+		return ret;
+	if (memchr(r->u.attach.symbol, '\0', n))
+		return syntax(p, at + 1, "SYMBOL must not contain \\x00");
+	r->u.attach.len = (uint16_t)n;
+	r->u.attach.symbol[n] = '\0';
+	return 0;
+}
+
+int frc_exit_parse(struct frc_parser *p, struct frc_record *r)
+{
+	uint64_t v;
+	int ret;
+
+	if ((ret = number(p, "PID", UINT32_MAX, &v)))
+		return ret;
+	r->u.exit.pid = (uint32_t)v;
+	return 0;
+}
+
+static int parse_record(struct frc_parser *p, const char *kw, size_t kwn, size_t kwat,
+			struct frc_record *r)
+{
+	const struct frc_type_ops *t = NULL;
+	int ret;
+
 	memset(r, 0, sizeof(*r));
-#define KW(s) (kwn == sizeof(s) - 1 && !memcmp(kw, s, kwn))
-	if (KW("frame"))
-		r->type = FRC_FRAME;
-	else if (KW("sysfs"))
-		r->type = FRC_SYSFS;
-	else if (KW("drops"))
-		r->type = FRC_DROPS;
-	else if (KW("attach"))
-		r->type = FRC_ATTACH;
-	else if (KW("exit"))
-		r->type = FRC_EXIT;
-	else if (KW("tick"))
-		r->type = FRC_TICK;
-	else
+	for (unsigned type = 1; type <= FRC_TYPE_MAX && !t; type++) {
+		const struct frc_type_ops *c = frc_type_ops(type);
+
+		if (c && strlen(c->name) == kwn && !memcmp(c->name, kw, kwn))
+			t = c;
+	}
+	if (!t || !t->parse)
 		return syntax(p, kwat, "unknown record type '%.*s'", (int)kwn, kw);
-#undef KW
+	r->type = (uint8_t)t->type;
 	if ((ret = number(p, "KTIME_NS", UINT64_MAX, &r->ktime_ns)))
 		return ret;
-	switch (r->type) {
-	case FRC_FRAME:
-		if ((ret = number(p, "PID", UINT32_MAX, &v)))
-			return ret;
-		r->u.frame.pid = (uint32_t)v;
-		if ((ret = number(p, "TID", UINT32_MAX, &v)))
-			return ret;
-		r->u.frame.tid = (uint32_t)v;
-		ret = buffer_value(p, &r->u.frame.buffer);
-		break;
-	case FRC_SYSFS:
-		ret = parse_sysfs(p, r);
-		break;
-	case FRC_DROPS:
-		ret = number(p, "CUMULATIVE", UINT64_MAX, &r->u.drops.cumulative);
-		break;
-	case FRC_ATTACH: {
-		size_t n, at;
-
-		if ((ret = number(p, "PID", UINT32_MAX, &v)))
-			return ret;
-		r->u.attach.pid = (uint32_t)v;
-		at = p->pos;
-		ret = rest_of_line(p, (uint8_t *)r->u.attach.symbol, FRC_SYMBOL_MAX, &n, "SYMBOL");
-		if (ret)
-			return ret;
-		if (memchr(r->u.attach.symbol, '\0', n))
-			return syntax(p, at + 1, "SYMBOL must not contain \\x00");
-		r->u.attach.len = (uint16_t)n;
-		r->u.attach.symbol[n] = '\0';
-		return 0;
-	}
-	case FRC_EXIT:
-		if ((ret = number(p, "PID", UINT32_MAX, &v)))
-			return ret;
-		r->u.exit.pid = (uint32_t)v;
-		break;
-	case FRC_TICK:
-		ret = tick_result(p, r);
-		break;
-	}
+	ret = t->parse(p, r);
 	return ret ? ret : at_end(p);
 }
 
 /* ------------------------------------------------------------ import */
 
 struct import {
-	struct parser p;
+	struct frc_parser p;
 	struct frc_meta *meta;
 	size_t n_meta, cap_meta;
 	size_t pair_bytes; /* header bytes of the pairs so far (FORMAT.md 3) */
@@ -533,7 +563,7 @@ static int key_char_ok(char c)
 
 static int parse_meta(struct import *im)
 {
-	struct parser *p = &im->p;
+	struct frc_parser *p = &im->p;
 	size_t at, n, vn;
 	uint8_t *val;
 	int ret;
@@ -630,7 +660,7 @@ static int open_output(struct import *im)
 
 static int import_line(struct import *im)
 {
-	struct parser *p = &im->p;
+	struct frc_parser *p = &im->p;
 	struct frc_record rec;
 	size_t at, n;
 	int ret;

@@ -32,6 +32,11 @@ uint32_t frc_crc32c(uint32_t crc, const void *data, size_t len)
 	return ~crc;
 }
 
+uint32_t frc_bind_seed(unsigned minor, const uint8_t header_crc_le[4])
+{
+	return minor == 0 ? 0 : frc_crc32c(0, header_crc_le, 4);
+}
+
 void frc_buf_free(struct frc_buf *b)
 {
 	free(b->p);

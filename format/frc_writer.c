@@ -30,8 +30,9 @@ struct frc_writer {
 	char *path;
 	struct frc_writer_options opt;
 	ZSTD_CCtx *cctx;
-	int err;  /* sticky: the first failure; every later call returns it */
-	int done; /* finish() succeeded */
+	int err;       /* sticky: the first failure; every later call returns it */
+	uint32_t bind; /* CRC state binding descriptors and footer to the header */
+	int done;      /* finish() succeeded */
 	char msg[FRC_MSG_MAX];
 
 	/* The open chunk. */
@@ -137,6 +138,7 @@ static int header_write(frc_writer *w, const struct frc_meta *meta, size_t n_met
 		fail(w, ret, "out of memory");
 		goto cleanup;
 	}
+	w->bind = frc_bind_seed(FRC_FORMAT_MINOR, p.p + p.len - 4);
 	ret = FRC_EINVAL;
 	if (p.len > FRC_HEADER_MAX) {
 		fail(w, ret, "metadata larger than %u bytes", FRC_HEADER_MAX);
@@ -249,7 +251,7 @@ static int chunk_close(frc_writer *w)
 	frc_buf_varint(&d, w->body.len);
 	frc_buf_varint(&d, w->c_records);
 	frc_buf_le32(&d, frc_crc32c(0, w->out.p + 8 + FRC_DESC_MAX, csize));
-	frc_buf_le32(&d, frc_crc32c(0, d.p, d.len));
+	frc_buf_le32(&d, frc_crc32c(w->bind, d.p, d.len));
 	if (d.oom) {
 		frc_buf_free(&d);
 		return fail(w, FRC_ENOMEM, "out of memory");
@@ -317,7 +319,8 @@ int frc_writer_append(frc_writer *w, const struct frc_record *r)
 		return fail(w, FRC_EINVAL, "record of type %u at ktime %llu cannot be stored",
 			    r->type, (unsigned long long)r->ktime_ns);
 	flush_ns = (uint64_t)w->opt.flush_ms * 1000000u;
-	if (w->c_records && r->ktime_ns >= w->c_first && r->ktime_ns - w->c_first >= flush_ns) {
+	if (w->c_records == FRC_CHUNK_RECORDS_MAX ||
+	    (w->c_records && r->ktime_ns >= w->c_first && r->ktime_ns - w->c_first >= flush_ns)) {
 		ret = chunk_close(w);
 		if (ret)
 			return ret;
@@ -363,7 +366,7 @@ int frc_writer_append_raw_entry(frc_writer *w, uint64_t type, const void *payloa
 
 	if (w->err)
 		return w->err;
-	ret = make_room(w, 20 + len);
+	ret = w->c_records == FRC_CHUNK_RECORDS_MAX ? chunk_close(w) : make_room(w, 20 + len);
 	if (!ret)
 		ret = run_flush(w);
 	if (ret)
@@ -396,8 +399,11 @@ static int footer_write(frc_writer *w)
 	put_skippable(&f, FRC_MAGIC_FOOTER, 0); /* size patched below */
 	frc_buf_put(&f, FRC_TAG_INDEX, 4);
 	frc_buf_varint(&f, w->st.chunks);
+	frc_buf_varint(&f, FRC_INDEX_FIELDS);
 	frc_buf_put(&f, w->index.p, w->index.len);
 	frc_buf_varint(&f, w->st.records);
+	/* Self-describing: a reader that knows fewer or more types still finds min/max. */
+	frc_buf_varint(&f, FRC_TYPE_MAX);
 	for (int t = 1; t <= FRC_TYPE_MAX; t++)
 		frc_buf_varint(&f, w->by_type[t]);
 	frc_buf_varint(&f, w->t_has_time ? w->t_min : 0);
@@ -406,7 +412,7 @@ static int footer_write(frc_writer *w)
 		frc_buf_free(&f);
 		return fail(w, FRC_ENOMEM, "out of memory");
 	}
-	frc_buf_le32(&f, frc_crc32c(0, f.p + 8, f.len - 8));
+	frc_buf_le32(&f, frc_crc32c(w->bind, f.p + 8, f.len - 8));
 	size = (uint32_t)(f.len + 8);
 	frc_buf_le32(&f, size);
 	frc_buf_put(&f, FRC_TAG_END, 4);

@@ -694,7 +694,7 @@ START_TEST(db_contents)
 	ck_assert_str_eq(q(db, "SELECT status || ' ' || format_version || ' ' || first_ktime_ns"
 			       " || ' ' || last_ktime_ns || ' ' || frames || ' ' ||"
 			       " reservation_failures FROM captures WHERE capture_id = 1"),
-			 "complete 1.0 999000000 1800000000 21 5");
+			 "complete 1.1 999000000 1800000000 21 5");
 	ck_assert_str_eq(q(db, "SELECT length(sha256) FROM captures WHERE capture_id = 1"), "64");
 	ck_assert_str_eq(q(db, "SELECT value FROM capture_meta WHERE capture_id = 1 AND"
 			       " key = 'target'"),

@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * frc_types.c - the record type table: one row per type with its name (the text keyword)
+ * and its validation, binary encoding and decoding, and text printing and parsing.
+ *
+ * Every part of the library and of the programs that names or dispatches on a type by
+ * name goes through this table (frc_type_ops, frc_type_name), so adding a type is a row
+ * here, its functions, FORMAT.md and the tests. Types are never renumbered (frc_record.h).
+ */
+#include <stddef.h>
+
+#include "frc_internal.h"
+
+static const struct frc_type_ops types[FRC_TYPE_MAX + 1] = {
+    [FRC_FRAME] = {.type = FRC_FRAME,
+		   .name = "frame",
+		   /* encode/decode: columnar frame runs (frc_run_encode, FORMAT.md 4.4) */
+		   .print = frc_frame_print,
+		   .parse = frc_frame_parse},
+    [FRC_SYSFS] = {.type = FRC_SYSFS,
+		   .name = "sysfs",
+		   .check = frc_sysfs_check,
+		   .encode = frc_sysfs_encode,
+		   .decode = frc_sysfs_decode,
+		   .print = frc_sysfs_print,
+		   .parse = frc_sysfs_parse},
+    [FRC_DROPS] = {.type = FRC_DROPS,
+		   .name = "drops",
+		   .encode = frc_drops_encode,
+		   .decode = frc_drops_decode,
+		   .print = frc_drops_print,
+		   .parse = frc_drops_parse},
+    [FRC_ATTACH] = {.type = FRC_ATTACH,
+		    .name = "attach",
+		    .check = frc_attach_check,
+		    .encode = frc_attach_encode,
+		    .decode = frc_attach_decode,
+		    .print = frc_attach_print,
+		    .parse = frc_attach_parse},
+    [FRC_EXIT] = {.type = FRC_EXIT,
+		  .name = "exit",
+		  .encode = frc_exit_encode,
+		  .decode = frc_exit_decode,
+		  .print = frc_exit_print,
+		  .parse = frc_exit_parse},
+    [FRC_TICK] = {.type = FRC_TICK,
+		  .name = "tick",
+		  .check = frc_tick_check,
+		  .encode = frc_tick_encode,
+		  .decode = frc_tick_decode,
+		  .print = frc_tick_print,
+		  .parse = frc_tick_parse},
+};
+
+const struct frc_type_ops *frc_type_ops(unsigned type)
+{
+	return type >= 1 && type <= FRC_TYPE_MAX ? &types[type] : NULL;
+}
+
+const char *frc_type_name(unsigned type)
+{
+	const struct frc_type_ops *t = frc_type_ops(type);
+
+	return t ? t->name : NULL;
+}
