@@ -27,7 +27,7 @@
 enum stmt_id { S_FRAME, S_DELTA, S_READING, S_LIVE, S_SYSFS, S_DROPS, S_EVENT, S_META, S_COUNT };
 
 static const char *const stmt_sql[S_COUNT] = {
-    [S_FRAME] = "INSERT INTO frames VALUES(?1,?2,?3,?4,?5,?6)",
+    [S_FRAME] = "INSERT INTO frames VALUES(?1,?2,?3,?4,?5,?6,?7)",
     [S_DELTA] = "INSERT INTO tracker_deltas VALUES(?1,?2,?3,?4,?5,?6,?7)",
     [S_READING] = "INSERT INTO fps_readings VALUES(?1,?2,?3,?4,?5,?6)",
     [S_LIVE] = "INSERT INTO live_readings VALUES(?1,?2,?3,?4,?5)",
@@ -170,6 +170,7 @@ static int db_record(void *ctx, const struct frc_record *rec, uint64_t frame_seq
 		sqlite3_bind_int64(st, 4, rec->u.frame.pid);
 		sqlite3_bind_int64(st, 5, rec->u.frame.tid);
 		bind_u64(st, 6, rec->u.frame.buffer);
+		bind_u64(st, 7, rec->u.frame.surface);
 		return step(s, S_FRAME);
 	case FRC_SYSFS:
 		return rec_sysfs(s, rec);
@@ -357,6 +358,13 @@ static int db_open(struct dbsink *s, const char *path)
 	sqlite3_finalize(st);
 	if (app == 0 && tables == 0)
 		return exec(s, DB_SCHEMA_SQL);
+	if (app == DB_APPLICATION_ID && ver != DB_SCHEMA_VERSION) {
+		snprintf(s->msg, sizeof(s->msg),
+			 "%s: a frameanalyze database of schema version %" PRId64
+			 ", this frameanalyze writes version %d; store into a new database",
+			 path, ver, DB_SCHEMA_VERSION);
+		return -EINVAL;
+	}
 	if (app != DB_APPLICATION_ID || ver != DB_SCHEMA_VERSION) {
 		snprintf(s->msg, sizeof(s->msg),
 			 "%s: not a frameanalyze database (application_id %" PRId64

@@ -8,7 +8,7 @@
 
 /* PRAGMA application_id: 'FRCA' */
 #define DB_APPLICATION_ID 0x46524341
-#define DB_SCHEMA_VERSION 1
+#define DB_SCHEMA_VERSION 2
 
 /*
  * Connection settings, applied on every open. Why each:
@@ -29,7 +29,7 @@
 #define DB_SCHEMA_SQL                                                                              \
 	"BEGIN;"                                                                                   \
 	"PRAGMA application_id=1179796289;" /* 0x46524341 */                                       \
-	"PRAGMA user_version=1;"                                                                   \
+	"PRAGMA user_version=2;"                                                                   \
 	"CREATE TABLE captures(capture_id INTEGER PRIMARY KEY, path TEXT NOT NULL,"                \
 	" sha256 TEXT NOT NULL UNIQUE, status TEXT NOT NULL, format_version TEXT NOT NULL,"        \
 	" first_ktime_ns INTEGER, last_ktime_ns INTEGER, frames INTEGER NOT NULL,"                 \
@@ -40,7 +40,7 @@
 	" value TEXT NOT NULL);"                                                                   \
 	"CREATE TABLE frames(capture_id INTEGER NOT NULL, seq INTEGER NOT NULL,"                   \
 	" ktime_ns INTEGER NOT NULL, pid INTEGER NOT NULL, tid INTEGER NOT NULL,"                  \
-	" buffer INTEGER NOT NULL);"                                                               \
+	" buffer INTEGER NOT NULL, surface INTEGER NOT NULL);"                                     \
 	"CREATE TABLE tracker_deltas(capture_id INTEGER NOT NULL, seq INTEGER NOT NULL,"           \
 	" ktime_ns INTEGER NOT NULL, pid INTEGER NOT NULL, buffer INTEGER NOT NULL,"               \
 	" delta_ns INTEGER NOT NULL, pid_life INTEGER NOT NULL);"                                  \
@@ -80,6 +80,17 @@
 	"  CASE WHEN delta_ns > 125000000 THEN 'BigJank' ELSE 'Jank' END AS kind"                  \
 	" FROM w WHERE d3 IS NOT NULL AND delta_ns > 84000000"                                     \
 	"  AND 3 * delta_ns > 2 * (d1 + d2 + d3);"                                                 \
+	"CREATE VIEW submissions AS"                                                               \
+	" SELECT capture_id, seq, ktime_ns, pid, tid, surface, buffer,"                            \
+	"  ktime_ns - LAG(ktime_ns) OVER s AS interval_ns FROM frames"                             \
+	"  WINDOW s AS (PARTITION BY capture_id, pid, surface ORDER BY seq);"                      \
+	"CREATE VIEW surfaces AS"                                                                  \
+	" SELECT capture_id, pid, surface, COUNT(*) AS calls,"                                     \
+	"  COUNT(DISTINCT buffer) AS buffers, MIN(ktime_ns) AS first_ktime_ns,"                    \
+	"  MAX(ktime_ns) AS last_ktime_ns,"                                                        \
+	"  CASE WHEN MAX(ktime_ns) > MIN(ktime_ns)"                                                \
+	"   THEN (COUNT(*) - 1) * 1e9 / (MAX(ktime_ns) - MIN(ktime_ns)) END AS calls_per_s"        \
+	" FROM frames GROUP BY capture_id, pid, surface;"                                          \
 	"COMMIT;"
 
 #endif

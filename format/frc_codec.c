@@ -693,8 +693,10 @@ long frc_run_decode(const uint8_t *p, size_t len, struct frc_run_frame *f, size_
 			goto cleanup;
 		if (pid_block_decode(&c, g + at, m, tmp))
 			goto cleanup;
-		for (uint64_t i = 0; i < m; i++)
+		for (uint64_t i = 0; i < m; i++) {
 			g[at + i].pid = (uint32_t)pid;
+			g[at + i].surface = 0; /* a surface column (type 7) may set it */
+		}
 		pos[grp] = at;
 		at += m;
 	}

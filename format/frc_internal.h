@@ -8,6 +8,7 @@
 #ifndef FRC_INTERNAL_H
 #define FRC_INTERNAL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -35,9 +36,16 @@
 #define FRC_CHUNK_RAW_MAX (64u << 20) /* decompressed chunk bytes */
 #define FRC_RUN_MAX 65536	      /* frames in one frame-run entry */
 #define FRC_CHUNK_RECORDS_MAX 65536   /* records (unknown entries included) in one chunk */
-#define FRC_INDEX_FIELDS 5	      /* varints per footer index entry this writer writes */
-#define FRC_INDEX_FIELDS_MAX 64	      /* more per entry is damage, not a newer minor */
-#define FRC_FOOTER_TAIL 12	      /* crc32c + footer size + "FRCE" */
+/*
+ * Entry types that carry no record of their own: 7 is the surface column of the frame run
+ * that follows it (FORMAT.md 4.5). It counts as one entry in nrec and the footer's totals.
+ */
+#define FRC_ENTRY_SURFACES 7
+#define FRC_ENTRY_TYPE_MAX 7
+#define FRC_SURFACES_MAX 256	/* distinct surfaces in one run (the writer splits runs) */
+#define FRC_INDEX_FIELDS 5	/* varints per footer index entry this writer writes */
+#define FRC_INDEX_FIELDS_MAX 64 /* more per entry is damage, not a newer minor */
+#define FRC_FOOTER_TAIL 12	/* crc32c + footer size + "FRCE" */
 #define FRC_DEFAULT_FLUSH_MS 1000
 #define FRC_DEFAULT_CHUNK_BYTES (1u << 20)
 #define FRC_DEFAULT_LEVEL 3
@@ -175,9 +183,20 @@ void frc_entry_encode(struct frc_buf *out, const struct frc_record *r);
 struct frc_run_frame {
 	uint64_t ktime;
 	uint64_t buffer;
+	uint64_t surface;
 	uint32_t pid;
 	uint32_t tid;
 };
+
+/* Some frame of f[0..n) has a surface other than 0: the run needs a surface column. */
+bool frc_run_has_surface(const struct frc_run_frame *f, size_t n);
+/* Append the surface column entry (type 7) of f[0..n). 0, FRC_ENOMEM, or FRC_EINVAL
+ * for more than FRC_SURFACES_MAX distinct surfaces. */
+int frc_surfaces_encode(struct frc_buf *out, const struct frc_run_frame *f, size_t n);
+/* Decode a surface column payload into f[0..n).surface; it must describe exactly n frames.
+ * 0, or FRC_ECORRUPT with *what set. */
+int frc_surfaces_apply(const uint8_t *p, size_t len, struct frc_run_frame *f, size_t n,
+		       const char **what);
 /* Encode one frame-run entry (type 1) of n (1..FRC_RUN_MAX) frames. 0 or FRC_ENOMEM. */
 int frc_run_encode(struct frc_buf *out, const struct frc_run_frame *f, size_t n);
 /*

@@ -58,13 +58,16 @@ struct frc_reader {
 	/* The footer index (when index_used): a cursor over its entries and its totals. */
 	struct window idx;
 	uint64_t idx_chunks, idx_fields, idx_prev_off, idx_prev_min;
-	uint64_t idx_records, idx_ntypes, idx_by_type[FRC_TYPE_MAX + 1], idx_min, idx_max;
+	uint64_t idx_records, idx_ntypes, idx_by_type[FRC_ENTRY_TYPE_MAX + 1], idx_min, idx_max;
+	uint64_t columns; /* surface column entries in the chunks loaded (type 7) */
 
 	/* The current chunk. */
 	ZSTD_DCtx *dctx;
 	uint8_t *cbuf, *raw;
 	size_t ccap, rcap, raw_len, raw_pos;
 	struct frc_run_frame *run;
+	const uint8_t *column; /* the surface column read before the next run, or NULL */
+	size_t column_len;
 	size_t nrun, run_pos;
 	uint64_t chunk_off; /* offset of the current chunk's descriptor */
 
@@ -371,7 +374,7 @@ static int footer_parse(frc_reader *r, struct window *w, uint64_t off, uint64_t 
 	for (uint64_t t = 1; t <= r->idx_ntypes; t++) {
 		if ((ret = win_varint(r, w, &v)) <= 0)
 			return ret;
-		if (t <= FRC_TYPE_MAX)
+		if (t <= FRC_ENTRY_TYPE_MAX)
 			r->idx_by_type[t] = v;
 	}
 	if ((ret = win_varint(r, w, &r->idx_min)) <= 0 ||
@@ -503,7 +506,7 @@ static int grow(uint8_t **p, size_t *cap, size_t need)
 }
 
 struct chunk_sum {
-	uint64_t records, frames, unknown, min, max;
+	uint64_t records, frames, unknown, columns, min, max;
 	int has_time;
 };
 
@@ -514,6 +517,41 @@ static void sum_time(struct chunk_sum *s, uint64_t t)
 	if (!s->has_time || t > s->max)
 		s->max = t;
 	s->has_time = 1;
+}
+
+/*
+ * A frame run, or a surface column and the run that must follow it (FORMAT.md 4.5): decode
+ * and check both, and count the run's frames and the column's entry.
+ */
+static int run_check(frc_reader *r, struct frc_cur *c, uint64_t type, const uint8_t *p, size_t len,
+		     struct chunk_sum *s, const char **what)
+{
+	const uint8_t *column = NULL;
+	size_t column_len = 0;
+	long n;
+
+	if (type == FRC_ENTRY_SURFACES) {
+		column = p, column_len = len;
+		frc_cur_varint(c, &type);
+		frc_cur_varint(c, &len);
+		p = frc_cur_bytes(c, len);
+		if (c->bad || type != FRC_FRAME) {
+			*what = "a surface column not followed by a frame run";
+			return FRC_ECORRUPT;
+		}
+		s->records++;
+		s->columns++;
+	}
+	n = frc_run_decode(p, len, r->run, FRC_RUN_MAX, what);
+	if (n < 0)
+		return (int)n;
+	if (column && frc_surfaces_apply(column, column_len, r->run, (size_t)n, what))
+		return FRC_ECORRUPT;
+	for (long i = 0; i < n; i++)
+		sum_time(s, r->run[i].ktime);
+	s->records += (uint64_t)n;
+	s->frames += (uint64_t)n;
+	return 0;
 }
 
 /*
@@ -541,15 +579,11 @@ static int body_check(frc_reader *r, uint64_t nrec, struct chunk_sum *s, const c
 			*what = "entry header or length past the end of the chunk";
 			return FRC_ECORRUPT;
 		}
-		if (type == FRC_FRAME) {
-			long n = frc_run_decode(p, len, r->run, FRC_RUN_MAX, what);
+		if (type == FRC_FRAME || type == FRC_ENTRY_SURFACES) {
+			int ret = run_check(r, &c, type, p, len, s, what);
 
-			if (n < 0)
-				return (int)n;
-			for (long i = 0; i < n; i++)
-				sum_time(s, r->run[i].ktime);
-			s->records += (uint64_t)n;
-			s->frames += (uint64_t)n;
+			if (ret)
+				return ret;
 		} else if (type <= FRC_TYPE_MAX && frc_type_ops((unsigned)type)) {
 			int ret = frc_entry_decode(type, p, len, &rec, what);
 
@@ -602,7 +636,9 @@ static int index_agrees(frc_reader *r, const struct chunk_sum *s)
 /* The end of the chunk area: decide complete / truncated / corrupt. */
 static int at_data_end(frc_reader *r)
 {
-	int same = r->st.chunks == r->idx_chunks && r->st.records + r->st.unknown == r->idx_records;
+	int same = r->st.chunks == r->idx_chunks &&
+		   r->st.records + r->st.unknown + r->columns == r->idx_records &&
+		   r->columns == r->idx_by_type[FRC_ENTRY_SURFACES];
 
 	if (!r->st.index_used && r->end_tagged)
 		return corrupt(r, r->pos,
@@ -707,6 +743,7 @@ static int chunk_load(frc_reader *r, uint64_t off, uint32_t dsize)
 	r->nrun = r->run_pos = 0;
 	r->pos = off + 8 + dsize + csize;
 	r->st.chunks++;
+	r->columns += s.columns;
 	return 1;
 }
 
@@ -788,6 +825,7 @@ int frc_reader_next(frc_reader *r, struct frc_record *rec)
 			rec->u.frame.pid = f->pid;
 			rec->u.frame.tid = f->tid;
 			rec->u.frame.buffer = f->buffer;
+			rec->u.frame.surface = f->surface;
 			deliver_time(r, rec);
 			return 1;
 		}
@@ -802,10 +840,21 @@ int frc_reader_next(frc_reader *r, struct frc_record *rec)
 			frc_cur_varint(&c, &len);
 			p = frc_cur_bytes(&c, len);
 			r->raw_pos = c.pos;
+			if (type == FRC_ENTRY_SURFACES) {
+				/* The run that follows it (body_check made sure) gets its surfaces.
+				 */
+				r->column = p;
+				r->column_len = (size_t)len;
+				continue;
+			}
 			if (type == FRC_FRAME) {
 				n = frc_run_decode(p, len, r->run, FRC_RUN_MAX, &what);
 				if (n < 0)
 					return (int)n;
+				if (r->column && frc_surfaces_apply(r->column, r->column_len,
+								    r->run, (size_t)n, &what))
+					return FRC_ECORRUPT;
+				r->column = NULL;
 				r->nrun = (size_t)n;
 				r->run_pos = 0;
 				continue;

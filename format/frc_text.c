@@ -68,8 +68,9 @@ static int printed(int n)
 
 int frc_frame_print(const struct frc_record *rec, char *buf, size_t len)
 {
-	return printed(snprintf(buf, len, " %" PRIu32 " %" PRIu32 " 0x%llx", rec->u.frame.pid,
-				rec->u.frame.tid, (unsigned long long)rec->u.frame.buffer));
+	return printed(snprintf(
+	    buf, len, " %" PRIu32 " %" PRIu32 " 0x%llx 0x%llx", rec->u.frame.pid, rec->u.frame.tid,
+	    (unsigned long long)rec->u.frame.buffer, (unsigned long long)rec->u.frame.surface));
 }
 
 int frc_sysfs_print(const struct frc_record *rec, char *buf, size_t len)
@@ -289,23 +290,27 @@ static int hexval(char c)
 	return -1;
 }
 
-static int buffer_value(struct frc_parser *p, uint64_t *v)
+/* A 0x-prefixed hex u64 named what ("BUFFER", "SURFACE"). */
+static int hex_value(struct frc_parser *p, const char *what, uint64_t *v)
 {
+	char expect[32];
 	size_t at, n;
-	int ret = token(p, "BUFFER (0x...)", &at, &n);
+	int ret;
 
+	snprintf(expect, sizeof(expect), "%s (0x...)", what);
+	ret = token(p, expect, &at, &n);
 	if (ret)
 		return ret;
 	if (n < 3 || p->s[at] != '0' || (p->s[at + 1] != 'x' && p->s[at + 1] != 'X'))
-		return syntax(p, at, "BUFFER: expected 0x followed by hex digits");
+		return syntax(p, at, "%s: expected 0x followed by hex digits", what);
 	if (n > 18)
-		return syntax(p, at, "BUFFER out of range (more than 16 hex digits)");
+		return syntax(p, at, "%s out of range (more than 16 hex digits)", what);
 	*v = 0;
 	for (size_t i = 2; i < n; i++) {
 		int h = hexval(p->s[at + i]);
 
 		if (h < 0)
-			return syntax(p, at + i, "BUFFER: expected a hex digit");
+			return syntax(p, at + i, "%s: expected a hex digit", what);
 		*v = *v << 4 | (uint64_t)h;
 	}
 	return 0;
@@ -472,6 +477,7 @@ int frc_sysfs_parse(struct frc_parser *p, struct frc_record *r)
 
 int frc_frame_parse(struct frc_parser *p, struct frc_record *r)
 {
+	size_t at;
 	uint64_t v;
 	int ret;
 
@@ -481,7 +487,15 @@ int frc_frame_parse(struct frc_parser *p, struct frc_record *r)
 	if ((ret = number(p, "TID", UINT32_MAX, &v)))
 		return ret;
 	r->u.frame.tid = (uint32_t)v;
-	return buffer_value(p, &r->u.frame.buffer);
+	if ((ret = hex_value(p, "BUFFER", &r->u.frame.buffer)))
+		return ret;
+	/* SURFACE is optional: texts written before it existed have 4 fields (surface 0). */
+	at = p->pos;
+	skip_blanks(p);
+	if (p->pos == p->len)
+		return 0;
+	p->pos = at;
+	return hex_value(p, "SURFACE", &r->u.frame.surface);
 }
 
 int frc_drops_parse(struct frc_parser *p, struct frc_record *r)

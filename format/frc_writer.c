@@ -24,6 +24,8 @@
  * size limit is checked against it, so a chunk body never exceeds chunk_max_bytes.
  */
 #define FRAME_WORST_BYTES 96
+/* What a frame can add to the run's surface column (dictionary entry, index run). */
+#define SURFACE_WORST_BYTES 32
 
 struct frc_writer {
 	int fd;
@@ -39,13 +41,17 @@ struct frc_writer {
 	struct frc_buf body;
 	struct frc_run_frame *run;
 	size_t nrun;
+	/* The run's distinct surfaces; run_column: it has a nonzero one (an entry reserved). */
+	uint64_t run_surf[FRC_SURFACES_MAX];
+	uint32_t nrun_surf;
+	bool run_column;
 	uint64_t c_records, c_frames, c_first, c_min, c_max;
 	int c_has_time;
 
 	/* The index, built as chunks are written; and totals. */
 	struct frc_buf index;
 	uint64_t prev_desc_off, prev_min;
-	uint64_t by_type[FRC_TYPE_MAX + 1];
+	uint64_t by_type[FRC_ENTRY_TYPE_MAX + 1]; /* entries by type: records, and columns (7) */
 	uint64_t t_min, t_max;
 	int t_has_time;
 	struct frc_writer_stats st;
@@ -196,15 +202,22 @@ int frc_writer_open_fd(frc_writer **out, int fd, const char *path, const struct 
 	return ret;
 }
 
-/* Encode the pending frames as one run entry of the chunk body. */
+/* Encode the pending frames as one run entry (after its surface column, if any). */
 static int run_flush(frc_writer *w)
 {
-	int ret;
+	int ret = 0;
 
 	if (!w->nrun)
 		return 0;
-	ret = frc_run_encode(&w->body, w->run, w->nrun);
+	if (w->run_column) {
+		ret = frc_surfaces_encode(&w->body, w->run, w->nrun);
+		w->by_type[FRC_ENTRY_SURFACES]++;
+	}
+	if (!ret)
+		ret = frc_run_encode(&w->body, w->run, w->nrun);
 	w->nrun = 0;
+	w->nrun_surf = 0;
+	w->run_column = false;
 	if (!ret && w->body.oom)
 		ret = FRC_ENOMEM;
 	return ret ? fail(w, ret, "out of memory") : 0;
@@ -296,8 +309,9 @@ static int make_room(frc_writer *w, size_t est)
 {
 	int ret;
 
-	if (!w->c_records ||
-	    w->body.len + w->nrun * FRAME_WORST_BYTES + est <= w->opt.chunk_max_bytes)
+	size_t per_frame = FRAME_WORST_BYTES + (w->run_column ? SURFACE_WORST_BYTES : 0);
+
+	if (!w->c_records || w->body.len + w->nrun * per_frame + est <= w->opt.chunk_max_bytes)
 		return 0;
 	/* The pending run's real size is far below its worst case: measure it first. */
 	ret = run_flush(w);
@@ -306,9 +320,51 @@ static int make_room(frc_writer *w, size_t est)
 	return chunk_close(w);
 }
 
+/* surface is one of the pending run's distinct surfaces. */
+static bool surface_known(const frc_writer *w, uint64_t surface)
+{
+	for (uint32_t i = 0; i < w->nrun_surf; i++)
+		if (w->run_surf[i] == surface)
+			return true;
+	return false;
+}
+
+/*
+ * A frame joins the pending run. The first nonzero surface of a run reserves one more
+ * entry of the chunk (its surface column, written before the run by run_flush), so the
+ * chunk's record limit counts it from the start.
+ */
+static int frame_append(frc_writer *w, const struct frc_record *r, bool *new_column)
+{
+	uint64_t surface = r->u.frame.surface;
+	int ret = make_room(w, FRAME_WORST_BYTES + SURFACE_WORST_BYTES);
+
+	/* A run holds at most FRC_SURFACES_MAX distinct surfaces: a new one past that ends it. */
+	if (!ret && (w->nrun == FRC_RUN_MAX ||
+		     (!surface_known(w, surface) && w->nrun_surf == FRC_SURFACES_MAX)))
+		ret = run_flush(w);
+	if (!ret && surface && !w->run_column && w->c_records + 1 >= FRC_CHUNK_RECORDS_MAX)
+		ret = chunk_close(w); /* no room for the frame and its column */
+	if (ret)
+		return ret;
+	/* The column entry is counted by frc_writer_append, after the chunk's first time. */
+	*new_column = surface && !w->run_column;
+	w->run_column |= surface != 0;
+	if (!surface_known(w, surface))
+		w->run_surf[w->nrun_surf++] = surface;
+	w->run[w->nrun++] = (struct frc_run_frame){.ktime = r->ktime_ns,
+						   .buffer = r->u.frame.buffer,
+						   .surface = surface,
+						   .pid = r->u.frame.pid,
+						   .tid = r->u.frame.tid};
+	w->c_frames++;
+	return 0;
+}
+
 int frc_writer_append(frc_writer *w, const struct frc_record *r)
 {
 	uint64_t flush_ns;
+	bool new_column = false; /* this frame starts the run's surface column */
 	int ret;
 
 	if (w->err)
@@ -326,16 +382,9 @@ int frc_writer_append(frc_writer *w, const struct frc_record *r)
 			return ret;
 	}
 	if (r->type == FRC_FRAME) {
-		ret = make_room(w, FRAME_WORST_BYTES);
-		if (!ret && w->nrun == FRC_RUN_MAX)
-			ret = run_flush(w);
+		ret = frame_append(w, r, &new_column);
 		if (ret)
 			return ret;
-		w->run[w->nrun++] = (struct frc_run_frame){.ktime = r->ktime_ns,
-							   .buffer = r->u.frame.buffer,
-							   .pid = r->u.frame.pid,
-							   .tid = r->u.frame.tid};
-		w->c_frames++;
 	} else {
 		struct frc_buf e = {0};
 
@@ -352,7 +401,7 @@ int frc_writer_append(frc_writer *w, const struct frc_record *r)
 			return ret;
 	}
 	chunk_note_time(w, r->ktime_ns);
-	w->c_records++;
+	w->c_records += 1 + new_column;
 	w->by_type[r->type]++;
 	w->st.records++;
 	if (r->type == FRC_FRAME)
@@ -394,17 +443,22 @@ static int footer_write(frc_writer *w)
 {
 	struct frc_buf f = {0};
 	uint32_t size;
-	int ret;
+	int ret, ntypes;
 
 	put_skippable(&f, FRC_MAGIC_FOOTER, 0); /* size patched below */
 	frc_buf_put(&f, FRC_TAG_INDEX, 4);
 	frc_buf_varint(&f, w->st.chunks);
 	frc_buf_varint(&f, FRC_INDEX_FIELDS);
 	frc_buf_put(&f, w->index.p, w->index.len);
-	frc_buf_varint(&f, w->st.records);
-	/* Self-describing: a reader that knows fewer or more types still finds min/max. */
-	frc_buf_varint(&f, FRC_TYPE_MAX);
-	for (int t = 1; t <= FRC_TYPE_MAX; t++)
+	frc_buf_varint(&f, w->st.records + w->by_type[FRC_ENTRY_SURFACES]);
+	/*
+	 * Self-describing: a reader that knows fewer or more types still finds min/max. The
+	 * surface columns' total only when there are any, so that a capture without surfaces
+	 * is byte for byte what it was before they existed.
+	 */
+	ntypes = w->by_type[FRC_ENTRY_SURFACES] ? FRC_ENTRY_TYPE_MAX : FRC_TYPE_MAX;
+	frc_buf_varint(&f, ntypes);
+	for (int t = 1; t <= ntypes; t++)
 		frc_buf_varint(&f, w->by_type[t]);
 	frc_buf_varint(&f, w->t_has_time ? w->t_min : 0);
 	frc_buf_varint(&f, w->t_has_time ? w->t_max : 0);

@@ -7,8 +7,15 @@
  * The stream: N frames of one PID at 60 Hz, each timestamp = i * 16666667 ns plus a
  * uniform integer jitter in [-200000, +200000] ns, three buffers in rotation. The PRNG is
  * splitmix64 with a fixed seed, so every run and machine writes the same bytes.
+ *
+ * Options (issue 10: what recording the Surface costs):
+ *   --surface      frames carry their Surface pointer (default: surface 0, not recorded)
+ *   --overlay      every 6th frame belongs to a 10 fps overlay surface instead: another
+ *                  thread and its own 2 buffers (a game's UI or danmaku layer)
  */
 #include <fcntl.h>
+#include <getopt.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,23 +42,57 @@ static void put_le(uint8_t *p, uint64_t v, int n)
 
 static int usage(void)
 {
-	fprintf(stderr, "usage: frc_bench_gen FRAMES FLUSH_MS OUT.frc [OUT.raw]\n"
-			"  e.g. frc_bench_gen 100000 1000 /tmp/b.frc /tmp/b.raw\n");
+	fprintf(stderr, "usage: frc_bench_gen [--surface] [--overlay] FRAMES FLUSH_MS OUT.frc "
+			"[OUT.raw]\n"
+			"  e.g. frc_bench_gen 100000 1000 /tmp/b.frc /tmp/b.raw\n"
+			"       frc_bench_gen --surface --overlay 100000 1000 /tmp/s.frc\n");
 	return 2;
+}
+
+static bool with_surface, with_overlay;
+
+/* Frame i of the stream: the main surface's, or (--overlay) every 6th the overlay's. */
+static void stream_frame(long i, struct frc_record *r)
+{
+	static const uint64_t buffers[3] = {0xb400007a1c2e3000ull, 0xb400007a1c2e5000ull,
+					    0xb400007a1c2e7000ull};
+	static const uint64_t overlay_buffers[2] = {0xb400007a1d001000ull, 0xb400007a1d003000ull};
+	int64_t jitter = (int64_t)(splitmix64() % 400001) - 200000;
+	bool overlay = with_overlay && i % 6 == 5;
+
+	memset(r, 0, sizeof(*r));
+	r->type = FRC_FRAME;
+	r->ktime_ns = (uint64_t)(1000000000000ll + i * 16666667ll + jitter);
+	r->u.frame.pid = 4242;
+	r->u.frame.tid = overlay ? 4302 : 4301;
+	r->u.frame.buffer = overlay ? overlay_buffers[(i / 6) % 2] : buffers[i % 3];
+	if (with_surface)
+		r->u.frame.surface = overlay ? 0xb400007a0c002000ull : 0xb400007a0c001000ull;
 }
 
 int main(int argc, char **argv)
 {
-	static const uint64_t buffers[3] = {0xb400007a1c2e3000ull, 0xb400007a1c2e5000ull,
-					    0xb400007a1c2e7000ull};
+	static const struct option opts[] = {{"surface", no_argument, NULL, 's'},
+					     {"overlay", no_argument, NULL, 'o'},
+					     {NULL, 0, NULL, 0}};
 	static const struct frc_meta meta[] = {{"recorder", "frc_bench_gen"},
 					       {"clock", "CLOCK_MONOTONIC"}};
 	struct frc_writer_options opt = {0};
 	FILE *raw = NULL;
 	frc_writer *w = NULL;
 	long frames;
-	int fd, ret = 1;
+	int fd, c, ret = 1;
 
+	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		if (c == 's')
+			with_surface = true;
+		else if (c == 'o')
+			with_overlay = true;
+		else
+			return usage();
+	}
+	argc -= optind - 1;
+	argv += optind - 1;
 	if (argc < 4 || argc > 5)
 		return usage();
 	frames = atol(argv[1]);
@@ -66,14 +107,10 @@ int main(int argc, char **argv)
 	if (frc_writer_open_fd(&w, fd, argv[3], meta, 2, &opt))
 		goto fail;
 	for (long i = 0; i < frames; i++) {
-		int64_t jitter = (int64_t)(splitmix64() % 400001) - 200000;
-		struct frc_record r = {.type = FRC_FRAME};
+		struct frc_record r;
 		uint8_t rec[24];
 
-		r.ktime_ns = (uint64_t)(1000000000000ll + i * 16666667ll + jitter);
-		r.u.frame.pid = 4242;
-		r.u.frame.tid = 4301;
-		r.u.frame.buffer = buffers[i % 3];
+		stream_frame(i, &r);
 		if (frc_writer_append(w, &r))
 			goto fail;
 		if (raw) {

@@ -358,11 +358,11 @@ static const char canonical[] =
     "meta sysfs.node /sys/class/drm/card0/fps\n"
     "meta note tab\\there \\\"quoted\\\"\n"
     "attach 1000 42 _ZN7android7Surface11queueBufferEP19ANativeWindowBufferi\n"
-    "frame 2000 42 43 0x7f00001000\n"
+    "frame 2000 42 43 0x7f00001000 0x7f0000a000\n"
     "sysfs 2500 \"60\\n\"\n"
     "sysfs 2600 \"\\xff\\x01 a\\\\\"\n"
     "sysfs 2700 !5\n"
-    "frame 3000 42 44 0x7f00002000\n"
+    "frame 3000 42 44 0x7f00002000 0x0\n"
     "drops 3100 7\n"
     "tick 4000\n"
     "tick 5000 59.940060 sysfs\n"
@@ -681,6 +681,41 @@ static char *q(sqlite3 *db, const char *sql)
 	sqlite3_finalize(st);
 	return out;
 }
+
+/*
+ * issue 10/12: frames keep their surface, and the submissions/surfaces views give each
+ * surface's calls and intervals. Main surface 0xa000 at 10 ms, overlay 0xb000 at 25 ms on
+ * another thread, one surface-0 frame of another PID; values worked out by hand below.
+ */
+START_TEST(db_surfaces)
+{
+	const char *txt = tmp("s.txt"), *frc = tmp("s.frc"), *dbp = tmp("s.db");
+	sqlite3 *db;
+
+	spit(txt, "frame 1000000000 7 7 0x100 0xa000\n"
+		  "frame 1010000000 7 7 0x200 0xa000\n"
+		  "frame 1015000000 7 8 0x900 0xb000\n"
+		  "frame 1020000000 7 7 0x100 0xa000\n"
+		  "frame 1030000000 7 7 0x200 0xa000\n"
+		  "frame 1040000000 7 8 0x900 0xb000\n"
+		  "frame 1040000000 9 9 0x300 0x0\n");
+	ck_assert_int_eq(fa("import", txt, "-o", frc, NULL), 0);
+	ck_assert_int_eq(fa("db", frc, "-o", dbp, NULL), 0);
+	db = db_open_ro(dbp);
+	ck_assert_str_eq(q(db, "SELECT group_concat(surface, ' ') FROM frames"),
+			 "40960 40960 45056 40960 40960 45056 0");
+	/* 0xa000: 4 calls, 2 buffers, 30 ms -> 3 / 0.03 s = 100 calls/s; 0xb000: 2 calls, 1
+	 * buffer, 25 ms -> 40 calls/s; PID 9: one call, no rate. */
+	ck_assert_str_eq(q(db, "SELECT group_concat(pid || ':' || surface || ':' || calls || ':'"
+			       " || buffers || ':' || ifnull(calls_per_s, '-'), ' ') FROM"
+			       " (SELECT * FROM surfaces ORDER BY pid, surface)"),
+			 "7:40960:4:2:100.0 7:45056:2:1:40.0 9:0:1:1:-");
+	ck_assert_str_eq(q(db, "SELECT group_concat(ifnull(interval_ns, '-'), ' ') FROM"
+			       " (SELECT * FROM submissions WHERE pid = 7 ORDER BY surface, seq)"),
+			 "- 10000000 10000000 10000000 - 25000000");
+	sqlite3_close(db);
+}
+END_TEST
 
 START_TEST(db_contents)
 {
@@ -1140,7 +1175,7 @@ START_TEST(export_warns_unknown_records)
 	frc_writer_free(w);
 	ck_assert_int_eq(close(fd), 0);
 	ck_assert_int_eq(fa("export", frc, NULL), 0);
-	ck_assert_str_eq(out_text, "frame 1000 1 2 0x10\n");
+	ck_assert_str_eq(out_text, "frame 1000 1 2 0x10 0x0\n");
 	ck_err_has("frameanalyze export: warning: ");
 	ck_err_has("u.frc: 1 record(s) of unknown types skipped (the text form cannot hold them;"
 		   " import will not restore them)\n");
@@ -1226,6 +1261,7 @@ int main(int argc, char **argv)
 	    {"report_not_capture", report_not_capture},
 	    {"real_capture_fidelity", real_capture_fidelity},
 	    {"db_contents", db_contents},
+	    {"db_surfaces", db_surfaces},
 	    {"db_replaces_same_capture", db_replaces_same_capture},
 	    {"db_refuses_foreign_schema", db_refuses_foreign_schema},
 	    {"db_corrupt_input_stores_nothing", db_corrupt_input_stores_nothing},

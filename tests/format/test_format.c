@@ -99,7 +99,8 @@ static void rec_assert_eq(const struct frc_record *a, const struct frc_record *b
 	case FRC_FRAME:
 		ck_assert_msg(a->u.frame.pid == b->u.frame.pid &&
 				  a->u.frame.tid == b->u.frame.tid &&
-				  a->u.frame.buffer == b->u.frame.buffer,
+				  a->u.frame.buffer == b->u.frame.buffer &&
+				  a->u.frame.surface == b->u.frame.surface,
 			      "record %zu: frame differs", i);
 		break;
 	case FRC_SYSFS:
@@ -992,9 +993,9 @@ static const char canonical[] =
     "meta empty\n"
     "meta utf8 \\xe4\\xb8\\xad\n"
     "attach 1000 4242 " SYM_QB "\n"
-    "frame 1000000000 4242 4301 0xb400007a1c2e3000\n"
-    "frame 1016666667 4242 4301 0xb400007a1c2e5000\n"
-    "frame 1016666667 77 78 0x0\n"
+    "frame 1000000000 4242 4301 0xb400007a1c2e3000 0xb400007a0c001000\n"
+    "frame 1016666667 4242 4301 0xb400007a1c2e5000 0xb400007a0c001000\n"
+    "frame 1016666667 77 78 0x0 0x0\n"
     "sysfs 1040000000 \"60\\n\"\n"
     "sysfs 1040000001 \"\"\n"
     "sysfs 1040000002 \"\\x00\\x01\\\\\\\" \\xff\"\n"
@@ -1007,7 +1008,8 @@ static const char canonical[] =
     "tick 1700000001 18446744073709.551615 sysfs\n"
     "exit 1800000000 77\n"
     "attach 1900000000 5\n"
-    "frame 18446744073709551615 4294967295 4294967295 0xffffffffffffffff\n";
+    "frame 18446744073709551615 4294967295 4294967295 0xffffffffffffffff "
+    "0xffffffffffffffff\n";
 
 START_TEST(text_roundtrip_canonical)
 {
@@ -1028,12 +1030,14 @@ START_TEST(text_import_normalizes)
 				    "   # indented comment\n"
 				    "meta\tkey   v a l\r\n"
 				    "frame  1\t2 3   0XAbC  \n"
+				    "frame 2 2 3 0x1\t0XfF \n"
 				    "tick 5 60 sysfs\n"
 				    "tick 6 60.5 ebpf\n"
 				    "sysfs 7 \"a\\x4A\"  \n"
 				    "sysfs 8 !0007\n";
 	static const char want[] = "meta key v a l\n"
-				   "frame 1 2 3 0xabc\n"
+				   "frame 1 2 3 0xabc 0x0\n"
+				   "frame 2 2 3 0x1 0xff\n"
 				   "tick 5 60.000000 sysfs\n"
 				   "tick 6 60.500000 ebpf\n"
 				   "sysfs 7 \"aJ\"\n"
@@ -1083,7 +1087,11 @@ static const struct {
     {"frame 1 2 3 4\n", "IN:1:13: BUFFER: expected 0x followed by hex digits"},
     {"frame 1 2 3 0x12345678901234567\n", "IN:1:13: BUFFER out of range (more than 16 hex digits)"},
     {"frame 1 2 3 0x1g\n", "IN:1:16: BUFFER: expected a hex digit"},
-    {"frame 1 2 3 0x1 extra\n", "IN:1:17: unexpected text after the record"},
+    {"frame 1 2 3 0x1 extra\n", "IN:1:17: SURFACE: expected 0x followed by hex digits"},
+    {"frame 1 2 3 0x1 0x1g\n", "IN:1:20: SURFACE: expected a hex digit"},
+    {"frame 1 2 3 0x1 0x12345678901234567\n",
+     "IN:1:17: SURFACE out of range (more than 16 hex digits)"},
+    {"frame 1 2 3 0x1 0x2 extra\n", "IN:1:21: unexpected text after the record"},
     {"frame 18446744073709551616 1 1 0x1\n",
      "IN:1:7: KTIME_NS out of range (max 18446744073709551615)"},
     {"exit 1 4294967296\n", "IN:1:8: PID out of range (max 4294967295)"},
@@ -1247,7 +1255,7 @@ START_TEST(text_import_refuses_special_output)
 
 	text_dir();
 	snprintf(in, sizeof(in), "%s/in.txt", tdir);
-	put_file(in, "frame 1 2 3 0x4\n");
+	put_file(in, "frame 1 2 3 0x4 0x0\n");
 	snprintf(out, sizeof(out), "%s/fifo.frc", tdir);
 	ck_assert_int_eq(mkfifo(out, 0600), 0);
 	ck_assert_int_eq(frc_text_import(in, out, NULL, err, sizeof(err)), FRC_EIO);
@@ -1330,19 +1338,19 @@ START_TEST(foreign_encoder_choices)
 {
 	static const char choices[] = "meta a.b \\x20x\\x20\n"
 				      "meta e\n"
-				      "frame 1000 7 7 0x10\n"
-				      "frame 2000 7 7 0x20\n"
-				      "frame 3000 7 8 0x10\n"
-				      "frame 5000 9 1 0xabc\n"
-				      "frame 5295 9 1 0xabc\n"
-				      "frame 5502 9 1 0xabc\n"
-				      "frame 100 11 11 0x1\n"
-				      "frame 120 12 12 0x2\n"
-				      "frame 150 11 11 0x1\n"
+				      "frame 1000 7 7 0x10 0x0\n"
+				      "frame 2000 7 7 0x20 0x0\n"
+				      "frame 3000 7 8 0x10 0x0\n"
+				      "frame 5000 9 1 0xabc 0x0\n"
+				      "frame 5295 9 1 0xabc 0x0\n"
+				      "frame 5502 9 1 0xabc 0x0\n"
+				      "frame 100 11 11 0x1 0x0\n"
+				      "frame 120 12 12 0x2 0x0\n"
+				      "frame 150 11 11 0x1 0x0\n"
 				      "tick 10 60.000000 ebpf\n"
 				      "tick 11 - -\n";
-	static const char order[] = "frame 90 12 12 0x5\n"
-				    "frame 100 11 11 0x5\n";
+	static const char order[] = "frame 90 12 12 0x5 0x0\n"
+				    "frame 100 11 11 0x5 0x0\n";
 	struct frc_reader_stats st;
 	frc_reader *r = NULL;
 	char *buf = NULL;
@@ -1568,9 +1576,9 @@ START_TEST(text_export_damaged)
 	ck_assert_str_eq(buf, "meta recorder test_format\n"
 			      "meta clock CLOCK_MONOTONIC\n"
 			      "attach 900000000 4242 " SYM_QB "\n"
-			      "frame 1000000000 4242 4301 0xb400007a1c2e3000\n"
-			      "frame 1016666667 4242 4301 0xb400007a1c2e5000\n"
-			      "frame 1033333334 4242 4302 0xb400007a1c2e7000\n"
+			      "frame 1000000000 4242 4301 0xb400007a1c2e3000 0x0\n"
+			      "frame 1016666667 4242 4301 0xb400007a1c2e5000 0x0\n"
+			      "frame 1033333334 4242 4302 0xb400007a1c2e7000 0x0\n"
 			      "sysfs 1040000000 \"60\\n\"\n");
 	free(buf);
 	frc_reader_close(r);
@@ -1707,17 +1715,122 @@ START_TEST(v1_0_captures_decode_identically)
 }
 END_TEST
 
+/* ------------------------------------------------------------ surfaces (issue 10) */
+
+/*
+ * Frames with surfaces come back with them: two PIDs, a main and an overlay surface
+ * interleaved, surface 0 mixed in, and one run with more distinct surfaces than a column
+ * holds (FRC_SURFACES_MAX, 256: the writer splits the run), across several chunks.
+ */
+START_TEST(surfaces_roundtrip)
+{
+	enum { N = 4000 };
+	struct frc_record *in = calloc(N, sizeof(*in)), *out = calloc(N, sizeof(*out));
+	frc_reader *r = NULL;
+	struct frc_reader_stats st;
+	struct capture c;
+
+	ck_assert_ptr_nonnull(in);
+	ck_assert_ptr_nonnull(out);
+	for (size_t i = 0; i < N; i++) {
+		uint32_t pid = i % 7 == 3 ? 88 : 77;
+
+		in[i] = frame(1000000 + i * 1000, pid, pid + (i % 6 == 5), 0x7000 + (i % 3) * 0x100);
+		if (i < 1000)
+			in[i].u.frame.surface = i % 6 == 5 ? 0xb400007a0c002000 : 0xb400007a0c001000;
+		else if (i < 1500)
+			in[i].u.frame.surface = i % 5 == 0 ? 0 : 0x5000;
+		else if (i < 2500)
+			in[i].u.frame.surface = 0x100000 + i * 16; /* 1000 distinct in one run */
+		/* 2500..3999: surface 0 only, no column at all */
+	}
+	c = write_capture(in, N, (const size_t[]){1200, 1200, 0}, NULL, 1);
+	ck_assert_int_eq(frc_reader_open_mem(&r, c.p, c.len, "mem.frc"), 0);
+	ck_assert_uint_eq(read_all(r, out, N), N);
+	for (size_t i = 0; i < N; i++)
+		rec_assert_eq(&in[i], &out[i], i);
+	frc_reader_stats(r, &st);
+	ck_assert_int_eq(st.status, FRC_STATUS_COMPLETE);
+	ck_assert_uint_eq(st.unknown, 0);
+	ck_assert_uint_eq(st.by_type[FRC_FRAME], N);
+	frc_reader_close(r);
+	capture_free(&c);
+	free(in);
+	free(out);
+}
+END_TEST
+
+/* A column that is not followed by a run, or describes another number of frames: corrupt. */
+START_TEST(surfaces_damaged_column)
+{
+	/* n = 1, ndict = 1, dict_0 = 0x10 */
+	static const uint8_t col1[] = {0x01, 0x01, 0x10}, col2[] = {0x02, 0x01, 0x10};
+	struct frc_record f = frame(10, 1, 2, 3), t = simple(FRC_EXIT, 11, 1), out[4];
+	const struct {
+		const uint8_t *col;
+		size_t len;
+		int frame_after;
+	} cases[] = {{col1, sizeof(col1), 0}, {col2, sizeof(col2), 1}};
+
+	for (size_t k = 0; k < 2; k++) {
+		int fd = memfd_create("s", MFD_CLOEXEC);
+		struct frc_reader_stats st;
+		frc_writer *w = NULL;
+		frc_reader *r = NULL;
+		struct capture c;
+
+		ck_assert_int_eq(frc_writer_open_fd(&w, fd, "s.frc", NULL, 0, NULL), 0);
+		ck_assert_int_eq(frc_writer_append_raw_entry(w, 7, cases[k].col, cases[k].len), 0);
+		ck_assert_int_eq(frc_writer_append(w, cases[k].frame_after ? &f : &t), 0);
+		ck_assert_int_eq(frc_writer_finish(w), 0);
+		frc_writer_free(w);
+		c = slurp_fd(fd);
+		close(fd);
+		ck_assert_int_eq(frc_reader_open_mem(&r, c.p, c.len, "s.frc"), 0);
+		ck_assert_uint_eq(read_all(r, out, 4), 0);
+		frc_reader_stats(r, &st);
+		ck_assert_int_eq(st.status, FRC_STATUS_CORRUPT);
+		ck_assert_msg(strstr(frc_reader_error(r), "surface column"), "%s",
+			      frc_reader_error(r));
+		frc_reader_close(r);
+		capture_free(&c);
+	}
+}
+END_TEST
+
+/*
+ * A capture with surface columns written from FORMAT.md alone (tests/format/gen_surfaces.py,
+ * not libfrc_format): every frame gets the surface its column gives, in both column forms
+ * (one value; run-length indexes).
+ */
+START_TEST(surfaces_foreign_capture)
+{
+	static const char want[] = "meta recorder gen_surfaces.py\n"
+				   "frame 1000 7 8 0x10 0x5000\n"
+				   "frame 2000 7 9 0x20 0x5000\n"
+				   "frame 3000 7 8 0x10 0x6000\n"
+				   "tick 3500\n"
+				   "frame 4000 7 8 0x30 0xa000\n"
+				   "frame 5000 7 8 0x40 0xa000\n"
+				   "frame 6000 7 8 0x50 0x0\n";
+	char *got = export_text(FORMAT_TEST_DIR "/surfaces_v1_1.frc", 0);
+
+	ck_assert_str_eq(got, want);
+	free(got);
+}
+END_TEST
+
 /*
  * A capture of a later minor (1.9), written from FORMAT.md by tests/format/gen_future.py
- * (not by libfrc_format): a record type 7 this reader does not know, a 6th field in each
- * index entry, 7 per-type totals and a trailing footer field. Today's reader reads it
- * complete, counts the 3 type-7 entries as unknown, and delivers the rest exactly.
+ * (not by libfrc_format): a record type 9 this reader does not know, a 6th field in each
+ * index entry, 9 per-type totals and a trailing footer field. Today's reader reads it
+ * complete, counts the 3 type-9 entries as unknown, and delivers the rest exactly.
  */
 START_TEST(future_minor_capture)
 {
 	static const char want[] = "meta recorder gen_future.py\n"
 				   "meta clock CLOCK_MONOTONIC\n"
-				   "frame 1000 7 8 0x10\n"
+				   "frame 1000 7 8 0x10 0x0\n"
 				   "tick 1100\n"
 				   "exit 4000 7\n";
 	struct frc_reader_stats st;
@@ -1817,6 +1930,9 @@ int main(int argc, char **argv)
 	    {"text_import_refuses_special_output", text_import_refuses_special_output, 10},
 	    {"text_import_header_limit", text_import_header_limit, 10},
 	    {"foreign_encoder_choices", foreign_encoder_choices, 10},
+	    {"surfaces_roundtrip", surfaces_roundtrip, 30},
+	    {"surfaces_damaged_column", surfaces_damaged_column, 10},
+	    {"surfaces_foreign_capture", surfaces_foreign_capture, 10},
 	    {"v1_0_captures_decode_identically", v1_0_captures_decode_identically, 10},
 	    {"future_minor_capture", future_minor_capture, 10},
 	    {"spliced_recordings_corrupt", spliced_recordings_corrupt, 10},
