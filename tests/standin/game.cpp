@@ -3,18 +3,27 @@
  * standin-game - calls the stand-in libgui's Surface::queueBuffer like a game would.
  *
  * It is the target framerec records in the tests, the benchmark and the demo. With
- * --truth it writes what a perfect recorder would see: one line per call, the
- * CLOCK_MONOTONIC time taken right before the call and the buffer pointer as framerec
- * records it (the GraphicBuffer pointer for the sp<> variants).
+ * --truth it writes what a perfect recorder would see: one line per queued buffer, the
+ * CLOCK_MONOTONIC time taken right before the call, the buffer pointer as framerec records
+ * it (the GraphicBuffer pointer for the sp<> variants), the surface (argument 0 of the
+ * call) and the calling thread.
+ *
+ * Beyond one steady surface it behaves like real apps do: a second surface queued by
+ * another thread (--surfaces), the batch path (--batch), buffer reallocation
+ * (--realloc-every), frame pacing stutter (--pattern) and thermal throttling
+ * (--rate-steps). Without those options it makes exactly the calls it always made.
  */
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <limits.h>
+#include <pthread.h>
 #include <signal.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -22,6 +31,7 @@
 
 using android::Fence;
 using android::GraphicBuffer;
+using android::LibcxxVector;
 using android::sp;
 using android::Surface;
 using android::SurfaceQueueBufferOutput;
@@ -31,17 +41,44 @@ static const char *const variant_names[] = {"hook",   "internal", "legacy",
 					    "output", "sp",	  "sp_output"};
 #define N_VARIANTS (sizeof(variant_names) / sizeof(variant_names[0]))
 
+/* Longest --pattern and --rate-steps lists. */
+#define MAX_STEPS 64
+#define MAX_FPS 1000000ull
+
+/* One --rate-steps entry: FPS calls per second for SECONDS seconds. */
+struct rate_step {
+	unsigned long long fps;
+	unsigned long long seconds;
+};
+
+/* How one surface's calls are spaced: a steady rate, a cycled pattern, or rate steps. */
+struct pacing {
+	unsigned long long fps;
+	unsigned long long pattern_ms[MAX_STEPS];
+	size_t n_pattern;
+	struct rate_step steps[MAX_STEPS];
+	size_t n_steps;
+};
+
+/* Numbers are unsigned long long so one table (num_opts) parses them all. */
 struct options {
-	unsigned long fps;
-	unsigned long buffers;
+	struct pacing pace; /* the main surface's */
+	unsigned long long buffers;
 	unsigned long long frames; /* 0: until killed */
+	unsigned long long jank_every;
+	unsigned long long jank_ms;
+	unsigned long long start_delay_ms;
+	unsigned long long overlay_fps;
+	unsigned long long overlay_buffers;
+	unsigned long long batch; /* 0: single-buffer calls of --symbol */
+	unsigned long long realloc_every;
 	enum variant symbol;
-	unsigned long jank_every;
-	unsigned long jank_ms;
 	bool burst;
-	const char *truth;
-	unsigned long start_delay_ms;
 	bool wait_signal;
+	bool surfaces;
+	bool fps_given;
+	bool overlay_given;
+	const char *truth;
 };
 
 static volatile sig_atomic_t stop_signal;
@@ -51,30 +88,71 @@ static void on_stop(int sig)
 	stop_signal = sig;
 }
 
-static void usage(FILE *f)
+static void usage_options(FILE *f)
 {
 	fprintf(f,
-		"Usage: standin-game [OPTIONS]\n"
-		"Call the stand-in libgui.so's android::Surface::queueBuffer like a game.\n"
-		"\n"
-		"  --fps N              calls per second (default 60); absolute deadlines\n"
-		"  --buffers N          distinct buffers in rotation (default 3)\n"
+		"  --fps N              calls per second (default 60, 1..1000000); absolute\n"
+		"                       deadlines, so the rate does not drift\n"
+		"  --buffers N          distinct buffers in rotation (default 3, 1..1024)\n"
 		"  --frames N           calls to make; 0 = until SIGINT/SIGTERM (default 0)\n"
 		"  --symbol VARIANT     hook|internal|legacy|output|sp|sp_output (default hook)\n"
 		"  --jank-every K       every K-th frame is late ...\n"
-		"  --jank-ms M          ... by M milliseconds (default 0)\n"
+		"  --jank-ms M          ... by M milliseconds (default 0, 0..60000)\n"
 		"  --burst              no sleeping; print the cost per call at the end\n"
-		"  --truth FILE         write 'MONOTONIC_NS 0xBUFFER' per call (flushed at exit)\n"
+		"  --truth FILE         write one line per queued buffer (format below)\n"
 		"  --start-delay-ms MS  sleep before the first call (default 0)\n"
 		"  --wait-signal        wait for SIGUSR1 before the first call\n"
-		"  -h, --help           this text\n"
 		"\n"
-		"Examples:\n"
-		"  standin-game --fps 60 --frames 600 --truth truth.txt\n"
-		"  standin-game --symbol sp --jank-every 30 --jank-ms 40\n"
-		"  standin-game --burst --frames 1000000      # prints ns/call\n"
-		"  framerec --lib build/standin/libgui.so -o game.frc -- \\\n"
-		"      build/bin/standin-game --fps 90 --frames 900\n");
+		"Like a real app:\n"
+		"  --surfaces           add an overlay surface (a UI or danmaku layer): its own\n"
+		"                       Surface, window and buffers, queued by a second thread\n"
+		"                       until the main surface's calls end\n"
+		"  --overlay-fps N      the overlay's calls per second (default 10, 1..1000000)\n"
+		"  --overlay-buffers N  the overlay's buffers in rotation (default 2, 1..1024)\n"
+		"  --batch K            queue K buffers per call through the batch path\n"
+		"                       Surface::queueBuffers (1..4096), on every surface;\n"
+		"                       --symbol then has no effect; --fps and --frames count\n"
+		"                       calls, each queueing the next K buffers in rotation\n"
+		"  --realloc-every N    replace a surface's buffers with new ones (new addresses,\n"
+		"                       like a resolution change) once N buffers were queued;\n"
+		"                       checked before each call\n"
+		"  --pattern MS,MS,...  frame pacing stutter: the gaps between calls, in ms\n"
+		"                       (1..60000 each, up to 64), cycled; replaces --fps\n"
+		"  --rate-steps FPS:S,...  thermal throttling: FPS for S seconds (1..3600), in\n"
+		"                       order, then the last FPS forever (up to 64 steps);\n"
+		"                       replaces --fps\n"
+		"  -h, --help           this text\n");
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f, "Usage: standin-game [OPTIONS]\n"
+		   "Call the stand-in libgui.so's android::Surface::queueBuffer like a game.\n"
+		   "\n");
+	usage_options(f);
+	fprintf(
+	    f, "\n"
+	       "Truth file: one line per queued buffer, in time order:\n"
+	       "  MONOTONIC_NS 0xBUFFER 0xSURFACE TID\n"
+	       "MONOTONIC_NS is CLOCK_MONOTONIC right before the call; BUFFER what a probe\n"
+	       "records (argument 1, or the GraphicBuffer an sp<> holds); SURFACE argument 0 of\n"
+	       "the call (the ANativeWindow* for hook, `this` otherwise); TID the calling thread.\n"
+	       "A batch call writes one line per buffer, all with the call's time.\n"
+	       "\n"
+	       "Exit status: 0 done, 1 error, 2 usage; a stop signal kills it after the truth\n"
+	       "file is complete.\n"
+	       "\n"
+	       "Examples:\n"
+	       "  standin-game --fps 60 --frames 600 --truth truth.txt\n"
+	       "  standin-game --symbol sp --jank-every 30 --jank-ms 40\n"
+	       "  standin-game --burst --frames 1000000      # prints ns/call\n"
+	       "  standin-game --surfaces --fps 60 --overlay-fps 10 --frames 600 --truth t.txt\n"
+	       "  standin-game --batch 3 --fps 20 --frames 100     # 300 buffers, 3 per call\n"
+	       "  standin-game --realloc-every 300 --buffers 3     # new buffers every 5 s\n"
+	       "  standin-game --pattern 16,33 --frames 120        # 16/33/16/33 ms stutter\n"
+	       "  standin-game --rate-steps 60:3,40:3              # 60 fps for 3 s, then 40\n"
+	       "  framerec --lib build/standin/libgui.so -o game.frc -- \\\n"
+	       "      build/bin/standin-game --fps 90 --frames 900\n");
 }
 
 /* Parse a decimal number in [lo, hi]; on error print which option was wrong. */
@@ -94,6 +172,66 @@ static bool parse_num(const char *opt, const char *s, unsigned long long lo, uns
 	return true;
 }
 
+/* A decimal in [lo, hi] at *s, ending at one of the characters in `stop` (or the end). */
+static bool take_num(const char **s, const char *stop, unsigned long long lo, unsigned long long hi,
+		     unsigned long long *out)
+{
+	char *end;
+
+	if (**s < '0' || **s > '9')
+		return false;
+	errno = 0;
+	unsigned long long v = strtoull(*s, &end, 10);
+	if (errno || v < lo || v > hi || (*end && !strchr(stop, *end)))
+		return false;
+	*out = v;
+	*s = end;
+	return true;
+}
+
+/* --pattern MS[,MS...]: 1 to MAX_STEPS gaps in [1, 60000] ms. */
+static bool parse_pattern(const char *arg, struct pacing *p)
+{
+	const char *s = arg;
+
+	p->n_pattern = 0;
+	while (p->n_pattern < MAX_STEPS &&
+	       take_num(&s, ",", 1, 60000, &p->pattern_ms[p->n_pattern])) {
+		p->n_pattern++;
+		if (!*s)
+			return true;
+		s++; /* the comma */
+	}
+	fprintf(stderr,
+		"standin-game: --pattern: '%s' is not a list of 1 to %d gaps in [1, 60000] ms "
+		"(e.g. 16,33)\n",
+		arg, MAX_STEPS);
+	return false;
+}
+
+/* --rate-steps FPS:S[,FPS:S...]: 1 to MAX_STEPS steps, FPS in [1, MAX_FPS], S in [1, 3600]. */
+static bool parse_rate_steps(const char *arg, struct pacing *p)
+{
+	const char *s = arg;
+
+	p->n_steps = 0;
+	while (p->n_steps < MAX_STEPS) {
+		struct rate_step *st = &p->steps[p->n_steps];
+		if (!take_num(&s, ":", 1, MAX_FPS, &st->fps) || *s++ != ':' ||
+		    !take_num(&s, ",", 1, 3600, &st->seconds))
+			break;
+		p->n_steps++;
+		if (!*s)
+			return true;
+		s++; /* the comma */
+	}
+	fprintf(stderr,
+		"standin-game: --rate-steps: '%s' is not a list of 1 to %d FPS:SECONDS steps, "
+		"FPS in [1, %llu], SECONDS in [1, 3600] (e.g. 60:3,40:3)\n",
+		arg, MAX_STEPS, MAX_FPS);
+	return false;
+}
+
 static bool parse_variant(const char *s, enum variant *out)
 {
 	for (size_t i = 0; i < N_VARIANTS; i++) {
@@ -109,100 +247,144 @@ static bool parse_variant(const char *s, enum variant *out)
 	return false;
 }
 
+enum {
+	O_FPS = 256,
+	O_BUFFERS,
+	O_FRAMES,
+	O_SYMBOL,
+	O_JEVERY,
+	O_JMS,
+	O_BURST,
+	O_TRUTH,
+	O_DELAY,
+	O_WAITSIG,
+	O_SURFACES,
+	O_OVL_FPS,
+	O_OVL_BUFFERS,
+	O_BATCH,
+	O_REALLOC,
+	O_PATTERN,
+	O_RATE_STEPS,
+};
+
+/* The options that take one number: name, range and where it goes. */
+static const struct num_opt {
+	int id;
+	const char *name;
+	unsigned long long lo, hi;
+	size_t offset;
+} num_opts[] = {
+    {O_FPS, "--fps", 1, MAX_FPS, offsetof(struct options, pace.fps)},
+    {O_BUFFERS, "--buffers", 1, 1024, offsetof(struct options, buffers)},
+    {O_FRAMES, "--frames", 0, ULLONG_MAX, offsetof(struct options, frames)},
+    {O_JEVERY, "--jank-every", 1, ULLONG_MAX, offsetof(struct options, jank_every)},
+    {O_JMS, "--jank-ms", 0, 60000, offsetof(struct options, jank_ms)},
+    {O_DELAY, "--start-delay-ms", 0, 3600000, offsetof(struct options, start_delay_ms)},
+    {O_OVL_FPS, "--overlay-fps", 1, MAX_FPS, offsetof(struct options, overlay_fps)},
+    {O_OVL_BUFFERS, "--overlay-buffers", 1, 1024, offsetof(struct options, overlay_buffers)},
+    {O_BATCH, "--batch", 1, 4096, offsetof(struct options, batch)},
+    {O_REALLOC, "--realloc-every", 1, ULLONG_MAX, offsetof(struct options, realloc_every)},
+};
+
+/* Option c with argument arg; false (after a one-line message) when it is bad. */
+static bool parse_one(int c, const char *arg, struct options *o)
+{
+	for (const struct num_opt &n : num_opts) {
+		if (n.id == c)
+			return parse_num(n.name, arg, n.lo, n.hi,
+					 (unsigned long long *)((char *)o + n.offset));
+	}
+	switch (c) {
+	case O_SYMBOL:
+		return parse_variant(arg, &o->symbol);
+	case O_BURST:
+		o->burst = true;
+		return true;
+	case O_TRUTH:
+		o->truth = arg;
+		return true;
+	case O_WAITSIG:
+		o->wait_signal = true;
+		return true;
+	case O_SURFACES:
+		o->surfaces = true;
+		return true;
+	case O_PATTERN:
+		return parse_pattern(arg, &o->pace);
+	case O_RATE_STEPS:
+		return parse_rate_steps(arg, &o->pace);
+	}
+	return false;
+}
+
+/* Options that parse alone but not together; false after a one-line message. */
+static bool check_combination(const struct options *o)
+{
+	const char *why = nullptr;
+
+	if (o->pace.n_pattern && o->pace.n_steps)
+		why = "--pattern and --rate-steps exclude each other";
+	else if (o->fps_given && (o->pace.n_pattern || o->pace.n_steps))
+		why = "--fps and --pattern/--rate-steps exclude each other (they set the pacing)";
+	else if (o->overlay_given && !o->surfaces)
+		why = "--overlay-fps and --overlay-buffers need --surfaces";
+	if (why)
+		fprintf(stderr, "standin-game: %s\n", why);
+	return !why;
+}
+
+static const struct option longopts[] = {
+    {"fps", required_argument, nullptr, O_FPS},
+    {"buffers", required_argument, nullptr, O_BUFFERS},
+    {"frames", required_argument, nullptr, O_FRAMES},
+    {"symbol", required_argument, nullptr, O_SYMBOL},
+    {"jank-every", required_argument, nullptr, O_JEVERY},
+    {"jank-ms", required_argument, nullptr, O_JMS},
+    {"burst", no_argument, nullptr, O_BURST},
+    {"truth", required_argument, nullptr, O_TRUTH},
+    {"start-delay-ms", required_argument, nullptr, O_DELAY},
+    {"wait-signal", no_argument, nullptr, O_WAITSIG},
+    {"surfaces", no_argument, nullptr, O_SURFACES},
+    {"overlay-fps", required_argument, nullptr, O_OVL_FPS},
+    {"overlay-buffers", required_argument, nullptr, O_OVL_BUFFERS},
+    {"batch", required_argument, nullptr, O_BATCH},
+    {"realloc-every", required_argument, nullptr, O_REALLOC},
+    {"pattern", required_argument, nullptr, O_PATTERN},
+    {"rate-steps", required_argument, nullptr, O_RATE_STEPS},
+    {"help", no_argument, nullptr, 'h'},
+    {nullptr, 0, nullptr, 0},
+};
+
 /* Returns 0 to run, 1 for --help, 2 for a usage error. */
 static int parse_args(int argc, char **argv, struct options *o)
 {
-	enum {
-		O_FPS = 256,
-		O_BUFFERS,
-		O_FRAMES,
-		O_SYMBOL,
-		O_JEVERY,
-		O_JMS,
-		O_BURST,
-		O_TRUTH,
-		O_DELAY,
-		O_WAITSIG
-	};
-	static const struct option longopts[] = {
-	    {"fps", required_argument, nullptr, O_FPS},
-	    {"buffers", required_argument, nullptr, O_BUFFERS},
-	    {"frames", required_argument, nullptr, O_FRAMES},
-	    {"symbol", required_argument, nullptr, O_SYMBOL},
-	    {"jank-every", required_argument, nullptr, O_JEVERY},
-	    {"jank-ms", required_argument, nullptr, O_JMS},
-	    {"burst", no_argument, nullptr, O_BURST},
-	    {"truth", required_argument, nullptr, O_TRUTH},
-	    {"start-delay-ms", required_argument, nullptr, O_DELAY},
-	    {"wait-signal", no_argument, nullptr, O_WAITSIG},
-	    {"help", no_argument, nullptr, 'h'},
-	    {nullptr, 0, nullptr, 0},
-	};
-	unsigned long long v;
 	int c;
 
 	*o = {};
-	o->fps = 60;
+	o->pace.fps = 60;
 	o->buffers = 3;
 	o->symbol = V_HOOK;
+	o->overlay_fps = 10;
+	o->overlay_buffers = 2;
 	while ((c = getopt_long(argc, argv, "h", longopts, nullptr)) != -1) {
-		switch (c) {
-		case O_FPS:
-			if (!parse_num("--fps", optarg, 1, 1000000, &v))
-				return 2;
-			o->fps = v;
-			break;
-		case O_BUFFERS:
-			if (!parse_num("--buffers", optarg, 1, 1024, &v))
-				return 2;
-			o->buffers = v;
-			break;
-		case O_FRAMES:
-			if (!parse_num("--frames", optarg, 0, ULLONG_MAX, &v))
-				return 2;
-			o->frames = v;
-			break;
-		case O_SYMBOL:
-			if (!parse_variant(optarg, &o->symbol))
-				return 2;
-			break;
-		case O_JEVERY:
-			if (!parse_num("--jank-every", optarg, 1, ULONG_MAX, &v))
-				return 2;
-			o->jank_every = v;
-			break;
-		case O_JMS:
-			if (!parse_num("--jank-ms", optarg, 0, 60000, &v))
-				return 2;
-			o->jank_ms = v;
-			break;
-		case O_BURST:
-			o->burst = true;
-			break;
-		case O_TRUTH:
-			o->truth = optarg;
-			break;
-		case O_DELAY:
-			if (!parse_num("--start-delay-ms", optarg, 0, 3600000, &v))
-				return 2;
-			o->start_delay_ms = v;
-			break;
-		case O_WAITSIG:
-			o->wait_signal = true;
-			break;
-		case 'h':
+		if (c == 'h') {
 			usage(stdout);
 			return 1;
-		default:
+		}
+		if (c < O_FPS) { /* getopt_long printed what was wrong */
 			usage(stderr);
 			return 2;
 		}
+		o->fps_given |= c == O_FPS;
+		o->overlay_given |= c == O_OVL_FPS || c == O_OVL_BUFFERS;
+		if (!parse_one(c, optarg, o))
+			return 2;
 	}
 	if (optind < argc) {
 		fprintf(stderr, "standin-game: unexpected argument '%s'\n", argv[optind]);
 		return 2;
 	}
-	return 0;
+	return check_combination(o) ? 0 : 2;
 }
 
 static uint64_t now_ns(void)
@@ -213,77 +395,360 @@ static uint64_t now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
-/* Sleep until the absolute CLOCK_MONOTONIC time t; returns early on a stop signal. */
-static void sleep_until(uint64_t t)
+static struct timespec to_timespec(uint64_t t)
 {
 	struct timespec ts;
 
 	ts.tv_sec = (time_t)(t / 1000000000ull);
 	ts.tv_nsec = (long)(t % 1000000000ull);
+	return ts;
+}
+
+/* Sleep until the absolute CLOCK_MONOTONIC time t; returns early on a stop signal. */
+static void sleep_until(uint64_t t)
+{
+	struct timespec ts = to_timespec(t);
+
 	while (!stop_signal &&
 	       clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, nullptr) == EINTR)
 		;
 }
 
-/* The fake objects a game would queue: N buffers in rotation, one Surface, one window. */
-struct scene {
-	Surface surface;
-	ANativeWindow window;
+/*
+ * Stopping the overlay thread: stop signals go to the main thread (the overlay blocks
+ * them), so the main thread, once its own calls are over, sets overlay_stop and wakes
+ * the overlay from its timed wait on overlay_wake.
+ */
+static pthread_mutex_t overlay_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t overlay_wake;
+static bool overlay_stop; /* under overlay_lock */
+
+static bool overlay_stopping(void)
+{
+	pthread_mutex_lock(&overlay_lock);
+	bool stop = overlay_stop;
+	pthread_mutex_unlock(&overlay_lock);
+	return stop;
+}
+
+/* The overlay's sleep_until: returns at t or when the main thread says stop. */
+static void overlay_sleep_until(uint64_t t)
+{
+	struct timespec ts = to_timespec(t);
+
+	pthread_mutex_lock(&overlay_lock);
+	while (!overlay_stop && pthread_cond_timedwait(&overlay_wake, &overlay_lock, &ts) == 0)
+		;
+	pthread_mutex_unlock(&overlay_lock);
+}
+
+/* One generation of buffers; --realloc-every replaces it with a new one. */
+struct buffer_set {
+	unsigned long n;
 	ANativeWindowBuffer *anwb; /* buffers[] for the ANativeWindowBuffer* variants */
 	GraphicBuffer *gb;	   /* buffers[] for the sp<GraphicBuffer> variants */
 	sp<GraphicBuffer> *gb_sp;  /* one strong pointer per GraphicBuffer */
-	sp<Fence> fence;
-	SurfaceQueueBufferOutput output;
 };
 
-/*
- * One queueBuffer call of the chosen variant with buffer i; returns the pointer framerec
- * must record for it (the GraphicBuffer the sp<> holds for the sp variants).
- */
-static uint64_t buffer_of(const struct scene *s, enum variant v, unsigned long i)
-{
-	if (v == V_SP || v == V_SP_OUTPUT)
-		return (uint64_t)(uintptr_t)s->gb_sp[i].get();
-	return (uint64_t)(uintptr_t)&s->anwb[i];
-}
+/* The fake objects one surface of a game queues through: its Surface, window, buffers. */
+struct scene {
+	Surface surface;
+	ANativeWindow window;
+	struct buffer_set set;
+	unsigned long next;		  /* the buffer the next call queues */
+	unsigned long long since_realloc; /* buffers queued from this set */
+	sp<Fence> fence;
+	SurfaceQueueBufferOutput output;
+	Surface::BatchQueuedBuffer *batch; /* --batch: the K elements of one call */
+	SurfaceQueueBufferOutput *batch_out;
+};
 
-static int queue(struct scene *s, enum variant v, unsigned long i)
+static bool buffer_set_alloc(struct buffer_set *b, unsigned long n)
 {
-	switch (v) {
-	case V_HOOK:
-		return Surface::hook_queueBuffer(&s->window, &s->anwb[i], -1);
-	case V_INTERNAL:
-		return s->surface.queueBufferInternal(&s->anwb[i], -1, &s->output);
-	case V_LEGACY:
-		return s->surface.queueBuffer(&s->anwb[i], -1);
-	case V_OUTPUT:
-		return s->surface.queueBuffer(&s->anwb[i], -1, &s->output);
-	case V_SP:
-		return s->surface.queueBuffer(s->gb_sp[i], s->fence);
-	case V_SP_OUTPUT:
-		return s->surface.queueBuffer(s->gb_sp[i], s->fence, &s->output);
-	}
-	return -1;
-}
-
-static bool scene_init(struct scene *s, unsigned long n)
-{
-	*s = {};
-	s->anwb = (ANativeWindowBuffer *)calloc(n, sizeof(*s->anwb));
-	s->gb = (GraphicBuffer *)calloc(n, sizeof(*s->gb));
-	s->gb_sp = (sp<GraphicBuffer> *)calloc(n, sizeof(*s->gb_sp));
-	if (!s->anwb || !s->gb || !s->gb_sp)
+	b->n = n;
+	b->anwb = (ANativeWindowBuffer *)calloc(n, sizeof(*b->anwb));
+	b->gb = (GraphicBuffer *)calloc(n, sizeof(*b->gb));
+	b->gb_sp = (sp<GraphicBuffer> *)calloc(n, sizeof(*b->gb_sp));
+	if (!b->anwb || !b->gb || !b->gb_sp)
 		return false;
 	for (unsigned long i = 0; i < n; i++)
-		s->gb_sp[i] = sp<GraphicBuffer>(&s->gb[i]);
+		b->gb_sp[i] = sp<GraphicBuffer>(&b->gb[i]);
+	return true;
+}
+
+static void buffer_set_free(struct buffer_set *b)
+{
+	free(b->gb_sp);
+	free(b->gb);
+	free(b->anwb);
+	*b = {};
+}
+
+/*
+ * A resolution change: a new set of buffers. It is allocated while the old one still
+ * exists, so no new buffer can have the address of a buffer it replaces.
+ */
+static bool scene_realloc(struct scene *s)
+{
+	struct buffer_set fresh;
+
+	if (!buffer_set_alloc(&fresh, s->set.n)) {
+		buffer_set_free(&fresh);
+		return false;
+	}
+	buffer_set_free(&s->set);
+	s->set = fresh;
+	s->next = 0;
+	s->since_realloc = 0;
+	return true;
+}
+
+static bool scene_init(struct scene *s, unsigned long n, unsigned long long batch)
+{
+	*s = {};
+	if (!buffer_set_alloc(&s->set, n))
+		return false;
+	if (batch) {
+		s->batch = (Surface::BatchQueuedBuffer *)calloc(batch, sizeof(*s->batch));
+		s->batch_out = (SurfaceQueueBufferOutput *)calloc(batch, sizeof(*s->batch_out));
+		if (!s->batch || !s->batch_out)
+			return false;
+	}
 	return true;
 }
 
 static void scene_free(struct scene *s)
 {
-	free(s->gb_sp);
-	free(s->gb);
-	free(s->anwb);
+	buffer_set_free(&s->set);
+	free(s->batch);
+	free(s->batch_out);
+}
+
+/*
+ * The pointer framerec must record for buffer i: the GraphicBuffer the sp<> holds for
+ * the sp variants, the ANativeWindowBuffer otherwise (batch elements hold those too).
+ */
+static uint64_t buffer_of(const struct scene *s, enum variant v, bool batch, unsigned long i)
+{
+	if (!batch && (v == V_SP || v == V_SP_OUTPUT))
+		return (uint64_t)(uintptr_t)s->set.gb_sp[i].get();
+	return (uint64_t)(uintptr_t)&s->set.anwb[i];
+}
+
+/* Argument 0 of the call: the window for the static hook, `this` for member functions. */
+static uint64_t surface_of(const struct scene *s, enum variant v, bool batch)
+{
+	if (!batch && v == V_HOOK)
+		return (uint64_t)(uintptr_t)&s->window;
+	return (uint64_t)(uintptr_t)&s->surface;
+}
+
+/* One queueBuffer call of the chosen variant with buffer i. */
+static int queue(struct scene *s, enum variant v, unsigned long i)
+{
+	ANativeWindowBuffer *b = &s->set.anwb[i];
+
+	switch (v) {
+	case V_HOOK:
+		return Surface::hook_queueBuffer(&s->window, b, -1);
+	case V_INTERNAL:
+		return s->surface.queueBufferInternal(b, -1, &s->output);
+	case V_LEGACY:
+		return s->surface.queueBuffer(b, -1);
+	case V_OUTPUT:
+		return s->surface.queueBuffer(b, -1, &s->output);
+	case V_SP:
+		return s->surface.queueBuffer(s->set.gb_sp[i], s->fence);
+	case V_SP_OUTPUT:
+		return s->surface.queueBuffer(s->set.gb_sp[i], s->fence, &s->output);
+	}
+	return -1;
+}
+
+/* One queueBuffers call with the k buffers from i on in rotation. */
+static int queue_batch(struct scene *s, unsigned long i, unsigned long long k)
+{
+	for (unsigned long long j = 0; j < k; j++) {
+		s->batch[j].buffer = &s->set.anwb[(i + j) % s->set.n];
+		s->batch[j].fenceFd = -1;
+		s->batch[j].timestamp = INT64_MIN; /* NATIVE_WINDOW_TIMESTAMP_AUTO */
+	}
+	LibcxxVector<Surface::BatchQueuedBuffer> in = {s->batch, s->batch + k, s->batch + k};
+	LibcxxVector<SurfaceQueueBufferOutput> out = {s->batch_out, s->batch_out + k,
+						      s->batch_out + k};
+	return s->surface.queueBuffers(in, &out);
+}
+
+/*
+ * --truth: one FILE for every thread. With two threads the lock is held from the time
+ * taken before a call to its lines being written, so the file is in time order.
+ */
+struct truth {
+	FILE *f;
+	bool shared; /* two threads write: take lock */
+	pthread_mutex_t lock;
+};
+
+/* One surface and the thread that queues its buffers. */
+struct lane {
+	const struct options *o;
+	const struct pacing *pace;
+	bool is_main;		   /* the main thread: jank, --frames, stop signals */
+	unsigned long long frames; /* calls to make; 0 = until stopped */
+	uint64_t start;		   /* the first call's due time */
+	struct scene scene;
+	struct truth *truth;
+	long tid;
+	unsigned long long calls;
+	bool truth_failed;
+	bool out_of_memory;
+};
+
+/* The gap after call n (0-based) that was due `due` ns after the start. */
+static uint64_t period_after(const struct pacing *p, unsigned long long n, uint64_t due)
+{
+	if (p->n_pattern)
+		return p->pattern_ms[n % p->n_pattern] * 1000000ull;
+	if (p->n_steps) {
+		/* The step the call fell in; after the last step, the last one's rate. */
+		uint64_t end = 0;
+		size_t i;
+		for (i = 0; i + 1 < p->n_steps; i++) {
+			end += p->steps[i].seconds * 1000000000ull;
+			if (due < end)
+				break;
+		}
+		return 1000000000ull / p->steps[i].fps;
+	}
+	return 1000000000ull / p->fps;
+}
+
+/* One call of the lane's surface: the variant's, or a batch; with its truth lines. */
+static void lane_call(struct lane *l)
+{
+	const struct options *o = l->o;
+	struct scene *s = &l->scene;
+	unsigned long first = s->next;
+	unsigned long long k = o->batch ? o->batch : 1;
+	uint64_t t = 0;
+
+	if (l->truth) {
+		if (l->truth->shared)
+			pthread_mutex_lock(&l->truth->lock);
+		t = now_ns();
+	}
+	if (o->batch)
+		(void)queue_batch(s, first, k);
+	else
+		(void)queue(s, o->symbol, first);
+	s->next = (unsigned long)((first + k) % s->set.n);
+	s->since_realloc += k;
+	if (!l->truth)
+		return;
+	uint64_t surface = surface_of(s, o->symbol, o->batch);
+	for (unsigned long long j = 0; j < k; j++) {
+		uint64_t buf = buffer_of(s, o->symbol, o->batch, (first + j) % s->set.n);
+		if (fprintf(l->truth->f, "%" PRIu64 " 0x%" PRIx64 " 0x%" PRIx64 " %ld\n", t, buf,
+			    surface, l->tid) < 0)
+			l->truth_failed = true;
+	}
+	if (l->truth->shared)
+		pthread_mutex_unlock(&l->truth->lock);
+}
+
+static bool lane_stopping(const struct lane *l)
+{
+	return stop_signal || (!l->is_main && overlay_stopping());
+}
+
+/* Make the lane's calls on their schedule until --frames, a stop signal or the main's end. */
+static void lane_run(struct lane *l)
+{
+	const struct options *o = l->o;
+	uint64_t deadline = l->start;
+	unsigned long long n;
+
+	l->tid = (long)syscall(SYS_gettid);
+	for (n = 0; (l->frames == 0 || n < l->frames) && !lane_stopping(l); n++) {
+		if (!o->burst) {
+			if (l->is_main)
+				sleep_until(deadline);
+			else
+				overlay_sleep_until(deadline);
+			if (lane_stopping(l))
+				break;
+		}
+		if (o->realloc_every && l->scene.since_realloc >= o->realloc_every &&
+		    !scene_realloc(&l->scene)) {
+			l->out_of_memory = true;
+			break;
+		}
+		lane_call(l);
+		/* Call n+2 (1-based) is due one period later, plus the jank if it is late. */
+		deadline += period_after(l->pace, n, deadline - l->start);
+		if (l->is_main && o->jank_every && (n + 2) % o->jank_every == 0)
+			deadline += o->jank_ms * 1000000ull;
+	}
+	l->calls = n;
+}
+
+static void *overlay_main(void *arg)
+{
+	lane_run((struct lane *)arg);
+	return nullptr;
+}
+
+/*
+ * Start the overlay thread. It blocks the stop signals and SIGUSR1 (the mask it
+ * inherits), so they interrupt the main thread's sleep, never its own.
+ */
+static bool overlay_start(struct lane *ov, pthread_t *thread)
+{
+	pthread_condattr_t ca;
+	sigset_t block, old;
+
+	pthread_condattr_init(&ca);
+	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+	pthread_cond_init(&overlay_wake, &ca);
+	pthread_condattr_destroy(&ca);
+	sigemptyset(&block);
+	sigaddset(&block, SIGINT);
+	sigaddset(&block, SIGTERM);
+	sigaddset(&block, SIGUSR1);
+	pthread_sigmask(SIG_BLOCK, &block, &old);
+	int err = pthread_create(thread, nullptr, overlay_main, ov);
+	pthread_sigmask(SIG_SETMASK, &old, nullptr);
+	if (err)
+		fprintf(stderr, "standin-game: overlay thread: %s\n", strerror(err));
+	return err == 0;
+}
+
+static void overlay_join(pthread_t thread)
+{
+	pthread_mutex_lock(&overlay_lock);
+	overlay_stop = true;
+	pthread_cond_broadcast(&overlay_wake);
+	pthread_mutex_unlock(&overlay_lock);
+	pthread_join(thread, nullptr);
+}
+
+/* Run the main lane here and the overlay lane (if any) on its own thread, from now on. */
+static bool run(struct lane *main_lane, struct lane *ov, uint64_t *elapsed_ns)
+{
+	pthread_t thread;
+	uint64_t start = now_ns();
+
+	main_lane->start = start;
+	if (ov) {
+		ov->start = start;
+		if (!overlay_start(ov, &thread))
+			return false;
+	}
+	lane_run(main_lane);
+	*elapsed_ns = now_ns() - start;
+	if (ov)
+		overlay_join(thread);
+	return true;
 }
 
 static void install_stop_handlers(void)
@@ -309,53 +774,67 @@ static void wait_for_go(void)
 	int sig = 0;
 	if (sigwait(&set, &sig) == 0 && sig != SIGUSR1)
 		stop_signal = sig;
+	sigemptyset(&set);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+	sigprocmask(SIG_UNBLOCK, &set, nullptr);
 }
 
-struct run_result {
-	unsigned long long calls;
-	uint64_t elapsed_ns;
-	bool truth_failed;
-};
-
-static void run(const struct options *o, struct scene *s, FILE *truth, struct run_result *res)
+/* The main surface (--fps, --buffers, --frames) and the overlay (--overlay-*). */
+static bool lanes_init(const struct options *o, struct pacing *ov_pace, struct lane *main_lane,
+		       struct lane *ov)
 {
-	uint64_t period = 1000000000ull / o->fps;
-	uint64_t deadline = now_ns();
-	uint64_t start = deadline;
-	unsigned long b = 0;
-	unsigned long long n;
+	*main_lane = {};
+	main_lane->o = o;
+	main_lane->pace = &o->pace;
+	main_lane->is_main = true;
+	main_lane->frames = o->frames;
+	*ov = {};
+	ov->o = o;
+	*ov_pace = {};
+	ov_pace->fps = o->overlay_fps;
+	ov->pace = ov_pace;
+	bool ok = scene_init(&main_lane->scene, (unsigned long)o->buffers, o->batch);
+	if (o->surfaces)
+		ok = scene_init(&ov->scene, (unsigned long)o->overlay_buffers, o->batch) && ok;
+	if (!ok)
+		fprintf(stderr, "standin-game: out of memory for the buffers\n");
+	return ok;
+}
 
-	for (n = 0; (o->frames == 0 || n < o->frames) && !stop_signal; n++) {
-		if (!o->burst) {
-			sleep_until(deadline);
-			if (stop_signal)
-				break;
-		}
-		if (truth) {
-			uint64_t t = now_ns();
-			(void)queue(s, o->symbol, b);
-			if (fprintf(truth, "%" PRIu64 " 0x%" PRIx64 "\n", t,
-				    buffer_of(s, o->symbol, b)) < 0)
-				res->truth_failed = true;
-		} else {
-			(void)queue(s, o->symbol, b);
-		}
-		b = (b + 1) % o->buffers;
-		/* Frame n+2 (1-based) is due one period later, plus the jank if it is late. */
-		deadline += period;
-		if (o->jank_every && (n + 2) % o->jank_every == 0)
-			deadline += o->jank_ms * 1000000ull;
+static FILE *truth_open(const char *path, struct truth *t, bool shared)
+{
+	t->f = fopen(path, "w");
+	if (!t->f) {
+		fprintf(stderr, "standin-game: %s: %s\n", path, strerror(errno));
+		return nullptr;
 	}
-	res->calls = n;
-	res->elapsed_ns = now_ns() - start;
+	/* A large buffer: few write() calls in the frame loop. */
+	setvbuf(t->f, nullptr, _IOFBF, 1 << 20);
+	t->shared = shared;
+	pthread_mutex_init(&t->lock, nullptr);
+	return t->f;
+}
+
+static void print_burst(const struct options *o, const struct lane *m, const struct lane *ov,
+			uint64_t elapsed_ns)
+{
+	if (!o->burst || !m->calls)
+		return;
+	if (ov)
+		printf("standin-game: overlay: %llu calls\n", ov->calls);
+	printf("standin-game: %llu calls of %s in %" PRIu64 " ns: %.1f ns/call\n", m->calls,
+	       o->batch ? "queueBuffers" : variant_names[o->symbol], elapsed_ns,
+	       (double)elapsed_ns / (double)m->calls);
 }
 
 int main(int argc, char **argv)
 {
 	struct options o;
-	struct scene s;
-	struct run_result res = {};
-	FILE *truth = nullptr;
+	struct pacing ov_pace;
+	struct lane m, ov;
+	struct truth truth = {};
+	uint64_t elapsed_ns = 0;
 	int rc = 1;
 
 	int prc = parse_args(argc, argv, &o);
@@ -372,47 +851,41 @@ int main(int argc, char **argv)
 		sigaddset(&set, SIGTERM);
 		sigprocmask(SIG_BLOCK, &set, nullptr);
 	}
-	if (!scene_init(&s, o.buffers)) {
-		fprintf(stderr, "standin-game: out of memory for %lu buffers\n", o.buffers);
+	struct lane *ovp = o.surfaces ? &ov : nullptr;
+	if (!lanes_init(&o, &ov_pace, &m, &ov))
 		goto cleanup;
-	}
 	if (o.truth) {
-		truth = fopen(o.truth, "w");
-		if (!truth) {
-			fprintf(stderr, "standin-game: %s: %s\n", o.truth, strerror(errno));
+		if (!truth_open(o.truth, &truth, o.surfaces))
 			goto cleanup;
-		}
-		/* A large buffer: few write() calls in the frame loop. */
-		setvbuf(truth, nullptr, _IOFBF, 1 << 20);
+		m.truth = ov.truth = &truth;
 	}
-	if (o.wait_signal) {
+	if (o.wait_signal)
 		wait_for_go();
-		sigset_t set;
-		sigemptyset(&set);
-		sigaddset(&set, SIGINT);
-		sigaddset(&set, SIGTERM);
-		sigprocmask(SIG_UNBLOCK, &set, nullptr);
-	}
 	if (o.start_delay_ms && !stop_signal)
 		sleep_until(now_ns() + o.start_delay_ms * 1000000ull);
 
-	run(&o, &s, truth, &res);
-
-	if (truth && (fclose(truth) != 0 || res.truth_failed)) {
-		truth = nullptr;
-		fprintf(stderr, "standin-game: %s: write failed: %s\n", o.truth, strerror(errno));
+	if (!run(&m, ovp, &elapsed_ns))
+		goto cleanup;
+	if (m.out_of_memory || ov.out_of_memory) {
+		fprintf(stderr, "standin-game: out of memory for new buffers (--realloc-every)\n");
 		goto cleanup;
 	}
-	truth = nullptr;
-	if (o.burst && res.calls)
-		printf("standin-game: %llu calls of %s in %" PRIu64 " ns: %.1f ns/call\n",
-		       res.calls, variant_names[o.symbol], res.elapsed_ns,
-		       (double)res.elapsed_ns / (double)res.calls);
+	if (truth.f) {
+		int err = fclose(truth.f);
+		truth.f = nullptr;
+		if (err != 0 || m.truth_failed || ov.truth_failed) {
+			fprintf(stderr, "standin-game: %s: write failed: %s\n", o.truth,
+				strerror(errno));
+			goto cleanup;
+		}
+	}
+	print_burst(&o, &m, ovp, elapsed_ns);
 	rc = 0;
 cleanup:
-	if (truth)
-		fclose(truth);
-	scene_free(&s);
+	if (truth.f)
+		fclose(truth.f);
+	scene_free(&m.scene);
+	scene_free(&ov.scene);
 	fflush(stdout);
 	if (stop_signal) {
 		/* Die of the signal, as a game would, now that the truth file is complete. */

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * libgui.cpp - a Linux libgui.so stand-in exporting Surface::queueBuffer and its siblings.
+ * libgui.cpp - a Linux libgui.so stand-in exporting Surface::queueBuffer and its siblings,
+ * and the batch path Surface::queueBuffers under its Android (libc++) mangled name.
  *
  * Each function is noinline and does a little work the compiler must keep (an atomic add
  * and a store to exported globals), so it has a real entry point for a uprobe to trap on
@@ -72,6 +73,24 @@ STANDIN_EXPORT int Surface::queueBuffer(const sp<GraphicBuffer> &buffer, const s
 	if (output)
 		output->frame_number = standin_queued + 1;
 	return standin_queue(buffer.get());
+}
+
+/*
+ * The batch path: each element counts as one queued buffer, as if queueBuffer had been
+ * called for it; an output vector with room gets a frame number per buffer.
+ */
+STANDIN_EXPORT int Surface::queueBuffers(const LibcxxVector<BatchQueuedBuffer> &buffers,
+					 LibcxxVector<SurfaceQueueBufferOutput> *outputs)
+{
+	size_t n = (size_t)(buffers.end - buffers.begin);
+	bool fill = outputs && (size_t)(outputs->end - outputs->begin) >= n;
+
+	for (size_t i = 0; i < n; i++) {
+		if (fill)
+			outputs->begin[i].frame_number = standin_queued + 1;
+		standin_queue(buffers.begin[i].buffer);
+	}
+	return 0;
 }
 
 } /* namespace android */

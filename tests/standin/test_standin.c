@@ -1,15 +1,30 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * test_standin.c - the stand-in libgui.so exports the six real mangled names, and
- * standin-game writes the truth file the recorder tests compare against.
+ * test_standin.c - the stand-in libgui.so exports the real mangled names (the six
+ * queueBuffer variants and the batch path queueBuffers), and standin-game writes the truth
+ * file the recorder tests compare against, for every behaviour it can imitate: one surface,
+ * two surfaces on two threads, batches, reallocation, stutter and rate steps.
+ *
+ * Every expectation is computed here from the options given, never read from the game.
+ * Run one test: test_standin NAME (CTest registers each as standin.NAME).
  */
 #define _GNU_SOURCE
 #include <check.h>
 #include <dlfcn.h>
+#include <errno.h>
 #include <inttypes.h>
+#include <linux/perf_event.h>
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <signal.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -25,35 +40,100 @@ static const char *const kala_symbols[] = {
     "24SurfaceQueueBufferOutputE",
 };
 
-START_TEST(exports_six_names)
+/*
+ * android::Surface::queueBuffers(std::vector<BatchQueuedBuffer> const&,
+ * std::vector<SurfaceQueueBufferOutput>*) as Android's libc++ mangles it (issue 10).
+ */
+static const char batch_symbol[] =
+    "_ZN7android7Surface12queueBuffersERKNSt3__16vectorINS0_17BatchQueuedBufferENS1_"
+    "9allocatorIS3_EEEEPNS2_INS_24SurfaceQueueBufferOutputENS4_IS9_EEEE";
+
+/* The layout a BPF reader assumes, written out here independently of surface.h. */
+struct batch_elem {
+	void *buffer;
+	int fence_fd;
+	int64_t timestamp;
+};
+_Static_assert(sizeof(struct batch_elem) == 24, "24-byte elements");
+struct vec {
+	void *begin, *end, *end_cap;
+};
+
+static void *lib_sym(void *h, const char *name)
+{
+	void *f = dlsym(h, name);
+	ck_assert_msg(f, "%s is not exported: %s", name, dlerror());
+	/* The name resolves to itself: a function of this library, not an alias. */
+	Dl_info info;
+	ck_assert_int_ne(dladdr(f, &info), 0);
+	ck_assert_str_eq(info.dli_sname, name);
+	return f;
+}
+
+START_TEST(exports_seven_names)
 {
 	void *h = dlopen(STANDIN_LIB, RTLD_NOW | RTLD_LOCAL);
 	ck_assert_msg(h, "dlopen %s: %s", STANDIN_LIB, dlerror());
-	for (size_t i = 0; i < 6; i++) {
-		void *f = dlsym(h, kala_symbols[i]);
-		ck_assert_msg(f, "%s is not exported: %s", kala_symbols[i], dlerror());
-		/* The name resolves to itself: a function of this library, not an alias. */
-		Dl_info info;
-		ck_assert_int_ne(dladdr(f, &info), 0);
-		ck_assert_str_eq(info.dli_sname, kala_symbols[i]);
-	}
+	for (size_t i = 0; i < 6; i++)
+		lib_sym(h, kala_symbols[i]);
+	unsigned long long *queued = dlsym(h, "standin_queued");
+	void **last = dlsym(h, "standin_last_buffer");
+	ck_assert_ptr_nonnull(queued);
+	ck_assert_ptr_nonnull(last);
+
 	/* Call the legacy variant through its C ABI: (this, buffer, fence) -> 0. */
 	int (*legacy)(void *, void *, int) =
-	    (int (*)(void *, void *, int))dlsym(h, kala_symbols[2]);
+	    (int (*)(void *, void *, int))lib_sym(h, kala_symbols[2]);
 	int surface = 0, buffer = 0;
 	ck_assert_int_eq(legacy(&surface, &buffer, -1), 0);
-	unsigned long long *queued = dlsym(h, "standin_queued");
-	ck_assert_ptr_nonnull(queued);
 	ck_assert_uint_eq(*queued, 1);
+
+	/* The batch path through its C ABI: (this, &vector, &outputs) -> 0, one per element. */
+	int (*batch)(void *, const struct vec *, struct vec *) =
+	    (int (*)(void *, const struct vec *, struct vec *))lib_sym(h, batch_symbol);
+	int bufs[3];
+	struct batch_elem e[3] = {{&bufs[0], -1, 0}, {&bufs[1], -1, 0}, {&bufs[2], -1, 0}};
+	uint64_t out[3] = {0, 0, 0};
+	struct vec in = {e, e + 3, e + 3}, outv = {out, out + 3, out + 3};
+	ck_assert_int_eq(batch(&surface, &in, &outv), 0);
+	ck_assert_uint_eq(*queued, 4);
+	ck_assert_ptr_eq(*last, &bufs[2]);
+	ck_assert_uint_eq(out[0], 2); /* frame numbers after the legacy call's 1 */
+	ck_assert_uint_eq(out[2], 4);
 	dlclose(h);
 }
 END_TEST
 
-/* Run standin-game with args; returns its exit status (or -1). */
-static int run_game(char *const argv[])
+/* `nm -D libgui.so` (not our loader) lists queueBuffers, defined in .text, by that name. */
+START_TEST(nm_batch_symbol)
+{
+	char cmd[1024], line[512], want[400];
+	snprintf(cmd, sizeof(cmd), "'%s' -D --defined-only '%s'", STANDIN_NM, STANDIN_LIB);
+	snprintf(want, sizeof(want), " T %s\n", batch_symbol);
+	FILE *p = popen(cmd, "r");
+	ck_assert_ptr_nonnull(p);
+	int found = 0, lines = 0;
+	while (fgets(line, sizeof(line), p)) {
+		lines++;
+		/* "ADDRESS T NAME": compare from the type letter on. */
+		char *sp = strchr(line, ' ');
+		if (sp && strcmp(sp, want) == 0)
+			found++;
+	}
+	ck_assert_int_eq(pclose(p), 0);
+	ck_assert_int_gt(lines, 7);
+	ck_assert_msg(found == 1, "nm -D %s: '%s' found %d times", STANDIN_LIB, batch_symbol,
+		      found);
+}
+END_TEST
+
+/* Run standin-game with args; returns its exit status (or -1). stderr to err_path if set. */
+static int run_game_err(char *const argv[], const char *err_path)
 {
 	pid_t pid = fork();
 	if (pid == 0) {
+		if (err_path && !freopen(err_path, "w", stderr))
+			_exit(126);
 		execv(STANDIN_GAME, argv);
 		_exit(127);
 	}
@@ -63,70 +143,165 @@ static int run_game(char *const argv[])
 	return WEXITSTATUS(st);
 }
 
-/* Read the truth file: up to max lines of "NS 0xPTR". Returns the line count. */
-static size_t read_truth(const char *path, uint64_t *ns, uint64_t *buf, size_t max)
+static int run_game(char *const argv[])
 {
+	return run_game_err(argv, NULL);
+}
+
+/* A truth file, read strictly: every line is "NS 0xBUFFER 0xSURFACE TID". */
+struct truth {
+	size_t n;
+	uint64_t ns[4096], buf[4096], surface[4096];
+	long tid[4096];
+	pid_t pid; /* the game's process id */
+};
+
+static void read_truth(const char *path, struct truth *t)
+{
+	char line[256];
 	FILE *f = fopen(path, "r");
-	size_t n = 0;
 	ck_assert_ptr_nonnull(f);
-	while (n < max && fscanf(f, "%" SCNu64 " 0x%" SCNx64, &ns[n], &buf[n]) == 2)
-		n++;
+	t->n = 0;
+	while (fgets(line, sizeof(line), f)) {
+		ck_assert_uint_lt(t->n, 4096);
+		int end = -1;
+		int got =
+		    sscanf(line, "%" SCNu64 " 0x%" SCNx64 " 0x%" SCNx64 " %ld%n", &t->ns[t->n],
+			   &t->buf[t->n], &t->surface[t->n], &t->tid[t->n], &end);
+		ck_assert_msg(got == 4 && end > 0 && strcmp(line + end, "\n") == 0,
+			      "truth line %zu is not 'NS 0xBUFFER 0xSURFACE TID': %s", t->n + 1,
+			      line);
+		t->n++;
+	}
 	fclose(f);
-	return n;
 }
 
 /*
- * The calls follow the absolute schedule: call k is due `period` after call k-1, plus
- * jank_ms when it is a late one (1-based number a multiple of jank_every). Each call
- * happens at its due time plus a wake-up latency; measured from the call with the least
- * latency (the schedule's origin is not observable: even call 0 may wake late), every
- * latency is within 20 ms (a busy machine), and there is no drift.
+ * Run the game with args (NULL-terminated, without argv[0] and --truth) and --truth path;
+ * returns its wait status, -1 when it could not run. With a gate, the child waits until
+ * gate(pid, ctx) has returned true before it execs (and is killed if it returns false).
+ * Asserts nothing, so a caller can clean up first.
  */
-static void check_schedule(const uint64_t *ns, size_t n, uint64_t period_ms, size_t jank_every,
-			   uint64_t jank_ms)
-{
-	int64_t late[64], least = INT64_MAX;
-	uint64_t due = 0;
+typedef bool (*spawn_gate)(pid_t pid, const void *ctx);
 
-	ck_assert_uint_le(n, 64);
-	for (size_t k = 0; k < n; k++) {
-		if (k) {
-			due += period_ms * 1000000;
-			if (jank_every && (k + 1) % jank_every == 0)
-				due += jank_ms * 1000000;
-		}
-		late[k] = (int64_t)(ns[k] - ns[0]) - (int64_t)due;
-		if (late[k] < least)
-			least = late[k];
+static int spawn_game(const char *const args[], const char *path, pid_t *pid, spawn_gate gate,
+		      const void *ctx)
+{
+	char *argv[32];
+	size_t n = 0;
+	int go[2];
+
+	argv[n++] = "standin-game";
+	for (size_t i = 0; args[i]; i++) {
+		if (n == 28)
+			return -1;
+		argv[n++] = (char *)args[i];
 	}
-	for (size_t k = 0; k < n; k++)
-		ck_assert_msg(late[k] - least <= 20000000,
-			      "call %zu is %" PRId64 " ns later than the on-time calls", k,
-			      late[k] - least);
+	argv[n++] = "--truth";
+	argv[n++] = (char *)path;
+	argv[n] = NULL;
+	if (pipe(go) != 0)
+		return -1;
+	*pid = fork();
+	if (*pid == 0) {
+		char c;
+		close(go[1]);
+		if (read(go[0], &c, 1) != 1)
+			_exit(126);
+		execv(STANDIN_GAME, argv);
+		_exit(127);
+	}
+	close(go[0]);
+	if (*pid > 0 && gate && !gate(*pid, ctx))
+		kill(*pid, SIGKILL);
+	if (write(go[1], "g", 1) != 1 && *pid > 0)
+		kill(*pid, SIGKILL);
+	close(go[1]);
+	int st;
+	if (*pid < 0 || waitpid(*pid, &st, 0) != *pid)
+		return -1;
+	return st;
 }
 
-static void check_truth(const char *variant)
+/* Run the game with args; it must exit 0. Read its truth file into t. */
+static void run_truth(struct truth *t, const char *const args[])
 {
 	char path[] = "/tmp/standin-truth-XXXXXX";
 	int fd = mkstemp(path);
 	ck_assert_int_ge(fd, 0);
 	close(fd);
-	char sym[32];
-	snprintf(sym, sizeof(sym), "%s", variant);
-	char *argv[] = {"standin-game", "--fps", "200",	    "--frames", "20", "--buffers", "3",
-			"--symbol",	sym,	 "--truth", path,	NULL};
-	ck_assert_int_eq(run_game(argv), 0);
-
-	uint64_t ns[32], buf[32];
-	size_t n = read_truth(path, ns, buf, 32);
+	int st = spawn_game(args, path, &t->pid, NULL, NULL);
+	ck_assert_msg(st == 0, "standin-game failed: wait status %d", st);
+	read_truth(path, t);
 	unlink(path);
-	ck_assert_uint_eq(n, 20);
+}
+
+/*
+ * Each call happens at its due time plus a wake-up latency. Measured from the call with
+ * the least latency (the schedule's origin is not observable: even call 0 may wake late),
+ * every latency is within slack_ms (a busy machine: 20 ms for a short run, more for the
+ * long ones, always less than the error a wrong schedule makes), and there is no drift.
+ * due_ns[k] is call k's due time relative to call 0's.
+ */
+static void check_due(const uint64_t *ns, const uint64_t *due_ns, size_t n, int64_t slack_ms)
+{
+	int64_t least = INT64_MAX;
+
+	for (size_t k = 0; k < n; k++) {
+		int64_t late = (int64_t)(ns[k] - ns[0]) - (int64_t)due_ns[k];
+		if (late < least)
+			least = late;
+	}
+	for (size_t k = 0; k < n; k++) {
+		int64_t late = (int64_t)(ns[k] - ns[0]) - (int64_t)due_ns[k];
+		ck_assert_msg(late - least <= slack_ms * 1000000,
+			      "call %zu is %" PRId64 " ns later than the on-time calls", k,
+			      late - least);
+	}
+}
+
+/* A steady rate with jank: call k is due `period_ns` after call k-1, plus jank_ms when its
+ * 1-based number is a multiple of jank_every. */
+static void check_schedule(const uint64_t *ns, size_t n, uint64_t period_ns, size_t jank_every,
+			   uint64_t jank_ms, int64_t slack_ms)
+{
+	static uint64_t due[4096];
+
+	ck_assert_uint_le(n, 4096);
+	for (size_t k = 0; k < n; k++) {
+		due[k] = k ? due[k - 1] + period_ns : 0;
+		if (k && jank_every && (k + 1) % jank_every == 0)
+			due[k] += jank_ms * 1000000;
+	}
+	check_due(ns, due, n, slack_ms);
+}
+
+static struct truth T; /* large: one per test process */
+
+/* One surface on the main thread: surface constant, TID = the game's pid, time order. */
+static void check_one_surface(const struct truth *t)
+{
+	for (size_t i = 0; i < t->n; i++) {
+		ck_assert_uint_eq(t->surface[i], t->surface[0]);
+		ck_assert_int_eq(t->tid[i], t->pid);
+		ck_assert(i == 0 || t->ns[i] >= t->ns[i - 1]);
+	}
+	ck_assert_uint_ne(t->surface[0], 0);
+}
+
+static void check_truth(const char *variant)
+{
+	const char *args[] = {"--fps", "200",	   "--frames", "20", "--buffers",
+			      "3",     "--symbol", variant,    NULL};
+	run_truth(&T, args);
+	ck_assert_uint_eq(T.n, 20);
 	/* Three distinct buffers in rotation. */
-	ck_assert(buf[0] != buf[1] && buf[1] != buf[2] && buf[0] != buf[2]);
-	for (size_t i = 3; i < n; i++)
-		ck_assert_uint_eq(buf[i], buf[i - 3]);
+	ck_assert(T.buf[0] != T.buf[1] && T.buf[1] != T.buf[2] && T.buf[0] != T.buf[2]);
+	for (size_t i = 3; i < T.n; i++)
+		ck_assert_uint_eq(T.buf[i], T.buf[i - 3]);
+	check_one_surface(&T);
 	/* 200 fps: due every 5 ms on absolute deadlines. */
-	check_schedule(ns, n, 5, 0, 0);
+	check_schedule(T.ns, T.n, 5000000, 0, 0, 20);
 }
 
 START_TEST(truth_legacy)
@@ -141,23 +316,22 @@ START_TEST(truth_sp)
 }
 END_TEST
 
+START_TEST(truth_hook)
+{
+	check_truth("hook");
+}
+END_TEST
+
 START_TEST(jank)
 {
-	char path[] = "/tmp/standin-truth-XXXXXX";
-	int fd = mkstemp(path);
-	ck_assert_int_ge(fd, 0);
-	close(fd);
-	char *argv[] = {"standin-game", "--fps", "200",	    "--frames", "10", "--jank-every", "5",
-			"--jank-ms",	"30",	 "--truth", path,	NULL};
-	ck_assert_int_eq(run_game(argv), 0);
-	uint64_t ns[16], buf[16];
-	size_t n = read_truth(path, ns, buf, 16);
-	unlink(path);
-	ck_assert_uint_eq(n, 10);
+	const char *args[] = {"--fps", "200",	    "--frames", "10", "--jank-every",
+			      "5",     "--jank-ms", "30",	NULL};
+	run_truth(&T, args);
+	ck_assert_uint_eq(T.n, 10);
 	/* Frames 5 and 10 (1-based) are 30 ms late: frame 10 is due 9 * 5 + 2 * 30 = 105 ms
 	 * after frame 1 (45 ms without the jank); 20 ms of slack for wake-up latency. */
-	check_schedule(ns, n, 5, 5, 30);
-	ck_assert_uint_ge(ns[9] - ns[0], 85000000);
+	check_schedule(T.ns, T.n, 5000000, 5, 30, 20);
+	ck_assert_uint_ge(T.ns[9] - T.ns[0], 85000000);
 }
 END_TEST
 
@@ -168,31 +342,822 @@ START_TEST(bad_variant)
 }
 END_TEST
 
-/* One TCase per test, named like the test, so CTest can run each one alone. */
-static void add(Suite *s, const char *name, const TTest *t)
+/* The lines of one surface, in file order. */
+struct lane {
+	size_t n;
+	uint64_t ns[4096], buf[4096];
+	long tid;
+};
+
+static void split_lane(const struct truth *t, uint64_t surface, struct lane *l)
 {
-	TCase *tc = tcase_create(name);
-	tcase_set_timeout(tc, 20);
-	tcase_add_test(tc, t);
-	suite_add_tcase(s, tc);
+	l->n = 0;
+	for (size_t i = 0; i < t->n; i++) {
+		if (t->surface[i] != surface)
+			continue;
+		if (l->n == 0)
+			l->tid = t->tid[i];
+		ck_assert_int_eq(t->tid[i], l->tid); /* one surface, one thread */
+		l->ns[l->n] = t->ns[i];
+		l->buf[l->n++] = t->buf[i];
+	}
 }
+
+/* Buffers of a lane rotate through `count` distinct ones; returns whether any is in other. */
+static void check_rotation(const struct lane *l, size_t count)
+{
+	for (size_t i = 0; i < l->n; i++) {
+		if (i >= count)
+			ck_assert_uint_eq(l->buf[i], l->buf[i - count]);
+		for (size_t j = i + 1; j < count && j < l->n; j++)
+			ck_assert_uint_ne(l->buf[i], l->buf[j]);
+	}
+}
+
+static struct lane main_lane, overlay_lane;
+
+/*
+ * --surfaces --fps 60 --overlay-fps 10 --frames 60: one second. The main surface makes
+ * exactly 60 calls on the main thread (TID = pid); the overlay, on another thread, makes
+ * one call every 100 ms from the start until the main's last call (due at 983 ms): 10,
+ * within [9, 12] for a machine that wakes either thread up to 100 ms late.
+ */
+static void check_surfaces(const char *variant)
+{
+	const char *args[] = {"--surfaces", "--fps", "60",	 "--overlay-fps", "10",
+			      "--frames",   "60",    "--symbol", variant,	  NULL};
+	run_truth(&T, args);
+	uint64_t s0 = T.surface[0], s1 = 0;
+	for (size_t i = 0; i < T.n; i++) {
+		if (T.surface[i] != s0 && !s1)
+			s1 = T.surface[i];
+		ck_assert(T.surface[i] == s0 || T.surface[i] == s1); /* two surfaces only */
+		ck_assert(i == 0 || T.ns[i] >= T.ns[i - 1]);	     /* time order */
+	}
+	ck_assert_msg(s1 != 0, "one surface only");
+	split_lane(&T, s0, &main_lane);
+	split_lane(&T, s1, &overlay_lane);
+	if (main_lane.tid != T.pid) {
+		struct lane tmp = main_lane;
+		main_lane = overlay_lane;
+		overlay_lane = tmp;
+	}
+	ck_assert_int_eq(main_lane.tid, T.pid);
+	ck_assert_int_ne(overlay_lane.tid, T.pid);
+	ck_assert_uint_eq(main_lane.n, 60);
+	ck_assert_msg(overlay_lane.n >= 9 && overlay_lane.n <= 12, "overlay made %zu calls",
+		      overlay_lane.n);
+	check_rotation(&main_lane, 3);	  /* --buffers 3 (default) */
+	check_rotation(&overlay_lane, 2); /* --overlay-buffers 2 (default) */
+	for (size_t i = 0; i < 3; i++)
+		for (size_t j = 0; j < 2; j++)
+			ck_assert_uint_ne(main_lane.buf[i], overlay_lane.buf[j]);
+	/* 60 ms: less than the 100 ms a dropped overlay call or the 16.7 ms by which a main
+	 * call at a wrong rate would be off after 4 calls. */
+	check_schedule(main_lane.ns, main_lane.n, 1000000000 / 60, 0, 0, 60);
+	check_schedule(overlay_lane.ns, overlay_lane.n, 100000000, 0, 0, 60);
+}
+
+START_TEST(surfaces_hook)
+{
+	check_surfaces("hook"); /* argument 0 is the ANativeWindow: one per surface */
+}
+END_TEST
+
+START_TEST(surfaces_member)
+{
+	check_surfaces("output"); /* argument 0 is `this` */
+}
+END_TEST
+
+/*
+ * --batch 2 --buffers 3 --fps 100 --frames 10: 10 calls of 2 buffers, so 20 lines in
+ * pairs with the call's time, the rotation going on across calls (b0 b1 | b2 b0 | ...),
+ * one surface, calls 10 ms apart.
+ */
+START_TEST(batch_groups)
+{
+	const char *args[] = {"--batch", "2",	     "--buffers", "3", "--fps",
+			      "100",	 "--frames", "10",	  NULL};
+	run_truth(&T, args);
+	ck_assert_uint_eq(T.n, 20);
+	check_one_surface(&T);
+	uint64_t calls[10];
+	for (size_t c = 0; c < 10; c++) {
+		ck_assert_uint_eq(T.ns[2 * c], T.ns[2 * c + 1]);
+		ck_assert(c == 0 || T.ns[2 * c] > T.ns[2 * c - 1]);
+		calls[c] = T.ns[2 * c];
+	}
+	ck_assert(T.buf[0] != T.buf[1] && T.buf[1] != T.buf[2] && T.buf[0] != T.buf[2]);
+	for (size_t i = 3; i < T.n; i++)
+		ck_assert_uint_eq(T.buf[i], T.buf[i - 3]);
+	check_schedule(calls, 10, 10000000, 0, 0, 20);
+}
+END_TEST
+
+/*
+ * --realloc-every 6 --buffers 3 --frames 18: three generations of 6 calls; each rotates
+ * through 3 distinct buffers, none of which the previous generation had.
+ */
+START_TEST(realloc_every)
+{
+	const char *args[] = {"--realloc-every", "6",  "--buffers", "3", "--fps", "500",
+			      "--frames",	 "18", NULL};
+	run_truth(&T, args);
+	ck_assert_uint_eq(T.n, 18);
+	check_one_surface(&T);
+	for (size_t g = 0; g < 3; g++) {
+		const uint64_t *b = &T.buf[6 * g];
+		ck_assert(b[0] != b[1] && b[1] != b[2] && b[0] != b[2]);
+		for (size_t i = 3; i < 6; i++)
+			ck_assert_uint_eq(b[i], b[i - 3]);
+		for (size_t i = 0; g && i < 3; i++)
+			for (size_t j = 0; j < 3; j++)
+				ck_assert_msg(b[i] != T.buf[6 * (g - 1) + j],
+					      "generation %zu reuses 0x%" PRIx64, g, b[i]);
+	}
+}
+END_TEST
+
+/*
+ * --pattern 20,180: gaps alternate 20 ms and 180 ms; 11 calls are due at 0 20 200 220 ...
+ * A steady 100 ms rate (no stutter) would put every other call 80 ms off: more than the
+ * 60 ms of slack a busy machine (an ASan run beside other tests) needs.
+ */
+START_TEST(pattern)
+{
+	const char *args[] = {"--pattern", "20,180", "--frames", "11", NULL};
+	run_truth(&T, args);
+	ck_assert_uint_eq(T.n, 11);
+	check_one_surface(&T);
+	uint64_t due[11] = {0};
+	for (size_t k = 1; k < 11; k++)
+		due[k] = due[k - 1] + ((k % 2) ? 20 : 180) * 1000000ull;
+	check_due(T.ns, due, 11, 60);
+}
+END_TEST
+
+/* Calls of t in [from_ms, to_ms) after origin_ns. */
+static size_t calls_between(const struct truth *t, uint64_t origin_ns, uint64_t from_ms,
+			    uint64_t to_ms)
+{
+	size_t n = 0;
+	for (size_t k = 0; k < t->n; k++) {
+		uint64_t at = t->ns[k] - origin_ns;
+		n += at >= from_ms * 1000000 && at < to_ms * 1000000;
+	}
+	return n;
+}
+
+/*
+ * --rate-steps 200:1,50:1 --frames 270: 200 calls 5 ms apart in the first second, then
+ * 50 calls 20 ms apart in the next, then the last rate stays: 20 more calls 20 ms apart
+ * (due at 2000 .. 2380 ms; back at 200 fps they would all be done by 2100 ms). No call
+ * is more than 100 ms off. Counted from the schedule's origin as the least late call
+ * shows it, a step holds its calls but for late ones crossing its end (absolute
+ * deadlines: a late call does not move the later ones).
+ */
+START_TEST(rate_steps)
+{
+	const char *args[] = {"--rate-steps", "200:1,50:1", "--frames", "270", NULL};
+	run_truth(&T, args);
+	ck_assert_uint_eq(T.n, 270);
+	check_one_surface(&T);
+	static uint64_t due[270];
+	uint64_t origin = UINT64_MAX;
+	for (size_t k = 0; k < 270; k++) {
+		due[k] = k <= 200 ? k * 5000000ull : 1000000000ull + (k - 200) * 20000000ull;
+		if (T.ns[k] - due[k] < origin)
+			origin = T.ns[k] - due[k];
+	}
+	check_due(T.ns, due, 270, 100);
+	size_t first = calls_between(&T, origin, 0, 1000);
+	size_t second = calls_between(&T, origin, 1000, 2000);
+	size_t by_2300 = calls_between(&T, origin, 0, 2300);
+	ck_assert_msg(first >= 196 && first <= 200, "%zu calls in the first second", first);
+	ck_assert_msg(second >= 46 && second <= 54, "%zu calls in the second second", second);
+	/* Due before 2300 ms: calls 0 .. 264. */
+	ck_assert_msg(by_2300 >= 262 && by_2300 <= 265, "%zu calls by 2300 ms", by_2300);
+}
+END_TEST
+
+/* A bad value or combination: exit 2 and exactly one line on stderr naming the option. */
+static void check_bad(const char *names, const char *const args[])
+{
+	char path[] = "/tmp/standin-err-XXXXXX", line[512], extra[8];
+	char *argv[16];
+	size_t n = 0;
+	int fd = mkstemp(path);
+	ck_assert_int_ge(fd, 0);
+	close(fd);
+	argv[n++] = "standin-game";
+	for (size_t i = 0; args[i]; i++)
+		argv[n++] = (char *)args[i];
+	argv[n] = NULL;
+	ck_assert_int_eq(run_game_err(argv, path), 2);
+	FILE *f = fopen(path, "r");
+	ck_assert_ptr_nonnull(f);
+	ck_assert_ptr_nonnull(fgets(line, sizeof(line), f));
+	ck_assert_ptr_null(fgets(extra, sizeof(extra), f));
+	fclose(f);
+	unlink(path);
+	ck_assert_msg(strstr(line, names), "'%s' does not name %s", line, names);
+	ck_assert_msg(strncmp(line, "standin-game: ", 14) == 0, "%s", line);
+}
+
+START_TEST(bad_values)
+{
+#define BAD(name, ...) check_bad(name, (const char *const[]){__VA_ARGS__, NULL})
+	BAD("--batch", "--batch", "0");
+	BAD("--batch", "--batch", "4097");
+	BAD("[1, 4096]", "--batch", "x");
+	BAD("--overlay-fps", "--surfaces", "--overlay-fps", "0");
+	BAD("--overlay-buffers", "--surfaces", "--overlay-buffers", "1025");
+	BAD("--overlay-fps", "--overlay-fps", "5"); /* without --surfaces */
+	BAD("--realloc-every", "--realloc-every", "0");
+	BAD("--pattern", "--pattern", "0");
+	BAD("--pattern", "--pattern", "16,,33");
+	BAD("--pattern", "--pattern", "16,");
+	BAD("--pattern", "--pattern", "");
+	BAD("--pattern", "--pattern", "60001");
+	BAD("--rate-steps", "--rate-steps", "60");
+	BAD("--rate-steps", "--rate-steps", "60:0");
+	BAD("--rate-steps", "--rate-steps", "0:3");
+	BAD("--rate-steps", "--rate-steps", "60:3,40");
+	BAD("--rate-steps", "--pattern", "16", "--rate-steps", "60:1");
+	BAD("--pattern", "--fps", "30", "--pattern", "16");
+	BAD("--fps", "--fps", "0");
+#undef BAD
+}
+END_TEST
+
+/* --help exits 0 and teaches every option, the truth format and examples. */
+START_TEST(help)
+{
+	static const char *const opts[] = {"--fps",
+					   "--buffers",
+					   "--frames",
+					   "--symbol",
+					   "--jank-every",
+					   "--jank-ms",
+					   "--burst",
+					   "--truth",
+					   "--start-delay-ms",
+					   "--wait-signal",
+					   "--surfaces",
+					   "--overlay-fps",
+					   "--overlay-buffers",
+					   "--batch",
+					   "--realloc-every",
+					   "--pattern",
+					   "--rate-steps",
+					   "MONOTONIC_NS 0xBUFFER 0xSURFACE TID",
+					   "Examples:"};
+	char cmd[512], text[16384];
+	snprintf(cmd, sizeof(cmd), "'%s' --help", STANDIN_GAME);
+	FILE *p = popen(cmd, "r");
+	ck_assert_ptr_nonnull(p);
+	size_t n = fread(text, 1, sizeof(text) - 1, p);
+	text[n] = 0;
+	ck_assert_int_eq(pclose(p), 0);
+	static const char *const examples[] = {
+	    "  standin-game --surfaces --fps 60 --overlay-fps 10", "  standin-game --batch 3",
+	    "  standin-game --realloc-every", "  standin-game --pattern 16,33",
+	    "  standin-game --rate-steps 60:3,40:3"};
+	for (size_t i = 0; i < sizeof(opts) / sizeof(opts[0]); i++)
+		ck_assert_msg(strstr(text, opts[i]), "--help does not mention %s", opts[i]);
+	for (size_t i = 0; i < sizeof(examples) / sizeof(examples[0]); i++)
+		ck_assert_msg(strstr(text, examples[i]), "--help has no example '%s'", examples[i]);
+}
+END_TEST
+
+/* ------------------------------------------------------------ uprobe attach */
+
+/*
+ * A uprobe is placed on a symbol of libgui.so the way a recorder places one, without BPF:
+ * a perf event of the uprobe PMU (path + file offset) counting its hits in one process.
+ */
+
+/* NULL when this machine can place uprobes; otherwise why not (the test is skipped). */
+static const char *uprobe_unavailable(void)
+{
+	if (geteuid() != 0)
+		return "not root";
+	if (access("/sys/bus/event_source/devices/uprobe/type", R_OK) != 0)
+		return "no uprobe PMU (/sys/bus/event_source/devices/uprobe)";
+	return NULL;
+}
+
+static int uprobe_pmu_type(void)
+{
+	int type = -1;
+	FILE *f = fopen("/sys/bus/event_source/devices/uprobe/type", "r");
+	ck_assert_ptr_nonnull(f);
+	ck_assert_int_eq(fscanf(f, "%d", &type), 1);
+	fclose(f);
+	return type;
+}
+
+/* The file offset of symbol `name` of the library at `path`, from where it is mapped here. */
+static uint64_t symbol_file_offset(const char *path, const char *name)
+{
+	void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+	ck_assert_ptr_nonnull(h);
+	uintptr_t addr = (uintptr_t)lib_sym(h, name);
+	char line[1024], file[512];
+	uint64_t start, end, off, result = 0;
+	FILE *maps = fopen("/proc/self/maps", "r");
+	ck_assert_ptr_nonnull(maps);
+	while (fgets(line, sizeof(line), maps)) {
+		file[0] = 0;
+		if (sscanf(line, "%" SCNx64 "-%" SCNx64 " %*s %" SCNx64 " %*s %*s %511s", &start,
+			   &end, &off, file) >= 3 &&
+		    addr >= start && addr < end) {
+			result = addr - start + off;
+			break;
+		}
+	}
+	fclose(maps);
+	dlclose(h);
+	ck_assert_msg(result, "%s is in no mapping of %s", name, path);
+	return result;
+}
+
+/* A counting uprobe on name for process pid (from its next exec on). */
+static int uprobe_open(pid_t pid, const char *name)
+{
+	struct perf_event_attr attr;
+	memset(&attr, 0, sizeof(attr));
+	attr.size = sizeof(attr);
+	attr.type = (uint32_t)uprobe_pmu_type();
+	attr.config1 = (uint64_t)(uintptr_t)STANDIN_LIB;      /* uprobe_path */
+	attr.config2 = symbol_file_offset(STANDIN_LIB, name); /* probe_offset */
+	attr.disabled = 1;
+	attr.enable_on_exec = 1;
+	/* Not inherit: a thread the game starts would copy the event, and with it the path
+	 * pointer (config1), which means nothing in the game's memory (EFAULT). The calls
+	 * counted here are all on the game's main thread. */
+	int fd = (int)syscall(SYS_perf_event_open, &attr, pid, -1, -1, 0);
+	ck_assert_msg(fd >= 0, "perf_event_open(uprobe %s): %s", name, strerror(errno));
+	return fd;
+}
+
+static uint64_t uprobe_hits(int fd)
+{
+	uint64_t n = 0;
+	ck_assert_int_eq(read(fd, &n, sizeof(n)), sizeof(n));
+	close(fd);
+	return n;
+}
+
+/*
+ * Run the game with args under two uprobes, on the batch symbol and on the hook variant;
+ * returns their hit counts. The child waits on a pipe until both are placed, then execs.
+ */
+static void count_calls(char *const argv[], uint64_t *batch_hits, uint64_t *hook_hits)
+{
+	int go[2];
+	ck_assert_int_eq(pipe(go), 0);
+	pid_t pid = fork();
+	if (pid == 0) {
+		char c;
+		close(go[1]);
+		if (read(go[0], &c, 1) != 1)
+			_exit(126);
+		execv(STANDIN_GAME, argv);
+		_exit(127);
+	}
+	close(go[0]);
+	int fd_batch = uprobe_open(pid, batch_symbol);
+	int fd_hook = uprobe_open(pid, kala_symbols[0]);
+	ck_assert_int_eq(write(go[1], "g", 1), 1);
+	close(go[1]);
+	int st;
+	ck_assert_int_eq(waitpid(pid, &st, 0), pid);
+	ck_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	*batch_hits = uprobe_hits(fd_batch);
+	*hook_hits = uprobe_hits(fd_hook);
+}
+
+/*
+ * A uprobe attaches to queueBuffers by its mangled name and fires once per batch call,
+ * never through the single-buffer path; without --batch it is the other way round.
+ */
+START_TEST(uprobe_batch)
+{
+	uint64_t batch_n, hook;
+	char *with_batch[] = {"standin-game", "--batch",  "4", "--fps",
+			      "1000",	      "--frames", "5", NULL};
+	count_calls(with_batch, &batch_n, &hook);
+	ck_assert_uint_eq(batch_n, 5);
+	ck_assert_uint_eq(hook, 0);
+	char *without[] = {"standin-game", "--fps", "1000", "--frames", "7", NULL};
+	count_calls(without, &batch_n, &hook);
+	ck_assert_uint_eq(batch_n, 0);
+	ck_assert_uint_eq(hook, 7);
+}
+END_TEST
+
+/* ------------------------------------------------------------ what a probe reads */
+
+/*
+ * The truth file's BUFFER, SURFACE and TID columns are what a probe reading the arguments
+ * sees; checked here by the kernel without BPF: tracefs uprobe events with fetch
+ * arguments (the kernel's Documentation/trace/uprobetracer.rst) record argument 0, the
+ * buffer and the thread of every call into a trace instance of our own, on the
+ * CLOCK_MONOTONIC clock the truth file uses. tracefs is mounted in a private mount
+ * namespace; the events and the instance are global, so their names carry this process's
+ * pid and they are removed before anything is checked.
+ */
+#if defined(__x86_64__)
+#define ARG0 "%di"
+#define ARG1 "%si"
+#elif defined(__aarch64__)
+#define ARG0 "%x0"
+#define ARG1 "%x1"
+#endif
+
+#ifdef ARG0
+/* The probed symbols and what each event fetches; `b` is the buffer a recorder records. */
+static const struct probe_def {
+	const char *name;
+	const char *symbol;
+	const char *fetch;
+} probe_defs[] = {
+    {"hook", "_ZN7android7Surface16hook_queueBufferEP13ANativeWindowP19ANativeWindowBufferi",
+     "s=" ARG0 ":x64 b=" ARG1 ":x64"},
+    {"legacy", "_ZN7android7Surface11queueBufferEP19ANativeWindowBufferi",
+     "s=" ARG0 ":x64 b=" ARG1 ":x64"},
+    /* sp<GraphicBuffer> const&: the sp's first 8 bytes are the GraphicBuffer*. */
+    {"sp", "_ZN7android7Surface11queueBufferERKNS_2spINS_13GraphicBufferEEERKNS1_INS_5FenceEEE",
+     "s=" ARG0 ":x64 b=+0(" ARG1 "):x64"},
+    /* The vector: begin at +0, end at +8; elements of 24 bytes, the buffer first. */
+    {"batch", batch_symbol,
+     "s=" ARG0 ":x64 begin=+0(" ARG1 "):x64 end=+8(" ARG1 "):x64 b=+0(+0(" ARG1
+     ")):x64 b1=+24(+0(" ARG1 ")):x64"},
+};
+#define N_PROBES (sizeof(probe_defs) / sizeof(probe_defs[0]))
+
+struct tracefs {
+	char dir[64];	/* the mount point */
+	char group[32]; /* standin_PID: the event group and the instance */
+	size_t events;	/* defined so far */
+	bool instance;
+	bool mounted;
+};
+
+/* Write text to the tracefs file dir/rel (appending, as uprobe_events needs). */
+static bool tfs_write(const struct tracefs *t, const char *rel, const char *text)
+{
+	char path[256];
+	snprintf(path, sizeof(path), "%s/%s", t->dir, rel);
+	int fd = open(path, O_WRONLY | O_APPEND);
+	if (fd < 0)
+		return false;
+	ssize_t n = write(fd, text, strlen(text));
+	close(fd);
+	return n == (ssize_t)strlen(text);
+}
+
+/* Mount tracefs privately. NULL on success, else what failed (the test is skipped). */
+static const char *tfs_mount(struct tracefs *t)
+{
+	memset(t, 0, sizeof(*t));
+	snprintf(t->dir, sizeof(t->dir), "/tmp/standin-tracefs-XXXXXX");
+	snprintf(t->group, sizeof(t->group), "standin_%d", (int)getpid());
+	if (!mkdtemp(t->dir))
+		return "mkdtemp";
+	if (unshare(CLONE_NEWNS) != 0 || mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) != 0)
+		return "a private mount namespace";
+	if (mount("tracefs", t->dir, "tracefs", 0, NULL) != 0)
+		return "mount -t tracefs";
+	t->mounted = true;
+	char path[128];
+	snprintf(path, sizeof(path), "%s/uprobe_events", t->dir);
+	if (access(path, W_OK) != 0)
+		return "tracefs has no uprobe_events (CONFIG_UPROBE_EVENTS)";
+	return NULL;
+}
+
+/* Define the events and an instance recording them; false when the kernel refused. */
+static bool tfs_setup(struct tracefs *t)
+{
+	char line[1024], rel[128];
+	for (size_t i = 0; i < N_PROBES; i++) {
+		snprintf(line, sizeof(line), "p:%s/%s %s:0x%" PRIx64 " %s\n", t->group,
+			 probe_defs[i].name, STANDIN_LIB,
+			 symbol_file_offset(STANDIN_LIB, probe_defs[i].symbol),
+			 probe_defs[i].fetch);
+		if (!tfs_write(t, "uprobe_events", line))
+			return false;
+		t->events++;
+	}
+	snprintf(rel, sizeof(rel), "%s/instances/%s", t->dir, t->group);
+	if (mkdir(rel, 0755) != 0)
+		return false;
+	t->instance = true;
+	snprintf(rel, sizeof(rel), "instances/%s/trace_clock", t->group);
+	return tfs_write(t, rel, "mono\n");
+}
+
+/*
+ * Record only the game's calls: other tests' games call the same functions meanwhile.
+ * set_event_pid takes the game's pid; event-fork adds each thread it starts. The events
+ * are enabled last, so nothing is recorded before the filter is in place.
+ */
+static bool tfs_follow(pid_t pid, const void *ctx)
+{
+	const struct tracefs *t = ctx;
+	char rel[128], text[32];
+	snprintf(rel, sizeof(rel), "instances/%s/options/event-fork", t->group);
+	if (!tfs_write(t, rel, "1\n"))
+		return false;
+	snprintf(rel, sizeof(rel), "instances/%s/set_event_pid", t->group);
+	snprintf(text, sizeof(text), "%d\n", (int)pid);
+	if (!tfs_write(t, rel, text))
+		return false;
+	/* Enabled only now that the filter is in place. */
+	snprintf(rel, sizeof(rel), "instances/%s/events/%s/enable", t->group, t->group);
+	return tfs_write(t, rel, "1\n");
+}
+
+/* Undo tfs_setup and tfs_mount, whatever part of them was done. */
+static void tfs_teardown(struct tracefs *t)
+{
+	char rel[128], line[128];
+	if (t->instance) {
+		snprintf(rel, sizeof(rel), "instances/%s/events/%s/enable", t->group, t->group);
+		tfs_write(t, rel, "0\n");
+		snprintf(rel, sizeof(rel), "%s/instances/%s", t->dir, t->group);
+		rmdir(rel);
+	}
+	for (size_t i = 0; i < t->events; i++) {
+		snprintf(line, sizeof(line), "-:%s/%s\n", t->group, probe_defs[i].name);
+		tfs_write(t, "uprobe_events", line);
+	}
+	if (t->mounted)
+		umount(t->dir);
+	rmdir(t->dir);
+}
+
+/* One traced call: thread, time, event and the fetched values. */
+struct hit {
+	long tid;
+	uint64_t ns;
+	char event[16];
+	uint64_t s, b, b1, begin, end;
+};
+
+static uint64_t field(const char *line, const char *key)
+{
+	const char *p = strstr(line, key);
+	return p ? strtoull(p + strlen(key), NULL, 16) : 0;
+}
+
+/*
+ * A trace line: "  COMM-TID  [CPU] FLAGS  SEC.USEC: EVENT: (0xIP) s=0x.. b=0x.." (COMM may
+ * hold '-' and spaces). false for anything else.
+ */
+static bool parse_hit(const char *line, struct hit *h)
+{
+	const char *cpu = strstr(line, " [");
+	const char *dash = cpu;
+	while (dash && dash > line && *dash != '-')
+		dash--;
+	if (!cpu || !dash || *dash != '-')
+		return false;
+	h->tid = strtol(dash + 1, NULL, 10);
+	const char *p = strchr(cpu, ']');
+	unsigned long long sec, usec;
+	int n = 0;
+	if (!p || sscanf(p + 1, " %*s %llu.%llu: %15[^:]:%n", &sec, &usec, h->event, &n) != 3)
+		return false;
+	h->ns = sec * 1000000000ull + usec * 1000ull;
+	h->s = field(p + n, " s=0x");
+	h->b = field(p + n, " b=0x");
+	h->b1 = field(p + n, " b1=0x");
+	h->begin = field(p + n, " begin=0x");
+	h->end = field(p + n, " end=0x");
+	return true;
+}
+
+static struct hit hits[4096];
+
+/* Read the instance's trace; returns the number of hits (or -1 with why). */
+static long tfs_read(const struct tracefs *t, const char **why)
+{
+	char path[256], line[512];
+	snprintf(path, sizeof(path), "%s/instances/%s/trace", t->dir, t->group);
+	FILE *f = fopen(path, "r");
+	long n = 0;
+	if (!f) {
+		*why = "cannot open the trace";
+		return -1;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		if (line[0] == '#')
+			continue;
+		if (n == 4096 || !parse_hit(line, &hits[n])) {
+			*why = n == 4096 ? "too many hits" : "an unreadable trace line";
+			n = -1;
+			break;
+		}
+		n++;
+	}
+	fclose(f);
+	return n;
+}
+
+/*
+ * Run the game with args under the probes. Everything global is removed before the first
+ * check: the game's status, its truth and the hits are checked after.
+ */
+static size_t probe_game(const char *const args[], struct truth *t)
+{
+	struct tracefs tfs;
+	char path[] = "/tmp/standin-truth-XXXXXX";
+	const char *why = tfs_mount(&tfs);
+	int fd = mkstemp(path);
+	bool set_up = !why && fd >= 0 && tfs_setup(&tfs);
+	int st = set_up ? spawn_game(args, path, &t->pid, tfs_follow, &tfs) : -1;
+	long n = set_up ? tfs_read(&tfs, &why) : -1;
+	tfs_teardown(&tfs);
+	if (fd >= 0)
+		close(fd);
+	ck_assert_msg(!why, "tracefs: %s", why ? why : "");
+	ck_assert_msg(set_up, "tracefs refused the uprobe events: %s", strerror(errno));
+	ck_assert_msg(st == 0, "standin-game failed: wait status %d", st);
+	read_truth(path, t);
+	unlink(path);
+	ck_assert_int_ge(n, 0);
+	return (size_t)n;
+}
+
+/*
+ * One hit per single-buffer call, in the order of the truth: the same thread, argument 0
+ * equal to SURFACE, the buffer equal to BUFFER, the probe's time within 2 ms after the
+ * truth's (taken right before the call; the trace clock counts microseconds).
+ */
+static void check_hits_single(const struct truth *t, size_t n, const char *event)
+{
+	ck_assert_uint_eq(n, t->n);
+	for (size_t i = 0; i < n; i++) {
+		const struct hit *h = &hits[i];
+		ck_assert_str_eq(h->event, event);
+		ck_assert_int_eq(h->tid, t->tid[i]);
+		ck_assert_msg(h->s == t->surface[i] && h->b == t->buf[i],
+			      "call %zu: probe saw s=0x%" PRIx64 " b=0x%" PRIx64
+			      ", truth says 0x%" PRIx64 " 0x%" PRIx64,
+			      i, h->s, h->b, t->surface[i], t->buf[i]);
+		ck_assert_msg(h->ns + 1000 >= t->ns[i] && h->ns <= t->ns[i] + 2000000,
+			      "call %zu: probe at %" PRIu64 " ns, truth at %" PRIu64, i, h->ns,
+			      t->ns[i]);
+	}
+}
+
+/* Two surfaces on two threads, each call seen with its own surface and thread. */
+START_TEST(probe_args_surfaces)
+{
+	const char *args[] = {"--surfaces", "--fps",	       "200", "--overlay-fps",
+			      "100",	    "--frames",	       "20",  "--symbol",
+			      "hook",	    "--realloc-every", "7",   NULL};
+	size_t n = probe_game(args, &T);
+	check_hits_single(&T, n, "hook");
+	const char *args_sp[] = {"--surfaces", "--fps",	   "200", "--frames",
+				 "10",	       "--symbol", "sp",  NULL};
+	n = probe_game(args_sp, &T);
+	check_hits_single(&T, n, "sp");
+	const char *args_legacy[] = {"--frames", "5", "--fps", "200", "--symbol", "legacy", NULL};
+	n = probe_game(args_legacy, &T);
+	check_hits_single(&T, n, "legacy");
+}
+END_TEST
+
+/*
+ * --batch 2: one hit per call, whose vector holds 2 elements of 24 bytes: the buffers of
+ * the call's two truth lines, with the call's surface and thread.
+ */
+START_TEST(probe_args_batch)
+{
+	const char *args[] = {"--surfaces",    "--batch", "2",	      "--fps", "200",
+			      "--overlay-fps", "100",	  "--frames", "10",    NULL};
+	size_t n = probe_game(args, &T);
+	ck_assert_uint_eq(2 * n, T.n);
+	for (size_t i = 0; i < n; i++) {
+		const struct hit *h = &hits[i];
+		ck_assert_str_eq(h->event, "batch");
+		ck_assert_uint_eq(h->end - h->begin, 48);
+		ck_assert_int_eq(h->tid, T.tid[2 * i]);
+		ck_assert_int_eq(h->tid, T.tid[2 * i + 1]);
+		ck_assert_uint_eq(h->s, T.surface[2 * i]);
+		ck_assert_uint_eq(h->s, T.surface[2 * i + 1]);
+		ck_assert_uint_eq(h->b, T.buf[2 * i]);
+		ck_assert_uint_eq(h->b1, T.buf[2 * i + 1]);
+	}
+}
+END_TEST
+
+/* NULL when tracefs uprobe events can be used here; otherwise why not. */
+static const char *tracefs_unavailable(void)
+{
+	static char why[160];
+	const char *u = uprobe_unavailable();
+	if (u)
+		return u;
+	/* Try in a child: the mount namespace is then its own and goes away with it. */
+	int pipefd[2];
+	if (pipe(pipefd) != 0)
+		return "pipe";
+	pid_t pid = fork();
+	if (pid == 0) {
+		struct tracefs t;
+		const char *w = tfs_mount(&t);
+		tfs_teardown(&t);
+		if (w && write(pipefd[1], w, strlen(w)) < 0)
+			_exit(2);
+		_exit(w ? 1 : 0);
+	}
+	close(pipefd[1]);
+	ssize_t n = read(pipefd[0], why, sizeof(why) - 1);
+	close(pipefd[0]);
+	int st = -1;
+	waitpid(pid, &st, 0);
+	if (st == 0)
+		return NULL;
+	why[n > 0 ? n : 0] = 0;
+	return why[0] ? why : "tracefs check failed";
+}
+#else
+static const char *tracefs_unavailable(void)
+{
+	return "no uprobe fetch-argument registers known for this architecture";
+}
+START_TEST(probe_args_surfaces)
+{
+}
+END_TEST
+START_TEST(probe_args_batch)
+{
+}
+END_TEST
+#endif
+
+/* ------------------------------------------------------------ main */
+
+struct test_entry {
+	const char *name;
+	const TTest *test;
+	const char *(*unavailable)(void); /* NULL, or why the test cannot run here */
+};
 
 int main(int argc, char **argv)
 {
+	const char *only = argc > 1 ? argv[1] : NULL;
+	const struct test_entry tests[] = {
+	    {"exports", exports_seven_names, NULL},
+	    {"nm_batch_symbol", nm_batch_symbol, NULL},
+	    {"truth_legacy", truth_legacy, NULL},
+	    {"truth_sp", truth_sp, NULL},
+	    {"truth_hook", truth_hook, NULL},
+	    {"jank", jank, NULL},
+	    {"bad_variant", bad_variant, NULL},
+	    {"surfaces_hook", surfaces_hook, NULL},
+	    {"surfaces_member", surfaces_member, NULL},
+	    {"batch", batch_groups, NULL},
+	    {"realloc_every", realloc_every, NULL},
+	    {"pattern", pattern, NULL},
+	    {"rate_steps", rate_steps, NULL},
+	    {"bad_values", bad_values, NULL},
+	    {"help", help, NULL},
+	    /* These need root and the uprobe PMU (and tracefs): SKIPPED (77) without them. */
+	    {"uprobe_batch", uprobe_batch, uprobe_unavailable},
+	    {"probe_args_surfaces", probe_args_surfaces, tracefs_unavailable},
+	    {"probe_args_batch", probe_args_batch, tracefs_unavailable},
+	};
 	Suite *s = suite_create("standin");
-	add(s, "exports", exports_six_names);
-	add(s, "truth_legacy", truth_legacy);
-	add(s, "truth_sp", truth_sp);
-	add(s, "jank", jank);
-	add(s, "bad_variant", bad_variant);
+	/* One TCase per test, named like the test, so CTest can run each one alone. */
+	for (size_t i = 0; i < sizeof(tests) / sizeof(tests[0]); i++) {
+		if (only && strcmp(only, tests[i].name) != 0)
+			continue;
+		const char *why = tests[i].unavailable ? tests[i].unavailable() : NULL;
+		if (why) {
+			printf("SKIP %s: %s\n", tests[i].name, why);
+			if (only)
+				return 77;
+			continue;
+		}
+		TCase *tc = tcase_create(tests[i].name);
+		tcase_set_timeout(tc, 20);
+		tcase_add_test(tc, tests[i].test);
+		suite_add_tcase(s, tc);
+	}
 	SRunner *sr = srunner_create(s);
-	/* argv[1]: the one test to run (CTest registers each separately); none = all. */
-	srunner_run(sr, NULL, argc > 1 ? argv[1] : NULL, CK_NORMAL);
+	srunner_run_all(sr, CK_NORMAL);
 	int failed = srunner_ntests_failed(sr);
 	int run = srunner_ntests_run(sr);
 	srunner_free(sr);
 	if (run == 0) {
-		fprintf(stderr, "test_standin: no test named '%s'\n", argc > 1 ? argv[1] : "");
+		fprintf(stderr, "test_standin: no test named '%s'\n", only ? only : "");
 		return 1;
 	}
 	return failed ? 1 : 0;
