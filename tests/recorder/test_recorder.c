@@ -58,6 +58,10 @@ static const char *const variant_symbol[6] = {
     "24SurfaceQueueBufferOutputE",
 };
 enum { V_HOOK, V_INTERNAL, V_LEGACY, V_OUTPUT, V_SP, V_SP_OUTPUT };
+/* Surface::queueBuffers, the batch path (tests/standin/surface.h). */
+#define BATCH_SYMBOL                                                                               \
+	"_ZN7android7Surface12queueBuffersERKNSt3__16vectorINS0_17BatchQueuedBufferENS1_"          \
+	"9allocatorIS3_EEEEPNS2_INS_24SurfaceQueueBufferOutputENS4_IS9_EEEE"
 
 /* Allowed distance between a recorded ktime and the truth timestamp (issue 4). */
 #define MAX_SKEW_NS 2000000ull
@@ -365,22 +369,31 @@ static bool wait_armed(pid_t pid, const char *symbol, int timeout_ms)
 
 /* ------------------------------------------------------------ truth and capture */
 
+#define TRUTH_MAX 4096
+
+/* The game's truth file: MONOTONIC_NS 0xBUFFER 0xSURFACE TID per queued buffer. */
 struct truth {
 	size_t n;
-	uint64_t ns[4096];
-	uint64_t buf[4096];
+	uint64_t ns[TRUTH_MAX];
+	uint64_t buf[TRUTH_MAX];
+	uint64_t surface[TRUTH_MAX];
+	uint32_t tid[TRUTH_MAX];
 };
 
 static void read_truth(const char *path, struct truth *t)
 {
 	FILE *f = fopen(path, "r");
+	char line[256];
+
 	ck_assert_msg(f, "truth file %s: %s", path, strerror(errno));
 	t->n = 0;
-	/* The first two columns; the rest of the line (0xSURFACE TID) is not compared here. */
-	while (t->n < 4096 &&
-	       fscanf(f, "%" SCNu64 " 0x%" SCNx64 "%*[^\n]", &t->ns[t->n], &t->buf[t->n]) == 2)
+	while (t->n < TRUTH_MAX && fgets(line, sizeof(line), f)) {
+		int got = sscanf(line, "%" SCNu64 " 0x%" SCNx64 " 0x%" SCNx64 " %" SCNu32,
+				 &t->ns[t->n], &t->buf[t->n], &t->surface[t->n], &t->tid[t->n]);
+		ck_assert_msg(got == 4, "truth file %s: bad line %zu: %s", path, t->n + 1, line);
 		t->n++;
-	ck_assert_msg(feof(f) || t->n == 4096, "truth file %s: bad line %zu", path, t->n + 1);
+	}
+	ck_assert_msg(feof(f), "truth file %s: more than %d lines", path, TRUTH_MAX);
 	fclose(f);
 }
 
@@ -390,6 +403,7 @@ struct rec {
 	uint32_t tid;
 	uint64_t ktime;
 	uint64_t value;			 /* frame: buffer; drops: cumulative */
+	uint64_t surface;		 /* frame */
 	char symbol[FRC_SYMBOL_MAX + 1]; /* attach */
 };
 
@@ -428,6 +442,7 @@ static void read_capture(const char *path, struct capture *c)
 			o->pid = rec.u.frame.pid;
 			o->tid = rec.u.frame.tid;
 			o->value = rec.u.frame.buffer;
+			o->surface = rec.u.frame.surface;
 			break;
 		case FRC_DROPS:
 			o->value = rec.u.drops.cumulative;
@@ -482,34 +497,67 @@ static uint64_t last_drops(const struct capture *c, bool *present)
 	return v;
 }
 
+/* One call, recorded or true, and its place in its stream. */
+struct call {
+	uint64_t ns, buf, surface;
+	uint32_t tid;
+	size_t order;
+};
+
+/* By surface, then in order: each Surface's calls as one stream (one thread queues it). */
+static int call_cmp(const void *a, const void *b)
+{
+	const struct call *x = a, *y = b;
+
+	if (x->surface != y->surface)
+		return x->surface < y->surface ? -1 : 1;
+	return (x->order > y->order) - (x->order < y->order);
+}
+
 /*
- * pid's frames equal the first `expect` truth calls, call for call: same buffer in the
- * same order, ktime within MAX_SKEW_NS of the truth timestamp, tid = pid (the game is
- * single-threaded). Returns the number of pid's frames.
+ * pid's frames equal the first `expect` truth calls, call for call within each Surface's
+ * stream (the streams of two threads may interleave differently in the ring and in the
+ * truth file when two calls are near-simultaneous): same buffer, Surface and thread, ktime
+ * within MAX_SKEW_NS of the truth timestamp. Returns the number of pid's frames.
  */
 static size_t check_frames(const struct capture *c, pid_t pid, const struct truth *t, size_t expect)
 {
+	struct call *got = calloc(expect + 1, sizeof(*got)),
+		    *want = calloc(expect + 1, sizeof(*want));
 	size_t k = 0;
 
+	ck_assert(got && want && expect <= t->n);
 	for (size_t i = 0; i < c->n; i++) {
 		const struct rec *r = &c->r[i];
 		if (r->type != FRC_FRAME || r->pid != (uint32_t)pid)
 			continue;
 		ck_assert_msg(k < expect, "pid %d: more frames recorded than the %zu expected",
 			      (int)pid, expect);
-		ck_assert_uint_eq(r->tid, (uint32_t)pid);
-		ck_assert_msg(r->value == t->buf[k],
-			      "pid %d call %zu: recorded buffer 0x%" PRIx64 ", truth 0x%" PRIx64,
-			      (int)pid, k, r->value, t->buf[k]);
-		uint64_t d = r->ktime > t->ns[k] ? r->ktime - t->ns[k] : t->ns[k] - r->ktime;
-		ck_assert_msg(d <= MAX_SKEW_NS,
-			      "pid %d call %zu: ktime %" PRIu64 " is %" PRIu64
-			      " ns from the truth %" PRIu64,
-			      (int)pid, k, r->ktime, d, t->ns[k]);
+		got[k] = (struct call){r->ktime, r->value, r->surface, r->tid, k};
 		k++;
 	}
 	ck_assert_msg(k == expect, "pid %d: %zu frames recorded, %zu calls expected", (int)pid, k,
 		      expect);
+	for (size_t i = 0; i < expect; i++)
+		want[i] = (struct call){t->ns[i], t->buf[i], t->surface[i], t->tid[i], i};
+	qsort(got, expect, sizeof(*got), call_cmp);
+	qsort(want, expect, sizeof(*want), call_cmp);
+	for (size_t i = 0; i < expect; i++) {
+		const struct call *g = &got[i], *w = &want[i];
+		uint64_t d = g->ns > w->ns ? g->ns - w->ns : w->ns - g->ns;
+
+		ck_assert_msg(g->surface == w->surface && g->buf == w->buf && g->tid == w->tid,
+			      "pid %d truth call %zu: recorded buffer 0x%" PRIx64
+			      " surface 0x%" PRIx64 " tid %u, truth 0x%" PRIx64 " 0x%" PRIx64 " %u",
+			      (int)pid, w->order, g->buf, g->surface, g->tid, w->buf, w->surface,
+			      w->tid);
+		ck_assert_msg(d <= MAX_SKEW_NS,
+			      "pid %d truth call %zu: ktime %" PRIu64 " is %" PRIu64
+			      " ns from the truth %" PRIu64,
+			      (int)pid, w->order, g->ns, d, w->ns);
+	}
+	free(got);
+	free(want);
 	return k;
 }
 
@@ -639,6 +687,113 @@ END_TEST
 START_TEST(variant_sp_output)
 {
 	variant_test(V_SP_OUTPUT);
+}
+END_TEST
+
+/*
+ * issue 10: the batch path. The game queues 3 buffers per Surface::queueBuffers call;
+ * framerec, in Kala's order, attaches the single-buffer symbol AND queueBuffers, and
+ * records one frame per buffer: 60 calls x 3 buffers equal the truth one for one, with the
+ * call's time and Surface, and the capture says both symbols were attached.
+ */
+START_TEST(variant_batch)
+{
+	const char *truth = tmp("truth.txt"), *cap = tmp("cap.frc"), *log = tmp("framerec.log");
+	pid_t game = start_game("standin-game", V_HOOK, truth, "200", "60", "--batch", "3", NULL);
+	pid_t rec = start_framerec(log, "--pid", pidstr(game), "-o", cap, NULL);
+
+	ck_assert_msg(wait_armed(game, BATCH_SYMBOL, 10000),
+		      "framerec did not attach the batch path within 10 s; output: %s", slurp(log));
+	kill(game, SIGUSR1);
+	assert_exit(wait_exit(game, 10000), 0, NULL);
+	assert_exit(wait_exit(rec, 10000), 0, log);
+
+	struct truth t;
+	struct capture c;
+	read_truth(truth, &t);
+	ck_assert_uint_eq(t.n, 180);
+	read_capture(cap, &c);
+	ck_assert_str_eq(frc_status_name(c.st.status), "complete");
+	check_frames(&c, game, &t, 180);
+	ck_assert_uint_eq(count_rec(&c, FRC_ATTACH, (uint32_t)game), 2);
+	ck_assert_str_eq(c.r[find_rec(&c, FRC_ATTACH, (uint32_t)game, 1)].symbol, BATCH_SYMBOL);
+	bool has;
+	ck_assert_uint_eq(last_drops(&c, &has), 0);
+	free_capture(&c);
+}
+END_TEST
+
+/*
+ * issue 10: a main surface (60 fps, 3 buffers) and an overlay surface (20 fps, 2 buffers)
+ * queued by another thread of the same process: every call is attributed to the right
+ * Surface and thread, and the two Surfaces' calls come out at their own rates.
+ */
+START_TEST(two_surfaces)
+{
+	const char *truth = tmp("truth.txt"), *cap = tmp("cap.frc"), *log = tmp("framerec.log");
+	pid_t game = start_game("standin-game", V_HOOK, truth, "60", "120", "--surfaces",
+				"--overlay-fps", "20", NULL);
+	pid_t rec = record_game(game, V_HOOK, cap, log, NULL, NULL);
+	assert_exit(wait_exit(game, 15000), 0, NULL);
+	assert_exit(wait_exit(rec, 10000), 0, log);
+
+	struct truth t;
+	struct capture c;
+	read_truth(truth, &t);
+	read_capture(cap, &c);
+	ck_assert_str_eq(frc_status_name(c.st.status), "complete");
+	check_frames(&c, game, &t, t.n);
+	/* Two Surfaces, the overlay's on another thread; 120 main calls, ~40 overlay calls. */
+	uint64_t main_surface = t.surface[0];
+	size_t main_calls = 0, overlay_calls = 0;
+	uint32_t overlay_tid = 0;
+	for (size_t i = 0; i < t.n; i++) {
+		if (t.surface[i] == main_surface) {
+			main_calls++;
+			ck_assert_uint_eq(t.tid[i], (uint32_t)game);
+		} else {
+			overlay_calls++;
+			overlay_tid = t.tid[i];
+		}
+	}
+	ck_assert_uint_eq(main_calls, 120);
+	ck_assert_msg(overlay_calls >= 35 && overlay_calls <= 45,
+		      "%zu overlay calls in the 2 s of 120 main calls at 60 fps (20 fps: ~40)",
+		      overlay_calls);
+	ck_assert_uint_ne(overlay_tid, (uint32_t)game);
+	free_capture(&c);
+}
+END_TEST
+
+/*
+ * issue 10: accounting stays exact through the batch path. 20000 calls of 5 buffers with
+ * no sleep into a one-page ring: every queued buffer is a frame record or counted.
+ */
+START_TEST(accounting_batch_tiny_ring)
+{
+	const char *cap = tmp("cap.frc"), *log = tmp("framerec.log");
+	pid_t game = start_game("standin-game", V_HOOK, NULL, "60", "20000", "--burst", "--batch",
+				"5", NULL);
+	pid_t rec = start_framerec(log, "--pid", pidstr(game), "--ring-kib", "4", "-o", cap, NULL);
+
+	ck_assert_msg(wait_armed(game, BATCH_SYMBOL, 10000),
+		      "framerec did not attach the batch path within 10 s; output: %s", slurp(log));
+	kill(game, SIGUSR1);
+	assert_exit(wait_exit(game, 30000), 0, NULL);
+	assert_exit(wait_exit(rec, 10000), 0, log);
+
+	struct capture c;
+	read_capture(cap, &c);
+	ck_assert_str_eq(frc_status_name(c.st.status), "complete");
+	bool has;
+	uint64_t drops = last_drops(&c, &has);
+	size_t frames = count_rec(&c, FRC_FRAME, (uint32_t)game);
+	ck_assert_msg(has, "no drops record");
+	ck_assert_msg(drops > 0, "the 4 KiB ring never overflowed (%zu frames): test is moot",
+		      frames);
+	ck_assert_msg(frames + drops == 100000, "%zu frames + %" PRIu64 " drops != 100000 buffers",
+		      frames, drops);
+	free_capture(&c);
 }
 END_TEST
 
@@ -1365,7 +1520,8 @@ START_TEST(command_exit_status)
 	struct capture c;
 	read_capture(cap, &c);
 	ck_assert_str_eq(frc_status_name(c.st.status), "complete");
-	ck_assert_uint_eq(count_rec(&c, FRC_ATTACH, 0), 1);
+	/* One attach record per symbol: queueBuffer's variant and the batch path. */
+	ck_assert_uint_eq(count_rec(&c, FRC_ATTACH, 0), 2);
 	ck_assert_uint_eq(count_rec(&c, FRC_EXIT, 0), 1);
 	ck_assert_uint_eq(count_rec(&c, FRC_FRAME, 0), 0);
 	free_capture(&c);
@@ -1566,6 +1722,8 @@ START_TEST(metadata_keys)
 	    "library",
 	    "symbol",
 	    "symbol.offset",
+	    "symbol.batch",
+	    "symbol.batch.offset",
 	    "sysfs.node",
 	    "ring.kib",
 	    "clock",
@@ -1595,6 +1753,8 @@ START_TEST(metadata_keys)
 	    {"target", target},
 	    {"library", STANDIN_LIB},
 	    {"symbol", variant_symbol[V_HOOK]},
+	    /* the stand-in exports the batch path too: attached in addition (issue 10) */
+	    {"symbol.batch", BATCH_SYMBOL},
 	    {"sysfs.node", node},
 	    {"ring.kib", "256"},
 	    {"clock", "CLOCK_MONOTONIC"},
@@ -1776,6 +1936,9 @@ int main(int argc, char **argv)
 	    {"variant_output", variant_output},
 	    {"variant_sp", variant_sp},
 	    {"variant_sp_output", variant_sp_output},
+	    {"variant_batch", variant_batch},
+	    {"two_surfaces", two_surfaces},
+	    {"accounting_batch_tiny_ring", accounting_batch_tiny_ring},
 	    {"accounting_tiny_ring", accounting_tiny_ring},
 	    {"sigkill_truncated", sigkill_truncated},
 	    {"sigint_complete", sigint_complete},
