@@ -34,10 +34,14 @@
 #define FRC_DESC_MAX 64		      /* descriptor payload bytes */
 #define FRC_CHUNK_RAW_MAX (64u << 20) /* decompressed chunk bytes */
 #define FRC_RUN_MAX 65536	      /* frames in one frame-run entry */
-#define FRC_CHUNK_RECORDS_MAX 65536   /* records (unknown entries included) in one chunk */
-#define FRC_INDEX_FIELDS 5	      /* varints per footer index entry this writer writes */
-#define FRC_INDEX_FIELDS_MAX 64	      /* more per entry is damage, not a newer minor */
-#define FRC_FOOTER_TAIL 12	      /* crc32c + footer size + "FRCE" */
+/*
+ * Records (unknown entries included) in one chunk: two full frame runs, and above what
+ * framerec puts in one (it closes a chunk after 65536 records plus its drops record).
+ */
+#define FRC_CHUNK_RECORDS_MAX 131072
+#define FRC_INDEX_FIELDS 5	/* varints per footer index entry this writer writes */
+#define FRC_INDEX_FIELDS_MAX 64 /* more per entry is damage, not a newer minor */
+#define FRC_FOOTER_TAIL 12	/* crc32c + footer size + "FRCE" */
 #define FRC_DEFAULT_FLUSH_MS 1000
 #define FRC_DEFAULT_CHUNK_BYTES (1u << 20)
 #define FRC_DEFAULT_LEVEL 3
