@@ -20,6 +20,15 @@
 #define HIST_BUCKETS (1u << 20) /* 1 us each: [0, 1.048576 s) */
 #define BUCKET_NS 1000u
 #define MAX_DIFFS_KEPT 1000
+/*
+ * Deltas outside the histogram (>= 1.048576 s) are kept one by one up to OVER_KEPT_MAX;
+ * past that (only a hostile or days-long capture gets there) they all move into a
+ * log-linear histogram of LOG_BUCKETS buckets (1/1024 relative width), so memory stays
+ * bounded whatever the capture declares (REPORT.md "Memory").
+ */
+#define OVER_KEPT_MAX 65536
+#define LOG_SUB 1024u /* buckets per power of two */
+#define LOG_BUCKETS (LOG_SUB + 54 * LOG_SUB)
 #define JANK_MIN_NS 84000000ull	    /* PerfDog: two frames of a 24 FPS film */
 #define BIGJANK_MIN_NS 125000000ull /* PerfDog: three frames of a 24 FPS film */
 
@@ -43,6 +52,8 @@ struct summary {
 	uint64_t *hsum;
 	uint64_t *over;
 	size_t n_over, cap_over;
+	uint64_t *lcount; /* the log histogram, once over is folded into it (else NULL) */
+	double *lsum;
 	uint64_t n, sum_ns, max_ns;
 	/* janks: per PID, v[0] = deltas seen (saturating at 3), v[1..3] = the last three */
 	struct pidmap win;
@@ -85,6 +96,8 @@ void summary_free(struct summary *s)
 	free(s->diffs);
 	pidmap_free(&s->win);
 	free(s->over);
+	free(s->lsum);
+	free(s->lcount);
 	free(s->hsum);
 	free(s->hcount);
 	free(s->symbol);
@@ -170,6 +183,62 @@ static uint64_t sat_add(uint64_t a, uint64_t b)
 	return a > UINT64_MAX - b ? UINT64_MAX : a + b;
 }
 
+/* Log-linear bucket of d: exact below 1024 ns, else 1024 buckets per power of two. */
+static size_t log_bucket(uint64_t d)
+{
+	unsigned e;
+
+	if (d < LOG_SUB)
+		return (size_t)d;
+	e = 63 - (unsigned)__builtin_clzll(d); /* 10..63 */
+	return LOG_SUB + (size_t)(e - 10) * LOG_SUB + (size_t)((d >> (e - 10)) - LOG_SUB);
+}
+
+/*
+ * What a percentile falling in log bucket i reports: the mean of its deltas, within the
+ * bucket's width (1/1024 of the value) of the exact one, and exact when they are equal.
+ */
+static uint64_t log_bucket_value(const struct summary *s, size_t i)
+{
+	return (uint64_t)(s->lsum[i] / (double)s->lcount[i]);
+}
+
+static void log_add(struct summary *s, uint64_t d)
+{
+	size_t i = log_bucket(d);
+
+	s->lcount[i]++;
+	s->lsum[i] += (double)d;
+}
+
+static int add_over(struct summary *s, uint64_t d)
+{
+	if (!s->lcount && s->n_over == OVER_KEPT_MAX) {
+		s->lcount = calloc(LOG_BUCKETS, sizeof(*s->lcount));
+		s->lsum = calloc(LOG_BUCKETS, sizeof(*s->lsum));
+		if (!s->lcount || !s->lsum)
+			return -ENOMEM;
+		for (size_t i = 0; i < s->n_over; i++)
+			log_add(s, s->over[i]);
+		free(s->over);
+		s->over = NULL;
+		s->n_over = s->cap_over = 0;
+	}
+	if (s->lcount) {
+		log_add(s, d);
+		return 0;
+	}
+	if (s->n_over == s->cap_over) {
+		size_t ncap = s->cap_over ? s->cap_over * 2 : 64;
+		uint64_t *no = realloc(s->over, ncap * sizeof(*no));
+		if (!no)
+			return -ENOMEM;
+		s->over = no, s->cap_over = ncap;
+	}
+	s->over[s->n_over++] = d;
+	return 0;
+}
+
 static int add_frame_time(struct summary *s, uint64_t d)
 {
 	uint64_t b = d / BUCKET_NS;
@@ -177,15 +246,8 @@ static int add_frame_time(struct summary *s, uint64_t d)
 	if (b < HIST_BUCKETS && s->hcount[b] < UINT32_MAX) {
 		s->hcount[b]++;
 		s->hsum[b] += d;
-	} else {
-		if (s->n_over == s->cap_over) {
-			size_t ncap = s->cap_over ? s->cap_over * 2 : 64;
-			uint64_t *no = realloc(s->over, ncap * sizeof(*no));
-			if (!no)
-				return -ENOMEM;
-			s->over = no, s->cap_over = ncap;
-		}
-		s->over[s->n_over++] = d;
+	} else if (add_over(s, d)) {
+		return -ENOMEM;
 	}
 	s->n++;
 	s->sum_ns = sat_add(s->sum_ns, d);
@@ -324,6 +386,11 @@ static uint64_t value_at_rank(const struct summary *s, uint64_t rank)
 		if (seen >= rank)
 			return (uint64_t)b * BUCKET_NS;
 	}
+	for (size_t i = 0; s->lcount && i < LOG_BUCKETS; i++) {
+		seen += s->lcount[i];
+		if (seen >= rank)
+			return log_bucket_value(s, i);
+	}
 	return s->over[rank - seen - 1]; /* over is sorted by then */
 }
 
@@ -347,6 +414,17 @@ static double slowest_mean_ns(const struct summary *s)
 
 	for (size_t i = s->n_over; i-- > 0 && left > 0; left--)
 		sum += (double)s->over[i];
+	for (size_t i = s->lcount ? LOG_BUCKETS : 0; i-- > 0 && left > 0;) {
+		uint64_t c = s->lcount[i];
+
+		if (c <= left) {
+			sum += s->lsum[i];
+			left -= c;
+		} else {
+			sum += s->lsum[i] / (double)c * (double)left;
+			left = 0;
+		}
+	}
 	for (uint32_t b = HIST_BUCKETS; b-- > 0 && left > 0;) {
 		uint64_t c = s->hcount[b];
 		if (!c)

@@ -56,7 +56,7 @@ typedef struct frc_writer frc_writer;
 struct frc_writer_options {
 	/*
 	 * A chunk is closed when a record's ktime is flush_ms or more past the chunk's first
-	 * record, when it holds chunk_max_bytes of encoded records or 65536 records (the
+	 * record, when it holds chunk_max_bytes of encoded records or 131072 records (the
 	 * format's limit, FORMAT.md 4.1), on frc_writer_flush()
 	 * (the caller's wall-clock timer) and on close. 0 selects the default.
 	 */

@@ -35,7 +35,11 @@
 #define FRC_DESC_MAX 64		      /* descriptor payload bytes */
 #define FRC_CHUNK_RAW_MAX (64u << 20) /* decompressed chunk bytes */
 #define FRC_RUN_MAX 65536	      /* frames in one frame-run entry */
-#define FRC_CHUNK_RECORDS_MAX 65536   /* records (unknown entries included) in one chunk */
+/*
+ * Records (unknown entries included) in one chunk: two full frame runs, and above what
+ * framerec puts in one (it closes a chunk after 65536 records plus its drops record).
+ */
+#define FRC_CHUNK_RECORDS_MAX 131072
 /*
  * Entry types that carry no record of their own: 7 is the surface column of the frame run
  * that follows it (FORMAT.md 4.5). It counts as one entry in nrec and the footer's totals.

@@ -21,6 +21,9 @@ struct pid_slot {
 	uint32_t next; /* also the free list's link */
 };
 
+/* Synthesized ticks per gap between two records at most (1 hour of 1 s ticks): README. */
+#define SYNTH_GAP_MAX 3600
+
 struct pipeline {
 	struct pipeline_config cfg;
 	struct pipeline_callbacks cb;
@@ -267,21 +270,29 @@ static void emit_reading(struct pipeline *p, uint64_t now, const struct frc_reco
 
 /*
  * Read the meter at every synthesized tick strictly before `until` (or at it too, when
- * `inclusive`), in time order. Returns -EOVERFLOW, having emitted none of them, when they
- * would take the total beyond cfg.max_synth_ticks (a forged ktime jump of years would
- * otherwise mean billions of readings).
+ * `inclusive`), in time order, but at most SYNTH_GAP_MAX of them per gap between two
+ * records: the rest of a longer gap is skipped (stats.ticks_skipped) and the grid goes on
+ * after it. Synthesized readings are thus bounded by the records the capture really holds,
+ * not by the times it claims (an 80-byte capture with a ktime jump of months would
+ * otherwise become millions of readings). Returns -EOVERFLOW, having emitted none of them,
+ * when they would take the total beyond cfg.max_synth_ticks.
  */
 static int emit_due_ticks(struct pipeline *p, uint64_t until, bool inclusive)
 {
-	uint64_t due;
+	uint64_t due, skip = 0;
 
 	if (p->ticks_over || p->next_tick > until || (p->next_tick == until && !inclusive))
 		return 0;
 	due = (until - p->next_tick) / p->tick_ns + 1;
 	if (!inclusive && p->next_tick + (due - 1) * p->tick_ns == until)
 		due--;
+	if (due > SYNTH_GAP_MAX) {
+		skip = due - SYNTH_GAP_MAX;
+		due = SYNTH_GAP_MAX;
+	}
 	if (p->cfg.max_synth_ticks && due > p->cfg.max_synth_ticks - p->st.ticks_synthesized)
 		return -EOVERFLOW;
+	p->st.ticks_skipped += skip;
 	while (due--) {
 		uint64_t t = p->next_tick;
 
@@ -293,6 +304,15 @@ static int emit_due_ticks(struct pipeline *p, uint64_t until, bool inclusive)
 			break;
 		}
 		p->next_tick = t + p->tick_ns;
+	}
+	if (skip && !p->ticks_over) {
+		/* The last skipped tick is due (<= until); the one after it may overflow. */
+		uint64_t last = p->next_tick + (skip - 1) * p->tick_ns;
+
+		if (last > UINT64_MAX - p->tick_ns)
+			p->ticks_over = true;
+		else
+			p->next_tick = last + p->tick_ns;
 	}
 	return 0;
 }

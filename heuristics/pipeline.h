@@ -74,6 +74,7 @@ struct pipeline_stats {
 	uint64_t trackers_evicted;    /* trackers forgotten because of max_pids */
 	uint64_t buffers_evicted;     /* buffers forgotten because of max_buffers, all trackers */
 	uint64_t ticks_synthesized;   /* readings at synthesized ticks (tick == NULL) */
+	uint64_t ticks_skipped;	      /* synthesized ticks skipped: past 3600 in one gap */
 	uint64_t unknown;	      /* records of an unknown type (ignored) */
 };
 

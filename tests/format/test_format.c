@@ -1462,14 +1462,14 @@ static struct capture run_bomb(size_t nruns, uint64_t nrec)
 }
 
 /*
- * At most 65536 records per chunk (FORMAT.md 4.1): the writer closes a chunk there even
+ * At most 131072 records per chunk (FORMAT.md 4.1): the writer closes a chunk there even
  * when neither time nor size would, and the reader refuses a chunk that declares or holds
  * more, so a few KB can no longer stand for 10^11 frames (issue 11, point 2).
  */
 START_TEST(chunk_record_limit)
 {
 	struct frc_writer_options opt = {.flush_ms = UINT32_MAX, .chunk_max_bytes = 64u << 20};
-	size_t n = 2 * FRC_RUN_MAX + 5, hdr, ends[8];
+	size_t n = 2 * FRC_CHUNK_RECORDS_MAX + 5, hdr, ends[8];
 	struct frc_record *in = calloc(n, sizeof(*in));
 	struct capture c, bomb;
 	frc_reader *r = NULL;
@@ -1489,14 +1489,14 @@ START_TEST(chunk_record_limit)
 	free(in);
 
 	/* Declared honestly but over the limit: refused before anything is decompressed. */
-	bomb = run_bomb(2, 2 * FRC_RUN_MAX);
+	bomb = run_bomb(3, 3 * FRC_RUN_MAX);
 	ck_assert_int_eq(frc_reader_open_mem(&r, bomb.p, bomb.len, "b.frc"), 0);
 	ck_assert_uint_eq(read_all(r, NULL, 0), 0);
 	frc_reader_stats(r, &st);
 	ck_assert_str_eq(frc_status_name(st.status), "corrupt");
 	snprintf(want, sizeof(want),
-		 "b.frc: offset %llu: corrupt: chunk 0: 131072 records, more than the limit of "
-		 "65536 per chunk",
+		 "b.frc: offset %llu: corrupt: chunk 0: 196608 records, more than the limit of "
+		 "131072 per chunk",
 		 (unsigned long long)st.damage_offset);
 	ck_assert_str_eq(frc_reader_error(r), want);
 	frc_reader_close(r);

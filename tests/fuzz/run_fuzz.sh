@@ -7,5 +7,5 @@ secs=${1:-60}
 rm -rf "$WORK"
 mkdir -p "$WORK/corpus" "$WORK/artifacts"
 cp "$CORPUS"/* "$WORK/corpus/"
-exec "$FUZZER" -max_total_time="$secs" -max_len=8192 -timeout=10 -rss_limit_mb=2048 \
+exec "$FUZZER" -max_total_time="$secs" -max_len=8192 -timeout=10 -rss_limit_mb=512 \
 	-print_final_stats=1 -artifact_prefix="$WORK/artifacts/" "$WORK/corpus"
