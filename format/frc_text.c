@@ -252,7 +252,7 @@ static int span_u64(struct parser *p, size_t at, size_t n, const char *what, uin
 
 static int number(struct parser *p, const char *what, uint64_t max, uint64_t *v)
 {
-	size_t at, n;
+	size_t at = 0, n = 0; /* set by token(); GCC -O3 cannot see that */
 	int ret = token(p, what, &at, &n);
 
 	return ret ? ret : span_u64(p, at, n, what, max, v);
@@ -271,7 +271,7 @@ static int hexval(char c)
 
 static int buffer_value(struct parser *p, uint64_t *v)
 {
-	size_t at, n;
+	size_t at = 0, n = 0;
 	int ret = token(p, "BUFFER (0x...)", &at, &n);
 
 	if (ret)
@@ -419,8 +419,8 @@ static int tick_result(struct parser *p, struct frc_record *r)
 
 static int parse_sysfs(struct parser *p, struct frc_record *r)
 {
-	size_t n, start = p->pos;
-	uint64_t v;
+	size_t n = 0, start = p->pos;
+	uint64_t v = 0;
 	int ret;
 
 	skip_blanks(p);
@@ -453,7 +453,7 @@ static int parse_sysfs(struct parser *p, struct frc_record *r)
 static int parse_record(struct parser *p, const char *kw, size_t kwn, size_t kwat,
 			struct frc_record *r)
 {
-	uint64_t v;
+	uint64_t v = 0;
 	int ret;
 
 	memset(r, 0, sizeof(*r));
@@ -492,7 +492,7 @@ static int parse_record(struct parser *p, const char *kw, size_t kwn, size_t kwa
 		ret = number(p, "CUMULATIVE", UINT64_MAX, &r->u.drops.cumulative);
 		break;
 	case FRC_ATTACH: {
-		size_t n, at;
+		size_t n = 0, at;
 
 		if ((ret = number(p, "PID", UINT32_MAX, &v)))
 			return ret;
@@ -541,7 +541,7 @@ static int key_char_ok(char c)
 static int parse_meta(struct import *im)
 {
 	struct parser *p = &im->p;
-	size_t at, n, vn;
+	size_t at = 0, n = 0, vn = 0;
 	uint8_t *val;
 	int ret;
 
@@ -639,7 +639,7 @@ static int import_line(struct import *im)
 {
 	struct parser *p = &im->p;
 	struct frc_record rec;
-	size_t at, n;
+	size_t at = 0, n = 0;
 	int ret;
 
 	p->pos = 0;

@@ -69,14 +69,16 @@ static const char usage[] =
     "Exit status: 0 recorded, 1 error (nothing recorded, or a write error: what was\n"
     "written before stays readable), 2 usage.\n";
 
-static int libbpf_print_fn(enum libbpf_print_level level, const char *fmt, va_list args)
+/* libbpf's messages are printf formats: the attribute lets clang check the vfprintf */
+__attribute__((format(printf, 2, 0))) static int libbpf_print_fn(enum libbpf_print_level level,
+								 const char *fmt, va_list args)
 {
 	if (!verbose)
 		return 0;
 	return vfprintf(stderr, fmt, args);
 }
 
-static int usage_error(const char *fmt, ...)
+__attribute__((format(printf, 1, 2))) static int usage_error(const char *fmt, ...)
 {
 	va_list ap;
 
