@@ -3,6 +3,7 @@
 #ifndef FRAMEANALYZE_CLI_H
 #define FRAMEANALYZE_CLI_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -13,6 +14,19 @@
 int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* "frameanalyze CMD: MESSAGE" on stderr. */
 void cli_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/*
+ * Remove path (a temporary output file) if SIGINT/SIGTERM/SIGHUP ends the program, so that
+ * Ctrl-C leaves no temporary file behind; NULL disarms. One path at a time.
+ */
+void cli_unlink_on_signal(const char *path);
+/*
+ * Note SIGINT/SIGTERM/SIGHUP in the returned flag instead of dying at once (for work that
+ * cleans up after itself when the flag is set); cli_end_stop() restores the default and
+ * dies of the signal that was noted, if any.
+ */
+volatile sig_atomic_t *cli_catch_stop(void);
+void cli_end_stop(void);
 
 /* Read a whole file (at most max bytes) into a NUL-terminated buffer. 0 or -errno. */
 __attribute__((warn_unused_result)) int cli_read_file(const char *path, size_t max, char **out,

@@ -26,8 +26,8 @@
 	"PRAGMA cache_size=-16384;"                                                                \
 	"PRAGMA temp_store=FILE;"
 
+/* Run inside db.c's BEGIN IMMEDIATE transaction (no BEGIN/COMMIT of its own). */
 #define DB_SCHEMA_SQL                                                                              \
-	"BEGIN;"                                                                                   \
 	"PRAGMA application_id=1179796289;" /* 0x46524341 */                                       \
 	"PRAGMA user_version=1;"                                                                   \
 	"CREATE TABLE captures(capture_id INTEGER PRIMARY KEY, path TEXT NOT NULL,"                \
@@ -79,7 +79,6 @@
 	"  (d1 + d2 + d3) / 3e6 AS prev3_mean_ms,"                                                 \
 	"  CASE WHEN delta_ns > 125000000 THEN 'BigJank' ELSE 'Jank' END AS kind"                  \
 	" FROM w WHERE d3 IS NOT NULL AND delta_ns > 84000000"                                     \
-	"  AND 3 * delta_ns > 2 * (d1 + d2 + d3);"                                                 \
-	"COMMIT;"
+	"  AND 3 * delta_ns > 2 * (d1 + d2 + d3);"
 
 #endif

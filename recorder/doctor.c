@@ -353,7 +353,8 @@ int doctor_main(int argc, char **argv)
 			/* "12abc" or "99999999999" is not PID 12 or a wrapped one. */
 			if (errno || end == optarg || *end || v <= 0 || v > 0x7fffffff) {
 				fprintf(stderr,
-					"framerec doctor: --pid: '%s' is not a process id\n",
+					"framerec doctor: --pid: '%s' is not a process id"
+					" (1..2147483647)\n",
 					optarg);
 				return 2;
 			}

@@ -151,9 +151,9 @@ static int parse_option(struct options *o, int c, const char *arg)
 	switch (c) {
 	case 'p':
 		if (!parse_uint(arg, 1, 0x7fffffff, &v))
-			return usage_error("--pid: '%s' is not a process id", arg);
+			return usage_error("--pid: '%s' is not a process id (1..2147483647)", arg);
 		if (o->n_pids >= FR_MAX_TARGETS)
-			return usage_error("--pid: at most %d", FR_MAX_TARGETS);
+			return usage_error("--pid: at most %d of them", FR_MAX_TARGETS);
 		o->pids[o->n_pids++] = (pid_t)v;
 		break;
 	case 'P':
@@ -200,7 +200,8 @@ static int parse_option(struct options *o, int c, const char *arg)
 		errno = 0;
 		o->duration_s = strtod(arg, &end);
 		if (errno || end == arg || *end || !(o->duration_s > 0) || o->duration_s > 1e7)
-			return usage_error("-d: '%s' is not a positive number of seconds", arg);
+			return usage_error("-d: '%s' is not a number of seconds in (0, 10000000]",
+					   arg);
 		break;
 	case 'o':
 		o->output = arg;

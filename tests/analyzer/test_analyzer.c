@@ -1120,6 +1120,140 @@ START_TEST(db_waits_for_lock)
 END_TEST
 
 /*
+ * Several db runs racing to create and fill the same new database: every capture a run
+ * reports as stored is in the database afterwards and the schema exists. Before schema
+ * creation and the clean-up were made atomic, the loser of the race failed on "table
+ * captures already exists" and removed the file the winner had just stored into.
+ * Each round starts RACERS runs at once (they wait on a pipe closed by the parent); one
+ * run in three has a second, corrupt capture (it fails, exit 1, and must not take the
+ * others' data with it), one in three only a corrupt capture (nothing of its own stored).
+ */
+#define RACERS 6
+#define ROUNDS 8
+
+static pid_t db_racer(const int gate[2], const char *frc, const char *junk, const char *dbp,
+		      const char *err)
+{
+	pid_t pid = fork();
+	char c;
+
+	ck_assert_int_ge(pid, 0);
+	if (pid)
+		return pid;
+	alarm(30);
+	int e = open(err, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	int o = open("/dev/null", O_WRONLY);
+	if (e < 0 || o < 0 || dup2(e, 2) < 0 || dup2(o, 1) < 0)
+		_exit(127);
+	close(gate[1]);
+	(void)!read(gate[0], &c, 1); /* EOF: the parent let everyone go */
+	if (frc && junk)
+		execl(FRAMEANALYZE_BIN, FRAMEANALYZE_BIN, "db", frc, junk, "-o", dbp, (char *)NULL);
+	else
+		execl(FRAMEANALYZE_BIN, FRAMEANALYZE_BIN, "db", frc ? frc : junk, "-o", dbp,
+		      (char *)NULL);
+	_exit(127);
+}
+
+static void db_race_round(int round, const char *const frc[RACERS], const char *junk)
+{
+	char dbp[600], err[RACERS][600], sql[700];
+	pid_t pids[RACERS];
+	int gate[2], status;
+	int stored = 0;
+	sqlite3 *db;
+
+	snprintf(dbp, sizeof(dbp), "%s/race%d.db", tmpdir, round);
+	ck_assert_int_eq(pipe(gate), 0);
+	for (int i = 0; i < RACERS; i++) {
+		snprintf(err[i], sizeof(err[i]), "%s/race%d.%d.err", tmpdir, round, i);
+		pids[i] =
+		    db_racer(gate, i % 3 == 2 ? NULL : frc[i], i % 3 ? junk : NULL, dbp, err[i]);
+	}
+	close(gate[0]);
+	close(gate[1]);
+	for (int i = 0; i < RACERS; i++) {
+		char *e;
+
+		ck_assert_int_eq(waitpid(pids[i], &status, 0), pids[i]);
+		ck_assert_int_eq(WIFEXITED(status), 1);
+		e = slurp(err[i], NULL);
+		ck_assert_ptr_nonnull(e);
+		/* a run that fails must say why: never silently */
+		ck_assert_msg(WEXITSTATUS(status) == (i % 3 ? 1 : 0), "racer %d exit %d:\n%s", i,
+			      WEXITSTATUS(status), e);
+		if (i % 3 != 2) {
+			ck_assert_msg(strstr(e, "-> capture_id"), "racer %d stored nothing:\n%s", i,
+				      e);
+			stored++;
+		}
+		free(e);
+	}
+	ck_assert_msg(exists(dbp), "round %d: the database is gone", round);
+	db = db_open_ro(dbp);
+	ck_assert_str_eq(q(db, "SELECT count(*) FROM sqlite_schema WHERE name = 'captures'"), "1");
+	ck_assert_str_eq(q(db, "PRAGMA application_id"), "1179796289");
+	for (int i = 0; i < RACERS; i++) {
+		if (i % 3 == 2)
+			continue;
+		snprintf(sql, sizeof(sql),
+			 "SELECT count(*) || ' ' || sum(frames) FROM captures WHERE path = '%s'",
+			 frc[i]);
+		ck_assert_str_eq(q(db, sql), "1 21");
+	}
+	ck_assert_int_eq(atoi(q(db, "SELECT count(*) FROM captures")), stored);
+	ck_assert_int_eq(atoi(q(db, "SELECT count(*) FROM frames")), stored * 21);
+	sqlite3_close(db);
+}
+
+START_TEST(db_concurrent_runs_keep_data)
+{
+	const char *frc[RACERS], *junk = tmp("junk.frc");
+	char *hand = slurp(TESTS_SRC_DIR "/hand.txt", NULL), name[64], *text;
+
+	ck_assert_ptr_nonnull(hand);
+	spit(junk, "not a capture\n");
+	/* RACERS distinct captures (the same frames, another SHA-256) */
+	for (int i = 0; i < RACERS; i++) {
+		text = malloc(strlen(hand) + 64);
+		ck_assert_ptr_nonnull(text);
+		sprintf(text, "meta racer %d\n%s", i, hand);
+		snprintf(name, sizeof(name), "racer%d.txt", i);
+		spit(tmp(name), text);
+		free(text);
+		snprintf(name, sizeof(name), "racer%d.frc", i);
+		frc[i] = strdup(tmp(name));
+		snprintf(name, sizeof(name), "racer%d.txt", i);
+		ck_assert_msg(fa("import", tmp(name), "-o", frc[i], NULL) == 0, "%s", err_text);
+	}
+	free(hand);
+	for (int round = 0; round < ROUNDS; round++)
+		db_race_round(round, frc, junk);
+	for (int i = 0; i < RACERS; i++)
+		free((char *)frc[i]);
+}
+END_TEST
+
+/*
+ * SQLite errors name the database file and the step (db -o /dev/null said only "disk I/O
+ * error"); numeric options out of range state the range (they said "bad --tick-ms").
+ */
+START_TEST(errors_name_file_and_range)
+{
+	const char *frc = hand_frc();
+
+	ck_assert_int_eq(fa("db", frc, "-o", "/dev/null", NULL), 1);
+	ck_err_has("frameanalyze db: /dev/null: ");
+	ck_err_has(" the schema: disk I/O error\n");
+	ck_assert_int_eq(count_lines(err_text), 1);
+	ck_assert_int_eq(fa("db", frc, "-o", tmp("r.db"), "--tick-ms", "0", NULL), 2);
+	ck_err_has("--tick-ms: '0' is not in [1, 3600000]");
+	ck_assert_int_eq(fa("report", "--tick-ms", "3600001", frc, NULL), 2);
+	ck_err_has("--tick-ms: '3600001' is not in [1, 3600000]");
+}
+END_TEST
+
+/*
  * Records of unknown (future) types have no text form: export says it dropped them
  * instead of silently producing a text whose import loses them.
  */
@@ -1246,6 +1380,8 @@ int main(int argc, char **argv)
 	    {"export_warns_unknown_records", export_warns_unknown_records},
 	    {"long_paths_keep_message", long_paths_keep_message},
 	    {"check_crlf_golden_explained", check_crlf_golden_explained},
+	    {"db_concurrent_runs_keep_data", db_concurrent_runs_keep_data},
+	    {"errors_name_file_and_range", errors_name_file_and_range},
 	};
 	Suite *s = suite_create("analyzer");
 	SRunner *sr;

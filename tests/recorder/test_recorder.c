@@ -42,7 +42,8 @@
 #include "frc.h"
 #include "pipeline.h"
 
-/* Literal names (format/FORMAT.md, recorder/README.md), indexed like the stand-in's --symbol variants. */
+/* Literal names (format/FORMAT.md, recorder/README.md), indexed like the stand-in's --symbol
+ * variants. */
 static const char *const variant_name[6] = {"hook",   "internal", "legacy",
 					    "output", "sp",	  "sp_output"};
 static const char *const variant_symbol[6] = {
@@ -1195,7 +1196,8 @@ END_TEST
 /*
  * Bad command lines: exit 2, and the first line of stderr is "framerec: ..." naming the
  * option (getopt's own messages used to start with framerec's full path, and an empty
- * -o or --package value went on as a file or process named "").
+ * -o or --package value went on as a file or process named ""). A number out of range
+ * is told the range.
  */
 START_TEST(usage_errors)
 {
@@ -1207,11 +1209,14 @@ START_TEST(usage_errors)
 	    {{"--ring-kib", "0"}, "--ring-kib"},
 	    {{"--ring-kib", "3"}, "--ring-kib"},
 	    {{"--ring-kib", "99999999999999999999"}, "--ring-kib"},
-	    {{"--tick-ms", "0"}, "--tick-ms"},
-	    {{"-d", "0"}, "-d"},
+	    /* out of range: the message states the range */
+	    {{"--tick-ms", "0"}, "--tick-ms: '0' is not in [10, 3600000]"},
+	    {{"--sysfs-ms", "9"}, "--sysfs-ms: '9' is not in [10, 3600000]"},
+	    {{"-d", "0"}, "-d: '0' is not a number of seconds in (0, 10000000]"},
 	    {{"-d", "-1"}, "-d"},
 	    {{"-d", "abc"}, "-d"},
 	    {{"--pid", "abc"}, "--pid"},
+	    {{"--pid", "2147483648"}, "--pid: '2147483648' is not a process id (1..2147483647)"},
 	    {{"--bogus"}, "--bogus"},
 	    {{"-x"}, "-x"},
 	    {{"--quiet=1"}, "--quiet takes no value"},
@@ -1231,8 +1236,8 @@ START_TEST(usage_errors)
 		pid_t rec = spawn(FRAMEREC, a.v, log);
 		assert_exit(wait_exit(rec, 5000), 2, log);
 		const char *out = slurp(log);
-		ck_assert_msg(strncmp(out, "framerec: ", 10) == 0 &&
-				  strstr(out, bad[i].needle) < strchr(out, '\n'),
+		const char *hit = strstr(out, bad[i].needle); /* NULL compared below 0x1... */
+		ck_assert_msg(strncmp(out, "framerec: ", 10) == 0 && hit && hit < strchr(out, '\n'),
 			      "case %zu: the first line does not start with 'framerec: ' and name "
 			      "'%s': %s",
 			      i, bad[i].needle, out);
