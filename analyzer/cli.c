@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "commands.h"
+#include "frc_escape.h"
 
 int cli_usage_error(const char *cmd, const char *fmt, ...)
 {
@@ -154,65 +155,12 @@ int cli_read_file(const char *path, size_t max, char **out, size_t *len)
 	return 0;
 }
 
-size_t cli_utf8_len(const unsigned char *p)
-{
-	unsigned char lo = 0x80, hi = 0xBF;
-	size_t n;
-
-	if (p[0] >= 0xC2 && p[0] <= 0xDF)
-		n = 2;
-	else if (p[0] >= 0xE0 && p[0] <= 0xEF)
-		n = 3;
-	else if (p[0] >= 0xF0 && p[0] <= 0xF4)
-		n = 4;
-	else
-		return 0;
-	/* the second byte's range excludes overlongs, surrogates and > U+10FFFF */
-	if (p[0] == 0xE0)
-		lo = 0xA0;
-	else if (p[0] == 0xED)
-		hi = 0x9F;
-	else if (p[0] == 0xF0)
-		lo = 0x90;
-	else if (p[0] == 0xF4)
-		hi = 0x8F;
-	if (p[1] < lo || p[1] > hi)
-		return 0;
-	for (size_t i = 2; i < n; i++)
-		if (p[i] < 0x80 || p[i] > 0xBF)
-			return 0;
-	return n;
-}
-
 void cli_put_json_chars(FILE *out, const char *v)
 {
-	const unsigned char *p = (const unsigned char *)v;
-
-	while (*p) {
-		size_t n;
-
-		if (*p == '"' || *p == '\\')
-			fprintf(out, "\\%c", *p);
-		else if (*p < 0x20 || *p == 0x7f)
-			fprintf(out, "\\u%04x", *p);
-		else if (*p < 0x80)
-			fputc(*p, out);
-		else if ((n = cli_utf8_len(p)) != 0) {
-			fwrite(p, 1, n, out);
-			p += n;
-			continue;
-		} else
-			fputs("\\ufffd", out);
-		p++;
-	}
+	frc_escape_write(out, v, strlen(v), FRC_ESCAPE_JSON);
 }
 
 void cli_put_text(FILE *out, const char *v)
 {
-	for (const unsigned char *p = (const unsigned char *)v; *p; p++) {
-		if (*p < 0x20 || *p == 0x7f)
-			fprintf(out, "\\x%02x", *p);
-		else
-			fputc(*p, out);
-	}
+	frc_escape_write(out, v, strlen(v), FRC_ESCAPE_TEXT);
 }

@@ -33,17 +33,10 @@ __attribute__((warn_unused_result)) int cli_read_file(const char *path, size_t m
 						      size_t *len);
 
 /*
- * Length (2..4) of the well-formed UTF-8 sequence at p (NUL-terminated), 0 when the bytes
- * there are not one (RFC 3629: no overlongs, no surrogates, nothing above U+10FFFF).
- */
-size_t cli_utf8_len(const unsigned char *p);
-/*
- * Write v as the body of a JSON string (no quotes): '"' and '\' escaped, control bytes
- * as \u00XX, bytes that are not UTF-8 as \ufffd (JSON text must be UTF-8; metadata is
- * UTF-8 only by convention).
+ * Untrusted text (metadata, paths, symbols) for output, through frc_escape.h: the body of
+ * a JSON string (FRC_ESCAPE_JSON), or one line of text for people (FRC_ESCAPE_TEXT).
  */
 void cli_put_json_chars(FILE *out, const char *v);
-/* Write v for one line of text for people: control bytes as \xHH, the rest as is. */
 void cli_put_text(FILE *out, const char *v);
 
 #endif

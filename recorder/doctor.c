@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "framerec.skel.h"
+#include "frc_escape.h"
 #include "recorder.h"
 
 struct doctor {
@@ -42,10 +43,18 @@ static void line(struct doctor *d, const char *verdict, const char *layer, const
 
 	if (strcmp(verdict, "FAIL") == 0)
 		d->fails++;
+	char msg[1024];
+
 	printf("%-4s  %-12s ", verdict, layer);
 	va_start(ap, fmt);
-	vprintf(fmt, ap);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
+	/*
+	 * The values come from the target and the device (symbol names from the library,
+	 * process names, paths from /proc, sysfs bytes): escaped, never sent raw to the
+	 * terminal. The fixed text has no byte that escaping would change.
+	 */
+	frc_escape_write(stdout, msg, strlen(msg), FRC_ESCAPE_TEXT);
 	putchar('\n');
 }
 

@@ -972,27 +972,38 @@ START_TEST(golden_truncated_warns)
 END_TEST
 
 /*
- * Metadata is hostile input: report's text shows control bytes escaped (a raw ESC could
- * drive the terminal), and JSON stays UTF-8 (a byte that is not UTF-8 becomes \ufffd).
+ * Metadata is hostile input: text output shows control bytes, C1 controls (U+0080..U+009F:
+ * U+009B is CSI to a terminal) and bytes that are not UTF-8 (0x9b alone is CSI to an
+ * 8-bit terminal) escaped as \xHH; JSON stays UTF-8 (\u00XX, \ufffd). Well-formed UTF-8
+ * (é) passes. Before frc_escape, C1 and invalid bytes went to the terminal raw.
  */
 START_TEST(metadata_escaped_in_output)
 {
 	const char *txt = tmp("m.txt"), *frc = tmp("m.frc");
 
-	spit(txt, "meta target a\\x1b[2J\\xff \\xc3\\xa9\\tz\n"
-		  "meta kernel k\\x07\n"
+	spit(txt, "meta target a\\x1b[2J\\xff \\xc3\\xa9\\tz\\\\\n"
+		  "meta kernel k\\x07\\xc2\\x9b31m\\x9b2J\\xe2\\x82\n"
 		  "frame 1000 1 1 0x1\n");
 	ck_assert_int_eq(fa("import", txt, "-o", frc, NULL), 0);
 	ck_assert_int_eq(fa("report", frc, NULL), 0);
-	ck_out_has("  target                   a\\x1b[2J\xff \xc3\xa9\\x09z\n");
-	ck_out_has("  kernel                   k\\x07\n");
-	ck_assert_ptr_null(strchr(out_text, 0x1b));
-	ck_assert_int_eq(fa("report", "--json", frc, NULL), 0);
-	ck_out_has("\"target\": \"a\\u001b[2J\\ufffd \xc3\xa9\\u0009z\",");
-	ck_assert_ptr_null(strchr(out_text, 0xff));
-	ck_assert_int_eq(fa("info", "--json", frc, NULL), 0);
-	ck_out_has("\"target\": \"a\\u001b[2J\\ufffd \xc3\xa9\\tz\"");
-	ck_assert_ptr_null(strchr(out_text, 0xff));
+	ck_out_has("  target                   a\\x1b[2J\\xff \xc3\xa9\\tz\\\\\n");
+	ck_out_has("  kernel                   k\\x07\\xc2\\x9b31m\\x9b2J\\xe2\\x82\n");
+	ck_assert_int_eq(fa("info", frc, NULL), 0);
+	ck_out_has("  target           a\\x1b[2J\\xff \xc3\xa9\\tz\\\\\n");
+	ck_out_has("  kernel           k\\x07\\xc2\\x9b31m\\x9b2J\\xe2\\x82\n");
+	for (int json = 0; json < 2; json++) {
+		ck_assert_int_eq(fa(json ? "report" : "info", "--json", frc, NULL), 0);
+		ck_out_has("\"target\": \"a\\u001b[2J\\ufffd \xc3\xa9\\tz\\\\\"");
+		ck_out_has("\"kernel\": \"k\\u0007\\u009b31m\\ufffd2J\\ufffd\\ufffd\"");
+	}
+	/* no byte of the C1 range, in any form, and no ESC reaches the terminal */
+	for (const char *cmd[] = {"report", "info"}, **c = cmd; c < cmd + 2; c++) {
+		ck_assert_int_eq(fa(*c, frc, NULL), 0);
+		ck_assert_ptr_null(strchr(out_text, 0x1b));
+		for (const unsigned char *p = (const unsigned char *)out_text; *p; p++)
+			ck_assert_msg(*p < 0x80 || *p == 0xc3 || *p == 0xa9, "%s: raw byte 0x%02x",
+				      *c, *p);
+	}
 }
 END_TEST
 

@@ -1664,6 +1664,27 @@ struct test_entry {
 	const TTest *test;
 };
 
+/*
+ * doctor prints values that come from the target and the device (symbol names, library
+ * paths, sysfs bytes): ESC, C1 controls (U+009B is CSI) and bytes that are not UTF-8
+ * are shown as \xHH, never sent raw to the terminal (they were, through vprintf).
+ */
+START_TEST(doctor_escapes_untrusted)
+{
+	const char *log = tmp("doctor.log");
+	char *argv[] = {"framerec",  "doctor",	 "--lib",
+			STANDIN_LIB, "--symbol", "evil\x1b[2J\xc2\x9b\xff",
+			NULL};
+	const char *out;
+
+	assert_exit(wait_exit(spawn(FRAMEREC, argv, log), 30000), 1, log);
+	out = slurp(log);
+	ck_assert_msg(strstr(out, "evil\\x1b[2J\\xc2\\x9b\\xff: not in"), "%s", out);
+	for (const unsigned char *p = (const unsigned char *)out; *p; p++)
+		ck_assert_msg(*p != 0x1b && *p < 0x80, "raw byte 0x%02x in: %s", *p, out);
+}
+END_TEST
+
 int main(int argc, char **argv)
 {
 	const char *only = argc > 1 ? argv[1] : NULL;
@@ -1706,6 +1727,7 @@ int main(int argc, char **argv)
 	    {"thread_id_pid", thread_id_pid},
 	    {"metadata_keys", metadata_keys},
 	    {"replay_sysfs_fidelity", replay_sysfs_fidelity},
+	    {"doctor_escapes_untrusted", doctor_escapes_untrusted},
 	};
 	Suite *s = suite_create("recorder");
 	for (size_t i = 0; i < sizeof(tests) / sizeof(tests[0]); i++) {
