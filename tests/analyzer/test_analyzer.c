@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -1264,6 +1265,132 @@ START_TEST(errors_name_file_and_range)
 }
 END_TEST
 
+/* frameanalyze ARGS... in the background (stdout/stderr to the usual files); its PID. */
+static pid_t fa_start(char *const argv[])
+{
+	pid_t pid = fork();
+
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		alarm(30);
+		int o = open(out_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+		int e = open(err_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+		if (o < 0 || e < 0 || dup2(o, 1) < 0 || dup2(e, 2) < 0)
+			_exit(127);
+		execv(FRAMEANALYZE_BIN, argv);
+		_exit(127);
+	}
+	return pid;
+}
+
+/* A child writing text into the FIFO, then holding it open for hold_s seconds. */
+static pid_t fifo_writer(const char *fifo, const char *text, size_t filler, int hold_s)
+{
+	pid_t pid = fork();
+
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		static char x[65536];
+		int fd = open(fifo, O_WRONLY);
+
+		if (fd < 0)
+			_exit(1);
+		memset(x, 'x', sizeof(x));
+		if (write(fd, text, strlen(text)) < 0)
+			_exit(1);
+		for (size_t n = 0; n < filler;) {
+			ssize_t w = write(fd, x, filler - n < sizeof(x) ? filler - n : sizeof(x));
+			if (w <= 0)
+				_exit(0); /* the reader gave up: that is the point */
+			n += (size_t)w;
+		}
+		sleep((unsigned)hold_s);
+		_exit(0);
+	}
+	return pid;
+}
+
+/*
+ * import refuses an over-long line at the limit, without reading the rest of it: the line
+ * here never ends (the writer holds the FIFO open), yet import answers at once. getline()
+ * waited for the end of the line, holding all of it in memory.
+ */
+START_TEST(import_long_line_refused_early)
+{
+	const char *fifo = tmp("long.txt"), *frc = tmp("long.frc");
+	char *argv[] = {"frameanalyze", "import", (char *)fifo, "-o", (char *)frc, NULL};
+	char want[128];
+	int status;
+	pid_t w, imp;
+
+	ck_assert_int_eq(mkfifo(fifo, 0600), 0);
+	imp = fa_start(argv);
+	w = fifo_writer(fifo, "# a comment that never ends ", 300000, 20);
+	ck_assert_int_eq(waitpid(imp, &status, 0), imp);
+	/* the writer still holds the line open: import did not wait for its end */
+	ck_assert_int_eq(waitpid(w, NULL, WNOHANG), 0);
+	kill(w, SIGKILL);
+	waitpid(w, NULL, 0);
+	ck_assert_int_eq(WIFEXITED(status) && WEXITSTATUS(status) == 1, 1);
+	free(err_text);
+	err_text = slurp(err_path, NULL);
+	snprintf(want, sizeof(want), "long.txt:1:%d: line longer than %d bytes; refused\n",
+		 4 * 65535 + 1024 + 1, 4 * 65535 + 1024);
+	ck_err_has(want);
+	ck_assert_int_eq(exists(frc), 0);
+}
+END_TEST
+
+/* The temporary file next to OUT (OUT.tmp.XXXXXX), or NULL. */
+static char *import_tmp_file(void)
+{
+	char cmd[600], *found;
+	FILE *p;
+
+	snprintf(cmd, sizeof(cmd), "ls '%s' | grep '^o\\.frc\\.tmp\\.'", tmpdir);
+	p = popen(cmd, "r");
+	ck_assert_ptr_nonnull(p);
+	found = malloc(256);
+	ck_assert_ptr_nonnull(found);
+	if (!fgets(found, 256, p)) {
+		free(found);
+		found = NULL;
+	}
+	pclose(p);
+	return found;
+}
+
+/*
+ * Ctrl-C during import -o leaves no temporary file behind (SIGINT killed import with its
+ * OUT.tmp.XXXXXX in place), and no OUT: the import dies of the signal after cleaning up.
+ */
+START_TEST(import_sigint_leaves_no_tmp)
+{
+	const char *fifo = tmp("in.txt"), *frc = tmp("o.frc");
+	char *argv[] = {"frameanalyze", "import", (char *)fifo, "-o", (char *)frc, NULL};
+	char *t = NULL;
+	int status;
+	pid_t w, imp;
+
+	ck_assert_int_eq(mkfifo(fifo, 0600), 0);
+	imp = fa_start(argv);
+	w = fifo_writer(fifo, "frame 1000 1 1 0x1\nframe 2000 1 1 0x1\n", 0, 20);
+	/* the first record opens the temporary output; then import waits for more lines */
+	for (int i = 0; i < 500 && !(t = import_tmp_file()); i++)
+		usleep(10000);
+	ck_assert_msg(t != NULL, "no temporary file appeared");
+	free(t);
+	ck_assert_int_eq(kill(imp, SIGINT), 0);
+	ck_assert_int_eq(waitpid(imp, &status, 0), imp);
+	kill(w, SIGKILL);
+	waitpid(w, NULL, 0);
+	ck_assert_msg(WIFSIGNALED(status) && WTERMSIG(status) == SIGINT, "status 0x%x", status);
+	t = import_tmp_file();
+	ck_assert_msg(t == NULL, "left behind: %s", t ? t : "");
+	ck_assert_int_eq(exists(frc), 0);
+}
+END_TEST
+
 /*
  * Records of unknown (future) types have no text form: export says it dropped them
  * instead of silently producing a text whose import loses them.
@@ -1393,6 +1520,8 @@ int main(int argc, char **argv)
 	    {"check_crlf_golden_explained", check_crlf_golden_explained},
 	    {"db_concurrent_runs_keep_data", db_concurrent_runs_keep_data},
 	    {"errors_name_file_and_range", errors_name_file_and_range},
+	    {"import_long_line_refused_early", import_long_line_refused_early},
+	    {"import_sigint_leaves_no_tmp", import_sigint_leaves_no_tmp},
 	};
 	Suite *s = suite_create("analyzer");
 	SRunner *sr;
