@@ -427,6 +427,9 @@ int rec_stop(struct rec *r)
 		fsync(r->fd);
 		ret = -1;
 	}
+	/* --force: the finished capture replaces -o only now (output.c) */
+	if (rec_publish_capture(r))
+		ret = -1;
 	frc_writer_stats(r->w, &st);
 	if (!r->write_failed)
 		r->frames_kept = st.frames;

@@ -41,6 +41,7 @@ struct rec {
 	struct pipeline *pl;
 	frc_writer *w;
 	int fd;
+	char *out_tmp;	   /* --force: the capture's name until rec_publish_capture renames it */
 	const char *sysfs; /* the node sampled, or NULL */
 
 	struct target t[FR_MAX_TARGETS];
@@ -98,6 +99,10 @@ void rec_emit_attach(struct rec *r, const struct target *t);
 /* output.c: check before any BPF work; create + header after the attach. */
 MUST_USE int rec_check_output(const struct options *opt, char *err, size_t errlen);
 MUST_USE int rec_open_capture(struct rec *r, char *err, size_t errlen);
+/* --force: rename the finished capture over -o (at stop; nothing to do without --force). */
+MUST_USE int rec_publish_capture(struct rec *r);
+/* Remove the capture being created: nothing of it is worth keeping. */
+void rec_discard_capture(struct rec *r);
 
 /* child.c */
 MUST_USE int rec_command_check(const char *cmd);

@@ -265,7 +265,7 @@ int record_main(const struct options *opt)
 		frc_writer_free(r.w);
 		r.w = NULL;
 		close(r.fd);
-		unlink(opt->output);
+		rec_discard_capture(&r); /* -o, or --force's temporary file */
 		goto fail;
 	}
 	r.status_line = !opt->quiet && isatty(STDERR_FILENO);

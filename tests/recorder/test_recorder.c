@@ -1685,6 +1685,56 @@ START_TEST(doctor_escapes_untrusted)
 }
 END_TEST
 
+/* The capture's tick.ms metadata (which run wrote it), after checking it is complete. */
+static unsigned long capture_tick_ms(const char *path)
+{
+	frc_reader *rd = NULL;
+	struct frc_record rec;
+	const char *v;
+	unsigned long ms;
+	int rc;
+
+	ck_assert_msg(frc_reader_open(&rd, path) == 0, "%s: not a capture", path);
+	v = frc_reader_meta_get(rd, "tick.ms");
+	ck_assert_ptr_nonnull(v);
+	ms = strtoul(v, NULL, 10);
+	while ((rc = frc_reader_next(rd, &rec)) == 1)
+		;
+	ck_assert_int_eq(rc, 0);
+	frc_reader_close(rd);
+	return ms;
+}
+
+/*
+ * --force writes a new file and renames it over -o when the recording stops: meanwhile -o
+ * keeps the old file, and of two concurrent --force runs each publishes a whole capture
+ * (the one that stops last is what -o holds). framerec used to unlink -o at the start:
+ * the second run unlinked the first one's new file, which went on recording into nothing.
+ */
+START_TEST(force_replaces_at_stop)
+{
+	const char *cap = tmp("cap.frc"), *node = tmp("fps"), *la = tmp("a.log"),
+		   *lb = tmp("b.log");
+	char cmd[600];
+
+	write_file(node, "60\n");
+	write_file(cap, "old\n");
+	pid_t a = start_framerec(la, "--sysfs-only", "--sysfs", node, "-d", "1.5", "--tick-ms",
+				 "400", "--force", "-o", cap, NULL);
+	pid_t b = start_framerec(lb, "--sysfs-only", "--sysfs", node, "-d", "0.7", "--tick-ms",
+				 "300", "--force", "-o", cap, NULL);
+	usleep(400000);
+	ck_assert_str_eq(slurp(cap), "old\n"); /* both are recording */
+	assert_exit(wait_exit(b, 10000), 0, lb);
+	ck_assert_uint_eq(capture_tick_ms(cap), 300);
+	assert_exit(wait_exit(a, 10000), 0, la);
+	ck_assert_uint_eq(capture_tick_ms(cap), 400);
+	/* no temporary file is left next to it */
+	snprintf(cmd, sizeof(cmd), "ls '%s' | grep -q 'cap\\.frc\\.tmp'", tmpdir);
+	ck_assert_int_ne(system(cmd), 0);
+}
+END_TEST
+
 int main(int argc, char **argv)
 {
 	const char *only = argc > 1 ? argv[1] : NULL;
@@ -1728,6 +1778,7 @@ int main(int argc, char **argv)
 	    {"metadata_keys", metadata_keys},
 	    {"replay_sysfs_fidelity", replay_sysfs_fidelity},
 	    {"doctor_escapes_untrusted", doctor_escapes_untrusted},
+	    {"force_replaces_at_stop", force_replaces_at_stop},
 	};
 	Suite *s = suite_create("recorder");
 	for (size_t i = 0; i < sizeof(tests) / sizeof(tests[0]); i++) {
