@@ -21,6 +21,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "frc_escape.h"
 #include "rec.h"
 
 /*
@@ -447,13 +448,16 @@ int rec_stop(struct rec *r)
 			r->opt->output, r->frames_kept, lost, r->drops, (double)dur / 1e9, st.bytes,
 			r->frames_kept ? (double)st.bytes / (double)r->frames_kept : 0.0,
 			r->stop_why ? "; stopped: " : "", r->stop_why ? r->stop_why : "");
+		char sym[4 * FRC_SYMBOL_MAX + 1]; /* from the library's ELF: escaped */
+
 		/* An empty capture has a few usual causes: name them. */
 		if (r->probe && r->had_target && !r->frames && !ret)
 			fprintf(
 			    stderr,
 			    "framerec: no frame recorded: the target never called %s (another "
 			    "variant? see --symbol; a -- wrapper script must exec the program)\n",
-			    r->symbol[0] ? r->symbol : "the symbol");
+			    r->symbol[0] ? frc_escape_str(r->symbol, sym, sizeof(sym))
+					 : "the symbol");
 	}
 	frc_writer_free(r->w);
 	r->w = NULL;

@@ -23,6 +23,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "frc_escape.h"
 #include "rec.h"
 
 static void on_reading(void *ctx, const struct pipeline_reading *rd)
@@ -102,9 +103,12 @@ static int attach_initial(struct rec *r, char *err, size_t errlen)
 		 */
 		tgid = target_tgid(opt->pids[i]);
 		if (tgid && tgid != opt->pids[i]) {
+			char shown[512]; /* the process names itself: escaped (frc_escape.h) */
+
 			target_cmdline(tgid, comm, sizeof(comm));
 			snprintf(err, errlen, "PID %d is a thread of process %d (%s): use --pid %d",
-				 (int)opt->pids[i], (int)tgid, comm, (int)tgid);
+				 (int)opt->pids[i], (int)tgid,
+				 frc_escape_str(comm, shown, sizeof(shown)), (int)tgid);
 			return -EINVAL;
 		}
 		/* A uprobe by --lib path attaches to it fine, and would record nothing. */
