@@ -3,11 +3,15 @@
 #include "cli.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "commands.h"
+#include "frc_escape.h"
 
 int cli_usage_error(const char *cmd, const char *fmt, ...)
 {
@@ -19,6 +23,68 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
 	va_end(ap);
 	fprintf(stderr, " (try '" PROG " %s --help')\n", cmd);
 	return EXIT_USAGE;
+}
+
+/* ------------------------------------------------------------ temporary files vs. signals */
+
+static char unlink_path[4096];
+static volatile sig_atomic_t unlink_armed;
+static volatile sig_atomic_t stop_signal;
+
+static const int stop_signals[] = {SIGINT, SIGTERM, SIGHUP};
+
+/* unlink() and raise() are async-signal-safe; SA_RESETHAND makes the raise fatal. */
+static void unlink_and_die(int sig)
+{
+	if (unlink_armed)
+		unlink(unlink_path);
+	raise(sig);
+}
+
+static void note_stop(int sig)
+{
+	stop_signal = sig;
+}
+
+static void on_stop_signals(void (*handler)(int), int flags)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = handler;
+	sa.sa_flags = flags;
+	sigemptyset(&sa.sa_mask);
+	for (size_t i = 0; i < sizeof(stop_signals) / sizeof(stop_signals[0]); i++)
+		sigaction(stop_signals[i], &sa, NULL);
+}
+
+void cli_unlink_on_signal(const char *path)
+{
+	unlink_armed = 0;
+	if (!path || strlen(path) >= sizeof(unlink_path)) {
+		on_stop_signals(SIG_DFL, 0);
+		return;
+	}
+	strcpy(unlink_path, path);
+	unlink_armed = 1;
+	on_stop_signals(unlink_and_die, SA_RESETHAND);
+}
+
+volatile sig_atomic_t *cli_catch_stop(void)
+{
+	stop_signal = 0;
+	/* no SA_RESTART: a blocking read returns EINTR instead of waiting on */
+	on_stop_signals(note_stop, 0);
+	return &stop_signal;
+}
+
+void cli_end_stop(void)
+{
+	int sig = stop_signal;
+
+	on_stop_signals(SIG_DFL, 0);
+	if (sig)
+		raise(sig); /* die of the signal, as the shell expects of Ctrl-C */
 }
 
 void cli_error(const char *cmd, const char *fmt, ...)
@@ -89,65 +155,12 @@ int cli_read_file(const char *path, size_t max, char **out, size_t *len)
 	return 0;
 }
 
-size_t cli_utf8_len(const unsigned char *p)
-{
-	unsigned char lo = 0x80, hi = 0xBF;
-	size_t n;
-
-	if (p[0] >= 0xC2 && p[0] <= 0xDF)
-		n = 2;
-	else if (p[0] >= 0xE0 && p[0] <= 0xEF)
-		n = 3;
-	else if (p[0] >= 0xF0 && p[0] <= 0xF4)
-		n = 4;
-	else
-		return 0;
-	/* the second byte's range excludes overlongs, surrogates and > U+10FFFF */
-	if (p[0] == 0xE0)
-		lo = 0xA0;
-	else if (p[0] == 0xED)
-		hi = 0x9F;
-	else if (p[0] == 0xF0)
-		lo = 0x90;
-	else if (p[0] == 0xF4)
-		hi = 0x8F;
-	if (p[1] < lo || p[1] > hi)
-		return 0;
-	for (size_t i = 2; i < n; i++)
-		if (p[i] < 0x80 || p[i] > 0xBF)
-			return 0;
-	return n;
-}
-
 void cli_put_json_chars(FILE *out, const char *v)
 {
-	const unsigned char *p = (const unsigned char *)v;
-
-	while (*p) {
-		size_t n;
-
-		if (*p == '"' || *p == '\\')
-			fprintf(out, "\\%c", *p);
-		else if (*p < 0x20 || *p == 0x7f)
-			fprintf(out, "\\u%04x", *p);
-		else if (*p < 0x80)
-			fputc(*p, out);
-		else if ((n = cli_utf8_len(p)) != 0) {
-			fwrite(p, 1, n, out);
-			p += n;
-			continue;
-		} else
-			fputs("\\ufffd", out);
-		p++;
-	}
+	frc_escape_write(out, v, strlen(v), FRC_ESCAPE_JSON);
 }
 
 void cli_put_text(FILE *out, const char *v)
 {
-	for (const unsigned char *p = (const unsigned char *)v; *p; p++) {
-		if (*p < 0x20 || *p == 0x7f)
-			fprintf(out, "\\x%02x", *p);
-		else
-			fputc(*p, out);
-	}
+	frc_escape_write(out, v, strlen(v), FRC_ESCAPE_TEXT);
 }

@@ -3,6 +3,7 @@
 #ifndef FRAMEANALYZE_CLI_H
 #define FRAMEANALYZE_CLI_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -16,21 +17,27 @@ int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format
 /* "frameanalyze CMD: MESSAGE" on stderr. */
 void cli_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/*
+ * Remove path (a temporary output file) if SIGINT/SIGTERM/SIGHUP ends the program, so that
+ * Ctrl-C leaves no temporary file behind; NULL disarms. One path at a time.
+ */
+void cli_unlink_on_signal(const char *path);
+/*
+ * Note SIGINT/SIGTERM/SIGHUP in the returned flag instead of dying at once (for work that
+ * cleans up after itself when the flag is set); cli_end_stop() restores the default and
+ * dies of the signal that was noted, if any.
+ */
+volatile sig_atomic_t *cli_catch_stop(void);
+void cli_end_stop(void);
+
 /* Read a whole file (at most max bytes) into a NUL-terminated buffer. 0 or -errno. */
 FRC_MUST_USE int cli_read_file(const char *path, size_t max, char **out, size_t *len);
 
 /*
- * Length (2..4) of the well-formed UTF-8 sequence at p (NUL-terminated), 0 when the bytes
- * there are not one (RFC 3629: no overlongs, no surrogates, nothing above U+10FFFF).
- */
-size_t cli_utf8_len(const unsigned char *p);
-/*
- * Write v as the body of a JSON string (no quotes): '"' and '\' escaped, control bytes
- * as \u00XX, bytes that are not UTF-8 as \ufffd (JSON text must be UTF-8; metadata is
- * UTF-8 only by convention).
+ * Untrusted text (metadata, paths, symbols) for output, through frc_escape.h: the body of
+ * a JSON string (FRC_ESCAPE_JSON), or one line of text for people (FRC_ESCAPE_TEXT).
  */
 void cli_put_json_chars(FILE *out, const char *v);
-/* Write v for one line of text for people: control bytes as \xHH, the rest as is. */
 void cli_put_text(FILE *out, const char *v);
 
 #endif

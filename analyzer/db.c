@@ -6,6 +6,15 @@
  * PRAGMA application_id/user_version so that an existing file that is not ours is refused
  * instead of being written into. A capture is identified by the SHA-256 of its bytes;
  * adding it again replaces its rows (keeping its capture_id).
+ *
+ * Several db runs may create and fill the same database at once (SCHEMA.md, "Concurrent
+ * runs"). The "is this our database" decision and the schema creation are one BEGIN
+ * IMMEDIATE transaction. A database that does not exist yet is built next to OUT.db with
+ * the first capture stored and then published with link(), which fails when another run
+ * published first (the capture is then stored into that one): no run ever deletes a
+ * database another run may have opened, and a run that stores nothing creates no file.
+ * (Deleting an open SQLite file is what loses data: a connection still holding the old
+ * file takes the new file's journal for its own hot journal and rolls it back.)
  */
 #include <errno.h>
 #include <getopt.h>
@@ -26,6 +35,18 @@
 
 enum stmt_id { S_FRAME, S_DELTA, S_READING, S_LIVE, S_SYSFS, S_DROPS, S_EVENT, S_META, S_COUNT };
 
+/* What a failing statement was doing, for the error message. */
+static const char *const stmt_what[S_COUNT] = {
+    [S_FRAME] = "storing a frame",
+    [S_DELTA] = "storing a tracker delta",
+    [S_READING] = "storing an FPS reading",
+    [S_LIVE] = "storing a live reading",
+    [S_SYSFS] = "storing a sysfs sample",
+    [S_DROPS] = "storing a drops record",
+    [S_EVENT] = "storing an attach/exit event",
+    [S_META] = "storing the capture's metadata",
+};
+
 static const char *const stmt_sql[S_COUNT] = {
     [S_FRAME] = "INSERT INTO frames VALUES(?1,?2,?3,?4,?5,?6,?7)",
     [S_DELTA] = "INSERT INTO tracker_deltas VALUES(?1,?2,?3,?4,?5,?6,?7)",
@@ -38,6 +59,7 @@ static const char *const stmt_sql[S_COUNT] = {
 };
 
 struct dbsink {
+	const char *path; /* the database file, for messages */
 	sqlite3 *db;
 	sqlite3_stmt *st[S_COUNT];
 	int64_t capture_id;
@@ -45,21 +67,25 @@ struct dbsink {
 	struct pidmap lives; /* v[0]: attach/exit records of the PID so far (SCHEMA.md) */
 	uint64_t deltas, readings;
 	bool truncated; /* the capture just stored is truncated */
+	bool replaced;	/* the capture just stored replaced the same one */
 	char msg[FRC_MSG_MAX];
 };
 
+/* The message names the database file and what was being done ("disk I/O error" alone
+ * did not say which file or step). */
 static int db_fail(struct dbsink *s, const char *what)
 {
-	snprintf(s->msg, sizeof(s->msg), "SQLite: %s: %s", what, sqlite3_errmsg(s->db));
+	snprintf(s->msg, sizeof(s->msg), "%s: %s: %s", s->path, what, sqlite3_errmsg(s->db));
 	return -EIO;
 }
 
-static int exec(struct dbsink *s, const char *sql)
+static int exec(struct dbsink *s, const char *sql, const char *what)
 {
 	char *e = NULL;
 
 	if (sqlite3_exec(s->db, sql, NULL, NULL, &e) != SQLITE_OK) {
-		snprintf(s->msg, sizeof(s->msg), "SQLite: %s", e ? e : sqlite3_errmsg(s->db));
+		snprintf(s->msg, sizeof(s->msg), "%s: %s: %s", s->path, what,
+			 e ? e : sqlite3_errmsg(s->db));
 		sqlite3_free(e);
 		return -EIO;
 	}
@@ -73,7 +99,7 @@ static int step(struct dbsink *s, enum stmt_id id)
 	int rc = sqlite3_step(st);
 
 	sqlite3_reset(st);
-	return rc == SQLITE_DONE ? 0 : db_fail(s, stmt_sql[id]);
+	return rc == SQLITE_DONE ? 0 : db_fail(s, stmt_what[id]);
 }
 
 /*
@@ -267,7 +293,7 @@ static int db_end(void *ctx, const struct replay_info *info, const struct pipeli
 			       " chunks=?11, deltas=?12, readings=?13, has_sysfs=?14,"
 			       " synthesized_ticks=?15, tick_ms=?16 WHERE capture_id=?1",
 			       -1, &st, NULL) != SQLITE_OK)
-		return db_fail(s, "prepare UPDATE captures");
+		return db_fail(s, "preparing the captures row");
 	sqlite3_bind_int64(st, 1, s->capture_id);
 	sqlite3_bind_text(st, 2, frc_status_name(rs->status), -1, SQLITE_STATIC);
 	if (rs->status == FRC_STATUS_COMPLETE)
@@ -289,7 +315,7 @@ static int db_end(void *ctx, const struct replay_info *info, const struct pipeli
 	sqlite3_bind_int(st, 14, info->has_sysfs);
 	sqlite3_bind_int(st, 15, info->synthesize_ticks);
 	sqlite3_bind_int64(st, 16, info->tick_ms);
-	rc = sqlite3_step(st) == SQLITE_DONE ? 0 : db_fail(s, "UPDATE captures");
+	rc = sqlite3_step(st) == SQLITE_DONE ? 0 : db_fail(s, "completing the captures row");
 	sqlite3_finalize(st);
 	return rc;
 }
@@ -305,64 +331,55 @@ static const char *db_error(void *ctx)
 /* How long to wait for another process's write transaction on the same database. */
 #define DB_BUSY_MS 10000
 
-/*
- * Open (or create) the database and make sure it is ours: a new or empty file gets the
- * schema; an existing database without our application_id/user_version is refused.
- */
-static int db_open(struct dbsink *s, const char *path)
+/* A failed BEGIN: another writer held on for too long, not SQLite at all, or an I/O error. */
+static int lock_fail(struct dbsink *s, const char *what)
 {
-	sqlite3_stmt *st = NULL;
-	int64_t app = 0, ver = 0, tables = 0;
-	int rc;
+	int code = sqlite3_errcode(s->db);
 
-	if (sqlite3_open_v2(path, &s->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) !=
-	    SQLITE_OK) {
-		snprintf(s->msg, sizeof(s->msg), "%s: cannot open: %s", path,
-			 s->db ? sqlite3_errmsg(s->db) : "out of memory");
-		return -EIO;
-	}
-	/*
-	 * Another frameanalyze db (or sqlite3) may be writing the same database: wait for it
-	 * rather than fail at once (SQLite retries until the timeout).
-	 */
-	sqlite3_busy_timeout(s->db, DB_BUSY_MS);
-	/* Reading the header is where a file that is not SQLite fails. */
-	rc = sqlite3_prepare_v2(s->db,
-				"SELECT (SELECT application_id FROM pragma_application_id),"
-				" (SELECT user_version FROM pragma_user_version),"
-				" (SELECT count(*) FROM sqlite_schema)",
-				-1, &st, NULL);
-	if (rc == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW) {
-		app = sqlite3_column_int64(st, 0);
-		ver = sqlite3_column_int64(st, 1);
-		tables = sqlite3_column_int64(st, 2);
-		rc = SQLITE_OK;
-	} else {
-		rc = SQLITE_ERROR;
-	}
-	if (rc != SQLITE_OK &&
-	    (sqlite3_errcode(s->db) == SQLITE_BUSY || sqlite3_errcode(s->db) == SQLITE_LOCKED)) {
+	if (code == SQLITE_BUSY || code == SQLITE_LOCKED) {
 		snprintf(s->msg, sizeof(s->msg),
-			 "%s: database is locked by another writer (waited %d s)", path,
+			 "%s: database is locked by another writer (waited %d s)", s->path,
 			 DB_BUSY_MS / 1000);
-		sqlite3_finalize(st);
 		return -EBUSY;
 	}
-	if (rc != SQLITE_OK) {
+	if (code == SQLITE_NOTADB) {
 		snprintf(s->msg, sizeof(s->msg),
-			 "%s: not a frameanalyze database (%s); refusing to write to it", path,
+			 "%s: not a frameanalyze database (%s); refusing to write to it", s->path,
 			 sqlite3_errmsg(s->db));
-		sqlite3_finalize(st);
 		return -EINVAL;
 	}
+	return db_fail(s, what);
+}
+
+/*
+ * Inside the write transaction: a new or empty file gets the schema; an existing database
+ * without our application_id/user_version is refused.
+ */
+static int db_check_schema(struct dbsink *s)
+{
+	sqlite3_stmt *st = NULL;
+	int64_t app, ver, tables;
+
+	if (sqlite3_prepare_v2(s->db,
+			       "SELECT (SELECT application_id FROM pragma_application_id),"
+			       " (SELECT user_version FROM pragma_user_version),"
+			       " (SELECT count(*) FROM sqlite_schema)",
+			       -1, &st, NULL) != SQLITE_OK ||
+	    sqlite3_step(st) != SQLITE_ROW) {
+		sqlite3_finalize(st);
+		return db_fail(s, "reading the database header");
+	}
+	app = sqlite3_column_int64(st, 0);
+	ver = sqlite3_column_int64(st, 1);
+	tables = sqlite3_column_int64(st, 2);
 	sqlite3_finalize(st);
 	if (app == 0 && tables == 0)
-		return exec(s, DB_SCHEMA_SQL);
+		return exec(s, DB_SCHEMA_SQL, "creating the schema");
 	if (app == DB_APPLICATION_ID && ver != DB_SCHEMA_VERSION) {
 		snprintf(s->msg, sizeof(s->msg),
 			 "%s: a frameanalyze database of schema version %" PRId64
 			 ", this frameanalyze writes version %d; store into a new database",
-			 path, ver, DB_SCHEMA_VERSION);
+			 s->path, ver, DB_SCHEMA_VERSION);
 		return -EINVAL;
 	}
 	if (app != DB_APPLICATION_ID || ver != DB_SCHEMA_VERSION) {
@@ -370,7 +387,7 @@ static int db_open(struct dbsink *s, const char *path)
 			 "%s: not a frameanalyze database (application_id %" PRId64
 			 ", user_version %" PRId64 ", %" PRId64
 			 " schema objects); refusing to write to it",
-			 path, app, ver, tables);
+			 s->path, app, ver, tables);
 		return -EINVAL;
 	}
 	return 0;
@@ -381,29 +398,66 @@ static int db_prepare(struct dbsink *s)
 	for (int i = 0; i < S_COUNT; i++)
 		if (sqlite3_prepare_v3(s->db, stmt_sql[i], -1, SQLITE_PREPARE_PERSISTENT, &s->st[i],
 				       NULL) != SQLITE_OK)
-			return db_fail(s, stmt_sql[i]);
+			return db_fail(s, "preparing the inserts");
 	return 0;
 }
 
-/* Rows in captures, or -1 when it cannot be read. */
-static int64_t db_count_captures(struct dbsink *s)
+static void db_disconnect(struct dbsink *s)
 {
-	sqlite3_stmt *st = NULL;
-	int64_t n = -1;
+	for (int i = 0; i < S_COUNT; i++) {
+		sqlite3_finalize(s->st[i]);
+		s->st[i] = NULL;
+	}
+	sqlite3_close(s->db);
+	s->db = NULL;
+}
 
-	if (sqlite3_prepare_v2(s->db, "SELECT count(*) FROM captures", -1, &st, NULL) ==
-		SQLITE_OK &&
-	    sqlite3_step(st) == SQLITE_ROW)
-		n = sqlite3_column_int64(st, 0);
-	sqlite3_finalize(st);
-	return n;
+static void rollback(struct dbsink *s)
+{
+	if (!sqlite3_get_autocommit(s->db))
+		sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+}
+
+/*
+ * Open the database file (s->path, or the file the first capture is built in) and make
+ * sure it is ours. The check and the schema creation are one BEGIN IMMEDIATE transaction:
+ * of several runs finding an empty file, one creates the tables and the others wait for it
+ * and then find them. Returns -ENOENT, with nothing opened, when the file does not exist
+ * and create is false.
+ */
+static int db_open(struct dbsink *s, const char *file, bool create)
+{
+	int flags = SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0);
+	int rc;
+
+	if (sqlite3_open_v2(file, &s->db, flags, NULL) != SQLITE_OK) {
+		rc = !create && access(file, F_OK) != 0 && errno == ENOENT ? -ENOENT : -EIO;
+		if (rc == -EIO)
+			snprintf(s->msg, sizeof(s->msg), "%s: cannot open: %s", s->path,
+				 s->db ? sqlite3_errmsg(s->db) : "out of memory");
+		db_disconnect(s);
+		return rc;
+	}
+	/* another db run (or sqlite3) writing the same database is waited for */
+	sqlite3_busy_timeout(s->db, DB_BUSY_MS);
+	if (sqlite3_exec(s->db, DB_PRAGMAS, NULL, NULL, NULL) != SQLITE_OK)
+		return lock_fail(s, "setting up the connection");
+	if (sqlite3_exec(s->db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK)
+		return lock_fail(s, "starting a write transaction");
+	rc = db_check_schema(s);
+	if (!rc)
+		rc = exec(s, "COMMIT", "committing the schema");
+	if (rc) {
+		rollback(s);
+		return rc;
+	}
+	return db_prepare(s);
 }
 
 static void db_close(struct dbsink *s)
 {
-	for (int i = 0; i < S_COUNT; i++)
-		sqlite3_finalize(s->st[i]);
-	sqlite3_close(s->db);
+	if (s->db)
+		db_disconnect(s);
 	pidmap_free(&s->lives);
 }
 
@@ -423,7 +477,7 @@ static int db_start_capture(struct dbsink *s, const char *path, const char *sha,
 	*replaced = false;
 	if (sqlite3_prepare_v2(s->db, "SELECT capture_id FROM captures WHERE sha256=?1", -1, &st,
 			       NULL) != SQLITE_OK)
-		return db_fail(s, "SELECT captures");
+		return db_fail(s, "looking the capture up");
 	sqlite3_bind_text(st, 1, sha, -1, SQLITE_STATIC);
 	rc = sqlite3_step(st);
 	if (rc == SQLITE_ROW) {
@@ -432,17 +486,17 @@ static int db_start_capture(struct dbsink *s, const char *path, const char *sha,
 	}
 	sqlite3_finalize(st);
 	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
-		return db_fail(s, "SELECT captures");
+		return db_fail(s, "looking the capture up");
 	if (*replaced) {
 		for (size_t i = 0; i < sizeof(children) / sizeof(children[0]); i++) {
 			snprintf(sql, sizeof(sql), "DELETE FROM %s WHERE capture_id=%" PRId64,
 				 children[i], s->capture_id);
-			if (exec(s, sql))
+			if (exec(s, sql, "deleting the old rows of the same capture"))
 				return -EIO;
 		}
 		if (sqlite3_prepare_v2(s->db, "UPDATE captures SET path=?2 WHERE capture_id=?1", -1,
 				       &st, NULL) != SQLITE_OK)
-			return db_fail(s, "UPDATE captures");
+			return db_fail(s, "updating the captures row");
 		sqlite3_bind_int64(st, 1, s->capture_id);
 	} else {
 		if (sqlite3_prepare_v2(
@@ -450,19 +504,20 @@ static int db_start_capture(struct dbsink *s, const char *path, const char *sha,
 			"INSERT INTO captures(path, sha256, status, format_version,"
 			" frames, reservation_failures) VALUES(?2, ?3, '', '', 0, 0)",
 			-1, &st, NULL) != SQLITE_OK)
-			return db_fail(s, "INSERT captures");
+			return db_fail(s, "adding the captures row");
 		sqlite3_bind_text(st, 3, sha, -1, SQLITE_STATIC);
 	}
 	sqlite3_bind_text(st, 2, path, -1, SQLITE_STATIC);
-	rc = sqlite3_step(st) == SQLITE_DONE ? 0 : db_fail(s, "captures row");
+	rc = sqlite3_step(st) == SQLITE_DONE ? 0 : db_fail(s, "writing the captures row");
 	sqlite3_finalize(st);
 	if (!rc && !*replaced)
 		s->capture_id = sqlite3_last_insert_rowid(s->db);
 	return rc;
 }
 
-/* Add one capture in its own transaction. Returns an exit code. */
-static int add_capture(struct dbsink *s, const char *path, const struct replay_options *ropt)
+/* Store one capture in its own transaction into the open database. Returns an exit code. */
+static int store_capture(struct dbsink *s, const char *path, const char *sha,
+			 const struct replay_options *ropt)
 {
 	struct replay_sink sink = {
 	    .ctx = s,
@@ -473,8 +528,85 @@ static int add_capture(struct dbsink *s, const char *path, const struct replay_o
 	    .end = db_end,
 	    .error = db_error,
 	};
-	char sha[65], err[FRC_MSG_MAX];
-	bool replaced;
+	char err[FRC_MSG_MAX];
+
+	pidmap_free(&s->lives);
+	s->deltas = s->readings = 0;
+	s->truncated = false;
+	s->msg[0] = '\0';
+	if (exec(s, "BEGIN IMMEDIATE", "starting a write transaction") ||
+	    db_start_capture(s, path, sha, &s->replaced)) {
+		cli_error("db", "%s (storing %s)", s->msg, path);
+		goto rollback;
+	}
+	if (replay_run(path, ropt, &sink, 1, err, sizeof(err))) {
+		cli_error("db", "%s", err);
+		goto rollback;
+	}
+	if (exec(s, "COMMIT", "committing the capture")) {
+		cli_error("db", "%s (storing %s)", s->msg, path);
+		goto rollback;
+	}
+	return EXIT_OK;
+rollback:
+	rollback(s);
+	return EXIT_INPUT;
+}
+
+/*
+ * OUT.db does not exist yet: build it next to OUT.db with this capture stored, then
+ * publish it with link(), which never replaces a file. When another run published OUT.db
+ * first, the capture is stored into that one instead. A run whose captures all fail thus
+ * creates no file, and no run ever deletes a database that others may have opened.
+ */
+static int store_first_capture(struct dbsink *s, const char *path, const char *sha,
+			       const struct replay_options *ropt)
+{
+	char tmp[4096];
+	int rc = EXIT_INPUT;
+	bool theirs = false;
+
+	if ((size_t)snprintf(tmp, sizeof(tmp), "%s.tmp-%ld", s->path, (long)getpid()) >=
+	    sizeof(tmp)) {
+		cli_error("db", "%s: path too long", s->path);
+		return EXIT_INPUT;
+	}
+	unlink(tmp); /* a leftover of a killed run with our PID */
+	cli_unlink_on_signal(tmp);
+	if (db_open(s, tmp, true)) {
+		cli_error("db", "%s", s->msg);
+		goto cleanup;
+	}
+	rc = store_capture(s, path, sha, ropt);
+	db_disconnect(s);
+	if (rc != EXIT_OK)
+		goto cleanup;
+	if (link(tmp, s->path) != 0) {
+		if (errno != EEXIST) {
+			cli_error("db", "%s: cannot create: %s", s->path, strerror(errno));
+			rc = EXIT_INPUT;
+			goto cleanup;
+		}
+		theirs = true;
+	}
+	/* ours or, when link() found one, the database another run published meanwhile */
+	if (db_open(s, s->path, false)) {
+		cli_error("db", "%s", s->msg[0] ? s->msg : "database vanished");
+		rc = EXIT_INPUT;
+		goto cleanup;
+	}
+	if (theirs)
+		rc = store_capture(s, path, sha, ropt);
+cleanup:
+	unlink(tmp);
+	cli_unlink_on_signal(NULL);
+	return rc;
+}
+
+/* Add one capture. Returns an exit code. */
+static int add_capture(struct dbsink *s, const char *path, const struct replay_options *ropt)
+{
+	char sha[65];
 	int rc;
 
 	rc = sha256_file(path, sha);
@@ -483,27 +615,13 @@ static int add_capture(struct dbsink *s, const char *path, const struct replay_o
 			  rc == -EINVAL ? "not a regular file" : strerror(-rc));
 		return EXIT_INPUT;
 	}
-	pidmap_free(&s->lives);
-	s->deltas = s->readings = 0;
-	s->truncated = false;
-	s->msg[0] = '\0';
-	if (exec(s, "BEGIN IMMEDIATE") || db_start_capture(s, path, sha, &replaced)) {
-		cli_error("db", "%s", s->msg);
-		goto rollback;
-	}
-	rc = replay_run(path, ropt, &sink, 1, err, sizeof(err));
-	if (rc) {
-		cli_error("db", "%s", err);
-		goto rollback;
-	}
-	if (exec(s, "COMMIT")) {
-		cli_error("db", "%s: %s", path, s->msg);
-		goto rollback;
-	}
+	rc = s->db ? store_capture(s, path, sha, ropt) : store_first_capture(s, path, sha, ropt);
+	if (rc != EXIT_OK)
+		return rc;
 	fprintf(stderr,
 		"frameanalyze db: %s -> capture_id %" PRId64 "%s (%" PRIu64 " deltas, %" PRIu64
 		" readings)\n",
-		path, s->capture_id, replaced ? ", replaced the same capture" : "", s->deltas,
+		path, s->capture_id, s->replaced ? ", replaced the same capture" : "", s->deltas,
 		s->readings);
 	if (s->truncated)
 		cli_error("db",
@@ -511,10 +629,6 @@ static int add_capture(struct dbsink *s, const char *path, const struct replay_o
 			  "'truncated')",
 			  path);
 	return EXIT_OK;
-rollback:
-	if (!sqlite3_get_autocommit(s->db))
-		sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
-	return EXIT_INPUT;
 }
 
 static const char db_help[] =
@@ -550,8 +664,7 @@ int cmd_db(int argc, char **argv)
 	struct replay_options ropt = {0};
 	struct dbsink s = {0};
 	const char *out = NULL;
-	int c, rc = EXIT_OK, stored = 0;
-	bool created;
+	int c, rc = EXIT_OK;
 
 	optind = 1;
 	opterr = 0;
@@ -562,7 +675,8 @@ int cmd_db(int argc, char **argv)
 			break;
 		case 't':
 			if (replay_parse_tick_ms(optarg, &ropt.tick_ms))
-				return cli_usage_error("db", "bad --tick-ms '%s'", optarg);
+				return cli_usage_error(
+				    "db", "--tick-ms: '%s' is not in [1, 3600000]", optarg);
 			break;
 		case 'h':
 			fputs(db_help, stdout);
@@ -576,29 +690,17 @@ int cmd_db(int argc, char **argv)
 		return cli_usage_error("db", "missing -o OUT.db");
 	if (optind >= argc)
 		return cli_usage_error("db", "expected at least one capture (IN.frc)");
-	/*
-	 * A database this run creates is removed again when no capture could be stored
-	 * (all missing or corrupt): a failed command leaves no empty file behind.
-	 */
-	created = access(out, F_OK) != 0 && errno == ENOENT;
-	if (db_open(&s, out) || exec(&s, DB_PRAGMAS) || db_prepare(&s)) {
+	/* A missing OUT.db is created with the first capture stored (store_first_capture). */
+	s.path = out;
+	c = db_open(&s, out, false);
+	if (c && c != -ENOENT) {
 		cli_error("db", "%s", s.msg);
 		db_close(&s);
-		if (created)
-			unlink(out);
 		return EXIT_INPUT;
 	}
 	for (int i = optind; i < argc; i++) {
 		if (add_capture(&s, argv[i], &ropt) != EXIT_OK)
 			rc = EXIT_INPUT;
-		else
-			stored++;
-	}
-	/* a concurrent db run may have stored into the file meanwhile: then keep it */
-	if (created && !stored && db_count_captures(&s) == 0) {
-		db_close(&s);
-		unlink(out);
-		return rc;
 	}
 	db_close(&s);
 	return rc;

@@ -26,8 +26,8 @@
 	"PRAGMA cache_size=-16384;"                                                                \
 	"PRAGMA temp_store=FILE;"
 
+/* Run inside db.c's BEGIN IMMEDIATE transaction (no BEGIN/COMMIT of its own). */
 #define DB_SCHEMA_SQL                                                                              \
-	"BEGIN;"                                                                                   \
 	"PRAGMA application_id=1179796289;" /* 0x46524341 */                                       \
 	"PRAGMA user_version=2;"                                                                   \
 	"CREATE TABLE captures(capture_id INTEGER PRIMARY KEY, path TEXT NOT NULL,"                \
@@ -90,7 +90,6 @@
 	"  MAX(ktime_ns) AS last_ktime_ns,"                                                        \
 	"  CASE WHEN MAX(ktime_ns) > MIN(ktime_ns)"                                                \
 	"   THEN (COUNT(*) - 1) * 1e9 / (MAX(ktime_ns) - MIN(ktime_ns)) END AS calls_per_s"        \
-	" FROM frames GROUP BY capture_id, pid, surface;"                                          \
-	"COMMIT;"
+	" FROM frames GROUP BY capture_id, pid, surface;"
 
 #endif

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "frc.h"
+#include "frc_escape.h"
 #include "cli.h"
 #include "commands.h"
 
@@ -26,37 +27,10 @@ static const char info_help[] =
     "  frameanalyze info capture.frc\n"
     "  frameanalyze info --json capture.frc\n";
 
-/*
- * A metadata value for a one-line display: control bytes, '\\' and '"' C-escaped. In JSON
- * a byte that is not UTF-8 becomes \\ufffd (JSON text must be UTF-8).
- */
+/* Metadata and paths come from outside: escaped for the terminal (frc_escape.h). */
 static void put_escaped(FILE *out, const char *v, bool json)
 {
-	const unsigned char *p = (const unsigned char *)v;
-
-	while (*p) {
-		size_t n;
-
-		if (*p == '\\' || *p == '"')
-			fprintf(out, "\\%c", *p);
-		else if (*p == '\n')
-			fputs("\\n", out);
-		else if (*p == '\t')
-			fputs("\\t", out);
-		else if (*p < 0x20 || *p == 0x7f)
-			fprintf(out, json ? "\\u%04x" : "\\x%02x", *p);
-		else if (json && *p >= 0x80) {
-			n = cli_utf8_len(p);
-			if (n) {
-				fwrite(p, 1, n, out);
-				p += n;
-				continue;
-			}
-			fputs("\\ufffd", out);
-		} else
-			fputc(*p, out);
-		p++;
-	}
+	frc_escape_write(out, v, strlen(v), json ? FRC_ESCAPE_JSON : FRC_ESCAPE_TEXT);
 }
 
 /* none: what to print when there are no frames ("-" for people, "null" in JSON) */
@@ -80,7 +54,9 @@ static void print_text(const frc_reader *r, const char *path, const struct frc_r
 
 	frc_reader_version(r, &major, &minor);
 	bytes_per_frame(bpf, sizeof(bpf), st, "-");
-	printf("%-18s %s\n", "file", path);
+	printf("%-18s ", "file");
+	put_escaped(stdout, path, false);
+	putchar('\n');
 	printf("%-18s %u.%u\n", "format", major, minor);
 	if (st->status == FRC_STATUS_COMPLETE)
 		printf("%-18s complete\n", "status");
@@ -117,7 +93,9 @@ static void print_text(const frc_reader *r, const char *path, const struct frc_r
 	printf("metadata (%zu)\n", frc_reader_meta_count(r));
 	for (size_t i = 0; i < frc_reader_meta_count(r); i++) {
 		const struct frc_meta *m = frc_reader_meta(r, i);
-		printf("  %-*s ", width, m->key);
+		printf("  ");
+		put_escaped(stdout, m->key, false);
+		printf("%*s ", width - (int)strlen(m->key), "");
 		put_escaped(stdout, m->value, false);
 		putchar('\n');
 	}

@@ -60,7 +60,8 @@ int cmd_report(int argc, char **argv)
 			break;
 		case 't':
 			if (replay_parse_tick_ms(optarg, &ropt.tick_ms))
-				return cli_usage_error("report", "bad --tick-ms '%s'", optarg);
+				return cli_usage_error(
+				    "report", "--tick-ms: '%s' is not in [1, 3600000]", optarg);
 			break;
 		case 'h':
 			fputs(report_help, stdout);

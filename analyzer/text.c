@@ -83,12 +83,16 @@ int cmd_import(int argc, char **argv)
 	if (argc - optind != 1)
 		return cli_usage_error("import", "expected exactly one text file (IN.txt)");
 	err[0] = '\0';
-	rc = frc_text_import(argv[optind], out, NULL, err, sizeof(err));
-	if (rc) {
+	/*
+	 * Ctrl-C or SIGTERM stops the import between two lines, and the import removes its
+	 * temporary file next to OUT (dying at once would leave it behind); then we die of
+	 * the signal as usual.
+	 */
+	rc = frc_text_import_ex(argv[optind], out, NULL, cli_catch_stop(), err, sizeof(err));
+	if (rc)
 		cli_error("import", "%s", err[0] ? err : frc_strerror(rc));
-		return EXIT_INPUT;
-	}
-	return EXIT_OK;
+	cli_end_stop();
+	return rc ? EXIT_INPUT : EXIT_OK;
 }
 
 int cmd_export(int argc, char **argv)

@@ -273,7 +273,7 @@ static int span_u64(struct frc_parser *p, size_t at, size_t n, const char *what,
 
 static int number(struct frc_parser *p, const char *what, uint64_t max, uint64_t *v)
 {
-	size_t at, n;
+	size_t at = 0, n = 0; /* set by token(); GCC -O3 cannot see that */
 	int ret = token(p, what, &at, &n);
 
 	return ret ? ret : span_u64(p, at, n, what, max, v);
@@ -294,7 +294,7 @@ static int hexval(char c)
 static int hex_value(struct frc_parser *p, const char *what, uint64_t *v)
 {
 	char expect[32];
-	size_t at, n;
+	size_t at = 0, n = 0;
 	int ret;
 
 	snprintf(expect, sizeof(expect), "%s (0x...)", what);
@@ -442,8 +442,8 @@ int frc_tick_parse(struct frc_parser *p, struct frc_record *r)
 
 int frc_sysfs_parse(struct frc_parser *p, struct frc_record *r)
 {
-	size_t n, start = p->pos;
-	uint64_t v;
+	size_t n = 0, start = p->pos;
+	uint64_t v = 0;
 	int ret;
 
 	skip_blanks(p);
@@ -505,7 +505,7 @@ int frc_drops_parse(struct frc_parser *p, struct frc_record *r)
 
 int frc_attach_parse(struct frc_parser *p, struct frc_record *r)
 {
-	size_t n, at;
+	size_t n = 0, at;
 	uint64_t v;
 	int ret;
 
@@ -525,7 +525,7 @@ int frc_attach_parse(struct frc_parser *p, struct frc_record *r)
 
 int frc_exit_parse(struct frc_parser *p, struct frc_record *r)
 {
-	uint64_t v;
+	uint64_t v = 0;
 	int ret;
 
 	if ((ret = number(p, "PID", UINT32_MAX, &v)))
@@ -578,7 +578,7 @@ static int key_char_ok(char c)
 static int parse_meta(struct import *im)
 {
 	struct frc_parser *p = &im->p;
-	size_t at, n, vn;
+	size_t at = 0, n = 0, vn = 0;
 	uint8_t *val;
 	int ret;
 
@@ -676,7 +676,7 @@ static int import_line(struct import *im)
 {
 	struct frc_parser *p = &im->p;
 	struct frc_record rec;
-	size_t at, n;
+	size_t at = 0, n = 0;
 	int ret;
 
 	p->pos = 0;
@@ -726,8 +726,69 @@ static void sync_dir(const char *path)
 	free(dir);
 }
 
+/*
+ * The next line of in into *buf (grown as needed): its length including the '\n', 0 at the
+ * end of the input, -1 on a read error, -2 when more than FRC_TEXT_IMPORT_LINE_MAX bytes
+ * come before the line end (the rest is not read: memory stays bounded), -3 out of memory.
+ * getline() would read a line of any length whole into memory.
+ */
+static ssize_t read_line(FILE *in, char **buf, size_t *cap)
+{
+	size_t n = 0;
+	int c = 0;
+
+	while ((c = getc_unlocked(in)) != EOF) {
+		/* + 1: room for the '\r' of a CRLF line end */
+		if (c != '\n' && n >= FRC_TEXT_IMPORT_LINE_MAX + 1)
+			return -2;
+		if (n + 2 > *cap) {
+			size_t grow = *cap ? *cap * 2 : 4096;
+			char *b;
+
+			if (grow > FRC_TEXT_IMPORT_LINE_MAX + 3)
+				grow = FRC_TEXT_IMPORT_LINE_MAX + 3;
+			if (grow < n + 2 || !(b = realloc(*buf, grow)))
+				return -3;
+			*buf = b;
+			*cap = grow;
+		}
+		(*buf)[n++] = (char)c;
+		if (c == '\n')
+			break;
+	}
+	if (c == EOF && ferror(in))
+		return -1;
+	if (n)
+		(*buf)[n] = '\0'; /* as getline() did: the parser may look one byte ahead */
+	return (ssize_t)n;
+}
+
+/* What read_line's negative result means, as the import's error. */
+static int read_line_error(struct import *im, FILE *in, ssize_t got)
+{
+	struct frc_parser *p = &im->p;
+
+	if (got == -2) {
+		p->lineno++;
+		return syntax(p, FRC_TEXT_IMPORT_LINE_MAX, "line longer than %d bytes; refused",
+			      FRC_TEXT_IMPORT_LINE_MAX);
+	}
+	if (got == -3)
+		return FRC_ENOMEM;
+	snprintf(p->err, p->errlen, "%s: read: %s", p->path,
+		 ferror(in) ? strerror(errno) : "unknown error");
+	return FRC_EIO;
+}
+
 int frc_text_import(const char *in_path, const char *out_path, const struct frc_writer_options *opt,
 		    char *err, size_t errlen)
+{
+	return frc_text_import_ex(in_path, out_path, opt, NULL, err, errlen);
+}
+
+int frc_text_import_ex(const char *in_path, const char *out_path,
+		       const struct frc_writer_options *opt, const volatile sig_atomic_t *stop,
+		       char *err, size_t errlen)
 {
 	struct import im = {.p = {.path = in_path, .err = err, .errlen = errlen},
 			    .fd = -1,
@@ -756,7 +817,9 @@ int frc_text_import(const char *in_path, const char *out_path, const struct frc_
 		snprintf(err, errlen, "%s: %s", in_path, strerror(errno));
 		return FRC_EIO;
 	}
-	while ((got = getline(&line, &cap, in)) >= 0) {
+	while ((got = read_line(in, &line, &cap)) > 0) {
+		if (stop && *stop)
+			break;
 		im.p.lineno++;
 		im.p.s = line;
 		im.p.len = (size_t)got;
@@ -768,9 +831,13 @@ int frc_text_import(const char *in_path, const char *out_path, const struct frc_
 		if (ret)
 			goto cleanup;
 	}
-	if (ferror(in)) {
-		snprintf(err, errlen, "%s: read: %s", in_path, strerror(errno));
+	if (stop && *stop) {
+		snprintf(err, errlen, "%s: interrupted", in_path);
 		ret = FRC_EIO;
+		goto cleanup;
+	}
+	if (got < 0) {
+		ret = read_line_error(&im, in, got);
 		goto cleanup;
 	}
 	if (!im.w && (ret = open_output(&im)))

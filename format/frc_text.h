@@ -18,6 +18,7 @@
 #ifndef FRC_TEXT_H
 #define FRC_TEXT_H
 
+#include <signal.h>
 #include <stdio.h>
 
 #include "frc.h"
@@ -33,6 +34,23 @@
  */
 FRC_MUST_USE int frc_text_import(const char *in_path, const char *out_path,
 				 const struct frc_writer_options *opt, char *err, size_t errlen);
+
+/*
+ * The longest line import reads, without its line end: a meta line with a 255-byte key
+ * and a 65535-byte value escaped as \xHH throughout, plus room for extra blanks. A longer
+ * line is refused ("IN:LINE:COL: line longer than ...") at the byte that crosses the
+ * limit, without reading the rest of it: a file that is one huge line costs no memory.
+ */
+#define FRC_TEXT_IMPORT_LINE_MAX (4 * 65535 + 1024)
+
+/*
+ * frc_text_import that also gives up between two lines once *stop is nonzero (set by a
+ * SIGINT/SIGTERM handler): the temporary output file is removed, FRC_EIO with err
+ * "IN: interrupted". stop may be NULL.
+ */
+FRC_MUST_USE int frc_text_import_ex(const char *in_path, const char *out_path,
+				    const struct frc_writer_options *opt,
+				    const volatile sig_atomic_t *stop, char *err, size_t errlen);
 
 /*
  * Write r (freshly opened) as canonical text: meta lines first, then every record in file

@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "frame_event.h"
+#include "frc_escape.h"
 #include "plan.h"
 #include "recorder.h"
 #include "sysfs.h"
@@ -39,12 +40,20 @@ static void line(struct doctor *d, const char *verdict, const char *layer, const
 {
 	va_list ap;
 
+	char msg[1024];
+
 	if (strcmp(verdict, "FAIL") == 0)
 		d->fails++;
 	printf("%-4s  %-12s ", verdict, layer);
 	va_start(ap, fmt);
-	vprintf(fmt, ap);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
+	/*
+	 * The values come from the target and the device (symbol names from the library,
+	 * process names, paths from /proc, sysfs bytes): escaped, never sent raw to the
+	 * terminal. The fixed text has no byte that escaping would change.
+	 */
+	frc_escape_write(stdout, msg, strlen(msg), FRC_ESCAPE_TEXT);
 	putchar('\n');
 }
 
@@ -325,7 +334,8 @@ static int parse_pid(const char *arg, pid_t *out)
 	errno = 0;
 	v = strtol(arg, &end, 10);
 	if (errno || end == arg || *end || v <= 0 || v > 0x7fffffff) {
-		fprintf(stderr, "framerec doctor: --pid: '%s' is not a process id\n", arg);
+		fprintf(stderr,
+			"framerec doctor: --pid: '%s' is not a process id (1..2147483647)\n", arg);
 		return -1;
 	}
 	*out = (pid_t)v;

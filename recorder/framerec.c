@@ -51,7 +51,8 @@ static const char usage[] =
     "      --flush-ms MS    write a chunk (and the drop count) every MS ms (1000): what\n"
     "                       a crash of framerec can lose\n"
     "  -o, --output FILE    the capture to create (mode 0640, never overwritten...)\n"
-    "  -f, --force          ...unless --force\n"
+    "  -f, --force          ...unless --force: the new capture replaces FILE when the\n"
+    "                       recording stops (FILE stays whole until then)\n"
     "  -q, --quiet          no live status line or summary\n"
     "  -v, --verbose        libbpf's log and attach details\n"
     "  -h, --help           this help\n"
@@ -69,14 +70,16 @@ static const char usage[] =
     "Exit status: 0 recorded, 1 error (nothing recorded, or a write error: what was\n"
     "written before stays readable), 2 usage.\n";
 
-static int libbpf_print_fn(enum libbpf_print_level level, const char *fmt, va_list args)
+/* libbpf's messages are printf formats: the attribute lets clang check the vfprintf */
+__attribute__((format(printf, 2, 0))) static int libbpf_print_fn(enum libbpf_print_level level,
+								 const char *fmt, va_list args)
 {
 	if (!verbose)
 		return 0;
 	return vfprintf(stderr, fmt, args);
 }
 
-static int usage_error(const char *fmt, ...)
+__attribute__((format(printf, 1, 2))) static int usage_error(const char *fmt, ...)
 {
 	va_list ap;
 
@@ -149,9 +152,9 @@ static int parse_option(struct options *o, int c, const char *arg)
 	switch (c) {
 	case 'p':
 		if (!parse_uint(arg, 1, 0x7fffffff, &v))
-			return usage_error("--pid: '%s' is not a process id", arg);
+			return usage_error("--pid: '%s' is not a process id (1..2147483647)", arg);
 		if (o->n_pids >= FR_MAX_TARGETS)
-			return usage_error("--pid: at most %d", FR_MAX_TARGETS);
+			return usage_error("--pid: at most %d of them", FR_MAX_TARGETS);
 		o->pids[o->n_pids++] = (pid_t)v;
 		break;
 	case 'P':
@@ -198,7 +201,8 @@ static int parse_option(struct options *o, int c, const char *arg)
 		errno = 0;
 		o->duration_s = strtod(arg, &end);
 		if (errno || end == arg || *end || !(o->duration_s > 0) || o->duration_s > 1e7)
-			return usage_error("-d: '%s' is not a positive number of seconds", arg);
+			return usage_error("-d: '%s' is not a number of seconds in (0, 10000000]",
+					   arg);
 		break;
 	case 'o':
 		o->output = arg;

@@ -2,6 +2,12 @@
 /*
  * output.c - the capture file: refuse early what cannot work, create it only once the
  * probe is attached (O_EXCL|O_NOFOLLOW, 0640), write the header metadata.
+ *
+ * --force never unlinks the old file at the start: the new capture is written under a
+ * temporary name next to it (FILE.tmp-XXXXXX) and renamed over FILE when the recording
+ * stops (rec_publish_capture). Two concurrent --force runs thus each write their own file,
+ * and each one's summary describes the file it published; unlink-then-create let the
+ * second run unlink the first one's file while the first went on writing into it.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -65,27 +71,57 @@ int rec_check_output(const struct options *opt, char *err, size_t errlen)
 	return 0;
 }
 
-static int create_output(const struct options *opt, char *err, size_t errlen)
+/* The refusal of an existing -o that is not a regular file or a symlink, or 0. */
+static int refuse_special(const char *path, char *err, size_t errlen)
 {
 	struct stat st;
+
+	if (lstat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISLNK(st.st_mode)) {
+		snprintf(err, errlen, "%s exists and is %s, not a regular file; not replacing it",
+			 path, file_kind(st.st_mode));
+		return -1;
+	}
+	return 0;
+}
+
+/* --force: a new file next to -o, renamed over it at the end (rec_publish_capture). */
+static int create_temporary(struct rec *r, char *err, size_t errlen)
+{
+	const char *out = r->opt->output;
+	size_t n = strlen(out);
 	int fd;
 
-	/*
-	 * --force removes the old name (a symlink itself, never its target); only a regular
-	 * file or a symlink: it may have changed since rec_check_output looked.
-	 */
-	if (opt->force && lstat(opt->output, &st) == 0 && !S_ISREG(st.st_mode) &&
-	    !S_ISLNK(st.st_mode)) {
-		snprintf(err, errlen, "%s exists and is %s, not a regular file; not replacing it",
-			 opt->output, file_kind(st.st_mode));
+	/* it may have become a special file since rec_check_output looked */
+	if (refuse_special(out, err, errlen))
+		return -1;
+	r->out_tmp = malloc(n + sizeof(".tmp-XXXXXX"));
+	if (!r->out_tmp) {
+		snprintf(err, errlen, "cannot create %s: out of memory", out);
 		return -1;
 	}
-	if (opt->force && unlink(opt->output) && errno != ENOENT) {
-		snprintf(err, errlen, "cannot remove %s: %s", opt->output, strerror(errno));
-		return -1;
-	}
-	fd = open(opt->output, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0640);
+	memcpy(r->out_tmp, out, n);
+	memcpy(r->out_tmp + n, ".tmp-XXXXXX", sizeof(".tmp-XXXXXX"));
+	fd = mkostemp(r->out_tmp, O_CLOEXEC);
 	if (fd < 0) {
+		snprintf(err, errlen, "cannot create a file next to %s: %s", out, strerror(errno));
+		free(r->out_tmp);
+		r->out_tmp = NULL;
+	}
+	return fd;
+}
+
+static int create_output(struct rec *r, char *err, size_t errlen)
+{
+	const struct options *opt = r->opt;
+	int fd;
+
+	if (opt->force)
+		fd = create_temporary(r, err, errlen);
+	else
+		fd = open(opt->output, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0640);
+	if (fd < 0) {
+		if (opt->force)
+			return -1;
 		if (errno == EEXIST)
 			snprintf(err, errlen, "%s exists; use --force to overwrite it",
 				 opt->output);
@@ -93,11 +129,44 @@ static int create_output(const struct options *opt, char *err, size_t errlen)
 			snprintf(err, errlen, "cannot create %s: %s", opt->output, strerror(errno));
 		return -1;
 	}
-	/* Exactly 0640 whatever the umask: captures can hold other processes' data. */
+	/* Exactly 0640 whatever the umask (mkostemp: 0600): captures hold others' data. */
 	if (fchmod(fd, 0640)) {
 		/* not fatal */
 	}
 	return fd;
+}
+
+int rec_publish_capture(struct rec *r)
+{
+	char err[2 * PATH_MAX + 64];
+	int ret = 0;
+
+	if (!r->out_tmp)
+		return 0;
+	/*
+	 * rename() replaces a symlink itself, never its target, and is atomic: a reader of
+	 * -o sees the old capture or the whole new one. A special file that appeared at the
+	 * name meanwhile is not replaced; the capture then stays under its temporary name.
+	 */
+	err[0] = '\0';
+	if (refuse_special(r->opt->output, err, sizeof(err)) == 0 &&
+	    rename(r->out_tmp, r->opt->output) != 0)
+		snprintf(err, sizeof(err), "cannot rename %s to %s: %s", r->out_tmp, r->opt->output,
+			 strerror(errno));
+	if (err[0]) {
+		fprintf(stderr, "framerec: %s; the recording is kept in %s\n", err, r->out_tmp);
+		ret = -1;
+	}
+	free(r->out_tmp);
+	r->out_tmp = NULL;
+	return ret;
+}
+
+void rec_discard_capture(struct rec *r)
+{
+	unlink(r->out_tmp ? r->out_tmp : r->opt->output);
+	free(r->out_tmp);
+	r->out_tmp = NULL;
 }
 
 /* The header metadata: the system, then what was attached and how it is sampled. */
@@ -148,7 +217,7 @@ int rec_open_capture(struct rec *r, char *err, size_t errlen)
 	int ret;
 
 	build_meta(r, &m);
-	r->fd = create_output(r->opt, err, errlen);
+	r->fd = create_output(r, err, errlen);
 	if (r->fd < 0) {
 		meta_free(&m);
 		return -1;
@@ -161,7 +230,7 @@ int rec_open_capture(struct rec *r, char *err, size_t errlen)
 		r->w = NULL;
 		close(r->fd);
 		r->fd = -1;
-		unlink(r->opt->output);
+		rec_discard_capture(r);
 		return -1;
 	}
 	return 0;

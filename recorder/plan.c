@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "frc_escape.h"
 #include "plan.h"
 #include "recorder.h"
 #include "target.h"
@@ -69,10 +70,12 @@ int plan_check_target(const struct plan *pl, char *err, size_t errlen)
 	}
 	tgid = target_tgid(pl->pid);
 	if (tgid && tgid != pl->pid) {
+		char shown[512]; /* the process names itself: escaped (frc_escape.h) */
+
 		target_cmdline(tgid, comm, sizeof(comm));
 		plan_fail(err, errlen, PLAN_TARGET,
 			  "PID %d is a thread of process %d (%s): use --pid %d", (int)pl->pid,
-			  (int)tgid, comm, (int)tgid);
+			  (int)tgid, frc_escape_str(comm, shown, sizeof(shown)), (int)tgid);
 		return -EINVAL;
 	}
 	if (target_is_kthread(pl->pid, comm, sizeof(comm))) {

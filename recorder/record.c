@@ -186,6 +186,10 @@ static int stop(struct rec *r)
 	uint64_t duration = now_ns() - r->t_start;
 	bool failed = rec_finish(r) != 0;
 
+	/* --force: the finished (or, after a write error, partial) capture replaces -o now. */
+	if (rec_publish_capture(r))
+		failed = true;
+
 	rec_summary(r, duration, failed);
 	frc_writer_free(r->w);
 	r->w = NULL;
@@ -252,7 +256,7 @@ int record_main(const struct options *opt)
 		frc_writer_free(r.w);
 		r.w = NULL;
 		close(r.fd);
-		unlink(opt->output);
+		rec_discard_capture(&r); /* -o, or --force's temporary file */
 		goto fail;
 	}
 	r.status_line = !opt->quiet && isatty(STDERR_FILENO);

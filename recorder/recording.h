@@ -56,6 +56,7 @@ struct rec {
 	struct pipeline *pl;
 	frc_writer *w;
 	int fd;
+	char *out_tmp;	   /* --force: the capture's name until rec_publish_capture renames it */
 	const char *sysfs; /* the node sampled, or NULL */
 
 	struct target t[FR_MAX_TARGETS];
@@ -161,6 +162,10 @@ void rec_summary(struct rec *r, uint64_t duration_ns, bool failed);
 /* Check before any BPF work; create + header after the attach. */
 FRC_MUST_USE int rec_check_output(const struct options *opt, char *err, size_t errlen);
 FRC_MUST_USE int rec_open_capture(struct rec *r, char *err, size_t errlen);
+/* --force: rename the finished capture over -o (at stop; nothing to do without --force). */
+FRC_MUST_USE int rec_publish_capture(struct rec *r);
+/* Remove the capture being created: nothing of it is worth keeping. */
+void rec_discard_capture(struct rec *r);
 
 /* ---------------------------------------------------------------- child.c */
 

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "frame_event.h"
+#include "frc_escape.h"
 #include "recording.h"
 
 /* Clears the status line first: a message written after it would share its row. */
@@ -80,6 +81,7 @@ void rec_summary(struct rec *r, uint64_t duration_ns, bool failed)
 {
 	struct frc_writer_stats st;
 	char lost[64] = "", cut[96] = "";
+	char sym[4 * FRC_SYMBOL_MAX + 1];
 
 	if (r->status_line)
 		fputs("\r\033[K", stderr);
@@ -100,10 +102,10 @@ void rec_summary(struct rec *r, uint64_t duration_ns, bool failed)
 		(double)duration_ns / 1e9, st.bytes,
 		r->frames_kept ? (double)st.bytes / (double)r->frames_kept : 0.0,
 		r->stop_why ? "; stopped: " : "", r->stop_why ? r->stop_why : "");
-	/* An empty capture has a few usual causes: name them. */
+	/* An empty capture has a few usual causes: name them (the symbol escaped: ELF bytes). */
 	if (r->probe && r->had_target && !r->frames && !failed)
 		fprintf(stderr,
 			"framerec: no frame recorded: the target never called %s (another "
 			"variant? see --symbol; a -- wrapper script must exec the program)\n",
-			r->symbol[0] ? r->symbol : "the symbol");
+			r->symbol[0] ? frc_escape_str(r->symbol, sym, sizeof(sym)) : "the symbol");
 }

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # test.sh - set up and run the whole test suite (the README's test command; .ci/run calls it).
 #
-#   1. build/          the normal -Werror build: every test (unit, golden, end-to-end BPF)
+#   1. build/          the normal -Werror build: every test (unit, golden, end-to-end BPF);
+#                      scripts/build-matrix.sh then compiles its sources with GCC and clang
+#                      at every build type's flags (a warning fails the run)
 #   2. build-asan/     the same sources under ASan + UBSan: all but the BPF end-to-end tests
 #   3. build-fuzz/     libFuzzer + ASan/UBSan: the capture reader fuzzed for 60 s
 #   4. build-android/  the static arm64 build; its unit tests under qemu-aarch64
@@ -27,6 +29,10 @@ run_ctest() {
 
 stage "build (normal, -Werror)"
 scripts/setup.sh build || exit 1
+
+# Every compiler, every build type: a Release or clang build must not break for users.
+stage "build matrix (GCC and clang x Debug, Release, RelWithDebInfo, MinSizeRel; warnings fail)"
+scripts/build-matrix.sh build || status=1
 
 stage "build-asan (AddressSanitizer + UndefinedBehaviorSanitizer)"
 scripts/setup.sh build-asan -DFRC_SANITIZE=ON || exit 1

@@ -35,7 +35,8 @@ static int usage(void)
 }
 
 /* libbpf stays quiet unless something is wrong. */
-static int libbpf_quiet(enum libbpf_print_level level, const char *fmt, va_list ap)
+__attribute__((format(printf, 2, 0))) static int libbpf_quiet(enum libbpf_print_level level,
+							      const char *fmt, va_list ap)
 {
 	if (level != LIBBPF_WARN)
 		return 0;

@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -1008,27 +1009,38 @@ START_TEST(golden_truncated_warns)
 END_TEST
 
 /*
- * Metadata is hostile input: report's text shows control bytes escaped (a raw ESC could
- * drive the terminal), and JSON stays UTF-8 (a byte that is not UTF-8 becomes \ufffd).
+ * Metadata is hostile input: text output shows control bytes, C1 controls (U+0080..U+009F:
+ * U+009B is CSI to a terminal) and bytes that are not UTF-8 (0x9b alone is CSI to an
+ * 8-bit terminal) escaped as \xHH; JSON stays UTF-8 (\u00XX, \ufffd). Well-formed UTF-8
+ * (é) passes. Before frc_escape, C1 and invalid bytes went to the terminal raw.
  */
 START_TEST(metadata_escaped_in_output)
 {
 	const char *txt = tmp("m.txt"), *frc = tmp("m.frc");
 
-	spit(txt, "meta target a\\x1b[2J\\xff \\xc3\\xa9\\tz\n"
-		  "meta kernel k\\x07\n"
+	spit(txt, "meta target a\\x1b[2J\\xff \\xc3\\xa9\\tz\\\\\n"
+		  "meta kernel k\\x07\\xc2\\x9b31m\\x9b2J\\xe2\\x82\n"
 		  "frame 1000 1 1 0x1\n");
 	ck_assert_int_eq(fa("import", txt, "-o", frc, NULL), 0);
 	ck_assert_int_eq(fa("report", frc, NULL), 0);
-	ck_out_has("  target                   a\\x1b[2J\xff \xc3\xa9\\x09z\n");
-	ck_out_has("  kernel                   k\\x07\n");
-	ck_assert_ptr_null(strchr(out_text, 0x1b));
-	ck_assert_int_eq(fa("report", "--json", frc, NULL), 0);
-	ck_out_has("\"target\": \"a\\u001b[2J\\ufffd \xc3\xa9\\u0009z\",");
-	ck_assert_ptr_null(strchr(out_text, 0xff));
-	ck_assert_int_eq(fa("info", "--json", frc, NULL), 0);
-	ck_out_has("\"target\": \"a\\u001b[2J\\ufffd \xc3\xa9\\tz\"");
-	ck_assert_ptr_null(strchr(out_text, 0xff));
+	ck_out_has("  target                   a\\x1b[2J\\xff \xc3\xa9\\tz\\\\\n");
+	ck_out_has("  kernel                   k\\x07\\xc2\\x9b31m\\x9b2J\\xe2\\x82\n");
+	ck_assert_int_eq(fa("info", frc, NULL), 0);
+	ck_out_has("  target           a\\x1b[2J\\xff \xc3\xa9\\tz\\\\\n");
+	ck_out_has("  kernel           k\\x07\\xc2\\x9b31m\\x9b2J\\xe2\\x82\n");
+	for (int json = 0; json < 2; json++) {
+		ck_assert_int_eq(fa(json ? "report" : "info", "--json", frc, NULL), 0);
+		ck_out_has("\"target\": \"a\\u001b[2J\\ufffd \xc3\xa9\\tz\\\\\"");
+		ck_out_has("\"kernel\": \"k\\u0007\\u009b31m\\ufffd2J\\ufffd\\ufffd\"");
+	}
+	/* no byte of the C1 range, in any form, and no ESC reaches the terminal */
+	for (const char *cmd[] = {"report", "info"}, **c = cmd; c < cmd + 2; c++) {
+		ck_assert_int_eq(fa(*c, frc, NULL), 0);
+		ck_assert_ptr_null(strchr(out_text, 0x1b));
+		for (const unsigned char *p = (const unsigned char *)out_text; *p; p++)
+			ck_assert_msg(*p < 0x80 || *p == 0xc3 || *p == 0xa9, "%s: raw byte 0x%02x",
+				      *c, *p);
+	}
 }
 END_TEST
 
@@ -1225,6 +1237,266 @@ START_TEST(db_waits_for_lock)
 END_TEST
 
 /*
+ * Several db runs racing to create and fill the same new database: every capture a run
+ * reports as stored is in the database afterwards and the schema exists. Before schema
+ * creation and the clean-up were made atomic, the loser of the race failed on "table
+ * captures already exists" and removed the file the winner had just stored into.
+ * Each round starts RACERS runs at once (they wait on a pipe closed by the parent); one
+ * run in three has a second, corrupt capture (it fails, exit 1, and must not take the
+ * others' data with it), one in three only a corrupt capture (nothing of its own stored).
+ */
+#define RACERS 6
+#define ROUNDS 8
+
+static pid_t db_racer(const int gate[2], const char *frc, const char *junk, const char *dbp,
+		      const char *err)
+{
+	pid_t pid = fork();
+	char c;
+
+	ck_assert_int_ge(pid, 0);
+	if (pid)
+		return pid;
+	alarm(30);
+	int e = open(err, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	int o = open("/dev/null", O_WRONLY);
+	if (e < 0 || o < 0 || dup2(e, 2) < 0 || dup2(o, 1) < 0)
+		_exit(127);
+	close(gate[1]);
+	(void)!read(gate[0], &c, 1); /* EOF: the parent let everyone go */
+	if (frc && junk)
+		execl(FRAMEANALYZE_BIN, FRAMEANALYZE_BIN, "db", frc, junk, "-o", dbp, (char *)NULL);
+	else
+		execl(FRAMEANALYZE_BIN, FRAMEANALYZE_BIN, "db", frc ? frc : junk, "-o", dbp,
+		      (char *)NULL);
+	_exit(127);
+}
+
+static void db_race_round(int round, const char *const frc[RACERS], const char *junk)
+{
+	char dbp[600], err[RACERS][600], sql[700];
+	pid_t pids[RACERS];
+	int gate[2], status;
+	int stored = 0;
+	sqlite3 *db;
+
+	snprintf(dbp, sizeof(dbp), "%s/race%d.db", tmpdir, round);
+	ck_assert_int_eq(pipe(gate), 0);
+	for (int i = 0; i < RACERS; i++) {
+		snprintf(err[i], sizeof(err[i]), "%s/race%d.%d.err", tmpdir, round, i);
+		pids[i] =
+		    db_racer(gate, i % 3 == 2 ? NULL : frc[i], i % 3 ? junk : NULL, dbp, err[i]);
+	}
+	close(gate[0]);
+	close(gate[1]);
+	for (int i = 0; i < RACERS; i++) {
+		char *e;
+
+		ck_assert_int_eq(waitpid(pids[i], &status, 0), pids[i]);
+		ck_assert_int_eq(WIFEXITED(status), 1);
+		e = slurp(err[i], NULL);
+		ck_assert_ptr_nonnull(e);
+		/* a run that fails must say why: never silently */
+		ck_assert_msg(WEXITSTATUS(status) == (i % 3 ? 1 : 0), "racer %d exit %d:\n%s", i,
+			      WEXITSTATUS(status), e);
+		if (i % 3 != 2) {
+			ck_assert_msg(strstr(e, "-> capture_id"), "racer %d stored nothing:\n%s", i,
+				      e);
+			stored++;
+		}
+		free(e);
+	}
+	ck_assert_msg(exists(dbp), "round %d: the database is gone", round);
+	db = db_open_ro(dbp);
+	ck_assert_str_eq(q(db, "SELECT count(*) FROM sqlite_schema WHERE name = 'captures'"), "1");
+	ck_assert_str_eq(q(db, "PRAGMA application_id"), "1179796289");
+	for (int i = 0; i < RACERS; i++) {
+		if (i % 3 == 2)
+			continue;
+		snprintf(sql, sizeof(sql),
+			 "SELECT count(*) || ' ' || sum(frames) FROM captures WHERE path = '%s'",
+			 frc[i]);
+		ck_assert_str_eq(q(db, sql), "1 21");
+	}
+	ck_assert_int_eq(atoi(q(db, "SELECT count(*) FROM captures")), stored);
+	ck_assert_int_eq(atoi(q(db, "SELECT count(*) FROM frames")), stored * 21);
+	sqlite3_close(db);
+}
+
+START_TEST(db_concurrent_runs_keep_data)
+{
+	const char *frc[RACERS], *junk = tmp("junk.frc");
+	char *hand = slurp(TESTS_SRC_DIR "/hand.txt", NULL), name[64], *text;
+
+	ck_assert_ptr_nonnull(hand);
+	spit(junk, "not a capture\n");
+	/* RACERS distinct captures (the same frames, another SHA-256) */
+	for (int i = 0; i < RACERS; i++) {
+		text = malloc(strlen(hand) + 64);
+		ck_assert_ptr_nonnull(text);
+		sprintf(text, "meta racer %d\n%s", i, hand);
+		snprintf(name, sizeof(name), "racer%d.txt", i);
+		spit(tmp(name), text);
+		free(text);
+		snprintf(name, sizeof(name), "racer%d.frc", i);
+		frc[i] = strdup(tmp(name));
+		snprintf(name, sizeof(name), "racer%d.txt", i);
+		ck_assert_msg(fa("import", tmp(name), "-o", frc[i], NULL) == 0, "%s", err_text);
+	}
+	free(hand);
+	for (int round = 0; round < ROUNDS; round++)
+		db_race_round(round, frc, junk);
+	for (int i = 0; i < RACERS; i++)
+		free((char *)frc[i]);
+}
+END_TEST
+
+/*
+ * SQLite errors name the database file and the step (db -o /dev/null said only "disk I/O
+ * error"); numeric options out of range state the range (they said "bad --tick-ms").
+ */
+START_TEST(errors_name_file_and_range)
+{
+	const char *frc = hand_frc();
+
+	ck_assert_int_eq(fa("db", frc, "-o", "/dev/null", NULL), 1);
+	ck_err_has("frameanalyze db: /dev/null: ");
+	ck_err_has(" the schema: disk I/O error\n");
+	ck_assert_int_eq(count_lines(err_text), 1);
+	ck_assert_int_eq(fa("db", frc, "-o", tmp("r.db"), "--tick-ms", "0", NULL), 2);
+	ck_err_has("--tick-ms: '0' is not in [1, 3600000]");
+	ck_assert_int_eq(fa("report", "--tick-ms", "3600001", frc, NULL), 2);
+	ck_err_has("--tick-ms: '3600001' is not in [1, 3600000]");
+}
+END_TEST
+
+/* frameanalyze ARGS... in the background (stdout/stderr to the usual files); its PID. */
+static pid_t fa_start(char *const argv[])
+{
+	pid_t pid = fork();
+
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		alarm(30);
+		int o = open(out_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+		int e = open(err_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+		if (o < 0 || e < 0 || dup2(o, 1) < 0 || dup2(e, 2) < 0)
+			_exit(127);
+		execv(FRAMEANALYZE_BIN, argv);
+		_exit(127);
+	}
+	return pid;
+}
+
+/* A child writing text into the FIFO, then holding it open for hold_s seconds. */
+static pid_t fifo_writer(const char *fifo, const char *text, size_t filler, int hold_s)
+{
+	pid_t pid = fork();
+
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		static char x[65536];
+		int fd = open(fifo, O_WRONLY);
+
+		if (fd < 0)
+			_exit(1);
+		memset(x, 'x', sizeof(x));
+		if (write(fd, text, strlen(text)) < 0)
+			_exit(1);
+		for (size_t n = 0; n < filler;) {
+			ssize_t w = write(fd, x, filler - n < sizeof(x) ? filler - n : sizeof(x));
+			if (w <= 0)
+				_exit(0); /* the reader gave up: that is the point */
+			n += (size_t)w;
+		}
+		sleep((unsigned)hold_s);
+		_exit(0);
+	}
+	return pid;
+}
+
+/*
+ * import refuses an over-long line at the limit, without reading the rest of it: the line
+ * here never ends (the writer holds the FIFO open), yet import answers at once. getline()
+ * waited for the end of the line, holding all of it in memory.
+ */
+START_TEST(import_long_line_refused_early)
+{
+	const char *fifo = tmp("long.txt"), *frc = tmp("long.frc");
+	char *argv[] = {"frameanalyze", "import", (char *)fifo, "-o", (char *)frc, NULL};
+	char want[128];
+	int status;
+	pid_t w, imp;
+
+	ck_assert_int_eq(mkfifo(fifo, 0600), 0);
+	imp = fa_start(argv);
+	w = fifo_writer(fifo, "# a comment that never ends ", 300000, 20);
+	ck_assert_int_eq(waitpid(imp, &status, 0), imp);
+	/* the writer still holds the line open: import did not wait for its end */
+	ck_assert_int_eq(waitpid(w, NULL, WNOHANG), 0);
+	kill(w, SIGKILL);
+	waitpid(w, NULL, 0);
+	ck_assert_int_eq(WIFEXITED(status) && WEXITSTATUS(status) == 1, 1);
+	free(err_text);
+	err_text = slurp(err_path, NULL);
+	snprintf(want, sizeof(want), "long.txt:1:%d: line longer than %d bytes; refused\n",
+		 4 * 65535 + 1024 + 1, 4 * 65535 + 1024);
+	ck_err_has(want);
+	ck_assert_int_eq(exists(frc), 0);
+}
+END_TEST
+
+/* The temporary file next to OUT (OUT.tmp.XXXXXX), or NULL. */
+static char *import_tmp_file(void)
+{
+	char cmd[600], *found;
+	FILE *p;
+
+	snprintf(cmd, sizeof(cmd), "ls '%s' | grep '^o\\.frc\\.tmp\\.'", tmpdir);
+	p = popen(cmd, "r");
+	ck_assert_ptr_nonnull(p);
+	found = malloc(256);
+	ck_assert_ptr_nonnull(found);
+	if (!fgets(found, 256, p)) {
+		free(found);
+		found = NULL;
+	}
+	pclose(p);
+	return found;
+}
+
+/*
+ * Ctrl-C during import -o leaves no temporary file behind (SIGINT killed import with its
+ * OUT.tmp.XXXXXX in place), and no OUT: the import dies of the signal after cleaning up.
+ */
+START_TEST(import_sigint_leaves_no_tmp)
+{
+	const char *fifo = tmp("in.txt"), *frc = tmp("o.frc");
+	char *argv[] = {"frameanalyze", "import", (char *)fifo, "-o", (char *)frc, NULL};
+	char *t = NULL;
+	int status;
+	pid_t w, imp;
+
+	ck_assert_int_eq(mkfifo(fifo, 0600), 0);
+	imp = fa_start(argv);
+	w = fifo_writer(fifo, "frame 1000 1 1 0x1\nframe 2000 1 1 0x1\n", 0, 20);
+	/* the first record opens the temporary output; then import waits for more lines */
+	for (int i = 0; i < 500 && !(t = import_tmp_file()); i++)
+		usleep(10000);
+	ck_assert_msg(t != NULL, "no temporary file appeared");
+	free(t);
+	ck_assert_int_eq(kill(imp, SIGINT), 0);
+	ck_assert_int_eq(waitpid(imp, &status, 0), imp);
+	kill(w, SIGKILL);
+	waitpid(w, NULL, 0);
+	ck_assert_msg(WIFSIGNALED(status) && WTERMSIG(status) == SIGINT, "status 0x%x", status);
+	t = import_tmp_file();
+	ck_assert_msg(t == NULL, "left behind: %s", t ? t : "");
+	ck_assert_int_eq(exists(frc), 0);
+}
+END_TEST
+
+/*
  * Records of unknown (future) types have no text form: export says it dropped them
  * instead of silently producing a text whose import loses them.
  */
@@ -1354,6 +1626,10 @@ int main(int argc, char **argv)
 	    {"export_warns_unknown_records", export_warns_unknown_records},
 	    {"long_paths_keep_message", long_paths_keep_message},
 	    {"check_crlf_golden_explained", check_crlf_golden_explained},
+	    {"db_concurrent_runs_keep_data", db_concurrent_runs_keep_data},
+	    {"errors_name_file_and_range", errors_name_file_and_range},
+	    {"import_long_line_refused_early", import_long_line_refused_early},
+	    {"import_sigint_leaves_no_tmp", import_sigint_leaves_no_tmp},
 	};
 	Suite *s = suite_create("analyzer");
 	SRunner *sr;

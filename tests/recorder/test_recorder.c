@@ -1451,7 +1451,8 @@ END_TEST
 /*
  * Bad command lines: exit 2, and the first line of stderr is "framerec: ..." naming the
  * option (getopt's own messages used to start with framerec's full path, and an empty
- * -o or --package value went on as a file or process named "").
+ * -o or --package value went on as a file or process named ""). A number out of range
+ * is told the range.
  */
 START_TEST(usage_errors)
 {
@@ -1463,11 +1464,14 @@ START_TEST(usage_errors)
 	    {{"--ring-kib", "0"}, "--ring-kib"},
 	    {{"--ring-kib", "3"}, "--ring-kib"},
 	    {{"--ring-kib", "99999999999999999999"}, "--ring-kib"},
-	    {{"--tick-ms", "0"}, "--tick-ms"},
-	    {{"-d", "0"}, "-d"},
+	    /* out of range: the message states the range */
+	    {{"--tick-ms", "0"}, "--tick-ms: '0' is not in [10, 3600000]"},
+	    {{"--sysfs-ms", "9"}, "--sysfs-ms: '9' is not in [10, 3600000]"},
+	    {{"-d", "0"}, "-d: '0' is not a number of seconds in (0, 10000000]"},
 	    {{"-d", "-1"}, "-d"},
 	    {{"-d", "abc"}, "-d"},
 	    {{"--pid", "abc"}, "--pid"},
+	    {{"--pid", "2147483648"}, "--pid: '2147483648' is not a process id (1..2147483647)"},
 	    {{"--bogus"}, "--bogus"},
 	    {{"-x"}, "-x"},
 	    {{"--quiet=1"}, "--quiet takes no value"},
@@ -1487,8 +1491,8 @@ START_TEST(usage_errors)
 		pid_t rec = spawn(FRAMEREC, a.v, log);
 		assert_exit(wait_exit(rec, 5000), 2, log);
 		const char *out = slurp(log);
-		ck_assert_msg(strncmp(out, "framerec: ", 10) == 0 &&
-				  strstr(out, bad[i].needle) < strchr(out, '\n'),
+		const char *hit = strstr(out, bad[i].needle); /* NULL compared below 0x1... */
+		ck_assert_msg(strncmp(out, "framerec: ", 10) == 0 && hit && hit < strchr(out, '\n'),
 			      "case %zu: the first line does not start with 'framerec: ' and name "
 			      "'%s': %s",
 			      i, bad[i].needle, out);
@@ -1920,6 +1924,77 @@ struct test_entry {
 	const TTest *test;
 };
 
+/*
+ * doctor prints values that come from the target and the device (symbol names, library
+ * paths, sysfs bytes): ESC, C1 controls (U+009B is CSI) and bytes that are not UTF-8
+ * are shown as \xHH, never sent raw to the terminal (they were, through vprintf).
+ */
+START_TEST(doctor_escapes_untrusted)
+{
+	const char *log = tmp("doctor.log");
+	char *argv[] = {"framerec",  "doctor",	 "--lib",
+			STANDIN_LIB, "--symbol", "evil\x1b[2J\xc2\x9b\xff",
+			NULL};
+	const char *out;
+
+	assert_exit(wait_exit(spawn(FRAMEREC, argv, log), 30000), 1, log);
+	out = slurp(log);
+	ck_assert_msg(strstr(out, "evil\\x1b[2J\\xc2\\x9b\\xff: not in"), "%s", out);
+	for (const unsigned char *p = (const unsigned char *)out; *p; p++)
+		ck_assert_msg(*p != 0x1b && *p < 0x80, "raw byte 0x%02x in: %s", *p, out);
+}
+END_TEST
+
+/* The capture's tick.ms metadata (which run wrote it), after checking it is complete. */
+static unsigned long capture_tick_ms(const char *path)
+{
+	frc_reader *rd = NULL;
+	struct frc_record rec;
+	const char *v;
+	unsigned long ms;
+	int rc;
+
+	ck_assert_msg(frc_reader_open(&rd, path) == 0, "%s: not a capture", path);
+	v = frc_reader_meta_get(rd, "tick.ms");
+	ck_assert_ptr_nonnull(v);
+	ms = strtoul(v, NULL, 10);
+	while ((rc = frc_reader_next(rd, &rec)) == 1)
+		;
+	ck_assert_int_eq(rc, 0);
+	frc_reader_close(rd);
+	return ms;
+}
+
+/*
+ * --force writes a new file and renames it over -o when the recording stops: meanwhile -o
+ * keeps the old file, and of two concurrent --force runs each publishes a whole capture
+ * (the one that stops last is what -o holds). framerec used to unlink -o at the start:
+ * the second run unlinked the first one's new file, which went on recording into nothing.
+ */
+START_TEST(force_replaces_at_stop)
+{
+	const char *cap = tmp("cap.frc"), *node = tmp("fps"), *la = tmp("a.log"),
+		   *lb = tmp("b.log");
+	char cmd[600];
+
+	write_file(node, "60\n");
+	write_file(cap, "old\n");
+	pid_t a = start_framerec(la, "--sysfs-only", "--sysfs", node, "-d", "1.5", "--tick-ms",
+				 "400", "--force", "-o", cap, NULL);
+	pid_t b = start_framerec(lb, "--sysfs-only", "--sysfs", node, "-d", "0.7", "--tick-ms",
+				 "300", "--force", "-o", cap, NULL);
+	usleep(400000);
+	ck_assert_str_eq(slurp(cap), "old\n"); /* both are recording */
+	assert_exit(wait_exit(b, 10000), 0, lb);
+	ck_assert_uint_eq(capture_tick_ms(cap), 300);
+	assert_exit(wait_exit(a, 10000), 0, la);
+	ck_assert_uint_eq(capture_tick_ms(cap), 400);
+	/* no temporary file is left next to it */
+	snprintf(cmd, sizeof(cmd), "ls '%s' | grep -q 'cap\\.frc\\.tmp'", tmpdir);
+	ck_assert_int_ne(system(cmd), 0);
+}
+END_TEST
+
 int main(int argc, char **argv)
 {
 	const char *only = argc > 1 ? argv[1] : NULL;
@@ -1966,6 +2041,8 @@ int main(int argc, char **argv)
 	    {"metadata_keys", metadata_keys},
 	    {"replay_sysfs_fidelity", replay_sysfs_fidelity},
 	    {"doctor_names_failed_step", doctor_names_failed_step},
+	    {"doctor_escapes_untrusted", doctor_escapes_untrusted},
+	    {"force_replaces_at_stop", force_replaces_at_stop},
 	};
 	Suite *s = suite_create("recorder");
 	for (size_t i = 0; i < sizeof(tests) / sizeof(tests[0]); i++) {
