@@ -1,10 +1,10 @@
 #!/bin/sh
 # check.sh - judge on the host what one arm64 guest run recorded (tests/arm64vm).
 #
-#   check.sh CHECK NAME BOOTDIR RUNS.TXT FRAMEANALYZE LIBGUI_BTI
+#   check.sh CHECK NAME BOOTDIR RUNS.TXT FRAMEANALYZE BINDIR
 #
 # BOOTDIR is run.sh's WORKDIR/BOOT (the guest's /out in BOOTDIR/out). FRAMEANALYZE is the
-# host (x86-64) build. CHECK:
+# host (x86-64) build; BINDIR holds the guest's libraries as built (lib64*/libgui.so). CHECK:
 #   frames      the run exited 0; the capture is complete; its frames equal the truth
 #               file call for call: count, buffer, PID = TID = the attached PID, ktime
 #               within MAX_SKEW_NS; the attach is on the variant's symbol; zero reservation
@@ -18,7 +18,7 @@
 #               more than 1 s (10 flush periods) before the kill
 #   doctor      exit 0, every line PASS but `sysfs` (no display node in the guest: WARN)
 #   pac_bti     the guest CPU has PAC and BTI; each pac_* run's probed entry instruction
-#               (its capture's symbol.offset in LIBGUI_BTI) is paciasp or bti c; the game
+#               (its capture's symbol.offset in its LIBGUI) is paciasp or bti c; the game
 #               mapped that library's code BTI-guarded (smaps VmFlags "bt")
 #   transfer_damaged   run.sh extract refuses a cut, a non-base64 and a bit-flipped transfer
 # Exit 0 pass, 1 fail (one line naming what), 77 SKIPPED (the boot could not run).
@@ -27,7 +27,7 @@ set -u
 # Emulation (TCG) delays the probe: a few ms, outliers up to ~8 ms seen on frame 0.
 MAX_SKEW_NS=10000000
 
-check=$1 name=$2 bootdir=$3 runs=$4 fa=$5 gui_bti=$6
+check=$1 name=$2 bootdir=$3 runs=$4 fa=$5 bindir=$6
 out=$bootdir/out
 work=$bootdir/check-$name
 here=$(cd "$(dirname "$0")" && pwd)
@@ -193,24 +193,28 @@ check_pac_bti() {
 	for f in paca pacg bti; do
 		echo "$features" | grep -qw $f || fail "the guest CPU lacks $f: $features"
 	done
-	n=0
 	for rcfile in "$out"/pac_*.rc; do
 		[ -f "$rcfile" ] || fail "no pac_* run in the guest output"
 		run=$(basename "$rcfile" .rc)
+		# The run's LIBGUI in the guest, and the same file in BINDIR.
+		guest_lib=$(awk -v n="$run" '$2 == n { print $4 }' "$runs")
+		lib=$bindir/$(basename "$(dirname "$guest_lib")")/libgui.so
+		[ -f "$lib" ] || fail "$run: no $lib (LIBGUI $guest_lib)"
 		off=$("$fa" info --json "$out/$run.frc" | sed -n 's/.*"symbol.offset": "\(0x[0-9a-f]*\)".*/\1/p')
 		[ -n "$off" ] || fail "$run.frc has no symbol.offset"
 		insn=$(aarch64-linux-gnu-objdump -d --no-show-raw-insn --start-address="$off" \
-			--stop-address=$((off + 4)) "$gui_bti" | awk '/^ *[0-9a-f]+:/ { sub(/^[^\t]*\t/, ""); gsub(/[ \t]+/, " "); print; exit }')
+			--stop-address=$((off + 4)) "$lib" |
+			awk '/^ *[0-9a-f]+:/ { sub(/^[^\t]*\t/, ""); gsub(/[ \t]+/, " "); print; exit }')
 		case $insn in
 		paciasp | "bti c") ;;
-		*) fail "$run: the probed entry at $off of $gui_bti is '$insn', not paciasp / bti c" ;;
+		*) fail "$run: the probed entry at $off of $lib is '$insn', not paciasp / bti c" ;;
 		esac
+		[ -s "$out/$run.smaps" ] || fail "$run: no smaps snapshot of the game (it ran less than 0.8 s?)"
 		# smaps: the library's executable mapping, then its VmFlags line.
-		flags=$(awk '/ r-xp .*lib64-bti\/libgui.so$/ { m = 1 } m && /^VmFlags:/ { print; exit }' \
-			"$out/$run.smaps" 2>/dev/null)
-		echo "$flags" | grep -qw bt || fail "$run: libgui.so's code was not mapped BTI-guarded: '$flags'"
-		echo "$run: probed entry $off: $insn; code mapped with VmFlags 'bt'"
-		n=$((n + 1))
+		flags=$(awk -v lib="$guest_lib" '$2 == "r-xp" && $NF == lib { m = 1 } m && /^VmFlags:/ { print; exit }' \
+			"$out/$run.smaps")
+		echo "$flags" | grep -qw bt || fail "$run: $guest_lib's code was not mapped BTI-guarded: '$flags'"
+		echo "$run: $guest_lib: probed entry $off: $insn; code mapped with VmFlags 'bt'"
 	done
 	echo "$features"
 }
