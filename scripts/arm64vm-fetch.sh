@@ -18,6 +18,7 @@
 # package, a kernel without what framerec needs) it writes DIR/skip.txt saying why, and
 # the arm64vm tests report SKIPPED with that reason. Idempotent: with DIR/Image and
 # DIR/busybox present it downloads nothing. Owner: arm64vm.
+# shellcheck disable=SC2015 # "a && b || skip": skip when either fails
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 dir=${1:?usage: arm64vm-fetch.sh DIR}

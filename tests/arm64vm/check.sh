@@ -23,6 +23,7 @@
 #   transfer_damaged   run.sh extract refuses a cut, a non-base64 and a bit-flipped transfer
 # Exit 0 pass, 1 fail (one line naming what), 77 SKIPPED (the boot could not run).
 # Owner: arm64vm.
+# shellcheck disable=SC2015,SC2046 # "a && b || fail": fail when either fails; set -- $(cmd) splits on purpose
 set -u
 # Emulation (TCG) delays the probe: a few ms, outliers up to ~8 ms seen on frame 0.
 MAX_SKEW_NS=10000000

@@ -13,6 +13,7 @@
 # FRC-ARM64VM-END; anything missing or damaged (no markers, bad base64, wrong size or
 # checksum, bad archive) is a FAIL naming what. Exit 77 (SKIPPED) with the reason when
 # qemu, the kernel or the guest could not be had. Owner: arm64vm.
+# shellcheck disable=SC2015,SC2046 # "a && b || fail": fail when either fails; set -- $(cmd) splits on purpose
 set -u
 TIMEOUT_S=150
 
