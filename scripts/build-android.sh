@@ -18,6 +18,9 @@
 # foreign architecture, the cross compilers, the arm64 -dev packages (static libbpf, libelf,
 # zlib, zstd, check), qemu-user-static. Each package is installed only when `dpkg -s` says
 # it is missing, so a second run installs nothing. The build is incremental.
+# For the arm64 kernel test stage (tests/arm64vm) it runs scripts/arm64vm-fetch.sh: installs
+# qemu-system-arm and cpio, downloads (without installing) the current arm64 cloud kernel
+# and busybox-static:arm64, ~38 MB in all; what cannot be had makes those tests SKIPPED.
 #
 # frameanalyze is not built for arm64 (-DFRC_ANALYZER=OFF): analysis runs on the PC.
 set -euo pipefail
@@ -81,6 +84,11 @@ if ! dpkg --print-foreign-architectures | grep -qx arm64; then
 	dpkg --add-architecture arm64
 fi
 install_packages "${HOST_PACKAGES[@]}" "${ARM64_PACKAGES[@]}"
+# The arm64 kernel test stage (tests/arm64vm): qemu-system-arm, an arm64 kernel, busybox.
+# It never fails the build: what cannot be had makes those tests SKIPPED, saying why.
+if [ "$recorder" = ON ]; then
+	"$top/scripts/arm64vm-fetch.sh" "$build/arm64vm-kernel"
+fi
 t_deps=$SECONDS
 
 # Release-like: the device binary is the product. Debug info stays (RelWithDebInfo) for
