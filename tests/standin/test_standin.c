@@ -473,6 +473,39 @@ START_TEST(surfaces_member)
 END_TEST
 
 /*
+ * Stopped by SIGTERM with two threads running: the game writes every line it owes (the
+ * file reads whole, both surfaces in it), then dies of the signal, as the recorder
+ * tests expect of it.
+ */
+START_TEST(surfaces_sigterm)
+{
+	char path[] = "/tmp/standin-truth-XXXXXX";
+	int fd = mkstemp(path);
+	ck_assert_int_ge(fd, 0);
+	close(fd);
+	char *argv[] = {"standin-game", "--surfaces", "--fps", "200", "--overlay-fps",
+			"100",		"--truth",    path,    NULL};
+	pid_t pid = fork();
+	if (pid == 0) {
+		execv(STANDIN_GAME, argv);
+		_exit(127);
+	}
+	ck_assert_int_gt(pid, 0);
+	usleep(300000);
+	ck_assert_int_eq(kill(pid, SIGTERM), 0);
+	int st;
+	ck_assert_int_eq(waitpid(pid, &st, 0), pid);
+	ck_assert_msg(WIFSIGNALED(st) && WTERMSIG(st) == SIGTERM, "wait status %d", st);
+	T.pid = pid;
+	read_truth(path, &T);
+	unlink(path);
+	ck_assert_uint_ge(T.n, 10);
+	split_lane(&T, T.surface[0], &main_lane);
+	ck_assert_uint_lt(main_lane.n, T.n); /* the other surface is there too */
+}
+END_TEST
+
+/*
  * --batch 2 --buffers 3 --fps 100 --frames 10: 10 calls of 2 buffers, so 20 lines in
  * pairs with the call's time, the rotation going on across calls (b0 b1 | b2 b0 | ...),
  * one surface, calls 10 ms apart.
@@ -1184,6 +1217,7 @@ int main(int argc, char **argv)
 	    {"bad_variant", bad_variant, NULL},
 	    {"surfaces_hook", surfaces_hook, NULL},
 	    {"surfaces_member", surfaces_member, NULL},
+	    {"surfaces_sigterm", surfaces_sigterm, NULL},
 	    {"batch", batch_groups, NULL},
 	    {"realloc_every", realloc_every, NULL},
 	    {"pattern", pattern, NULL},
