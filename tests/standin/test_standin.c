@@ -14,6 +14,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <linux/perf_event.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -237,6 +238,40 @@ static void run_truth(struct truth *t, const char *const args[])
 }
 
 /*
+ * Timing checks can miss on a machine that stalls the game for longer than their slack
+ * (seen: 48 ms, two cores shared by an ASan run and other tests). A stall is chance, a
+ * wrong schedule is not: a timing miss is noted here instead of failing, and
+ * with_retries runs the test again, failing when each of 3 runs missed. Every other
+ * check fails at once.
+ */
+#define TIMING_RUNS 3
+static char timing_miss[256];
+
+static void timing_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void timing_note(const char *fmt, ...)
+{
+	va_list ap;
+	if (timing_miss[0])
+		return; /* the first miss of a run says most */
+	va_start(ap, fmt);
+	vsnprintf(timing_miss, sizeof(timing_miss), fmt, ap);
+	va_end(ap);
+}
+
+static void with_retries(void (*run_once)(const void *ctx), const void *ctx)
+{
+	for (int run = 1;; run++) {
+		timing_miss[0] = 0;
+		run_once(ctx);
+		if (!timing_miss[0])
+			return;
+		printf("run %d: %s\n", run, timing_miss);
+		ck_assert_msg(run < TIMING_RUNS, "%s (and in each of %d runs)", timing_miss,
+			      TIMING_RUNS);
+	}
+}
+
+/*
  * Each call happens at its due time plus a wake-up latency. Measured from the call with
  * the least latency (the schedule's origin is not observable: even call 0 may wake late),
  * every latency is within slack_ms (a busy machine: 20 ms for a short run, more for the
@@ -254,9 +289,9 @@ static void check_due(const uint64_t *ns, const uint64_t *due_ns, size_t n, int6
 	}
 	for (size_t k = 0; k < n; k++) {
 		int64_t late = (int64_t)(ns[k] - ns[0]) - (int64_t)due_ns[k];
-		ck_assert_msg(late - least <= slack_ms * 1000000,
-			      "call %zu is %" PRId64 " ns later than the on-time calls", k,
-			      late - least);
+		if (late - least > slack_ms * 1000000)
+			timing_note("call %zu is %" PRId64 " ns later than the on-time calls", k,
+				    late - least);
 	}
 }
 
@@ -289,7 +324,7 @@ static void check_one_surface(const struct truth *t)
 	ck_assert_uint_ne(t->surface[0], 0);
 }
 
-static void check_truth(const char *variant)
+static void truth_once(const void *variant)
 {
 	const char *args[] = {"--fps", "200",	   "--frames", "20", "--buffers",
 			      "3",     "--symbol", variant,    NULL};
@@ -306,24 +341,25 @@ static void check_truth(const char *variant)
 
 START_TEST(truth_legacy)
 {
-	check_truth("legacy");
+	with_retries(truth_once, "legacy");
 }
 END_TEST
 
 START_TEST(truth_sp)
 {
-	check_truth("sp");
+	with_retries(truth_once, "sp");
 }
 END_TEST
 
 START_TEST(truth_hook)
 {
-	check_truth("hook");
+	with_retries(truth_once, "hook");
 }
 END_TEST
 
-START_TEST(jank)
+static void jank_once(const void *unused)
 {
+	(void)unused;
 	const char *args[] = {"--fps", "200",	    "--frames", "10", "--jank-every",
 			      "5",     "--jank-ms", "30",	NULL};
 	run_truth(&T, args);
@@ -331,7 +367,13 @@ START_TEST(jank)
 	/* Frames 5 and 10 (1-based) are 30 ms late: frame 10 is due 9 * 5 + 2 * 30 = 105 ms
 	 * after frame 1 (45 ms without the jank); 20 ms of slack for wake-up latency. */
 	check_schedule(T.ns, T.n, 5000000, 5, 30, 20);
-	ck_assert_uint_ge(T.ns[9] - T.ns[0], 85000000);
+	if (T.ns[9] - T.ns[0] < 85000000)
+		timing_note("frame 10 came %" PRIu64 " ns after frame 1", T.ns[9] - T.ns[0]);
+}
+
+START_TEST(jank)
+{
+	with_retries(jank_once, NULL);
 }
 END_TEST
 
@@ -382,10 +424,10 @@ static struct lane main_lane, overlay_lane;
  * one call every 100 ms from the start until the main's last call (due at 983 ms): 10,
  * within [9, 12] for a machine that wakes either thread up to 100 ms late.
  */
-static void check_surfaces(const char *variant)
+static void surfaces_once(const void *variant)
 {
-	const char *args[] = {"--surfaces", "--fps", "60",	 "--overlay-fps", "10",
-			      "--frames",   "60",    "--symbol", variant,	  NULL};
+	const char *args[] = {"--surfaces", "--fps", "60",	 "--overlay-fps",	"10",
+			      "--frames",   "60",    "--symbol", (const char *)variant, NULL};
 	run_truth(&T, args);
 	uint64_t s0 = T.surface[0], s1 = 0;
 	for (size_t i = 0; i < T.n; i++) {
@@ -405,8 +447,8 @@ static void check_surfaces(const char *variant)
 	ck_assert_int_eq(main_lane.tid, T.pid);
 	ck_assert_int_ne(overlay_lane.tid, T.pid);
 	ck_assert_uint_eq(main_lane.n, 60);
-	ck_assert_msg(overlay_lane.n >= 9 && overlay_lane.n <= 12, "overlay made %zu calls",
-		      overlay_lane.n);
+	if (overlay_lane.n < 9 || overlay_lane.n > 12)
+		timing_note("the overlay made %zu calls", overlay_lane.n);
 	check_rotation(&main_lane, 3);	  /* --buffers 3 (default) */
 	check_rotation(&overlay_lane, 2); /* --overlay-buffers 2 (default) */
 	for (size_t i = 0; i < 3; i++)
@@ -420,13 +462,46 @@ static void check_surfaces(const char *variant)
 
 START_TEST(surfaces_hook)
 {
-	check_surfaces("hook"); /* argument 0 is the ANativeWindow: one per surface */
+	with_retries(surfaces_once, "hook"); /* argument 0 is the ANativeWindow: one per surface */
 }
 END_TEST
 
 START_TEST(surfaces_member)
 {
-	check_surfaces("output"); /* argument 0 is `this` */
+	with_retries(surfaces_once, "output"); /* argument 0 is `this` */
+}
+END_TEST
+
+/*
+ * Stopped by SIGTERM with two threads running: the game writes every line it owes (the
+ * file reads whole, both surfaces in it), then dies of the signal, as the recorder
+ * tests expect of it.
+ */
+START_TEST(surfaces_sigterm)
+{
+	char path[] = "/tmp/standin-truth-XXXXXX";
+	int fd = mkstemp(path);
+	ck_assert_int_ge(fd, 0);
+	close(fd);
+	char *argv[] = {"standin-game", "--surfaces", "--fps", "200", "--overlay-fps",
+			"100",		"--truth",    path,    NULL};
+	pid_t pid = fork();
+	if (pid == 0) {
+		execv(STANDIN_GAME, argv);
+		_exit(127);
+	}
+	ck_assert_int_gt(pid, 0);
+	usleep(300000);
+	ck_assert_int_eq(kill(pid, SIGTERM), 0);
+	int st;
+	ck_assert_int_eq(waitpid(pid, &st, 0), pid);
+	ck_assert_msg(WIFSIGNALED(st) && WTERMSIG(st) == SIGTERM, "wait status %d", st);
+	T.pid = pid;
+	read_truth(path, &T);
+	unlink(path);
+	ck_assert_uint_ge(T.n, 10);
+	split_lane(&T, T.surface[0], &main_lane);
+	ck_assert_uint_lt(main_lane.n, T.n); /* the other surface is there too */
 }
 END_TEST
 
@@ -435,8 +510,9 @@ END_TEST
  * pairs with the call's time, the rotation going on across calls (b0 b1 | b2 b0 | ...),
  * one surface, calls 10 ms apart.
  */
-START_TEST(batch_groups)
+static void batch_once(const void *unused)
 {
+	(void)unused;
 	const char *args[] = {"--batch", "2",	     "--buffers", "3", "--fps",
 			      "100",	 "--frames", "10",	  NULL};
 	run_truth(&T, args);
@@ -452,6 +528,11 @@ START_TEST(batch_groups)
 	for (size_t i = 3; i < T.n; i++)
 		ck_assert_uint_eq(T.buf[i], T.buf[i - 3]);
 	check_schedule(calls, 10, 10000000, 0, 0, 20);
+}
+
+START_TEST(batch_groups)
+{
+	with_retries(batch_once, NULL);
 }
 END_TEST
 
@@ -484,8 +565,9 @@ END_TEST
  * A steady 100 ms rate (no stutter) would put every other call 80 ms off: more than the
  * 60 ms of slack a busy machine (an ASan run beside other tests) needs.
  */
-START_TEST(pattern)
+static void pattern_once(const void *unused)
 {
+	(void)unused;
 	const char *args[] = {"--pattern", "20,180", "--frames", "11", NULL};
 	run_truth(&T, args);
 	ck_assert_uint_eq(T.n, 11);
@@ -494,6 +576,11 @@ START_TEST(pattern)
 	for (size_t k = 1; k < 11; k++)
 		due[k] = due[k - 1] + ((k % 2) ? 20 : 180) * 1000000ull;
 	check_due(T.ns, due, 11, 60);
+}
+
+START_TEST(pattern)
+{
+	with_retries(pattern_once, NULL);
 }
 END_TEST
 
@@ -517,8 +604,9 @@ static size_t calls_between(const struct truth *t, uint64_t origin_ns, uint64_t 
  * shows it, a step holds its calls but for late ones crossing its end (absolute
  * deadlines: a late call does not move the later ones).
  */
-START_TEST(rate_steps)
+static void rate_steps_once(const void *unused)
 {
+	(void)unused;
 	const char *args[] = {"--rate-steps", "200:1,50:1", "--frames", "270", NULL};
 	run_truth(&T, args);
 	ck_assert_uint_eq(T.n, 270);
@@ -534,10 +622,16 @@ START_TEST(rate_steps)
 	size_t first = calls_between(&T, origin, 0, 1000);
 	size_t second = calls_between(&T, origin, 1000, 2000);
 	size_t by_2300 = calls_between(&T, origin, 0, 2300);
-	ck_assert_msg(first >= 196 && first <= 200, "%zu calls in the first second", first);
-	ck_assert_msg(second >= 46 && second <= 54, "%zu calls in the second second", second);
+	if (first < 196 || first > 200 || second < 46 || second > 54)
+		timing_note("%zu calls in the first second, %zu in the second", first, second);
 	/* Due before 2300 ms: calls 0 .. 264. */
-	ck_assert_msg(by_2300 >= 262 && by_2300 <= 265, "%zu calls by 2300 ms", by_2300);
+	if (by_2300 < 262 || by_2300 > 265)
+		timing_note("%zu calls by 2300 ms", by_2300);
+}
+
+START_TEST(rate_steps)
+{
+	with_retries(rate_steps_once, NULL);
 }
 END_TEST
 
@@ -1123,6 +1217,7 @@ int main(int argc, char **argv)
 	    {"bad_variant", bad_variant, NULL},
 	    {"surfaces_hook", surfaces_hook, NULL},
 	    {"surfaces_member", surfaces_member, NULL},
+	    {"surfaces_sigterm", surfaces_sigterm, NULL},
 	    {"batch", batch_groups, NULL},
 	    {"realloc_every", realloc_every, NULL},
 	    {"pattern", pattern, NULL},
