@@ -117,6 +117,7 @@ int replay_run(const char *path, const struct replay_options *opt, const struct 
 	info.config.tick_ms = info.tick_ms;
 	info.config.has_sysfs = info.has_sysfs;
 	info.config.synthesize_ticks = info.synthesize_ticks;
+	info.config.tracker_name = opt ? opt->tracker_name : NULL;
 
 	rc = frc_reader_open(&r, path);
 	if (rc) {
@@ -125,6 +126,14 @@ int replay_run(const char *path, const struct replay_options *opt, const struct 
 	}
 	info.reader = r;
 	rc = pipeline_new(&p, &info.config, &cb, &f);
+	if (rc == -ENOENT) {
+		char names[256];
+
+		tracker_kind_names(names, sizeof(names));
+		snprintf(err, errlen, "unknown tracker '%s' (known: %s)", info.config.tracker_name,
+			 names);
+		goto cleanup;
+	}
 	if (rc) {
 		snprintf(err, errlen, "%s: cannot create the pipeline: %s", path, strerror(-rc));
 		goto cleanup;

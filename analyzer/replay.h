@@ -23,6 +23,7 @@
 
 struct replay_options {
 	uint32_t tick_ms; /* synthesized tick period when the capture has no tick; 0 = 1000 */
+	const char *tracker_name; /* the tracker variant (tracker_kind.h); NULL = the default */
 };
 
 /* What pass 1 learned; valid from the begin callback on. */
