@@ -297,11 +297,11 @@ static void finish_run(struct run *run)
 }
 
 /* One replay of path with tracker name; fills *r. */
-static int score_one(const char *path, const struct replay_options *opt, struct truth *truth,
-		     uint32_t pid, const char *name, struct score_result *r, char *err,
-		     size_t errlen)
+static int score_one(const struct replay_source *src, const struct replay_options *opt,
+		     struct truth *truth, uint32_t pid, const char *name, struct score_result *r,
+		     char *err, size_t errlen)
 {
-	struct replay_options o = *opt;
+	struct replay_options o = opt ? *opt : (struct replay_options){0};
 	struct run run = {.truth = truth, .pid = pid, .r = r};
 	struct replay_sink sink = {.ctx = &run,
 				   .begin = run_begin,
@@ -316,10 +316,10 @@ static int score_one(const char *path, const struct replay_options *opt, struct 
 	o.tracker_name = name;
 	run.ring = malloc(SCORE_TICK_RING * sizeof(*run.ring));
 	if (!run.ring || series_init(&run.truth_s) || series_init(&run.est_s)) {
-		snprintf(err, errlen, "%s: out of memory", path);
+		snprintf(err, errlen, "%s: out of memory", src->path);
 		goto cleanup;
 	}
-	rc = replay_run(path, &o, &sink, 1, err, errlen);
+	rc = replay_run_source(src, &o, &sink, 1, err, errlen);
 	if (!rc)
 		finish_run(&run);
 cleanup:
@@ -329,17 +329,17 @@ cleanup:
 	return rc;
 }
 
-int score_capture(const char *path, const struct replay_options *opt, const char *const *names,
-		  size_t n, struct score_capture *cap, struct score_result *results, char *err,
-		  size_t errlen)
+int score_capture(const struct replay_source *src, const struct replay_options *opt,
+		  const char *const *names, size_t n, struct score_capture *cap,
+		  struct score_result *results, char *err, size_t errlen)
 {
 	struct truth *truth = NULL;
 	const struct truth_pid *mp;
 	int rc;
 
 	memset(cap, 0, sizeof(*cap));
-	cap->path = path;
-	rc = truth_count(path, opt, &truth, err, errlen);
+	cap->path = src->path;
+	rc = truth_count(src, opt, &truth, err, errlen);
 	if (rc)
 		return rc;
 	mp = truth_main_pid(truth);
@@ -355,7 +355,7 @@ int score_capture(const char *path, const struct replay_options *opt, const char
 		cap->main_calls = mp->main_calls;
 	}
 	for (size_t i = 0; i < n && !rc; i++)
-		rc = score_one(path, opt, truth, cap->pid, names[i], &results[i], err, errlen);
+		rc = score_one(src, opt, truth, cap->pid, names[i], &results[i], err, errlen);
 	cap->truncated = n > 0 && results[0].truncated;
 	truth_free(truth);
 	return rc;

@@ -55,10 +55,11 @@ struct score_capture {
 };
 
 /*
- * Score path with the n trackers named in names (each a tracker_kind name), results[i]
- * for names[i]. Returns 0 or a negative code with a one-line message in err.
+ * Score src (a capture file, or records in memory: replay.h; opt may be NULL) with the n
+ * trackers named in names (each a tracker_kind name), results[i] for names[i]. Returns 0
+ * or a negative code with a one-line message in err.
  */
-FRC_MUST_USE int score_capture(const char *path, const struct replay_options *opt,
+FRC_MUST_USE int score_capture(const struct replay_source *src, const struct replay_options *opt,
 			       const char *const *names, size_t n, struct score_capture *cap,
 			       struct score_result *results, char *err, size_t errlen);
 

@@ -284,7 +284,9 @@ static int score_all(char **paths, size_t n_paths, const struct replay_options *
 		       "analyzer/REPORT.md defines every column\n\n",
 		       n_paths, n_paths == 1 ? "" : "s");
 	for (size_t c = 0; c < n_paths; c++) {
-		if (score_capture(paths[c], ropt, names, n, &cap, res, err, sizeof(err))) {
+		struct replay_source src = {.path = paths[c]};
+
+		if (score_capture(&src, ropt, names, n, &cap, res, err, sizeof(err))) {
 			fflush(stdout);
 			cli_error("score", "%s", err);
 			return EXIT_INPUT;

@@ -157,8 +157,8 @@ static int select_mains(struct truth *t)
 	return 0;
 }
 
-int truth_count(const char *path, const struct replay_options *opt, struct truth **out, char *err,
-		size_t errlen)
+int truth_count(const struct replay_source *src, const struct replay_options *opt,
+		struct truth **out, char *err, size_t errlen)
 {
 	struct truth *t = calloc(1, sizeof(*t));
 	struct replay_sink sink = {.record = count_record, .error = count_error};
@@ -166,13 +166,13 @@ int truth_count(const char *path, const struct replay_options *opt, struct truth
 
 	*out = NULL;
 	if (!t) {
-		snprintf(err, errlen, "%s: out of memory", path);
+		snprintf(err, errlen, "%s: out of memory", src->path);
 		return -ENOMEM;
 	}
 	sink.ctx = t;
-	rc = replay_run(path, opt, &sink, 1, err, errlen);
+	rc = replay_run_source(src, opt, &sink, 1, err, errlen);
 	if (!rc && (rc = select_mains(t)) != 0)
-		snprintf(err, errlen, "%s: out of memory", path);
+		snprintf(err, errlen, "%s: out of memory", src->path);
 	if (rc) {
 		truth_free(t);
 		return rc;

@@ -38,12 +38,12 @@ struct truth_pid {
 };
 
 /*
- * Run the counting replay of path (opt: tick_ms; the tracker does not matter). Returns 0
- * and a truth, or a negative code with a one-line message in err (as replay_run; -E2BIG:
- * more than TRUTH_MAX_PAIRS (PID, surface) pairs).
+ * Run the counting replay of src (a file or records in memory; opt: tick_ms; the tracker
+ * does not matter). Returns 0 and a truth, or a negative code with a one-line message in
+ * err (as replay_run; -E2BIG: more than TRUTH_MAX_PAIRS (PID, surface) pairs).
  */
-FRC_MUST_USE int truth_count(const char *path, const struct replay_options *opt, struct truth **out,
-			     char *err, size_t errlen);
+FRC_MUST_USE int truth_count(const struct replay_source *src, const struct replay_options *opt,
+			     struct truth **out, char *err, size_t errlen);
 void truth_free(struct truth *t);
 
 /* PIDs with frames, in increasing PID order; i < truth_pid_count(). */

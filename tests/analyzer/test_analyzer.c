@@ -23,6 +23,7 @@
 #include "frc.h"
 #include "frc_internal.h" /* frc_writer_append_raw_entry: a record of a future type */
 #include "pidmap.h"
+#include "score.h"
 #include "sha256.h"
 
 static char tmpdir[256];
@@ -1395,6 +1396,108 @@ START_TEST(score_usage)
 }
 END_TEST
 
+/*
+ * Two surfaces of one PID, in memory (no capture format carries the surface yet): surface
+ * A = 0x1000 calls at 1e9 + k T (k = 0..240, T = 16666667 ns), surface B = 0x2000 at
+ * 1e9 + b(k) for k = 0..n_b - 1; 3 buffers each. Merged in time order.
+ */
+static size_t two_surfaces(struct frc_record *recs, uint64_t (*b)(unsigned), unsigned n_b)
+{
+	unsigned ka = 0, kb = 0;
+	size_t n = 0;
+
+	while (ka <= 240 || kb < n_b) {
+		uint64_t ta = 1000000000ull + ka * 16666667ull, tb = 1000000000ull + b(kb);
+		bool a = kb >= n_b || (ka <= 240 && ta < tb);
+		struct frc_record *r = &recs[n++];
+
+		memset(r, 0, sizeof(*r));
+		r->type = FRC_FRAME;
+		r->ktime_ns = a ? ta : tb;
+		r->u.frame.pid = 42;
+		r->u.frame.tid = a ? 42 : 43;
+		r->u.frame.surface = a ? 0x1000 : 0x2000;
+		r->u.frame.buffer = (a ? 0xA000 : 0xF000) + 0x1000 * ((a ? ka++ : kb++) % 3);
+	}
+	return n;
+}
+
+static uint64_t overlay_10fps(unsigned j)
+{
+	return 5000000ull + j * 100000000ull;
+}
+
+static uint64_t equal_rate_jitter(unsigned k)
+{
+	return k * 16666667ull + 3000000ull - (k % 3) * 1000000ull;
+}
+
+static void score_mem(const struct frc_record *recs, size_t n, struct score_result *res)
+{
+	static const char *const names[] = {"surface", "process", "main-surface"};
+	struct replay_source src = {.path = "memory", .recs = recs, .n = n};
+	struct score_capture cap;
+	char err[256];
+
+	ck_assert_int_eq(score_capture(&src, NULL, names, 3, &cap, res, err, sizeof(err)), 0);
+	ck_assert_uint_eq(cap.pid, 42);
+	ck_assert_uint_eq(cap.surfaces, 2);
+	for (int i = 0; i < 3; i++) {
+		/* The truth: A's 241 calls; windows 0..3 hold 59, 60, 60, 60 of its intervals
+		 * (as in score_exact_triple_60hz): 239 in 4 full windows. */
+		ck_assert_uint_eq(res[i].windows, 4);
+		ck_assert_uint_eq(res[i].truth_frames, 239);
+	}
+	/* main-surface reports exactly A's intervals */
+	ck_assert_uint_eq(res[2].est_frames, 239);
+	ck_assert_uint_eq(res[2].abs_err_frames, 0);
+	ck_assert_uint_eq(res[2].est_p[0], res[2].truth_p[0]);
+	ck_assert_uint_eq(res[2].est_p[2], res[2].truth_p[2]);
+}
+
+/*
+ * Overlay: B is a 10 fps overlay at 5 ms + j * 100 ms (j = 0..39), 10 calls in each window;
+ * A (241 calls) is the main surface. process: every call but the first: 60 + 10 - 1 = 69 in
+ * window 0, 70 in windows 1..3: 279 (error +40 = +16.7 %, |error| 10 per window: 40).
+ * surface: A always has more deltas (B at most 39), so only A reports: exact, as ours.
+ */
+START_TEST(score_in_memory_overlay)
+{
+	static struct frc_record recs[400];
+	struct score_result res[3];
+
+	score_mem(recs, two_surfaces(recs, overlay_10fps, 40), res);
+	ck_assert_uint_eq(res[0].est_frames, 239);
+	ck_assert_uint_eq(res[0].abs_err_frames, 0);
+	ck_assert_uint_eq(res[1].est_frames, 279);
+	ck_assert_uint_eq(res[1].abs_err_frames, 40);
+	ck_assert_uint_eq(res[1].worst_err, 10);
+}
+END_TEST
+
+/*
+ * Two surfaces at the same rate: B at k T + 3 ms - (k % 3) ms (k = 0..240); both have 241
+ * calls: the truth's tie rule picks A (the smaller value), and so does ours.
+ * surface (Kala's rule on surfaces): at B's k-th call both have k deltas, B's sum is
+ * k T - (k % 3) ms, A's k T: B is active (reports) when k % 3 != 0, until the rings are
+ * full (k = 144: then both sums are 144 T and A wins the tie). B reports for k in 1..143,
+ * k % 3 != 0: windows 0 (k 1..59): 40, 1 (60..119): 40, 2 (120..143): 16 = 96 extra:
+ * 335 frames, |error| 40 + 40 + 16 + 0 = 96. process: both surfaces' calls but the first:
+ * 119 + 120 * 3 = 479, |error| 60 per window = 240.
+ */
+START_TEST(score_in_memory_equal_rate)
+{
+	static struct frc_record recs[600];
+	struct score_result res[3];
+
+	score_mem(recs, two_surfaces(recs, equal_rate_jitter, 241), res);
+	ck_assert_uint_eq(res[0].est_frames, 335);
+	ck_assert_uint_eq(res[0].abs_err_frames, 96);
+	ck_assert_uint_eq(res[1].est_frames, 479);
+	ck_assert_uint_eq(res[1].abs_err_frames, 240);
+}
+END_TEST
+
 int main(int argc, char **argv)
 {
 	/* automatic, not static: START_TEST's names are pointer variables, not constants */
@@ -1444,6 +1547,8 @@ int main(int argc, char **argv)
 	    {"score_exact_triple_60hz", score_exact_triple_60hz},
 	    {"score_fixtures_truth", score_fixtures_truth},
 	    {"score_usage", score_usage},
+	    {"score_in_memory_overlay", score_in_memory_overlay},
+	    {"score_in_memory_equal_rate", score_in_memory_equal_rate},
 	};
 	Suite *s = suite_create("analyzer");
 	SRunner *sr;
