@@ -22,6 +22,7 @@
 #define SCORE_MAX_JANKS (1u << 20)
 #define SCORE_TICK_RING (1u << 16) /* calls per second the per-tick truth can count */
 #define SETTLE_BAND 0.05
+#define LATER_SCAN 1024 /* newest truth ends looked at past a tick */
 
 struct span {
 	uint64_t start, end;
@@ -118,8 +119,18 @@ static int series_add(struct run *run, struct series *s, const struct pipeline_d
 	return 0;
 }
 
+/*
+ * The truth's recent frame-time ends, in nondecreasing order: a call back in time is kept
+ * at the latest time seen (like the windows), so the oldest is always at the head.
+ */
 static void ring_push(struct run *run, uint64_t ktime)
 {
+	if (run->ring_len) {
+		uint64_t newest = run->ring[(run->ring_head + run->ring_len - 1) % SCORE_TICK_RING];
+
+		if (ktime < newest)
+			ktime = newest;
+	}
 	if (run->ring_len == SCORE_TICK_RING) { /* more than 65536 calls/s: forget the oldest */
 		run->ring_head = (run->ring_head + 1) % SCORE_TICK_RING;
 		run->ring_len--;
@@ -127,19 +138,24 @@ static void ring_push(struct run *run, uint64_t ktime)
 	run->ring[(run->ring_head + run->ring_len++) % SCORE_TICK_RING] = ktime;
 }
 
-/* Truth frame times ending in (now - 1 s, now]. */
+/*
+ * Truth frame times ending in (now - 1 s, now]. The replay shows a record to the sinks
+ * before the synthesized ticks due before it, so the newest ends may be after now: they
+ * are not counted (at most LATER_SCAN of them are looked at: a forged capture whose
+ * time jumps far ahead must not make every tick scan the whole ring).
+ */
 static uint64_t ring_count(struct run *run, uint64_t now)
 {
-	uint64_t n = 0;
+	size_t later = 0;
 
 	while (run->ring_len && run->ring[run->ring_head] + SEC_NS <= now) {
 		run->ring_head = (run->ring_head + 1) % SCORE_TICK_RING;
 		run->ring_len--;
 	}
-	/* The replay shows a record to the sinks before a synthesized tick it follows. */
-	for (size_t i = 0; i < run->ring_len; i++)
-		n += run->ring[(run->ring_head + i) % SCORE_TICK_RING] <= now;
-	return n;
+	while (later < run->ring_len && later < LATER_SCAN &&
+	       run->ring[(run->ring_head + run->ring_len - 1 - later) % SCORE_TICK_RING] > now)
+		later++;
+	return run->ring_len - later;
 }
 
 static int run_record(void *ctx, const struct frc_record *rec, uint64_t frame_seq)
@@ -286,7 +302,11 @@ static void finish_run(struct run *run)
 		    (r->est_p[i] > r->truth_p[i] ? (double)(r->est_p[i] - r->truth_p[i])
 						 : (double)(r->truth_p[i] - r->est_p[i])) /
 		    1e6;
-	r->captures = 1;
+	r->truth_deltas = t.deltas;
+	r->est_deltas = e.deltas;
+	r->captures = t.deltas && e.deltas; /* percentile errors exist */
+	if (!r->captures)
+		memset(r->p_abs_err_ms, 0, sizeof(r->p_abs_err_ms));
 	qsort(ts->janks, ts->n_janks, sizeof(*ts->janks), cmp_span);
 	qsort(es->janks, es->n_janks, sizeof(*es->janks), cmp_span);
 	r->truth_janks = ts->n_janks;
@@ -376,6 +396,8 @@ void score_add(struct score_result *acc, const struct score_result *r)
 	for (int i = 0; i < 3; i++)
 		acc->p_abs_err_ms[i] += r->p_abs_err_ms[i];
 	acc->captures += r->captures;
+	acc->truth_deltas += r->truth_deltas;
+	acc->est_deltas += r->est_deltas;
 	acc->truth_janks += r->truth_janks;
 	acc->est_janks += r->est_janks;
 	acc->est_matched += r->est_matched;

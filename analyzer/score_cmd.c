@@ -139,7 +139,9 @@ static void text_row(FILE *out, const struct score_result *r, bool aggregate)
 		snprintf(w, sizeof(w), "%+" PRId64 "@%.0fs", r->worst_signed, r->worst_at_s);
 	else
 		snprintf(w, sizeof(w), "-");
-	if (aggregate) /* mean of the captures' absolute errors */
+	if (r->captures == 0)
+		snprintf(p, sizeof(p), "-");
+	else if (aggregate) /* mean of the captures' absolute errors */
 		snprintf(p, sizeof(p), "|%.3f/%.3f/%.3f|", r->p_abs_err_ms[0] / (double)r->captures,
 			 r->p_abs_err_ms[1] / (double)r->captures,
 			 r->p_abs_err_ms[2] / (double)r->captures);
@@ -258,8 +260,8 @@ static void json_capture(FILE *out, const struct score_capture *cap, const struc
 	for (int i = 0; i < 3; i++) {
 		static const char *k[3] = {"truth_p50_ms", "truth_p95_ms", "truth_p99_ms"};
 
-		json_num(out, k[i], n && r[0].captures, 3, n ? (double)r[0].truth_p[i] / 1e6 : 0,
-			 true);
+		json_num(out, k[i], n && r[0].truth_deltas, 3,
+			 n ? (double)r[0].truth_p[i] / 1e6 : 0, true);
 	}
 	fprintf(out, "\"truth_janks\": %" PRIu64 ",\n     \"trackers\": [\n",
 		n ? r[0].truth_janks : 0);
