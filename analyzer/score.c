@@ -274,7 +274,8 @@ static uint64_t count_matched(const struct span *a, size_t na, const struct span
 			else
 				hi = mid;
 		}
-		while (lo-- > 0 && b[lo].start + max_len > a[i].start) {
+		/* b[lo].start + max_len > a[i].start, without the sum (it could wrap) */
+		while (lo-- > 0 && (a[i].start <= max_len || b[lo].start > a[i].start - max_len)) {
 			if (b[lo].end > a[i].start) {
 				matched++;
 				break;
