@@ -16,5 +16,6 @@ int cmd_db(int argc, char **argv);     /* captures -> SQLite */
 int cmd_report(int argc, char **argv); /* replay -> report for people or JSON */
 int cmd_golden(int argc, char **argv); /* replay -> canonical golden text */
 int cmd_check(int argc, char **argv);  /* replay vs an expected golden file */
+int cmd_score(int argc, char **argv);  /* tracker variants vs the capture's submissions */
 
 #endif

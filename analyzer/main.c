@@ -28,6 +28,8 @@ static const struct command commands[] = {
     {"db", cmd_db, "replay -> SQLite            db IN.frc... -o OUT.db [--tick-ms N]"},
     {"golden", cmd_golden, "replay -> golden text       golden IN.frc"},
     {"check", cmd_check, "replay vs golden file       check IN.frc EXPECTED.golden"},
+    {"score", cmd_score,
+     "trackers vs submissions     score IN.frc... [--tracker all|NAME,...] [--json]"},
 };
 
 static void usage(FILE *out)
@@ -54,6 +56,7 @@ static void usage(FILE *out)
 		"  frameanalyze export capture.frc > capture.txt # edit, then:\n"
 		"  frameanalyze import capture.txt -o edited.frc\n"
 		"  frameanalyze check capture.frc capture.golden # regression check\n"
+		"  frameanalyze score capture.frc                # which tracker is right?\n"
 		"\n"
 		"exit codes: 0 ok, 1 damaged or invalid input (or a failed check), 2 usage error.\n"
 		"Times are CLOCK_MONOTONIC nanoseconds as recorded. See analyzer/README.md.\n");

@@ -117,6 +117,7 @@ int replay_run(const char *path, const struct replay_options *opt, const struct 
 	info.config.tick_ms = info.tick_ms;
 	info.config.has_sysfs = info.has_sysfs;
 	info.config.synthesize_ticks = info.synthesize_ticks;
+	info.config.tracker_name = opt ? opt->tracker_name : NULL;
 
 	rc = frc_reader_open(&r, path);
 	if (rc) {
@@ -125,6 +126,14 @@ int replay_run(const char *path, const struct replay_options *opt, const struct 
 	}
 	info.reader = r;
 	rc = pipeline_new(&p, &info.config, &cb, &f);
+	if (rc == -ENOENT) {
+		char names[256];
+
+		tracker_kind_names(names, sizeof(names));
+		snprintf(err, errlen, "unknown tracker '%s' (known: %s)", info.config.tracker_name,
+			 names);
+		goto cleanup;
+	}
 	if (rc) {
 		snprintf(err, errlen, "%s: cannot create the pipeline: %s", path, strerror(-rc));
 		goto cleanup;
@@ -174,6 +183,101 @@ int replay_run(const char *path, const struct replay_options *opt, const struct 
 cleanup:
 	pipeline_free(p);
 	frc_reader_close(r);
+	return rc;
+}
+
+/* Pass 1 of an in-memory replay: the counts and decisions scan() takes from a file. */
+static void scan_records(const struct replay_source *src, struct replay_info *info)
+{
+	info->stats.status = FRC_STATUS_COMPLETE;
+	info->stats.records = src->n;
+	info->stats.first_ktime_ns = src->n ? UINT64_MAX : 0;
+	for (size_t i = 0; i < src->n; i++) {
+		const struct frc_record *r = &src->recs[i];
+
+		if (r->type < sizeof(info->stats.by_type) / sizeof(info->stats.by_type[0]))
+			info->stats.by_type[r->type]++;
+		if (r->ktime_ns < info->stats.first_ktime_ns)
+			info->stats.first_ktime_ns = r->ktime_ns;
+		if (r->ktime_ns > info->stats.last_ktime_ns)
+			info->stats.last_ktime_ns = r->ktime_ns;
+	}
+	info->has_sysfs = info->stats.by_type[FRC_SYSFS] > 0;
+	info->synthesize_ticks = info->stats.by_type[FRC_TICK] == 0;
+	info->major = FRC_FORMAT_MAJOR;
+	info->minor = FRC_FORMAT_MINOR;
+}
+
+/* Pass 2 of an in-memory replay: as in replay_run, records to the sinks, then the pipeline. */
+static int feed_records(const struct replay_source *src, struct pipeline *p, struct fanout *f,
+			const struct replay_info *info, char *err, size_t errlen)
+{
+	uint64_t frame_seq = 0;
+	int rc;
+
+	for (size_t k = 0; k < src->n && !f->err; k++) {
+		const struct frc_record *rec = &src->recs[k];
+
+		for (size_t i = 0; i < f->n && !f->err; i++) {
+			if (f->sinks[i].record &&
+			    (f->err = f->sinks[i].record(f->sinks[i].ctx, rec, frame_seq)))
+				f->err_sink = i;
+		}
+		frame_seq += rec->type == FRC_FRAME;
+		if (!f->err && (rc = pipeline_feed(p, rec)) != 0) {
+			pipeline_message(err, errlen, src->path, rc, &info->config);
+			return rc;
+		}
+	}
+	if (!f->err && (rc = pipeline_finish(p)) != 0) {
+		pipeline_message(err, errlen, src->path, rc, &info->config);
+		return rc;
+	}
+	return 0;
+}
+
+int replay_run_source(const struct replay_source *src, const struct replay_options *opt,
+		      const struct replay_sink *sinks, size_t n_sinks, char *err, size_t errlen)
+{
+	struct replay_info info = {.path = src->path};
+	struct pipeline_callbacks cb = {on_delta, on_reading};
+	struct fanout f = {sinks, n_sinks, 0, 0};
+	struct pipeline *p = NULL;
+	struct pipeline_stats ps;
+	int rc;
+
+	if (!src->recs)
+		return replay_run(src->path, opt, sinks, n_sinks, err, errlen);
+	scan_records(src, &info);
+	pipeline_config_default(&info.config);
+	info.tick_ms = opt && opt->tick_ms ? opt->tick_ms : info.config.tick_ms;
+	info.config.tick_ms = info.tick_ms;
+	info.config.has_sysfs = info.has_sysfs;
+	info.config.synthesize_ticks = info.synthesize_ticks;
+	info.config.tracker_name = opt ? opt->tracker_name : NULL;
+	rc = pipeline_new(&p, &info.config, &cb, &f);
+	if (rc) {
+		snprintf(err, errlen, "%s: cannot create the pipeline: %s", src->path,
+			 strerror(-rc));
+		return rc;
+	}
+	for (size_t i = 0; i < n_sinks && !f.err; i++) {
+		if (sinks[i].begin && (f.err = sinks[i].begin(sinks[i].ctx, &info)))
+			f.err_sink = i;
+	}
+	rc = feed_records(src, p, &f, &info, err, errlen);
+	if (!rc) {
+		pipeline_stats(p, &ps);
+		for (size_t i = 0; i < n_sinks && !f.err; i++) {
+			if (sinks[i].end && (f.err = sinks[i].end(sinks[i].ctx, &info, &ps)))
+				f.err_sink = i;
+		}
+	}
+	if (!rc && f.err) {
+		sink_message(&f, err, errlen, src->path);
+		rc = f.err < 0 ? f.err : -EIO;
+	}
+	pipeline_free(p);
 	return rc;
 }
 

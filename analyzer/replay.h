@@ -23,6 +23,7 @@
 
 struct replay_options {
 	uint32_t tick_ms; /* synthesized tick period when the capture has no tick; 0 = 1000 */
+	const char *tracker_name; /* the tracker variant (tracker_kind.h); NULL = the default */
 };
 
 /* What pass 1 learned; valid from the begin callback on. */
@@ -64,6 +65,25 @@ struct replay_sink {
 FRC_MUST_USE int replay_run(const char *path, const struct replay_options *opt,
 			    const struct replay_sink *sinks, size_t n_sinks, char *err,
 			    size_t errlen);
+
+/*
+ * Where a replay's records come from: the capture file at path, or (recs != NULL) n
+ * records in memory, in file order — for tests, and for records that no capture format
+ * carries yet (the surface). An in-memory replay has no reader (info.reader is NULL: a
+ * sink that reads metadata must not be given one), status complete, and the same
+ * has_sysfs / synthesized-ticks decisions from the records.
+ */
+struct replay_source {
+	const char *path; /* the file, or a name for messages */
+	const struct frc_record *recs;
+	size_t n;
+};
+
+/* replay_run on a file source, the same on records in memory. */
+FRC_MUST_USE int replay_run_source(const struct replay_source *src,
+				   const struct replay_options *opt,
+				   const struct replay_sink *sinks, size_t n_sinks, char *err,
+				   size_t errlen);
 
 /* Command-line helper: parse a --tick-ms value (1..3600000). Returns 0 or -1. */
 FRC_MUST_USE int replay_parse_tick_ms(const char *s, uint32_t *out);

@@ -10,6 +10,7 @@
 #include "summary.h"
 
 #include "cli.h"
+#include "perfdog.h"
 #include "pidmap.h"
 
 #include <errno.h>
@@ -29,8 +30,6 @@
 #define OVER_KEPT_MAX 65536
 #define LOG_SUB 1024u /* buckets per power of two */
 #define LOG_BUCKETS (LOG_SUB + 54 * LOG_SUB)
-#define JANK_MIN_NS 84000000ull	    /* PerfDog: two frames of a 24 FPS film */
-#define BIGJANK_MIN_NS 125000000ull /* PerfDog: three frames of a 24 FPS film */
 
 struct source_stats {
 	uint64_t count;
@@ -256,34 +255,20 @@ static int add_frame_time(struct summary *s, uint64_t d)
 	return 0;
 }
 
-/*
- * PerfDog: a delta is a Jank when it is more than twice the mean of the same PID's previous
- * three deltas AND more than 84 ms; a BigJank when in addition it is more than 125 ms.
- * 3 * d > 2 * (a + b + c) is "d > 2 * mean" without rounding. The first three deltas of a
- * PID (and of a PID after attach/exit) have no three predecessors and are never janks.
- */
+/* PerfDog's rule (perfdog.h) on the same PID's deltas; v[0..3] is its window. */
 static int check_jank(struct summary *s, uint32_t pid, uint64_t d)
 {
 	struct pidmap_entry *w = pidmap_get(&s->win, pid, true);
-	uint64_t *prev;
+	enum perfdog_kind k;
 
 	if (!w)
 		return -ENOMEM;
-	prev = &w->v[1]; /* prev[0] oldest */
-	/* 128-bit: with deltas near 2^64 (a ktime jump) 3 * d and the sum would wrap */
-	if (w->v[0] == 3 && d > JANK_MIN_NS &&
-	    3 * (unsigned __int128)d > 2 * ((unsigned __int128)prev[0] + prev[1] + prev[2])) {
+	k = perfdog_push(w->v, d);
+	if (k != PERFDOG_NONE) {
 		s->janks++;
 		s->jank_ns = sat_add(s->jank_ns, d);
-		if (d > BIGJANK_MIN_NS)
+		if (k == PERFDOG_BIGJANK)
 			s->big_janks++;
-	}
-	if (w->v[0] < 3) {
-		prev[w->v[0]++] = d;
-	} else {
-		prev[0] = prev[1];
-		prev[1] = prev[2];
-		prev[2] = d;
 	}
 	return 0;
 }
@@ -465,6 +450,27 @@ static void compute(struct summary *s, struct numbers *n)
 	/* in double: frames + drops overflows u64 for a (hostile) count near 2^64 */
 	if (frames || s->drops)
 		n->loss_pct = (double)s->drops * 100.0 / ((double)frames + (double)s->drops);
+}
+
+void summary_frame_numbers(struct summary *s, struct summary_frame_numbers *out)
+{
+	struct numbers n;
+
+	compute(s, &n);
+	*out = (struct summary_frame_numbers){
+	    .deltas = s->n,
+	    .sum_ns = s->sum_ns,
+	    .p50_ns = n.p50,
+	    .p90_ns = n.p90,
+	    .p95_ns = n.p95,
+	    .p99_ns = n.p99,
+	    .max_ns = s->max_ns,
+	    .mean_fps = n.mean_fps,
+	    .low1_fps = n.low1_fps,
+	    .stutter_pct = n.stutter_pct,
+	    .janks = s->janks,
+	    .big_janks = s->big_janks,
+	};
 }
 
 /* ------------------------------------------------------------ formatting */

@@ -39,6 +39,20 @@ uint64_t summary_valid_end(const struct summary *s);
 /* Live readings not reproduced (0 = perfect fidelity or no live readings). */
 uint64_t summary_mismatches(const struct summary *s);
 
+/*
+ * The frame-time numbers of the report (REPORT.md "frame times" and "janks"), for other
+ * commands (score, and the submissions of the capture's truth series). A summary fed only
+ * deltas (its sink's delta callback; record for attach/exit) computes them for any series.
+ * Undefined values (no delta) are 0.
+ */
+struct summary_frame_numbers {
+	uint64_t deltas, sum_ns;
+	uint64_t p50_ns, p90_ns, p95_ns, p99_ns, max_ns; /* truncated to the us, as printed */
+	double mean_fps, low1_fps, stutter_pct;
+	uint64_t janks, big_janks;
+};
+void summary_frame_numbers(struct summary *s, struct summary_frame_numbers *out);
+
 /* Human-readable report. */
 void summary_print_text(const struct summary *s, FILE *out);
 /*

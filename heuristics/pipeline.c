@@ -16,7 +16,7 @@
 /* One PID's tracker, in a "last seen" list (head = most recent) for the max_pids bound. */
 struct pid_slot {
 	uint32_t pid;
-	struct tracker *t; /* NULL: the slot is on the free list */
+	void *t; /* the kind's tracker; NULL: the slot is on the free list */
 	uint32_t prev;
 	uint32_t next; /* also the free list's link */
 };
@@ -26,6 +26,7 @@ struct pid_slot {
 
 struct pipeline {
 	struct pipeline_config cfg;
+	const struct tracker_kind *kind;
 	struct pipeline_callbacks cb;
 	void *ctx;
 
@@ -64,8 +65,10 @@ void pipeline_config_default(struct pipeline_config *cfg)
 int pipeline_new(struct pipeline **out, const struct pipeline_config *cfg,
 		 const struct pipeline_callbacks *cb, void *ctx)
 {
+	const struct tracker_kind *kind =
+	    tracker_kind_find(cfg->tracker_name ? cfg->tracker_name : TRACKER_KIND_DEFAULT);
 	struct pipeline *p;
-	struct tracker *probe_t;
+	void *probe_t;
 	struct fps_meter *probe_m;
 	int err;
 
@@ -73,11 +76,13 @@ int pipeline_new(struct pipeline **out, const struct pipeline_config *cfg,
 	if ((cfg->synthesize_ticks && cfg->tick_ms == 0) || cfg->max_pids < 1 ||
 	    cfg->max_pids > PIDS_LIMIT)
 		return -EINVAL;
+	if (!kind)
+		return -ENOENT;
 	/* Check the tracker and meter configs now rather than at the first record. */
-	err = tracker_new(&probe_t, &cfg->tracker);
+	err = kind->create(&probe_t, &cfg->tracker);
 	if (err)
 		return err;
-	tracker_free(probe_t);
+	kind->destroy(probe_t);
 	err = fps_meter_new(&probe_m, &cfg->meter, 0, cfg->has_sysfs);
 	if (err)
 		return err;
@@ -86,6 +91,8 @@ int pipeline_new(struct pipeline **out, const struct pipeline_config *cfg,
 	if (!p)
 		return -ENOMEM;
 	p->cfg = *cfg;
+	p->cfg.tracker_name = kind->name; /* the caller's string need not outlive us */
+	p->kind = kind;
 	if (cb)
 		p->cb = *cb;
 	p->ctx = ctx;
@@ -107,7 +114,8 @@ void pipeline_free(struct pipeline *p)
 	if (!p)
 		return;
 	for (uint32_t i = 0; i < p->used; i++)
-		tracker_free(p->slots[i].t);
+		if (p->slots[i].t)
+			p->kind->destroy(p->slots[i].t);
 	free(p->slots);
 	heur_map_free(&p->pids);
 	fps_meter_free(p->meter);
@@ -123,7 +131,7 @@ void pipeline_stats(const struct pipeline *p, struct pipeline_stats *st)
 
 		if (!p->slots[i].t)
 			continue;
-		tracker_stats(p->slots[i].t, &ts);
+		p->kind->stats(p->slots[i].t, &ts);
 		st->buffers_evicted += ts.buffers_evicted;
 	}
 	if (p->meter)
@@ -158,13 +166,13 @@ static void lru_push_front(struct pipeline *p, uint32_t i)
 }
 
 /* Free a tracker, keeping its eviction count for pipeline_stats. */
-static void drop_tracker(struct pipeline *p, struct tracker *t)
+static void drop_tracker(struct pipeline *p, void *t)
 {
 	struct tracker_stats ts;
 
-	tracker_stats(t, &ts);
+	p->kind->stats(t, &ts);
 	p->gone_buffers_evicted += ts.buffers_evicted;
-	tracker_free(t);
+	p->kind->destroy(t);
 }
 
 /* Forget slot i's PID and tracker; the slot goes to the free list. */
@@ -220,10 +228,10 @@ static int take_slot(struct pipeline *p, uint32_t *out)
 static int start_tracker(struct pipeline *p, uint32_t pid, uint32_t *slot)
 {
 	uint32_t i = heur_map_get(&p->pids, pid);
-	struct tracker *t;
+	void *t;
 	int err;
 
-	err = tracker_new(&t, &p->cfg.tracker);
+	err = p->kind->create(&t, &p->cfg.tracker);
 	if (err)
 		return err;
 	if (i != NIL) {
@@ -252,7 +260,7 @@ seen:
 	*slot = i;
 	return 0;
 fail:
-	tracker_free(t);
+	p->kind->destroy(t);
 	return err;
 }
 
@@ -338,7 +346,7 @@ static int feed_frame(struct pipeline *p, const struct frc_record *r)
 		lru_unlink(p, i);
 		lru_push_front(p, i);
 	}
-	if (!tracker_record(p->slots[i].t, r->ktime_ns, f->buffer, &d.delta_ns))
+	if (!p->kind->record(p->slots[i].t, r->ktime_ns, f, &d.delta_ns))
 		return 0;
 	fps_meter_push_delta(p->meter, d.delta_ns);
 	p->st.deltas++;
@@ -347,6 +355,7 @@ static int feed_frame(struct pipeline *p, const struct frc_record *r)
 		d.seq = seq;
 		d.ktime_ns = r->ktime_ns;
 		d.buffer = f->buffer;
+		d.surface = f->surface;
 		p->cb.on_delta(p->ctx, &d);
 	}
 	return 0;

@@ -16,8 +16,15 @@
 #include "frc_record.h"
 #include "fps_meter.h"
 #include "tracker.h"
+#include "tracker_kind.h"
 
 struct pipeline_config {
+	/*
+	 * The tracker implementation's name (tracker_kind.h); NULL = TRACKER_KIND_DEFAULT
+	 * ("kala"). pipeline_new fails with -ENOENT for an unknown name (list the names with
+	 * tracker_kind_names()). The string must outlive pipeline_new only.
+	 */
+	const char *tracker_name;
 	struct tracker_config tracker;
 	struct fps_meter_config meter;
 	/*
@@ -47,6 +54,7 @@ struct pipeline_delta {
 	uint64_t seq; /* 0-based index of the frame record that produced it, among frames */
 	uint64_t ktime_ns;
 	uint64_t buffer;
+	uint64_t surface;
 	uint64_t delta_ns;
 };
 
@@ -82,7 +90,10 @@ struct pipeline;
 
 void pipeline_config_default(struct pipeline_config *cfg);
 
-/* cb may have NULL members; ctx is passed to them. */
+/*
+ * cb may have NULL members; ctx is passed to them. Returns 0, -EINVAL (bad config),
+ * -ENOENT (unknown cfg->tracker_name), -ENOMEM.
+ */
 FRC_MUST_USE int pipeline_new(struct pipeline **out, const struct pipeline_config *cfg,
 			      const struct pipeline_callbacks *cb, void *ctx);
 void pipeline_free(struct pipeline *p);

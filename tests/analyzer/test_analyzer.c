@@ -9,6 +9,7 @@
 #include <check.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <sqlite3.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -24,6 +25,7 @@
 #include "frc.h"
 #include "frc_internal.h" /* frc_writer_append_raw_entry: a record of a future type */
 #include "pidmap.h"
+#include "score.h"
 #include "sha256.h"
 
 static char tmpdir[256];
@@ -1577,6 +1579,302 @@ START_TEST(check_crlf_golden_explained)
 }
 END_TEST
 
+/* ------------------------------------------------------------ score */
+
+/*
+ * The number after "KEY": on the JSON line of tracker NAME (each tracker object is one
+ * line) of the first capture; NAN for null.
+ */
+static double score_json(const char *name, const char *key)
+{
+	char pat[96];
+	const char *line, *eol, *k;
+
+	snprintf(pat, sizeof(pat), "{\"name\": \"%s\",", name);
+	line = strstr(out_text, pat);
+	ck_assert_msg(line != NULL, "no tracker %s in:\n%s", name, out_text);
+	eol = strchr(line, '\n');
+	snprintf(pat, sizeof(pat), "\"%s\": ", key);
+	k = strstr(line, pat);
+	ck_assert_msg(k != NULL && k < eol, "no %s for %s", key, name);
+	k += strlen(pat);
+	return strncmp(k, "null", 4) ? strtod(k, NULL) : NAN;
+}
+
+#define ck_score(name, key, want)                                                                  \
+	ck_assert_msg(fabs(score_json(name, key) - (want)) < 0.0005, "%s %s = %f, want %f", name,  \
+		      key, score_json(name, key), (double)(want))
+
+/*
+ * Exact triple buffering at 60 Hz, written here: frames i = 0..240 at 1e9 + i * T,
+ * T = 16666667 ns, buffers 0xA000, 0xB000, 0xC000 in turn, no tick records.
+ * Windows: t0 = 1e9, last = 1e9 + 240 T = 5.00000008e9: 4 full windows. Frame i ends in
+ * window floor(i T / 1e9): i = 0..59 in window 0 (i = 0 has no interval: 59 truth frame
+ * times), 60..119, 120..179, 180..239 (60 each); i = 240 is in window 4 (not full).
+ * Truth 239 frames in 4 s = 59.75 FPS.
+ * kala: every buffer's delta is 3T and B, C tie with A on (count, sum): only A (i = 3, 6,
+ * ...) reports; i = 3..57: 19, 60..117: 20, 120..177: 20, 180..237: 20 = 79 = 19.75 FPS;
+ * error (79 - 239) / 239 = -66.946 %; MAE (40 * 4) / 4 = 40; MAE % 160 / 239 = 66.946.
+ * p50: truth T -> 16.666 ms (the report's us truncation), kala 3T -> 50.000 ms: +33.334.
+ * Meter (synthesized ticks at 2e9..5e9, 4 ticks): truth in (T - 1 s, T] = 59, 60, 60, 60.
+ * process: 30 deltas of T: 1e9 / 16666667 = 59.9999988; |err| 0.9999988 + 3 * 0.0000012:
+ * MAE 0.250, 1.0000024 / 239 = 0.418 %. kala: 1e9 / 50000001 = 19.9999996: |err|
+ * 39.0000004 + 3 * 40.0000004 = 159.0000016: MAE 39.750, 66.527 %.
+ */
+START_TEST(score_exact_triple_60hz)
+{
+	const char *txt = tmp("triple.txt"), *frc = tmp("triple.frc");
+	FILE *f = fopen(txt, "w");
+
+	ck_assert_ptr_nonnull(f);
+	for (unsigned i = 0; i <= 240; i++)
+		fprintf(f, "frame %llu 77 78 %#x\n", 1000000000ull + i * 16666667ull,
+			0xA000 + 0x1000 * (i % 3));
+	ck_assert_int_eq(fclose(f), 0);
+	ck_assert_int_eq(fa("import", txt, "-o", frc, NULL), 0);
+	ck_assert_int_eq(fa("score", "--json", frc, NULL), 0);
+	ck_out_has("\"frameanalyze_score\": 1,");
+	ck_out_has("\"pid\": 77, \"pid_frames\": 241, \"frames\": 241, \"surfaces\": 1, "
+		   "\"main_surface\": \"0\", \"main_surface_frames\": 241, \"windows\": 4, "
+		   "\"truth_fps\": 59.750, \"truth_p50_ms\": 16.666,");
+	ck_score("kala", "fps", 19.75);
+	ck_score("kala", "fps_error_percent", -66.946);
+	ck_score("kala", "fps_mae", 40.0);
+	ck_score("kala", "fps_mae_percent", 66.946);
+	ck_score("kala", "p50_error_ms", 33.334);
+	ck_score("kala", "meter_mae", 39.75);
+	ck_score("kala", "meter_mae_percent", 66.527);
+	ck_assert(isnan(score_json("kala", "jank_precision")));
+	for (int k = 0; k < 3; k++) {
+		const char *name = (const char *[]){"surface", "process", "main-surface"}[k];
+
+		ck_score(name, "fps", 59.75);
+		ck_score(name, "fps_error_percent", 0);
+		ck_score(name, "fps_mae", 0);
+		ck_score(name, "p99_error_ms", 0);
+		ck_score(name, "meter_mae", 0.25);
+		ck_score(name, "meter_mae_percent", 0.418);
+		ck_score(name, "rate_changes", 0);
+	}
+	/* text: the same numbers, and a subset of trackers in the order given */
+	ck_assert_int_eq(fa("score", frc, "--tracker", "main-surface,kala", NULL), 0);
+	ck_out_has("4 full windows, 59.750 FPS submitted\n");
+	ck_out_has("  main-surface    59.750     0.00   0.000    0.00");
+	ck_out_has("  kala            19.750   -66.95  40.000   66.95");
+	ck_assert_ptr_null(strstr(out_text, "process"));
+	ck_assert(strstr(out_text, "main-surface ") < strstr(out_text, "kala "));
+}
+END_TEST
+
+/* Frame records of a fixture text: ktimes in file order, and the first/last of any record. */
+static size_t fixture_frames(const char *name, uint64_t *kt, size_t max, uint64_t *t0,
+			     uint64_t *last)
+{
+	char path[512], *text, *line, *save = NULL;
+	size_t n = 0;
+
+	snprintf(path, sizeof(path), "%s/%s.txt", FIXTURES_SRC_DIR, name);
+	text = slurp(path, NULL);
+	ck_assert_ptr_nonnull(text);
+	*t0 = UINT64_MAX, *last = 0;
+	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		char type[16];
+		unsigned long long k;
+
+		if (line[0] == '#' || sscanf(line, "%15s %llu", type, &k) != 2 ||
+		    !strcmp(type, "meta"))
+			continue;
+		*t0 = k < *t0 ? k : *t0;
+		*last = k > *last ? k : *last;
+		if (!strcmp(type, "frame") && n < max)
+			kt[n++] = k;
+	}
+	free(text);
+	return n;
+}
+
+/*
+ * On committed one-PID surface-less fixtures, the truth is every consecutive pair of
+ * frames. Computed here from the fixture text: the frame times ending in full 1 s windows
+ * (truth FPS), and PerfDog's janks (d > 84 ms and 3d > 2 * the sum of the previous three).
+ * process, surface and main-surface reproduce the truth exactly (error 0, precision and
+ * recall 1 when there are janks); kala is shown as it is (well below the truth).
+ */
+START_TEST(score_fixtures_truth)
+{
+	static const char *const names[] = {"steady_60hz_triple", "jank_bursts", "hz90_realloc"};
+	static uint64_t kt[4096];
+
+	for (size_t c = 0; c < 3; c++) {
+		uint64_t t0, last, n_full, in_windows = 0, janks = 0, w[3] = {0, 0, 0};
+		size_t n = fixture_frames(names[c], kt, 4096, &t0, &last);
+		char frc[512], want[128];
+
+		n_full = (last - t0) / 1000000000ull;
+		for (size_t i = 1; i < n; i++) {
+			uint64_t d = kt[i] - kt[i - 1];
+
+			in_windows += (kt[i] - t0) / 1000000000ull < n_full;
+			janks += i >= 4 && d > 84000000 && 3 * d > 2 * (w[0] + w[1] + w[2]);
+			w[0] = w[1], w[1] = w[2], w[2] = d;
+		}
+		snprintf(frc, sizeof(frc), "%s/%s.frc", FIXTURES_BIN_DIR, names[c]);
+		ck_assert_int_eq(fa("score", "--json", frc, NULL), 0);
+		snprintf(want, sizeof(want), "\"windows\": %llu, \"truth_fps\": %.3f,",
+			 (unsigned long long)n_full, (double)in_windows / (double)n_full);
+		ck_out_has(want);
+		for (int k = 0; k < 3; k++) {
+			const char *name =
+			    (const char *[]){"surface", "process", "main-surface"}[k];
+
+			ck_score(name, "fps_error_percent", 0);
+			ck_score(name, "fps_mae", 0);
+			ck_score(name, "p95_error_ms", 0);
+			ck_score(name, "truth_janks", (double)janks);
+			ck_score(name, "janks", (double)janks);
+			if (janks) {
+				ck_score(name, "jank_precision", 1);
+				ck_score(name, "jank_recall", 1);
+			}
+		}
+		ck_assert_double_lt(score_json("kala", "fps_error_percent"), -10);
+		if (c == 1)
+			ck_assert_uint_gt(janks, 0); /* jank_bursts has janks */
+	}
+}
+END_TEST
+
+START_TEST(score_usage)
+{
+	const char *frc = hand_frc(), *bad = tmp("bad.frc");
+
+	ck_assert_int_eq(fa("score", NULL), 2);
+	ck_err_has("expected at least one capture");
+	ck_assert_int_eq(fa("score", frc, "--tracker", "kala,nope", NULL), 2);
+	ck_err_has("frameanalyze score: unknown tracker 'nope' (known: all, kala, surface, "
+		   "process, main-surface)");
+	ck_assert_int_eq(count_lines(err_text), 1);
+	ck_assert_int_eq(fa("score", frc, "--tracker", ",", NULL), 2);
+	ck_assert_int_eq(fa("score", frc, "--bogus", NULL), 2);
+	ck_assert_int_eq(fa("score", frc, "--tick-ms", "0", NULL), 2);
+	ck_assert_int_eq(fa("help", "score", NULL), 0);
+	ck_out_has("usage: frameanalyze score CAPTURE... [--tracker all|NAME,...] [--json]");
+	ck_out_has("examples:");
+	ck_assert_int_eq(fa("--help", NULL), 0);
+	ck_out_has("  score    trackers vs submissions");
+	/* not a capture: exit 1, one line naming the file, nothing on stdout */
+	spit(bad, "not a capture\n");
+	ck_assert_int_eq(fa("score", frc, bad, NULL), 1);
+	ck_err_has("bad.frc");
+	ck_assert_int_eq(count_lines(err_text), 1);
+	/* scoring is not pass/fail: a capture with janks and errors still exits 0 */
+	ck_assert_int_eq(fa("score", frc, NULL), 0);
+	ck_out_has("all 1 captures pooled");
+}
+END_TEST
+
+/*
+ * Two surfaces of one PID, in memory (no capture format carries the surface yet): surface
+ * A = 0x1000 calls at 1e9 + k T (k = 0..240, T = 16666667 ns), surface B = 0x2000 at
+ * 1e9 + b(k) for k = 0..n_b - 1; 3 buffers each. Merged in time order.
+ */
+static size_t two_surfaces(struct frc_record *recs, uint64_t (*b)(unsigned), unsigned n_b)
+{
+	unsigned ka = 0, kb = 0;
+	size_t n = 0;
+
+	while (ka <= 240 || kb < n_b) {
+		uint64_t ta = 1000000000ull + ka * 16666667ull, tb = 1000000000ull + b(kb);
+		bool a = kb >= n_b || (ka <= 240 && ta < tb);
+		struct frc_record *r = &recs[n++];
+
+		memset(r, 0, sizeof(*r));
+		r->type = FRC_FRAME;
+		r->ktime_ns = a ? ta : tb;
+		r->u.frame.pid = 42;
+		r->u.frame.tid = a ? 42 : 43;
+		r->u.frame.surface = a ? 0x1000 : 0x2000;
+		r->u.frame.buffer = (a ? 0xA000 : 0xF000) + 0x1000 * ((a ? ka++ : kb++) % 3);
+	}
+	return n;
+}
+
+static uint64_t overlay_10fps(unsigned j)
+{
+	return 5000000ull + j * 100000000ull;
+}
+
+static uint64_t equal_rate_jitter(unsigned k)
+{
+	return k * 16666667ull + 3000000ull - (k % 3) * 1000000ull;
+}
+
+static void score_mem(const struct frc_record *recs, size_t n, struct score_result *res)
+{
+	static const char *const names[] = {"surface", "process", "main-surface"};
+	struct replay_source src = {.path = "memory", .recs = recs, .n = n};
+	struct score_capture cap;
+	char err[256];
+
+	ck_assert_int_eq(score_capture(&src, NULL, names, 3, &cap, res, err, sizeof(err)), 0);
+	ck_assert_uint_eq(cap.pid, 42);
+	ck_assert_uint_eq(cap.surfaces, 2);
+	for (int i = 0; i < 3; i++) {
+		/* The truth: A's 241 calls; windows 0..3 hold 59, 60, 60, 60 of its intervals
+		 * (as in score_exact_triple_60hz): 239 in 4 full windows. */
+		ck_assert_uint_eq(res[i].windows, 4);
+		ck_assert_uint_eq(res[i].truth_frames, 239);
+	}
+	/* main-surface reports exactly A's intervals */
+	ck_assert_uint_eq(res[2].est_frames, 239);
+	ck_assert_uint_eq(res[2].abs_err_frames, 0);
+	ck_assert_uint_eq(res[2].est_p[0], res[2].truth_p[0]);
+	ck_assert_uint_eq(res[2].est_p[2], res[2].truth_p[2]);
+}
+
+/*
+ * Overlay: B is a 10 fps overlay at 5 ms + j * 100 ms (j = 0..39), 10 calls in each window;
+ * A (241 calls) is the main surface. process: every call but the first: 60 + 10 - 1 = 69 in
+ * window 0, 70 in windows 1..3: 279 (error +40 = +16.7 %, |error| 10 per window: 40).
+ * surface: A always has more deltas (B at most 39), so only A reports: exact, as ours.
+ */
+START_TEST(score_in_memory_overlay)
+{
+	static struct frc_record recs[400];
+	struct score_result res[3];
+
+	score_mem(recs, two_surfaces(recs, overlay_10fps, 40), res);
+	ck_assert_uint_eq(res[0].est_frames, 239);
+	ck_assert_uint_eq(res[0].abs_err_frames, 0);
+	ck_assert_uint_eq(res[1].est_frames, 279);
+	ck_assert_uint_eq(res[1].abs_err_frames, 40);
+	ck_assert_uint_eq(res[1].worst_err, 10);
+}
+END_TEST
+
+/*
+ * Two surfaces at the same rate: B at k T + 3 ms - (k % 3) ms (k = 0..240); both have 241
+ * calls: the truth's tie rule picks A (the smaller value), and so does ours.
+ * surface (Kala's rule on surfaces): at B's k-th call both have k deltas, B's sum is
+ * k T - (k % 3) ms, A's k T: B is active (reports) when k % 3 != 0, until the rings are
+ * full (k = 144: then both sums are 144 T and A wins the tie). B reports for k in 1..143,
+ * k % 3 != 0: windows 0 (k 1..59): 40, 1 (60..119): 40, 2 (120..143): 16 = 96 extra:
+ * 335 frames, |error| 40 + 40 + 16 + 0 = 96. process: both surfaces' calls but the first:
+ * 119 + 120 * 3 = 479, |error| 60 per window = 240.
+ */
+START_TEST(score_in_memory_equal_rate)
+{
+	static struct frc_record recs[600];
+	struct score_result res[3];
+
+	score_mem(recs, two_surfaces(recs, equal_rate_jitter, 241), res);
+	ck_assert_uint_eq(res[0].est_frames, 335);
+	ck_assert_uint_eq(res[0].abs_err_frames, 96);
+	ck_assert_uint_eq(res[1].est_frames, 479);
+	ck_assert_uint_eq(res[1].abs_err_frames, 240);
+}
+END_TEST
+
 int main(int argc, char **argv)
 {
 	/* automatic, not static: START_TEST's names are pointer variables, not constants */
@@ -1630,6 +1928,11 @@ int main(int argc, char **argv)
 	    {"errors_name_file_and_range", errors_name_file_and_range},
 	    {"import_long_line_refused_early", import_long_line_refused_early},
 	    {"import_sigint_leaves_no_tmp", import_sigint_leaves_no_tmp},
+	    {"score_exact_triple_60hz", score_exact_triple_60hz},
+	    {"score_fixtures_truth", score_fixtures_truth},
+	    {"score_usage", score_usage},
+	    {"score_in_memory_overlay", score_in_memory_overlay},
+	    {"score_in_memory_equal_rate", score_in_memory_equal_rate},
 	};
 	Suite *s = suite_create("analyzer");
 	SRunner *sr;

@@ -130,7 +130,7 @@ static int gen_next(struct gen *g, struct frc_record *r)
 	case S_FRAME_A:
 		r->type = FRC_FRAME;
 		r->u.frame = (struct frc_frame){PID_A, PID_A + 7,
-						0x7f3a000000ull + (g->frames_a % 3) * 0x5000};
+						0x7f3a000000ull + (g->frames_a % 3) * 0x5000, 0};
 		g->frames_a++;
 		g->next[best] = g->frames_a == FRAMES_A
 				    ? UINT64_MAX
@@ -139,7 +139,7 @@ static int gen_next(struct gen *g, struct frc_record *r)
 	case S_FRAME_B:
 		r->type = FRC_FRAME;
 		r->u.frame = (struct frc_frame){PID_B, PID_B + 3,
-						0x7f4b000000ull + (g->frames_b % 2) * 0x3000};
+						0x7f4b000000ull + (g->frames_b % 2) * 0x3000, 0};
 		g->frames_b++;
 		if (g->frames_b == FRAMES_B) {
 			g->next[best] = UINT64_MAX;

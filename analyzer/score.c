@@ -1,0 +1,417 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * score.c - the score engine (see score.h, analyzer/REPORT.md "Score").
+ *
+ * Per variant one replay with a sink that sees both series of the main PID: the truth
+ * (from the records, through truth.h) and the variant's deltas (from the pipeline). Both
+ * go through the report's own statistics (a struct summary each) and PerfDog's rule
+ * (perfdog.h); windows, janks and the per-tick truth are kept here, bounded: janks at most
+ * SCORE_MAX_JANKS per series, the truth's last second at most SCORE_TICK_RING calls.
+ */
+#include "score.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "perfdog.h"
+#include "summary.h"
+#include "truth.h"
+
+#define SEC_NS 1000000000ull
+#define SCORE_MAX_JANKS (1u << 20)
+#define SCORE_TICK_RING (1u << 16) /* calls per second the per-tick truth can count */
+#define SETTLE_BAND 0.05
+#define LATER_SCAN 1024 /* newest truth ends looked at past a tick */
+
+struct span {
+	uint64_t start, end;
+};
+
+/* One series (truth or estimate) of the main PID. */
+struct series {
+	struct summary *sum;
+	uint64_t win[4]; /* PerfDog window */
+	struct span *janks;
+	size_t n_janks;
+	bool truncated;
+	uint64_t cur_count; /* frame times ending in the current 1 s window */
+};
+
+struct run {
+	struct truth *truth;
+	uint32_t pid;
+	uint64_t t0, n_full; /* first record; full 1 s windows */
+	uint64_t cur_win;
+	struct series truth_s, est_s;
+	uint64_t *ring; /* ktime of the truth's recent frame-time ends */
+	size_t ring_head, ring_len;
+	double prev_truth;
+	bool have_prev, pending;
+	uint64_t change_ns;
+	struct score_result *r;
+	char err[128];
+};
+
+static int series_init(struct series *s)
+{
+	memset(s, 0, sizeof(*s));
+	s->janks = malloc(64 * sizeof(*s->janks));
+	if (!s->janks || summary_new(&s->sum))
+		return -ENOMEM;
+	return 0;
+}
+
+static void series_free(struct series *s)
+{
+	summary_free(s->sum);
+	free(s->janks);
+}
+
+/* Close the current window (if it is a full one) and move to window w. */
+static void window_advance(struct run *run, uint64_t w)
+{
+	struct score_result *r = run->r;
+
+	if (run->cur_win < run->n_full) {
+		uint64_t t = run->truth_s.cur_count, e = run->est_s.cur_count;
+		uint64_t d = e > t ? e - t : t - e;
+
+		r->truth_frames += t;
+		r->est_frames += e;
+		r->abs_err_frames += d;
+		if (d > r->worst_err) {
+			r->worst_err = d;
+			r->worst_at_s = (double)run->cur_win;
+			r->worst_signed = (int64_t)e - (int64_t)t;
+		}
+	}
+	run->truth_s.cur_count = run->est_s.cur_count = 0;
+	run->cur_win = w;
+}
+
+/* A frame time of a series ending at ktime: window count, summary, jank list. */
+static int series_add(struct run *run, struct series *s, const struct pipeline_delta *d)
+{
+	struct replay_sink sink = summary_sink(s->sum);
+	uint64_t w = d->ktime_ns > run->t0 ? (d->ktime_ns - run->t0) / SEC_NS : 0;
+	int rc;
+
+	/* A frame back in time counts in the current window (windows only move forward). */
+	if (w > run->cur_win)
+		window_advance(run, w);
+	s->cur_count++;
+	rc = sink.delta(s->sum, d);
+	if (rc || perfdog_push(s->win, d->delta_ns) == PERFDOG_NONE)
+		return rc;
+	if (s->n_janks == SCORE_MAX_JANKS) {
+		s->truncated = true;
+		return 0;
+	}
+	if (s->n_janks >= 64 && !(s->n_janks & (s->n_janks - 1))) {
+		struct span *j = realloc(s->janks, 2 * s->n_janks * sizeof(*j));
+
+		if (!j)
+			return -ENOMEM;
+		s->janks = j;
+	}
+	s->janks[s->n_janks++] = (struct span){d->ktime_ns - d->delta_ns, d->ktime_ns};
+	return 0;
+}
+
+/*
+ * The truth's recent frame-time ends, in nondecreasing order: a call back in time is kept
+ * at the latest time seen (like the windows), so the oldest is always at the head.
+ */
+static void ring_push(struct run *run, uint64_t ktime)
+{
+	if (run->ring_len) {
+		uint64_t newest = run->ring[(run->ring_head + run->ring_len - 1) % SCORE_TICK_RING];
+
+		if (ktime < newest)
+			ktime = newest;
+	}
+	if (run->ring_len == SCORE_TICK_RING) { /* more than 65536 calls/s: forget the oldest */
+		run->ring_head = (run->ring_head + 1) % SCORE_TICK_RING;
+		run->ring_len--;
+	}
+	run->ring[(run->ring_head + run->ring_len++) % SCORE_TICK_RING] = ktime;
+}
+
+/*
+ * Truth frame times ending in (now - 1 s, now]. The replay shows a record to the sinks
+ * before the synthesized ticks due before it, so the newest ends may be after now: they
+ * are not counted (at most LATER_SCAN of them are looked at: a forged capture whose
+ * time jumps far ahead must not make every tick scan the whole ring).
+ */
+static uint64_t ring_count(struct run *run, uint64_t now)
+{
+	size_t later = 0;
+
+	while (run->ring_len && run->ring[run->ring_head] + SEC_NS <= now) {
+		run->ring_head = (run->ring_head + 1) % SCORE_TICK_RING;
+		run->ring_len--;
+	}
+	while (later < run->ring_len && later < LATER_SCAN &&
+	       run->ring[(run->ring_head + run->ring_len - 1 - later) % SCORE_TICK_RING] > now)
+		later++;
+	return run->ring_len - later;
+}
+
+static int run_record(void *ctx, const struct frc_record *rec, uint64_t frame_seq)
+{
+	struct run *run = ctx;
+	struct pipeline_delta d;
+	uint32_t pid = rec->type == FRC_ATTACH ? rec->u.attach.pid : rec->u.exit.pid;
+
+	/* attach/exit: a new process life, fresh windows (as the report and the trackers). */
+	if ((rec->type == FRC_ATTACH || rec->type == FRC_EXIT) && pid == run->pid) {
+		memset(run->truth_s.win, 0, sizeof(run->truth_s.win));
+		memset(run->est_s.win, 0, sizeof(run->est_s.win));
+	}
+	if (!truth_series_next(run->truth, rec, frame_seq, &d) || d.pid != run->pid)
+		return 0;
+	ring_push(run, d.ktime_ns);
+	return series_add(run, &run->truth_s, &d);
+}
+
+static int run_delta(void *ctx, const struct pipeline_delta *d)
+{
+	struct run *run = ctx;
+
+	return d->pid == run->pid ? series_add(run, &run->est_s, d) : 0;
+}
+
+/* Settle: the first tick within 5 % of the truth after the truth's rate changed by > 5 %. */
+static void settle_step(struct run *run, uint64_t now, double truth, double err)
+{
+	struct score_result *r = run->r;
+	double band = SETTLE_BAND * truth;
+
+	if (run->have_prev && (truth > run->prev_truth * (1 + SETTLE_BAND) ||
+			       truth < run->prev_truth * (1 - SETTLE_BAND))) {
+		r->unsettled += run->pending; /* the previous change never settled */
+		r->changes++;
+		run->pending = true;
+		run->change_ns = now;
+	}
+	if (run->pending && err <= band) {
+		uint64_t t = now - run->change_ns;
+
+		run->pending = false;
+		r->settled++;
+		r->settle_sum_ns += t;
+		if (t > r->settle_max_ns)
+			r->settle_max_ns = t;
+	}
+	run->prev_truth = truth;
+	run->have_prev = true;
+}
+
+static int run_reading(void *ctx, const struct pipeline_reading *rd)
+{
+	struct run *run = ctx;
+	struct score_result *r = run->r;
+	double truth, est, err;
+
+	if (rd->tick_ns < run->t0 + SEC_NS)
+		return 0;
+	truth = (double)ring_count(run, rd->tick_ns);
+	est = rd->reading.valid ? rd->reading.fps : 0.0;
+	err = est > truth ? est - truth : truth - est;
+	r->ticks++;
+	r->ticks_none += !rd->reading.valid;
+	r->meter_abs_err += err;
+	r->meter_truth_sum += truth;
+	settle_step(run, rd->tick_ns, truth, err);
+	return 0;
+}
+
+static int run_begin(void *ctx, const struct replay_info *info)
+{
+	struct run *run = ctx;
+
+	run->r->truncated = info->stats.status != FRC_STATUS_COMPLETE;
+	run->t0 = info->stats.first_ktime_ns;
+	run->n_full = (info->stats.last_ktime_ns - info->stats.first_ktime_ns) / SEC_NS;
+	truth_series_reset(run->truth);
+	return 0;
+}
+
+static const char *run_error(void *ctx)
+{
+	return ((struct run *)ctx)->err;
+}
+
+static int cmp_span(const void *a, const void *b)
+{
+	const struct span *x = a, *y = b;
+
+	return x->start != y->start ? (x->start > y->start) - (x->start < y->start)
+				    : (x->end > y->end) - (x->end < y->end);
+}
+
+/*
+ * How many spans of a overlap (share more than an instant with) some span of b. b is
+ * sorted by start; every span of b is at most max_len long, so only the spans of b that
+ * start in (a.start - max_len, a.end) can overlap a: a binary search and a short scan.
+ */
+static uint64_t count_matched(const struct span *a, size_t na, const struct span *b, size_t nb)
+{
+	uint64_t max_len = 0, matched = 0;
+
+	for (size_t i = 0; i < nb; i++)
+		if (b[i].end - b[i].start > max_len)
+			max_len = b[i].end - b[i].start;
+	for (size_t i = 0; i < na; i++) {
+		size_t lo = 0, hi = nb; /* first b starting at or after a[i].end */
+
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+
+			if (b[mid].start < a[i].end)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		/* b[lo].start + max_len > a[i].start, without the sum (it could wrap) */
+		while (lo-- > 0 && (a[i].start <= max_len || b[lo].start > a[i].start - max_len)) {
+			if (b[lo].end > a[i].start) {
+				matched++;
+				break;
+			}
+		}
+	}
+	return matched;
+}
+
+static void finish_run(struct run *run)
+{
+	struct score_result *r = run->r;
+	struct summary_frame_numbers t, e;
+	struct series *ts = &run->truth_s, *es = &run->est_s;
+
+	window_advance(run, UINT64_MAX);
+	r->windows = run->n_full;
+	r->unsettled += run->pending;
+	summary_frame_numbers(ts->sum, &t);
+	summary_frame_numbers(es->sum, &e);
+	r->truth_p[0] = t.p50_ns, r->truth_p[1] = t.p95_ns, r->truth_p[2] = t.p99_ns;
+	r->est_p[0] = e.p50_ns, r->est_p[1] = e.p95_ns, r->est_p[2] = e.p99_ns;
+	for (int i = 0; i < 3; i++)
+		r->p_abs_err_ms[i] =
+		    (r->est_p[i] > r->truth_p[i] ? (double)(r->est_p[i] - r->truth_p[i])
+						 : (double)(r->truth_p[i] - r->est_p[i])) /
+		    1e6;
+	r->truth_deltas = t.deltas;
+	r->est_deltas = e.deltas;
+	r->captures = t.deltas && e.deltas; /* percentile errors exist */
+	if (!r->captures)
+		memset(r->p_abs_err_ms, 0, sizeof(r->p_abs_err_ms));
+	qsort(ts->janks, ts->n_janks, sizeof(*ts->janks), cmp_span);
+	qsort(es->janks, es->n_janks, sizeof(*es->janks), cmp_span);
+	r->truth_janks = ts->n_janks;
+	r->est_janks = es->n_janks;
+	r->est_matched = count_matched(es->janks, es->n_janks, ts->janks, ts->n_janks);
+	r->truth_matched = count_matched(ts->janks, ts->n_janks, es->janks, es->n_janks);
+	r->janks_truncated = ts->truncated || es->truncated;
+}
+
+/* One replay of path with tracker name; fills *r. */
+static int score_one(const struct replay_source *src, const struct replay_options *opt,
+		     struct truth *truth, uint32_t pid, const char *name, struct score_result *r,
+		     char *err, size_t errlen)
+{
+	struct replay_options o = opt ? *opt : (struct replay_options){0};
+	struct run run = {.truth = truth, .pid = pid, .r = r};
+	struct replay_sink sink = {.ctx = &run,
+				   .begin = run_begin,
+				   .record = run_record,
+				   .delta = run_delta,
+				   .reading = run_reading,
+				   .error = run_error};
+	int rc = -ENOMEM;
+
+	memset(r, 0, sizeof(*r));
+	r->tracker = name;
+	o.tracker_name = name;
+	run.ring = malloc(SCORE_TICK_RING * sizeof(*run.ring));
+	if (!run.ring || series_init(&run.truth_s) || series_init(&run.est_s)) {
+		snprintf(err, errlen, "%s: out of memory", src->path);
+		goto cleanup;
+	}
+	rc = replay_run_source(src, &o, &sink, 1, err, errlen);
+	if (!rc)
+		finish_run(&run);
+cleanup:
+	series_free(&run.truth_s);
+	series_free(&run.est_s);
+	free(run.ring);
+	return rc;
+}
+
+int score_capture(const struct replay_source *src, const struct replay_options *opt,
+		  const char *const *names, size_t n, struct score_capture *cap,
+		  struct score_result *results, char *err, size_t errlen)
+{
+	struct truth *truth = NULL;
+	const struct truth_pid *mp;
+	int rc;
+
+	memset(cap, 0, sizeof(*cap));
+	cap->path = src->path;
+	rc = truth_count(src, opt, &truth, err, errlen);
+	if (rc)
+		return rc;
+	mp = truth_main_pid(truth);
+	cap->pids = truth_pid_count(truth);
+	for (size_t i = 0; i < cap->pids; i++)
+		cap->frames += truth_pid_at(truth, i)->calls;
+	if (mp) {
+		cap->has_frames = true;
+		cap->pid = mp->pid;
+		cap->pid_calls = mp->calls;
+		cap->surfaces = mp->surfaces;
+		cap->main_surface = mp->main_surface;
+		cap->main_calls = mp->main_calls;
+	}
+	for (size_t i = 0; i < n && !rc; i++)
+		rc = score_one(src, opt, truth, cap->pid, names[i], &results[i], err, errlen);
+	cap->truncated = n > 0 && results[0].truncated;
+	truth_free(truth);
+	return rc;
+}
+
+void score_add(struct score_result *acc, const struct score_result *r)
+{
+	if (r->worst_err > acc->worst_err || acc->captures == 0) {
+		acc->worst_err = r->worst_err;
+		acc->worst_at_s = r->worst_at_s;
+		acc->worst_signed = r->worst_signed;
+	}
+	acc->tracker = r->tracker;
+	acc->windows += r->windows;
+	acc->truth_frames += r->truth_frames;
+	acc->est_frames += r->est_frames;
+	acc->abs_err_frames += r->abs_err_frames;
+	for (int i = 0; i < 3; i++)
+		acc->p_abs_err_ms[i] += r->p_abs_err_ms[i];
+	acc->captures += r->captures;
+	acc->truth_deltas += r->truth_deltas;
+	acc->est_deltas += r->est_deltas;
+	acc->truth_janks += r->truth_janks;
+	acc->est_janks += r->est_janks;
+	acc->est_matched += r->est_matched;
+	acc->truth_matched += r->truth_matched;
+	acc->janks_truncated |= r->janks_truncated;
+	acc->ticks += r->ticks;
+	acc->ticks_none += r->ticks_none;
+	acc->meter_abs_err += r->meter_abs_err;
+	acc->meter_truth_sum += r->meter_truth_sum;
+	acc->changes += r->changes;
+	acc->settled += r->settled;
+	acc->unsettled += r->unsettled;
+	acc->settle_sum_ns += r->settle_sum_ns;
+	if (r->settle_max_ns > acc->settle_max_ns)
+		acc->settle_max_ns = r->settle_max_ns;
+}

@@ -1,0 +1,70 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * score.h - `frameanalyze score`: each tracker variant against the capture's submissions.
+ *
+ * The truth is the main surface of the capture's main PID (truth.h). For each variant the
+ * capture is replayed with that tracker; the score compares, on the main PID only: FPS per
+ * 1 s window, frame-time percentiles, PerfDog janks matched in time, and the FPS meter's
+ * reading at every tick against the truth's calls in the second before it.
+ * analyzer/REPORT.md ("Score") defines every number.
+ */
+#ifndef FRAMEANALYZE_SCORE_H
+#define FRAMEANALYZE_SCORE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "replay.h"
+
+/* One variant on one capture (or summed over captures: the sums pool). */
+struct score_result {
+	const char *tracker;
+	bool truncated; /* the capture is truncated: scored up to the damage */
+	/* FPS per full 1 s window: frame times ending in the window */
+	uint64_t windows, truth_frames, est_frames;
+	uint64_t abs_err_frames; /* sum over windows of |est - truth| */
+	uint64_t worst_err;	 /* the largest |est - truth| of one window (FPS) */
+	double worst_at_s;	 /* that window's start, s after the first record */
+	int64_t worst_signed;	 /* est - truth in that window */
+	/* frame-time percentiles, ns (truncated to the us as the report prints them) */
+	uint64_t truth_p[3], est_p[3]; /* p50, p95, p99 */
+	uint64_t truth_deltas, est_deltas;
+	double p_abs_err_ms[3]; /* |est - truth| in ms; summed over captures */
+	uint64_t captures;	/* captures where both series have frame times (p_abs_err_ms) */
+	/* janks */
+	uint64_t truth_janks, est_janks, est_matched, truth_matched;
+	bool janks_truncated;
+	/* meter vs truth at each tick (ticks at least 1 s after the first record) */
+	uint64_t ticks, ticks_none;
+	double meter_abs_err, meter_truth_sum; /* FPS */
+	uint64_t changes, settled, unsettled;
+	uint64_t settle_sum_ns, settle_max_ns;
+};
+
+/* What the score learned about a capture. */
+struct score_capture {
+	const char *path;
+	bool truncated;
+	bool has_frames;
+	uint32_t pid;	       /* main PID */
+	uint64_t pid_calls;    /* its frame records */
+	uint64_t surfaces;     /* its distinct surfaces */
+	uint64_t main_surface; /* its main surface */
+	uint64_t main_calls;   /* that surface's calls */
+	uint64_t frames, pids; /* frame records and PIDs in the capture */
+};
+
+/*
+ * Score src (a capture file, or records in memory: replay.h; opt may be NULL) with the n
+ * trackers named in names (each a tracker_kind name), results[i] for names[i]. Returns 0
+ * or a negative code with a one-line message in err.
+ */
+FRC_MUST_USE int score_capture(const struct replay_source *src, const struct replay_options *opt,
+			       const char *const *names, size_t n, struct score_capture *cap,
+			       struct score_result *results, char *err, size_t errlen);
+
+/* acc += r (the pooled sums of the aggregate). */
+void score_add(struct score_result *acc, const struct score_result *r);
+
+#endif

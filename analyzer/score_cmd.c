@@ -1,0 +1,367 @@
+/* SPDX-License-Identifier: MIT */
+/* score_cmd.c - `frameanalyze score`: options, the table and the JSON (REPORT.md "Score"). */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "commands.h"
+#include "score.h"
+#include "tracker_kind.h"
+
+#define MAX_TRACKERS 16
+
+static const char score_help[] =
+    "usage: frameanalyze score CAPTURE... [--tracker all|NAME,...] [--json] [--tick-ms N]\n"
+    "\n"
+    "How right is each frame tracker? A capture holds every queueBuffer call, so what the\n"
+    "app submitted needs no heuristic: the truth is the intervals between consecutive\n"
+    "calls of the main surface (the one with the most calls) of the capture's main PID\n"
+    "(the one with the most frames). Each tracker variant replays the capture and is\n"
+    "scored on that PID against the truth:\n"
+    "  FPS      frames per full 1 s window: estimate, error of the total (%), mean\n"
+    "           absolute error per window (FPS and %), the worst window\n"
+    "  p50..99  frame-time percentile errors, estimate - truth (ms)\n"
+    "  janks    PerfDog janks of the estimate vs the truth's, matched when their\n"
+    "           intervals overlap in time: precision and recall\n"
+    "  meter    the FPS meter fed by the variant, at every tick, vs the truth's calls in\n"
+    "           the second before the tick: mean absolute error, and the time after a\n"
+    "           change of the truth's rate (> 5 %) until the meter is within 5 %\n"
+    "Per capture, then all captures pooled. Scoring is not pass/fail: exit 0.\n"
+    "\n"
+    "options:\n"
+    "  --tracker LIST  all (default) or names separated by commas\n"
+    "  --json          JSON for machines (schema: analyzer/REPORT.md)\n"
+    "  --tick-ms N     meter period when a capture has no tick records (default 1000)\n"
+    "\n"
+    "exit: 0 scored, 1 a capture is corrupt or unreadable, 2 usage (also an unknown\n"
+    "tracker name: the message lists the names).\n"
+    "\n"
+    "examples:\n"
+    "  frameanalyze score build/fixtures/*.frc\n"
+    "  frameanalyze score capture.frc --tracker kala,main-surface\n"
+    "  frameanalyze score --json capture.frc | jq '.aggregate.trackers[].fps_mae_percent'\n";
+
+/* Parse "all" or "a,b,c" into names (pointing into arg, which is modified). */
+static int parse_trackers(char *arg, const char **names, size_t *n)
+{
+	char list[256];
+
+	*n = 0;
+	if (!strcmp(arg, "all")) {
+		for (size_t i = 0; i < tracker_kind_count(); i++)
+			names[(*n)++] = tracker_kind_at(i)->name;
+		return 0;
+	}
+	for (char *save = NULL, *tok = strtok_r(arg, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		const struct tracker_kind *k = tracker_kind_find(tok);
+
+		if (!k) {
+			tracker_kind_names(list, sizeof(list));
+			return cli_usage_error("score", "unknown tracker '%s' (known: all, %s)",
+					       tok, list);
+		}
+		if (*n == MAX_TRACKERS)
+			return cli_usage_error("score", "more than %d trackers in --tracker",
+					       MAX_TRACKERS);
+		names[(*n)++] = k->name;
+	}
+	if (*n == 0)
+		return cli_usage_error("score", "--tracker needs a name (or 'all')");
+	return 0;
+}
+
+/* Numbers derived from the sums of a result, shared by the text and the JSON. */
+struct derived {
+	bool fps, prec, rec, meter, settle;
+	double truth_fps, est_fps, bias_pct, mae, mae_pct;
+	double precision, recall;
+	double meter_mae, meter_pct;
+	double settle_mean_ms, settle_max_ms;
+};
+
+static void derive(const struct score_result *r, struct derived *d)
+{
+	memset(d, 0, sizeof(*d));
+	d->fps = r->windows > 0 && r->truth_frames > 0;
+	if (d->fps) {
+		double w = (double)r->windows, t = (double)r->truth_frames;
+
+		d->truth_fps = t / w;
+		d->est_fps = (double)r->est_frames / w;
+		d->bias_pct = ((double)r->est_frames - t) * 100.0 / t;
+		d->mae = (double)r->abs_err_frames / w;
+		d->mae_pct = (double)r->abs_err_frames * 100.0 / t;
+	}
+	d->prec = r->est_janks > 0;
+	d->precision = d->prec ? (double)r->est_matched / (double)r->est_janks : 0;
+	d->rec = r->truth_janks > 0;
+	d->recall = d->rec ? (double)r->truth_matched / (double)r->truth_janks : 0;
+	d->meter = r->ticks > 0 && r->meter_truth_sum > 0;
+	if (d->meter) {
+		d->meter_mae = r->meter_abs_err / (double)r->ticks;
+		d->meter_pct = r->meter_abs_err * 100.0 / r->meter_truth_sum;
+	}
+	d->settle = r->settled > 0;
+	if (d->settle) {
+		d->settle_mean_ms = (double)r->settle_sum_ns / (double)r->settled / 1e6;
+		d->settle_max_ms = (double)r->settle_max_ns / 1e6;
+	}
+}
+
+/* "%.*f" or "-" for an undefined number. */
+static const char *num(char *buf, size_t len, bool ok, int prec, double v)
+{
+	if (!ok)
+		snprintf(buf, len, "-");
+	else
+		snprintf(buf, len, "%.*f", prec, v);
+	return buf;
+}
+
+static void text_header(FILE *out)
+{
+	fprintf(out, "  %-13s %8s %8s %7s %7s %9s %23s %11s %8s %7s %s\n", "tracker", "FPS",
+		"error%", "MAE", "MAE%", "worst", "p50/p95/p99 err ms", "jank P/R", "meter", "mtr%",
+		"settle ms (changes, unsettled)");
+}
+
+static void text_row(FILE *out, const struct score_result *r, bool aggregate)
+{
+	char a[32], b[32], c[32], e[32], f[32], g[32], w[48], p[128], j[80], st[96];
+	struct derived d;
+
+	derive(r, &d);
+	if (d.fps)
+		snprintf(w, sizeof(w), "%+" PRId64 "@%.0fs", r->worst_signed, r->worst_at_s);
+	else
+		snprintf(w, sizeof(w), "-");
+	if (r->captures == 0)
+		snprintf(p, sizeof(p), "-");
+	else if (aggregate) /* mean of the captures' absolute errors */
+		snprintf(p, sizeof(p), "|%.3f/%.3f/%.3f|", r->p_abs_err_ms[0] / (double)r->captures,
+			 r->p_abs_err_ms[1] / (double)r->captures,
+			 r->p_abs_err_ms[2] / (double)r->captures);
+	else
+		snprintf(p, sizeof(p), "%+.3f/%+.3f/%+.3f",
+			 ((double)r->est_p[0] - (double)r->truth_p[0]) / 1e6,
+			 ((double)r->est_p[1] - (double)r->truth_p[1]) / 1e6,
+			 ((double)r->est_p[2] - (double)r->truth_p[2]) / 1e6);
+	snprintf(j, sizeof(j), "%s/%s", num(a, sizeof(a), d.prec, 2, d.precision),
+		 num(b, sizeof(b), d.rec, 2, d.recall));
+	snprintf(st, sizeof(st), "%s (%" PRIu64 ", %" PRIu64 ")",
+		 num(c, sizeof(c), d.settle, 0, d.settle_mean_ms), r->changes, r->unsettled);
+	fprintf(out, "  %-13s %8s %8s %7s %7s %9s %23s %11s %8s %7s %s\n", r->tracker,
+		num(a, sizeof(a), d.fps, 3, d.est_fps), num(b, sizeof(b), d.fps, 2, d.bias_pct),
+		num(c, sizeof(c), d.fps, 3, d.mae), num(e, sizeof(e), d.fps, 2, d.mae_pct), w, p, j,
+		num(f, sizeof(f), d.meter, 3, d.meter_mae),
+		num(g, sizeof(g), d.meter, 2, d.meter_pct), st);
+}
+
+static void text_capture(FILE *out, const struct score_capture *cap, const struct score_result *r,
+			 size_t n)
+{
+	char t[32];
+	struct derived d;
+
+	derive(&r[0], &d);
+	fprintf(out, "capture ");
+	cli_put_text(out, cap->path);
+	fprintf(out, "%s\n", cap->truncated ? " (truncated: scored up to the damage)" : "");
+	if (!cap->has_frames) {
+		fprintf(out, "  no frame records: nothing to score\n\n");
+		return;
+	}
+	fprintf(out,
+		"  truth: pid %" PRIu32 " (%" PRIu64 " of %" PRIu64
+		" frames), main surface %#" PRIx64 " (%" PRIu64 " calls, %" PRIu64
+		" surface%s); %" PRIu64 " full windows, %s FPS submitted\n",
+		cap->pid, cap->pid_calls, cap->frames, cap->main_surface, cap->main_calls,
+		cap->surfaces, cap->surfaces == 1 ? "" : "s", r[0].windows,
+		num(t, sizeof(t), d.fps, 3, d.truth_fps));
+	text_header(out);
+	for (size_t i = 0; i < n; i++)
+		text_row(out, &r[i], false);
+	fputc('\n', out);
+}
+
+static void json_num(FILE *out, const char *key, bool ok, int prec, double v, bool comma)
+{
+	if (ok)
+		fprintf(out, "\"%s\": %.*f%s", key, prec, v, comma ? ", " : "");
+	else
+		fprintf(out, "\"%s\": null%s", key, comma ? ", " : "");
+}
+
+static void json_tracker(FILE *out, const struct score_result *r, bool aggregate, bool last)
+{
+	struct derived d;
+	static const char *pk[2][3] = {
+	    {"p50_error_ms", "p95_error_ms", "p99_error_ms"},
+	    {"p50_abs_error_ms", "p95_abs_error_ms", "p99_abs_error_ms"}};
+
+	derive(r, &d);
+	fprintf(out, "      {\"name\": \"%s\", \"windows\": %" PRIu64 ", ", r->tracker, r->windows);
+	json_num(out, "fps", d.fps, 3, d.est_fps, true);
+	json_num(out, "fps_error_percent", d.fps, 3, d.bias_pct, true);
+	json_num(out, "fps_mae", d.fps, 3, d.mae, true);
+	json_num(out, "fps_mae_percent", d.fps, 3, d.mae_pct, true);
+	if (d.fps)
+		fprintf(out, "\"worst_window\": {\"start_s\": %.0f, \"error_fps\": %" PRId64 "}, ",
+			r->worst_at_s, r->worst_signed);
+	else
+		fprintf(out, "\"worst_window\": null, ");
+	for (int i = 0; i < 3; i++)
+		json_num(out, pk[aggregate][i], r->captures > 0, 3,
+			 aggregate ? r->p_abs_err_ms[i] / (double)r->captures
+				   : ((double)r->est_p[i] - (double)r->truth_p[i]) / 1e6,
+			 true);
+	fprintf(out, "\"truth_janks\": %" PRIu64 ", \"janks\": %" PRIu64 ", ", r->truth_janks,
+		r->est_janks);
+	json_num(out, "jank_precision", d.prec, 4, d.precision, true);
+	json_num(out, "jank_recall", d.rec, 4, d.recall, true);
+	fprintf(out, "\"jank_list_truncated\": %s, ", r->janks_truncated ? "true" : "false");
+	fprintf(out, "\"meter_ticks\": %" PRIu64 ", \"meter_none\": %" PRIu64 ", ", r->ticks,
+		r->ticks_none);
+	json_num(out, "meter_mae", d.meter, 3, d.meter_mae, true);
+	json_num(out, "meter_mae_percent", d.meter, 3, d.meter_pct, true);
+	fprintf(out,
+		"\"rate_changes\": %" PRIu64 ", \"settled\": %" PRIu64 ", \"unsettled\": %" PRIu64
+		", ",
+		r->changes, r->settled, r->unsettled);
+	json_num(out, "settle_mean_ms", d.settle, 3, d.settle_mean_ms, true);
+	json_num(out, "settle_max_ms", d.settle, 3, d.settle_max_ms, false);
+	fprintf(out, "}%s\n", last ? "" : ",");
+}
+
+static void json_capture(FILE *out, const struct score_capture *cap, const struct score_result *r,
+			 size_t n, bool last)
+{
+	struct derived d;
+
+	derive(&r[0], &d);
+	fprintf(out, "    {\"path\": \"");
+	cli_put_json_chars(out, cap->path);
+	fprintf(out, "\", \"status\": \"%s\", ", cap->truncated ? "truncated" : "complete");
+	if (cap->has_frames)
+		fprintf(out,
+			"\"pid\": %" PRIu32 ", \"pid_frames\": %" PRIu64 ", \"frames\": %" PRIu64
+			", \"surfaces\": %" PRIu64 ", \"main_surface\": \"%#" PRIx64
+			"\", \"main_surface_frames\": %" PRIu64 ", ",
+			cap->pid, cap->pid_calls, cap->frames, cap->surfaces, cap->main_surface,
+			cap->main_calls);
+	else
+		fprintf(out, "\"pid\": null, \"frames\": 0, ");
+	fprintf(out, "\"windows\": %" PRIu64 ", ", n ? r[0].windows : 0);
+	json_num(out, "truth_fps", n && d.fps, 3, d.truth_fps, true);
+	for (int i = 0; i < 3; i++) {
+		static const char *k[3] = {"truth_p50_ms", "truth_p95_ms", "truth_p99_ms"};
+
+		json_num(out, k[i], n && r[0].truth_deltas, 3,
+			 n ? (double)r[0].truth_p[i] / 1e6 : 0, true);
+	}
+	fprintf(out, "\"truth_janks\": %" PRIu64 ",\n     \"trackers\": [\n",
+		n ? r[0].truth_janks : 0);
+	for (size_t i = 0; i < n; i++)
+		json_tracker(out, &r[i], false, i + 1 == n);
+	fprintf(out, "    ]}%s\n", last ? "" : ",");
+}
+
+/* Score every capture; print as we go (text) or at the end (JSON: one document). */
+static int score_all(char **paths, size_t n_paths, const struct replay_options *ropt,
+		     const char **names, size_t n, bool json)
+{
+	struct score_result agg[MAX_TRACKERS], res[MAX_TRACKERS];
+	struct score_capture cap;
+	char err[FRC_MSG_MAX];
+
+	memset(agg, 0, sizeof(agg));
+	if (json)
+		printf("{\n  \"frameanalyze_score\": 1,\n  \"captures\": [\n");
+	else
+		printf("score: %zu capture%s; truth = the main surface of each capture's main PID; "
+		       "analyzer/REPORT.md defines every column\n\n",
+		       n_paths, n_paths == 1 ? "" : "s");
+	for (size_t c = 0; c < n_paths; c++) {
+		struct replay_source src = {.path = paths[c]};
+
+		if (score_capture(&src, ropt, names, n, &cap, res, err, sizeof(err))) {
+			fflush(stdout);
+			cli_error("score", "%s", err);
+			return EXIT_INPUT;
+		}
+		if (cap.truncated)
+			cli_error("score", "warning: %s: truncated; scored up to the damage",
+				  paths[c]);
+		for (size_t i = 0; i < n; i++)
+			score_add(&agg[i], &res[i]);
+		if (json)
+			json_capture(stdout, &cap, res, n, c + 1 == n_paths);
+		else
+			text_capture(stdout, &cap, res, n);
+	}
+	if (json) {
+		printf("  ],\n  \"aggregate\": {\"captures\": %zu, \"trackers\": [\n", n_paths);
+		for (size_t i = 0; i < n; i++)
+			json_tracker(stdout, &agg[i], true, i + 1 == n);
+		printf("  ]}\n}\n");
+	} else {
+		printf("all %zu captures pooled (p50/p95/p99: mean absolute error)\n", n_paths);
+		text_header(stdout);
+		for (size_t i = 0; i < n; i++)
+			text_row(stdout, &agg[i], true);
+	}
+	return EXIT_OK;
+}
+
+int cmd_score(int argc, char **argv)
+{
+	static const struct option opts[] = {{"json", no_argument, NULL, 'j'},
+					     {"tracker", required_argument, NULL, 'T'},
+					     {"tick-ms", required_argument, NULL, 't'},
+					     {"help", no_argument, NULL, 'h'},
+					     {0}};
+	struct replay_options ropt = {0};
+	const char *names[MAX_TRACKERS];
+	char *list = NULL;
+	size_t n = 0;
+	bool json = false;
+	int c, rc;
+
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'j':
+			json = true;
+			break;
+		case 'T':
+			list = optarg;
+			break;
+		case 't':
+			if (replay_parse_tick_ms(optarg, &ropt.tick_ms))
+				return cli_usage_error("score", "bad --tick-ms '%s'", optarg);
+			break;
+		case 'h':
+			fputs(score_help, stdout);
+			return EXIT_OK;
+		default:
+			return cli_usage_error("score", "unknown option or missing value: '%s'",
+					       argv[optind - 1]);
+		}
+	}
+	if (argc - optind < 1)
+		return cli_usage_error("score", "expected at least one capture (CAPTURE...)");
+	rc = parse_trackers(list ? list : (char[]){"all"}, names, &n);
+	if (rc)
+		return rc;
+	rc = score_all(argv + optind, (size_t)(argc - optind), &ropt, names, n, json);
+	if (rc == EXIT_OK && fflush(stdout) != 0) {
+		cli_error("score", "writing stdout: %s", strerror(errno));
+		rc = EXIT_INPUT;
+	}
+	return rc;
+}

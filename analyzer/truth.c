@@ -1,0 +1,299 @@
+/* SPDX-License-Identifier: MIT */
+/* truth.c - the capture's submissions: main surfaces and their series (see truth.h). */
+#include "truth.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "heur_map.h"
+
+/* One (PID, surface) pair: an open-addressing table, linear probing, never deleted. */
+struct pair {
+	uint32_t pid;
+	bool used;
+	uint64_t surface;
+	uint64_t calls;
+};
+
+struct pid_state {
+	struct truth_pid info;
+	bool seen;	  /* the series has a previous call */
+	uint64_t last_ns; /* that call's ktime */
+};
+
+struct truth {
+	struct pair *pairs;
+	size_t mask, count;
+	struct pid_state *pids; /* sorted by pid after truth_count */
+	size_t n_pids;
+	struct heur_map index; /* pid -> position in pids */
+	const struct truth_pid *main_pid;
+	char err[128];
+};
+
+static size_t pair_slot(const struct truth *t, uint32_t pid, uint64_t surface)
+{
+	uint64_t h = (surface ^ ((uint64_t)pid << 32 | pid)) * 0x9E3779B97F4A7C15ull;
+	size_t i = (size_t)(h >> 20) & t->mask;
+
+	while (t->pairs[i].used && (t->pairs[i].pid != pid || t->pairs[i].surface != surface))
+		i = (i + 1) & t->mask;
+	return i;
+}
+
+static int pairs_grow(struct truth *t)
+{
+	size_t cap = t->pairs ? 2 * (t->mask + 1) : 64;
+	struct pair *old = t->pairs;
+	size_t old_cap = old ? t->mask + 1 : 0;
+
+	t->pairs = calloc(cap, sizeof(*t->pairs));
+	if (!t->pairs) {
+		t->pairs = old;
+		return -ENOMEM;
+	}
+	t->mask = cap - 1;
+	for (size_t i = 0; i < old_cap; i++)
+		if (old[i].used)
+			t->pairs[pair_slot(t, old[i].pid, old[i].surface)] = old[i];
+	free(old);
+	return 0;
+}
+
+static int count_record(void *ctx, const struct frc_record *rec, uint64_t frame_seq)
+{
+	struct truth *t = ctx;
+	const struct frc_frame *f = &rec->u.frame;
+	struct pair *p;
+
+	(void)frame_seq;
+	if (rec->type != FRC_FRAME)
+		return 0;
+	/* Keep the table at most half full so probes stay short. */
+	if (2 * (t->count + 1) > t->mask + 1) {
+		if (t->count >= TRUTH_MAX_PAIRS) {
+			snprintf(t->err, sizeof(t->err),
+				 "more than %u (pid, surface) pairs: not a real capture?",
+				 TRUTH_MAX_PAIRS);
+			return -E2BIG;
+		}
+		if (pairs_grow(t))
+			return -ENOMEM;
+	}
+	p = &t->pairs[pair_slot(t, f->pid, f->surface)];
+	if (!p->used) {
+		*p = (struct pair){.pid = f->pid, .used = true, .surface = f->surface};
+		t->count++;
+	}
+	p->calls++;
+	return 0;
+}
+
+static const char *count_error(void *ctx)
+{
+	return ((struct truth *)ctx)->err;
+}
+
+static int cmp_pid(const void *a, const void *b)
+{
+	uint32_t x = ((const struct pid_state *)a)->info.pid;
+	uint32_t y = ((const struct pid_state *)b)->info.pid;
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * Main surface of every PID: most calls, ties the smallest surface value. PIDs are few in
+ * real captures; a hostile one with many PIDs is bounded by TRUTH_MAX_PAIRS, and the
+ * per-pair PID lookup goes through a map built as PIDs appear.
+ */
+static int select_mains(struct truth *t)
+{
+	struct heur_map tmp;
+
+	t->pids = calloc(t->count ? t->count : 1, sizeof(*t->pids));
+	if (!t->pids || heur_map_init(&tmp, 4))
+		return -ENOMEM;
+	for (size_t i = 0; i <= t->mask && t->pairs; i++) {
+		const struct pair *p = &t->pairs[i];
+		uint32_t at;
+		struct truth_pid *ti;
+
+		if (!p->used)
+			continue;
+		at = heur_map_get(&tmp, p->pid);
+		if (at == HEUR_MAP_NONE) {
+			at = (uint32_t)t->n_pids++;
+			if (heur_map_put(&tmp, p->pid, at)) {
+				heur_map_free(&tmp);
+				return -ENOMEM;
+			}
+			t->pids[at].info =
+			    (struct truth_pid){.pid = p->pid, .main_surface = p->surface};
+		}
+		ti = &t->pids[at].info;
+		ti->calls += p->calls;
+		ti->surfaces++;
+		if (p->calls > ti->main_calls ||
+		    (p->calls == ti->main_calls && p->surface < ti->main_surface)) {
+			ti->main_surface = p->surface;
+			ti->main_calls = p->calls;
+		}
+	}
+	heur_map_free(&tmp);
+	qsort(t->pids, t->n_pids, sizeof(*t->pids), cmp_pid);
+	if (heur_map_init(&t->index, (uint32_t)t->n_pids + 1))
+		return -ENOMEM;
+	for (size_t i = 0; i < t->n_pids; i++) {
+		const struct truth_pid *ti = &t->pids[i].info;
+
+		if (heur_map_put(&t->index, ti->pid, (uint32_t)i))
+			return -ENOMEM;
+		if (!t->main_pid || ti->calls > t->main_pid->calls)
+			t->main_pid = ti; /* increasing PIDs: a tie keeps the smaller */
+	}
+	return 0;
+}
+
+int truth_count(const struct replay_source *src, const struct replay_options *opt,
+		struct truth **out, char *err, size_t errlen)
+{
+	struct truth *t = calloc(1, sizeof(*t));
+	struct replay_sink sink = {.record = count_record, .error = count_error};
+	int rc;
+
+	*out = NULL;
+	if (!t) {
+		snprintf(err, errlen, "%s: out of memory", src->path);
+		return -ENOMEM;
+	}
+	sink.ctx = t;
+	rc = replay_run_source(src, opt, &sink, 1, err, errlen);
+	if (!rc && (rc = select_mains(t)) != 0)
+		snprintf(err, errlen, "%s: out of memory", src->path);
+	if (rc) {
+		truth_free(t);
+		return rc;
+	}
+	*out = t;
+	return 0;
+}
+
+void truth_free(struct truth *t)
+{
+	if (!t)
+		return;
+	free(t->pairs);
+	free(t->pids);
+	if (t->index.e)
+		heur_map_free(&t->index);
+	free(t);
+}
+
+size_t truth_pid_count(const struct truth *t)
+{
+	return t->n_pids;
+}
+
+const struct truth_pid *truth_pid_at(const struct truth *t, size_t i)
+{
+	return i < t->n_pids ? &t->pids[i].info : NULL;
+}
+
+const struct truth_pid *truth_main_pid(const struct truth *t)
+{
+	return t->main_pid;
+}
+
+void truth_series_reset(struct truth *t)
+{
+	for (size_t i = 0; i < t->n_pids; i++)
+		t->pids[i].seen = false;
+}
+
+static void forget_pid(struct truth *t, uint32_t pid)
+{
+	uint32_t i = heur_map_get(&t->index, pid);
+
+	if (i != HEUR_MAP_NONE)
+		t->pids[i].seen = false;
+}
+
+bool truth_series_next(struct truth *t, const struct frc_record *rec, uint64_t frame_seq,
+		       struct pipeline_delta *d)
+{
+	const struct frc_frame *f = &rec->u.frame;
+	struct pid_state *ps;
+	uint64_t delta;
+	bool had;
+	uint32_t i;
+
+	if (rec->type == FRC_ATTACH || rec->type == FRC_EXIT) {
+		forget_pid(t, rec->type == FRC_ATTACH ? rec->u.attach.pid : rec->u.exit.pid);
+		return false;
+	}
+	if (rec->type != FRC_FRAME || (i = heur_map_get(&t->index, f->pid)) == HEUR_MAP_NONE)
+		return false;
+	ps = &t->pids[i];
+	if (f->surface != ps->info.main_surface)
+		return false;
+	had = ps->seen;
+	delta = rec->ktime_ns > ps->last_ns ? rec->ktime_ns - ps->last_ns : 0;
+	ps->seen = true;
+	ps->last_ns = rec->ktime_ns;
+	if (!had || delta == 0)
+		return false;
+	*d = (struct pipeline_delta){.pid = f->pid,
+				     .seq = frame_seq,
+				     .ktime_ns = rec->ktime_ns,
+				     .buffer = f->buffer,
+				     .surface = f->surface,
+				     .delta_ns = delta};
+	return true;
+}
+
+static int feed_begin(void *ctx, const struct replay_info *info)
+{
+	struct truth_feed *f = ctx;
+
+	truth_series_reset(f->truth);
+	return f->target.begin ? f->target.begin(f->target.ctx, info) : 0;
+}
+
+static int feed_record(void *ctx, const struct frc_record *rec, uint64_t frame_seq)
+{
+	struct truth_feed *f = ctx;
+	struct pipeline_delta d;
+	int rc = f->target.record ? f->target.record(f->target.ctx, rec, frame_seq) : 0;
+
+	if (rc || !truth_series_next(f->truth, rec, frame_seq, &d))
+		return rc;
+	if (f->only_pid && d.pid != f->pid_filter)
+		return 0;
+	return f->target.delta ? f->target.delta(f->target.ctx, &d) : 0;
+}
+
+static int feed_end(void *ctx, const struct replay_info *info, const struct pipeline_stats *ps)
+{
+	struct truth_feed *f = ctx;
+
+	return f->target.end ? f->target.end(f->target.ctx, info, ps) : 0;
+}
+
+static const char *feed_error(void *ctx)
+{
+	struct truth_feed *f = ctx;
+
+	return f->target.error ? f->target.error(f->target.ctx) : NULL;
+}
+
+struct replay_sink truth_feed_sink(struct truth_feed *f)
+{
+	return (struct replay_sink){.ctx = f,
+				    .begin = feed_begin,
+				    .record = feed_record,
+				    .end = feed_end,
+				    .error = feed_error};
+}

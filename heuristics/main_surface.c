@@ -1,0 +1,190 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * main_surface.c - the `main-surface` tracker (see main_surface.h, heuristics/README.md).
+ *
+ * Per surface a slot holds last_ns and the number of calls seen. A hash map finds the
+ * slot, a doubly linked "last seen" list bounds their number (LRU), and the leader (the
+ * main surface) is kept incrementally: only the fed surface's count changes in a call, so
+ * comparing it with the leader is enough. O(1) per call.
+ */
+#include <errno.h>
+#include <stdlib.h>
+
+#include "heur_map.h"
+#include "main_surface.h"
+
+#define NIL UINT32_MAX
+#define SURFACES_LIMIT (1u << 20)
+
+struct ms_slot {
+	uint64_t surface;
+	uint64_t last_ns;
+	uint64_t calls; /* calls seen since the surface was (re)remembered */
+	uint32_t prev;	/* LRU list: towards the most recently seen */
+	uint32_t next;	/* LRU list: towards the least recently seen */
+};
+
+struct main_surface {
+	uint32_t max_surfaces;
+	struct heur_map map;
+	struct ms_slot *slots;
+	uint32_t used, cap;
+	uint32_t lru_head, lru_tail;
+	uint32_t leader; /* NIL: none yet, or it was forgotten */
+	struct tracker_stats st;
+};
+
+int main_surface_new(struct main_surface **out, const struct tracker_config *cfg)
+{
+	struct main_surface *t;
+
+	*out = NULL;
+	if (cfg->max_buffers < 1 || cfg->max_buffers > SURFACES_LIMIT)
+		return -EINVAL;
+	t = calloc(1, sizeof(*t));
+	if (!t)
+		return -ENOMEM;
+	t->max_surfaces = cfg->max_buffers;
+	t->lru_head = t->lru_tail = t->leader = NIL;
+	if (heur_map_init(&t->map, 4)) {
+		free(t);
+		return -ENOMEM;
+	}
+	*out = t;
+	return 0;
+}
+
+void main_surface_free(struct main_surface *t)
+{
+	if (!t)
+		return;
+	free(t->slots);
+	heur_map_free(&t->map);
+	free(t);
+}
+
+void main_surface_stats(const struct main_surface *t, struct tracker_stats *st)
+{
+	*st = t->st;
+	st->buffers = t->used;
+}
+
+static void lru_unlink(struct main_surface *t, uint32_t i)
+{
+	struct ms_slot *s = &t->slots[i];
+
+	if (s->prev != NIL)
+		t->slots[s->prev].next = s->next;
+	else
+		t->lru_head = s->next;
+	if (s->next != NIL)
+		t->slots[s->next].prev = s->prev;
+	else
+		t->lru_tail = s->prev;
+}
+
+static void lru_push_front(struct main_surface *t, uint32_t i)
+{
+	struct ms_slot *s = &t->slots[i];
+
+	s->prev = NIL;
+	s->next = t->lru_head;
+	if (t->lru_head != NIL)
+		t->slots[t->lru_head].prev = i;
+	else
+		t->lru_tail = i;
+	t->lru_head = i;
+}
+
+/*
+ * A slot for a surface seen for the first time: a new one while fewer than max_surfaces
+ * are remembered, else the least recently seen surface's (forgotten; if it led, nobody
+ * leads until the next call). The map insertion goes first: when it runs out of memory
+ * nothing has changed. Returns the slot, or NIL (out of memory: the call is ignored).
+ */
+static uint32_t remember(struct main_surface *t, uint64_t ktime_ns, uint64_t surface)
+{
+	bool fresh = t->used < t->max_surfaces;
+	uint32_t i;
+
+	if (fresh && t->used == t->cap) {
+		uint32_t cap = t->cap ? 2 * t->cap : 4;
+		struct ms_slot *slots;
+
+		if (cap > t->max_surfaces)
+			cap = t->max_surfaces;
+		slots = realloc(t->slots, (size_t)cap * sizeof(*slots));
+		if (!slots)
+			return NIL;
+		t->slots = slots;
+		t->cap = cap;
+	}
+	if (heur_map_put(&t->map, surface, fresh ? t->used : t->lru_tail))
+		return NIL;
+	if (fresh) {
+		i = t->used++;
+	} else {
+		i = t->lru_tail;
+		heur_map_del(&t->map, t->slots[i].surface);
+		lru_unlink(t, i);
+		t->st.buffers_evicted++;
+		if (t->leader == i)
+			t->leader = NIL;
+	}
+	t->slots[i] = (struct ms_slot){.surface = surface, .last_ns = ktime_ns, .calls = 1};
+	lru_push_front(t, i);
+	return i;
+}
+
+/*
+ * The main surface: the most calls; ties go to the smallest surface value (the truth's
+ * rule, analyzer/truth.c). A leader silent for more than MAIN_SURFACE_STALE_NS hands over
+ * to the surface calling now: the app moved to a new surface (menu -> game) and the old
+ * one's count must not hold the lead forever.
+ */
+static void elect(struct main_surface *t, uint32_t i, uint64_t ktime_ns)
+{
+	const struct ms_slot *s = &t->slots[i], *lead;
+
+	if (t->leader == NIL) {
+		t->leader = i;
+		return;
+	}
+	lead = &t->slots[t->leader];
+	if (s->calls > lead->calls || (s->calls == lead->calls && s->surface < lead->surface) ||
+	    (ktime_ns > lead->last_ns && ktime_ns - lead->last_ns > MAIN_SURFACE_STALE_NS))
+		t->leader = i;
+}
+
+bool main_surface_record(struct main_surface *t, uint64_t ktime_ns, uint64_t surface,
+			 uint64_t *delta_ns)
+{
+	uint32_t i = heur_map_get(&t->map, surface);
+	struct ms_slot *s;
+	uint64_t delta;
+
+	t->st.records++;
+	if (i == NIL) {
+		i = remember(t, ktime_ns, surface);
+		if (i != NIL && t->leader != i)
+			elect(t, i, ktime_ns);
+		return false;
+	}
+	if (t->lru_head != i) {
+		lru_unlink(t, i);
+		lru_push_front(t, i);
+	}
+	s = &t->slots[i];
+	if (s->calls < UINT64_MAX)
+		s->calls++;
+	/* As Kala: a saturating delta, and last_ns follows ktime even backwards. */
+	delta = ktime_ns > s->last_ns ? ktime_ns - s->last_ns : 0;
+	if (t->leader != i)
+		elect(t, i, ktime_ns); /* before last_ns moves: a leader is never stale to itself */
+	s->last_ns = ktime_ns;
+	if (delta == 0 || t->leader != i)
+		return false;
+	t->st.deltas++;
+	*delta_ns = delta;
+	return true;
+}
