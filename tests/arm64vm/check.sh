@@ -122,7 +122,9 @@ compare_frames() {
 		if ($5 != b[k]) { print "call " k ": buffer " $5 ", truth " b[k]; bad = 1; exit }
 		d = $2 - t[k]
 		if (d < 0) { printf "call %d: ktime %.0f is %.0f ns before the truth %.0f (the call had not begun)\n", k, $2, -d, t[k]; bad = 1; exit }
-		if (pos[sf] < cnt[sf] && $2 > t[q[sf, pos[sf]]]) { printf "call %d: ktime %.0f is after the next call\047s truth %.0f on its surface\n", k, $2, t[q[sf, pos[sf]]]; bad = 1; exit }
+		# the next call of this surface: a batch queues several buffers at one truth time
+		for (j = pos[sf]; j < cnt[sf] && t[q[sf, j]] == t[k]; j++) ;
+		if (j < cnt[sf] && $2 >= t[q[sf, j]]) { printf "call %d: ktime %.0f is not before the next call\047s truth %.0f on its surface\n", k, $2, t[q[sf, j]]; bad = 1; exit }
 		if (d > tol) { printf "call %d: ktime %.0f is %.0f ns after the truth %.0f\n", k, $2, d, t[k]; bad = 1; exit }
 		if (d > max) max = d
 		if (d > noted) late++
@@ -251,7 +253,7 @@ check_checks_catch_errors() {
 			fail "cannot copy the hook run to $fake"
 		case $kind in
 		buffer) awk 'NR == 10 { $2 = "0x1" } { print }' "$out/hook.truth" ;;
-		ktime) awk 'NR == 10 { printf "%.0f %s\n", $1 + 20000000, $2; next } { print }' "$out/hook.truth" ;;
+		ktime) awk 'NR == 10 { $1 = sprintf("%.0f", $1 + 20000000) } { print }' "$out/hook.truth" ;;
 		missing) awk 'NR != 10' "$out/hook.truth" ;;
 		esac >"$fake/out/hook.truth"
 		if sh "$here/check.sh" frames hook "$fake" "$runs" "$fa" "$bindir" >"$work/$kind.out" 2>&1; then
