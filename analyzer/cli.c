@@ -12,6 +12,7 @@
 
 #include "commands.h"
 #include "frc_escape.h"
+#include "tracker_kind.h"
 
 int cli_usage_error(const char *cmd, const char *fmt, ...)
 {
@@ -23,6 +24,18 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
 	va_end(ap);
 	fprintf(stderr, " (try '" PROG " %s --help')\n", cmd);
 	return EXIT_USAGE;
+}
+
+int cli_parse_tracker(const char *cmd, const char *arg, const char **out)
+{
+	char names[256];
+
+	if (tracker_kind_find(arg)) {
+		*out = arg;
+		return 0;
+	}
+	tracker_kind_names(names, sizeof(names));
+	return cli_usage_error(cmd, "--tracker: unknown tracker '%s' (known: %s)", arg, names);
 }
 
 /* ------------------------------------------------------------ temporary files vs. signals */

@@ -14,6 +14,12 @@
 
 /* "frameanalyze CMD: MESSAGE (try 'frameanalyze CMD --help')" on stderr; returns 2. */
 int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/*
+ * A --tracker NAME value: a tracker variant (tracker_kind.h). 0 and *out = arg, or the
+ * usage error (exit code 2) naming every variant.
+ */
+FRC_MUST_USE int cli_parse_tracker(const char *cmd, const char *arg, const char **out);
+
 /* "frameanalyze CMD: MESSAGE" on stderr. */
 void cli_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

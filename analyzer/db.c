@@ -286,13 +286,14 @@ static int db_end(void *ctx, const struct replay_info *info, const struct pipeli
 
 	s->truncated = rs->status != FRC_STATUS_COMPLETE;
 	snprintf(ver, sizeof(ver), "%u.%u", info->major, info->minor);
-	if (sqlite3_prepare_v2(s->db,
-			       "UPDATE captures SET status=?2, valid_end=?3, format_version=?4,"
-			       " first_ktime_ns=?5, last_ktime_ns=?6, frames=?7,"
-			       " reservation_failures=?8, records=?9, unknown_records=?10,"
-			       " chunks=?11, deltas=?12, readings=?13, has_sysfs=?14,"
-			       " synthesized_ticks=?15, tick_ms=?16 WHERE capture_id=?1",
-			       -1, &st, NULL) != SQLITE_OK)
+	if (sqlite3_prepare_v2(
+		s->db,
+		"UPDATE captures SET status=?2, valid_end=?3, format_version=?4,"
+		" first_ktime_ns=?5, last_ktime_ns=?6, frames=?7,"
+		" reservation_failures=?8, records=?9, unknown_records=?10,"
+		" chunks=?11, deltas=?12, readings=?13, has_sysfs=?14,"
+		" synthesized_ticks=?15, tick_ms=?16, tracker=?17 WHERE capture_id=?1",
+		-1, &st, NULL) != SQLITE_OK)
 		return db_fail(s, "preparing the captures row");
 	sqlite3_bind_int64(st, 1, s->capture_id);
 	sqlite3_bind_text(st, 2, frc_status_name(rs->status), -1, SQLITE_STATIC);
@@ -315,6 +316,7 @@ static int db_end(void *ctx, const struct replay_info *info, const struct pipeli
 	sqlite3_bind_int(st, 14, info->has_sysfs);
 	sqlite3_bind_int(st, 15, info->synthesize_ticks);
 	sqlite3_bind_int64(st, 16, info->tick_ms);
+	sqlite3_bind_text(st, 17, info->tracker, -1, SQLITE_TRANSIENT);
 	rc = sqlite3_step(st) == SQLITE_DONE ? 0 : db_fail(s, "completing the captures row");
 	sqlite3_finalize(st);
 	return rc;
@@ -632,7 +634,7 @@ static int add_capture(struct dbsink *s, const char *path, const struct replay_o
 }
 
 static const char db_help[] =
-    "usage: frameanalyze db IN.frc... -o OUT.db [--tick-ms N]\n"
+    "usage: frameanalyze db IN.frc... -o OUT.db [--tick-ms N] [--tracker NAME]\n"
     "\n"
     "Replay captures into an SQLite database: raw records (frames, sysfs samples, drops,\n"
     "attach/exit events, live readings), every tracker delta and every FPS meter reading,\n"
@@ -645,6 +647,9 @@ static const char db_help[] =
     "  -o, --output OUT.db  the database (required)\n"
     "  --tick-ms N          read the meter every N ms when a capture has no tick records\n"
     "                       (default 1000)\n"
+    "  --tracker NAME       the frame tracker variant whose deltas are stored (kala,\n"
+    "                       surface, process, main-surface; default: the one each\n"
+    "                       recording ran, else kala); captures.tracker says which\n"
     "\n"
     "exit: 0 all captures stored (truncated ones too, with a warning), 1 a capture was\n"
     "corrupt or unreadable (it is skipped, the others are stored) or the database was\n"
@@ -659,6 +664,7 @@ int cmd_db(int argc, char **argv)
 {
 	static const struct option opts[] = {{"output", required_argument, NULL, 'o'},
 					     {"tick-ms", required_argument, NULL, 't'},
+					     {"tracker", required_argument, NULL, 'k'},
 					     {"help", no_argument, NULL, 'h'},
 					     {0}};
 	struct replay_options ropt = {0};
@@ -677,6 +683,10 @@ int cmd_db(int argc, char **argv)
 			if (replay_parse_tick_ms(optarg, &ropt.tick_ms))
 				return cli_usage_error(
 				    "db", "--tick-ms: '%s' is not in [1, 3600000]", optarg);
+			break;
+		case 'k':
+			if (cli_parse_tracker("db", optarg, &ropt.tracker_name))
+				return EXIT_USAGE;
 			break;
 		case 'h':
 			fputs(db_help, stdout);

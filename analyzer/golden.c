@@ -19,6 +19,7 @@
 #include "diff.h"
 #include "replay.h"
 #include "summary.h"
+#include "tracker_kind.h"
 
 #define GOLDEN_MAX (256u << 20) /* an expected file larger than this is refused */
 
@@ -30,9 +31,11 @@ static int g_begin(void *ctx, const struct replay_info *info)
 	fprintf(out, "# delta SEQ KTIME_NS PID BUFFER DELTA_NS\n");
 	fprintf(out, "# reading TICK_NS FPS SOURCE [live FPS SOURCE]   (synthesized ticks: "
 		     "reading* ...)\n");
-	fprintf(out, "replay has_sysfs=%s synthesize_ticks=%s tick_ms=%" PRIu32 "\n",
+	/* The tracker only when not the default: kala's goldens stay what they always were. */
+	fprintf(out, "replay has_sysfs=%s synthesize_ticks=%s tick_ms=%" PRIu32 "%s%s\n",
 		info->has_sysfs ? "yes" : "no", info->synthesize_ticks ? "yes" : "no",
-		info->tick_ms);
+		info->tick_ms, strcmp(info->tracker, TRACKER_KIND_DEFAULT) ? " tracker=" : "",
+		strcmp(info->tracker, TRACKER_KIND_DEFAULT) ? info->tracker : "");
 	return 0;
 }
 
@@ -71,7 +74,8 @@ static int g_reading(void *ctx, const struct pipeline_reading *r)
 }
 
 /* Replay path and print its golden text to out. Returns an exit code. */
-static int write_golden(const char *cmd, const char *path, FILE *out)
+static int write_golden(const char *cmd, const char *path, const struct replay_options *ropt,
+			FILE *out)
 {
 	struct summary *s = NULL;
 	struct replay_sink sinks[2];
@@ -85,7 +89,7 @@ static int write_golden(const char *cmd, const char *path, FILE *out)
 	sinks[0] = summary_sink(s);
 	sinks[1] = (struct replay_sink){
 	    .ctx = out, .begin = g_begin, .delta = g_delta, .reading = g_reading};
-	rc = replay_run(path, NULL, sinks, 2, err, sizeof(err));
+	rc = replay_run(path, ropt, sinks, 2, err, sizeof(err));
 	if (rc) {
 		cli_error(cmd, "%s", err);
 		summary_free(s);
@@ -103,11 +107,15 @@ static int write_golden(const char *cmd, const char *path, FILE *out)
 }
 
 static const char golden_help[] =
-    "usage: frameanalyze golden IN.frc\n"
+    "usage: frameanalyze golden IN.frc [--tracker NAME]\n"
     "\n"
     "Replay a capture and print the canonical golden text: every tracker delta, every FPS\n"
     "meter reading (with the live result when the capture holds it) and the report numbers\n"
     "at fixed precision. Nothing in it depends on the path, machine or time of day.\n"
+    "\n"
+    "options:\n"
+    "  --tracker NAME  the frame tracker variant (default: the recording's, else kala);\n"
+    "                  a variant other than kala is named in the golden's replay line\n"
     "\n"
     "exit: 0 ok (a truncated capture too, with a warning), 1 corrupt or not a capture,\n"
     "2 usage.\n"
@@ -118,10 +126,13 @@ static const char golden_help[] =
     "  FRAMEANALYZE_UPDATE_GOLDEN=1 ctest --test-dir build -R '^golden\\.'  # rewrite all\n";
 
 static const char check_help[] =
-    "usage: frameanalyze check IN.frc EXPECTED.golden\n"
+    "usage: frameanalyze check IN.frc EXPECTED.golden [--tracker NAME]\n"
     "\n"
     "Replay a capture and compare its golden text with EXPECTED. Exit 0 when identical;\n"
     "otherwise print a unified diff (expected -> actual) and exit 1.\n"
+    "\n"
+    "options:\n"
+    "  --tracker NAME  replay with this tracker variant (as golden --tracker)\n"
     "\n"
     "exit: 0 identical, 1 different, EXPECTED unreadable, or the capture corrupt or not a\n"
     "capture, 2 usage. FRAMEANALYZE_UPDATE_GOLDEN=1 with ctest rewrites the fixtures'\n"
@@ -132,34 +143,42 @@ static const char check_help[] =
     "  frameanalyze check build/fixtures/steady_60hz_triple.frc \\\n"
     "      fixtures/steady_60hz_triple.golden\n";
 
-static const struct option help_only[] = {{"help", no_argument, NULL, 'h'}, {0}};
+static const struct option golden_opts[] = {
+    {"help", no_argument, NULL, 'h'}, {"tracker", required_argument, NULL, 'k'}, {0}};
 
-/* Parse options of a command that has only --help. Returns -1 to go on, else an exit code. */
-static int parse_help_only(int argc, char **argv, const char *help)
+/* Parse golden's and check's options. Returns -1 to go on, else an exit code. */
+static int parse_options(int argc, char **argv, const char *help, struct replay_options *ropt)
 {
 	int c;
 
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "h", help_only, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "h", golden_opts, NULL)) != -1) {
 		if (c == 'h') {
 			fputs(help, stdout);
 			return EXIT_OK;
 		}
-		return cli_usage_error(argv[0], "unknown option '%s'", argv[optind - 1]);
+		if (c == 'k') {
+			if (cli_parse_tracker(argv[0], optarg, &ropt->tracker_name))
+				return EXIT_USAGE;
+			continue;
+		}
+		return cli_usage_error(argv[0], "unknown option or missing value: '%s'",
+				       argv[optind - 1]);
 	}
 	return -1;
 }
 
 int cmd_golden(int argc, char **argv)
 {
-	int rc = parse_help_only(argc, argv, golden_help);
+	struct replay_options ropt = {0};
+	int rc = parse_options(argc, argv, golden_help, &ropt);
 
 	if (rc >= 0)
 		return rc;
 	if (argc - optind != 1)
 		return cli_usage_error("golden", "expected exactly one capture (IN.frc)");
-	rc = write_golden("golden", argv[optind], stdout);
+	rc = write_golden("golden", argv[optind], &ropt, stdout);
 	if (fflush(stdout) != 0) {
 		cli_error("golden", "writing stdout: %s", strerror(errno));
 		return EXIT_INPUT;
@@ -173,7 +192,8 @@ int cmd_check(int argc, char **argv)
 	size_t actual_len = 0, expected_len = 0;
 	const char *in, *exp;
 	FILE *mem;
-	int rc = parse_help_only(argc, argv, check_help);
+	struct replay_options ropt = {0};
+	int rc = parse_options(argc, argv, check_help, &ropt);
 
 	if (rc >= 0)
 		return rc;
@@ -192,7 +212,7 @@ int cmd_check(int argc, char **argv)
 		free(expected);
 		return EXIT_INPUT;
 	}
-	rc = write_golden("check", in, mem);
+	rc = write_golden("check", in, &ropt, mem);
 	fclose(mem);
 	if (rc == EXIT_OK) {
 		snprintf(label, sizeof(label), "frameanalyze golden %s", in);

@@ -24,10 +24,12 @@ static const struct command commands[] = {
     {"info", cmd_info, "what a capture holds        info IN.frc [--json]"},
     {"report", cmd_report,
      "replay -> report            report IN.frc [--json] [--tick-ms N] "
-     "[--strict]"},
-    {"db", cmd_db, "replay -> SQLite            db IN.frc... -o OUT.db [--tick-ms N]"},
-    {"golden", cmd_golden, "replay -> golden text       golden IN.frc"},
-    {"check", cmd_check, "replay vs golden file       check IN.frc EXPECTED.golden"},
+     "[--tracker NAME] [--strict]"},
+    {"db", cmd_db,
+     "replay -> SQLite            db IN.frc... -o OUT.db [--tick-ms N] [--tracker NAME]"},
+    {"golden", cmd_golden, "replay -> golden text       golden IN.frc [--tracker NAME]"},
+    {"check", cmd_check,
+     "replay vs golden file       check IN.frc EXPECTED.golden [--tracker NAME]"},
     {"score", cmd_score,
      "trackers vs submissions     score IN.frc... [--tracker all|NAME,...] [--json]"},
 };

@@ -89,10 +89,29 @@ static int scan(const char *path, struct replay_info *info, char *err, size_t er
 	}
 	info->has_sysfs =
 	    frc_reader_meta_get(r, "sysfs.node") != NULL || info->stats.by_type[FRC_SYSFS] > 0;
+	if (frc_reader_meta_get(r, "tracker"))
+		snprintf(info->recorded_tracker, sizeof(info->recorded_tracker), "%s",
+			 frc_reader_meta_get(r, "tracker"));
 	info->synthesize_ticks = info->stats.by_type[FRC_TICK] == 0;
 cleanup:
 	frc_reader_close(r);
 	return rc;
+}
+
+/* The pipeline's configuration from what pass 1 learned and the options (replay.h). */
+static void setup_config(struct replay_info *info, const struct replay_options *opt)
+{
+	const char *tracker = opt ? opt->tracker_name : NULL;
+
+	if (!tracker && info->recorded_tracker[0])
+		tracker = info->recorded_tracker;
+	pipeline_config_default(&info->config);
+	info->tick_ms = opt && opt->tick_ms ? opt->tick_ms : info->config.tick_ms;
+	info->config.tick_ms = info->tick_ms;
+	info->config.has_sysfs = info->has_sysfs;
+	info->config.synthesize_ticks = info->synthesize_ticks;
+	info->config.tracker_name = tracker;
+	info->tracker = tracker ? tracker : TRACKER_KIND_DEFAULT;
 }
 
 int replay_run(const char *path, const struct replay_options *opt, const struct replay_sink *sinks,
@@ -112,12 +131,7 @@ int replay_run(const char *path, const struct replay_options *opt, const struct 
 	rc = scan(path, &info, err, errlen);
 	if (rc)
 		return rc < 0 ? rc : FRC_ECORRUPT;
-	pipeline_config_default(&info.config);
-	info.tick_ms = opt && opt->tick_ms ? opt->tick_ms : info.config.tick_ms;
-	info.config.tick_ms = info.tick_ms;
-	info.config.has_sysfs = info.has_sysfs;
-	info.config.synthesize_ticks = info.synthesize_ticks;
-	info.config.tracker_name = opt ? opt->tracker_name : NULL;
+	setup_config(&info, opt);
 
 	rc = frc_reader_open(&r, path);
 	if (rc) {
@@ -249,12 +263,7 @@ int replay_run_source(const struct replay_source *src, const struct replay_optio
 	if (!src->recs)
 		return replay_run(src->path, opt, sinks, n_sinks, err, errlen);
 	scan_records(src, &info);
-	pipeline_config_default(&info.config);
-	info.tick_ms = opt && opt->tick_ms ? opt->tick_ms : info.config.tick_ms;
-	info.config.tick_ms = info.tick_ms;
-	info.config.has_sysfs = info.has_sysfs;
-	info.config.synthesize_ticks = info.synthesize_ticks;
-	info.config.tracker_name = opt ? opt->tracker_name : NULL;
+	setup_config(&info, opt);
 	rc = pipeline_new(&p, &info.config, &cb, &f);
 	if (rc) {
 		snprintf(err, errlen, "%s: cannot create the pipeline: %s", src->path,

@@ -35,6 +35,12 @@ struct replay_info {
 	bool has_sysfs;
 	bool synthesize_ticks;
 	uint32_t tick_ms;
+	/*
+	 * The tracker variant replayed: --tracker, else the one the recording ran live (its
+	 * metadata key `tracker`), else the default; so live == replay holds for every variant.
+	 */
+	const char *tracker;
+	char recorded_tracker[32];     /* the capture's `tracker` metadata, "" when none */
 	struct pipeline_config config; /* what the pipeline ran with */
 };
 

@@ -12,7 +12,7 @@
 #include "summary.h"
 
 static const char report_help[] =
-    "usage: frameanalyze report IN.frc [--json] [--tick-ms N] [--strict]\n"
+    "usage: frameanalyze report IN.frc [--json] [--tick-ms N] [--tracker NAME] [--strict]\n"
     "\n"
     "Replay a capture through the frame tracker and FPS meter and print: the capture\n"
     "(device, kernel, target, symbol, duration, status), accounting (frames, reservation\n"
@@ -24,6 +24,9 @@ static const char report_help[] =
     "  --json        JSON for machines (schema: analyzer/REPORT.md)\n"
     "  --tick-ms N   read the meter every N ms when the capture has no tick records\n"
     "                (default 1000)\n"
+    "  --tracker NAME  the frame tracker variant to replay (kala, surface, process,\n"
+    "                main-surface; default: the one the recording ran, else kala;\n"
+    "                `frameanalyze score` says which is right)\n"
     "  --strict      a truncated capture is an error (exit 1) instead of a warning\n"
     "\n"
     "exit: 0 ok (also a truncated capture, with a warning), 1 corrupt or unreadable\n"
@@ -32,15 +35,15 @@ static const char report_help[] =
     "examples:\n"
     "  frameanalyze report capture.frc\n"
     "  frameanalyze report --json capture.frc | jq .frame_times.p99_ms\n"
-    "  frameanalyze report --tick-ms 500 imported.frc\n";
+    "  frameanalyze report --tick-ms 500 imported.frc\n"
+    "  frameanalyze report --tracker main-surface capture.frc\n";
 
 int cmd_report(int argc, char **argv)
 {
-	static const struct option opts[] = {{"json", no_argument, NULL, 'j'},
-					     {"tick-ms", required_argument, NULL, 't'},
-					     {"strict", no_argument, NULL, 's'},
-					     {"help", no_argument, NULL, 'h'},
-					     {0}};
+	static const struct option opts[] = {
+	    {"json", no_argument, NULL, 'j'},	{"tick-ms", required_argument, NULL, 't'},
+	    {"strict", no_argument, NULL, 's'}, {"tracker", required_argument, NULL, 'k'},
+	    {"help", no_argument, NULL, 'h'},	{0}};
 	struct replay_options ropt = {0};
 	struct summary *s = NULL;
 	struct replay_sink sink;
@@ -57,6 +60,10 @@ int cmd_report(int argc, char **argv)
 			break;
 		case 's':
 			strict = true;
+			break;
+		case 'k':
+			if (cli_parse_tracker("report", optarg, &ropt.tracker_name))
+				return EXIT_USAGE;
 			break;
 		case 't':
 			if (replay_parse_tick_ms(optarg, &ropt.tick_ms))
