@@ -378,6 +378,8 @@ int score_capture(const struct replay_source *src, const struct replay_options *
 	for (size_t i = 0; i < n && !rc; i++)
 		rc = score_one(src, opt, truth, cap->pid, names[i], &results[i], err, errlen);
 	cap->truncated = n > 0 && results[0].truncated;
+	for (size_t i = 0; i < n; i++)
+		results[i].worst_path = src->path;
 	truth_free(truth);
 	return rc;
 }
@@ -388,6 +390,7 @@ void score_add(struct score_result *acc, const struct score_result *r)
 		acc->worst_err = r->worst_err;
 		acc->worst_at_s = r->worst_at_s;
 		acc->worst_signed = r->worst_signed;
+		acc->worst_path = r->worst_path;
 	}
 	acc->tracker = r->tracker;
 	acc->windows += r->windows;

@@ -26,6 +26,7 @@ struct score_result {
 	uint64_t abs_err_frames; /* sum over windows of |est - truth| */
 	uint64_t worst_err;	 /* the largest |est - truth| of one window (FPS) */
 	double worst_at_s;	 /* that window's start, s after the first record */
+	const char *worst_path;	 /* that window's capture */
 	int64_t worst_signed;	 /* est - truth in that window */
 	/* frame-time percentiles, ns (truncated to the us as the report prints them) */
 	uint64_t truth_p[3], est_p[3]; /* p50, p95, p99 */

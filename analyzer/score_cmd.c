@@ -209,10 +209,15 @@ static void json_tracker(FILE *out, const struct score_result *r, bool aggregate
 	json_num(out, "fps_error_percent", d.fps, 3, d.bias_pct, true);
 	json_num(out, "fps_mae", d.fps, 3, d.mae, true);
 	json_num(out, "fps_mae_percent", d.fps, 3, d.mae_pct, true);
-	if (d.fps)
+	if (d.fps && aggregate) {
+		fprintf(out, "\"worst_window\": {\"path\": \"");
+		cli_put_json_chars(out, r->worst_path ? r->worst_path : "");
+		fprintf(out, "\", \"start_s\": %.0f, \"error_fps\": %" PRId64 "}, ", r->worst_at_s,
+			r->worst_signed);
+	} else if (d.fps) {
 		fprintf(out, "\"worst_window\": {\"start_s\": %.0f, \"error_fps\": %" PRId64 "}, ",
 			r->worst_at_s, r->worst_signed);
-	else
+	} else
 		fprintf(out, "\"worst_window\": null, ");
 	for (int i = 0; i < 3; i++)
 		json_num(out, pk[aggregate][i], r->captures > 0, 3,
@@ -309,7 +314,9 @@ static int score_all(char **paths, size_t n_paths, const struct replay_options *
 			json_tracker(stdout, &agg[i], true, i + 1 == n);
 		printf("  ]}\n}\n");
 	} else {
-		printf("all %zu captures pooled (p50/p95/p99: mean absolute error)\n", n_paths);
+		printf("all %zu captures pooled (p50/p95/p99: mean absolute error; worst: see JSON "
+		       "aggregate for its capture)\n",
+		       n_paths);
 		text_header(stdout);
 		for (size_t i = 0; i < n; i++)
 			text_row(stdout, &agg[i], true);

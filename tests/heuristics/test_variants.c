@@ -192,6 +192,34 @@ START_TEST(test_surface_change_stale)
 END_TEST
 
 /*
+ * The same surface change for `surface` (Kala's rule on surfaces), with the new surface B =
+ * 0x1000 below A = 0x2000: A keeps 119 deltas summing 119 T; B after its call i has
+ * i - 120 deltas. B is active only once it has more deltas, or as many (i = 239) with an
+ * equal sum (119 T) and the smaller value: nothing for i = 120..238 (119 calls, ~2 s at
+ * 60 Hz), then B's T from i = 239 on (2 deltas up to i = 240). main-surface reported from
+ * i = 179 (test_surface_change_stale).
+ */
+START_TEST(test_surface_change_lag)
+{
+	struct kt kt = open_kind("surface", 0);
+	uint64_t n = 0;
+
+	for (uint64_t i = 0; i <= 240; i++) {
+		uint64_t d = feed(&kt, T0 + i * T60, i < 120 ? 0x2000 : 0x1000, 0xA000);
+
+		if (i == 0 || (i >= 120 && i < 239))
+			ck_assert_msg(d == 0, "i=%llu: %llu", (unsigned long long)i,
+				      (unsigned long long)d);
+		else
+			ck_assert_uint_eq(d, T60);
+		n += d != 0;
+	}
+	ck_assert_uint_eq(n, 119 + 2);
+	kt.k->destroy(kt.t);
+}
+END_TEST
+
+/*
  * A pause is a frame time: 10 calls at 60 Hz, 5 s of silence, 10 more: main-surface and
  * process report 9 + 1 + 9 deltas, the one after the pause 5 s + T60 (the meter drops it:
  * >= 500 ms). Buffer reallocation (new buffer pointers after the pause) changes nothing
@@ -325,6 +353,7 @@ void add_variant_cases(Suite *s)
 	ADD_CASE(s, "variants_overlay_10fps", test_overlay_10fps);
 	ADD_CASE(s, "variants_equal_rate_surfaces", test_equal_rate_surfaces);
 	ADD_CASE(s, "variants_surface_change_stale", test_surface_change_stale);
+	ADD_CASE(s, "variants_surface_change_lag", test_surface_change_lag);
 	ADD_CASE(s, "variants_pause_and_realloc", test_pause_and_realloc);
 	ADD_CASE(s, "variants_surface_zero_is_process", test_surface_zero_is_process);
 	ADD_CASE(s, "variants_main_surface_lru", test_main_surface_lru);
