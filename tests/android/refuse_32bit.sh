@@ -68,7 +68,8 @@ doctor)
 	rc=$?
 	cat "$work/out"
 	[ $rc -ne 0 ] && [ $rc -lt 124 ] || fail "doctor --pid exited $rc (want 1..123)"
-	grep -E '^FAIL +target' "$work/out" | grep -q "PID $pid is 32-bit" ||
+	# doctor runs the recording's attach plan: the same words as a refused recording
+	grep -E '^FAIL +target' "$work/out" | grep -q "PID $pid is a 32-bit process" ||
 		fail "no FAIL target line naming PID $pid 32-bit"
 	timeout 60 "$@" "$framerec" doctor --lib "$work/libgui32.so" >"$work/out" 2>&1
 	rc=$?
