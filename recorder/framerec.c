@@ -17,6 +17,7 @@
 #include "frc_version.h"
 #include "frame_event.h"
 #include "recorder.h"
+#include "tracker_kind.h"
 
 static bool verbose;
 
@@ -45,6 +46,9 @@ static const char usage[] =
     "      --sysfs PATH     the display FPS node (default: detect Auriya's list)\n"
     "      --sysfs-ms MS    sample the node every MS ms (250)\n"
     "      --sysfs-only     no BPF: record the sysfs node only\n"
+    "      --tracker NAME   the frame tracker the live FPS meter runs: kala (default,\n"
+    "                       Auriya's), surface, process, main-surface; the capture\n"
+    "                       names it, and frameanalyze replays it\n"
     "Output:\n"
     "  -d, --duration S     stop after S seconds of recording (default: SIGINT/SIGTERM,\n"
     "                       or every target gone; not counting a --wait)\n"
@@ -114,6 +118,7 @@ enum {
 	OPT_SYSFS_MS,
 	OPT_SYSFS_ONLY,
 	OPT_FLUSH,
+	OPT_TRACKER,
 };
 
 static const struct option long_opts[] = {
@@ -128,6 +133,7 @@ static const struct option long_opts[] = {
     {"sysfs-ms", required_argument, NULL, OPT_SYSFS_MS},
     {"sysfs-only", no_argument, NULL, OPT_SYSFS_ONLY},
     {"flush-ms", required_argument, NULL, OPT_FLUSH},
+    {"tracker", required_argument, NULL, OPT_TRACKER},
     {"duration", required_argument, NULL, 'd'},
     {"output", required_argument, NULL, 'o'},
     {"force", no_argument, NULL, 'f'},
@@ -196,6 +202,16 @@ static int parse_option(struct options *o, int c, const char *arg)
 		if (!parse_uint(arg, 10, 3600000, &v))
 			return usage_error("--flush-ms: '%s' is not in [10, 3600000]", arg);
 		o->flush_ms = (unsigned)v;
+		break;
+	case OPT_TRACKER:
+		if (!tracker_kind_find(arg)) {
+			char names[256];
+
+			tracker_kind_names(names, sizeof(names));
+			return usage_error("--tracker: unknown tracker '%s' (known: %s)", arg,
+					   names);
+		}
+		o->tracker = arg;
 		break;
 	case 'd':
 		errno = 0;

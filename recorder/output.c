@@ -24,6 +24,7 @@
 #include "meta.h"
 #include "recording.h"
 #include "symbols.h"
+#include "tracker_kind.h"
 
 static const char *file_kind(mode_t m)
 {
@@ -194,6 +195,8 @@ static void build_meta(struct rec *r, struct meta *m)
 		meta_add(m, "sysfs.node", "%s", r->sysfs);
 	if (r->probe)
 		meta_add(m, "ring.kib", "%u", opt->ring_kib);
+	/* The live tracker: a replay runs the same one unless told otherwise. */
+	meta_add(m, "tracker", "%s", opt->tracker ? opt->tracker : TRACKER_KIND_DEFAULT);
 	meta_add(m, "flush.ms", "%u", opt->flush_ms);
 	meta_add(m, "tick.ms", "%u", opt->tick_ms);
 	meta_add(m, "sysfs.ms", "%u", opt->sysfs_ms);

@@ -133,6 +133,7 @@ static int setup_pipeline(struct rec *r, char *err, size_t errlen)
 	cfg.has_sysfs = r->sysfs != NULL;
 	cfg.synthesize_ticks = false; /* framerec writes real tick records */
 	cfg.tick_ms = r->opt->tick_ms;
+	cfg.tracker_name = r->opt->tracker;
 	if (pipeline_new(&r->pl, &cfg, &cb, r)) {
 		snprintf(err, errlen, "out of memory");
 		return -1;

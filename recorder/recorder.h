@@ -31,6 +31,7 @@ struct options {
 	unsigned flush_ms;
 	const char *sysfs;
 	bool sysfs_only;
+	const char *tracker; /* the live tracker variant (tracker_kind.h); NULL: the default */
 	double duration_s; /* 0: until stopped */
 	const char *output;
 	bool force;

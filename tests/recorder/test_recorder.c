@@ -1735,6 +1735,7 @@ START_TEST(metadata_keys)
 	    "flush.ms",
 	    "tick.ms",
 	    "sysfs.ms",
+	    "tracker",
 	};
 	frc_reader *rd = NULL;
 	ck_assert_int_eq(frc_reader_open(&rd, cap), 0);
@@ -1761,6 +1762,7 @@ START_TEST(metadata_keys)
 	    {"symbol.batch", BATCH_SYMBOL},
 	    {"sysfs.node", node},
 	    {"ring.kib", "256"},
+	    {"tracker", "kala"},
 	    {"clock", "CLOCK_MONOTONIC"},
 	    {"flush.ms", "1000"},
 	    {"tick.ms", "1000"},
@@ -1885,6 +1887,66 @@ START_TEST(replay_sysfs_fidelity)
 		      n.mismatches, n.compared, n.first_mismatch);
 	ck_assert_uint_ge(n.compared, 30); /* ~4.5 s at 100 ms ticks */
 	ck_assert_msg(n.sysfs > 0 && n.ebpf > 0, "sources: %zu sysfs, %zu ebpf", n.sysfs, n.ebpf);
+}
+END_TEST
+
+/* Replay cap through the pipeline with tracker (NULL: the default); count reproductions. */
+static struct replay_count replay_with(const char *cap, const char *tracker, uint64_t *last_fps)
+{
+	struct replay_count n = {0};
+	struct pipeline_callbacks cb = {.on_reading = on_replay_reading};
+	struct pipeline_config cfg;
+	struct pipeline *pl = NULL;
+	frc_reader *rd = NULL;
+	struct frc_record r;
+	int rc;
+
+	ck_assert_int_eq(frc_reader_open(&rd, cap), 0);
+	pipeline_config_default(&cfg);
+	cfg.synthesize_ticks = false;
+	cfg.tick_ms = 100;
+	cfg.tracker_name = tracker;
+	ck_assert_int_eq(pipeline_new(&pl, &cfg, &cb, &n), 0);
+	while ((rc = frc_reader_next(rd, &r)) == 1) {
+		if (r.type == FRC_TICK && r.u.tick.has_result && r.u.tick.source)
+			*last_fps = r.u.tick.fps_micro;
+		ck_assert_int_eq(pipeline_feed(pl, &r), 0);
+	}
+	ck_assert_int_eq(rc, 0);
+	ck_assert_int_eq(pipeline_finish(pl), 0);
+	pipeline_free(pl);
+	frc_reader_close(rd);
+	return n;
+}
+
+/*
+ * issue 12: framerec --tracker runs that variant live and names it in the capture, and a
+ * replay with the named variant reproduces every live reading. The stand-in queues a 60
+ * fps main surface (3 buffers) and a 10 fps overlay: main-surface reads ~60 FPS live, and
+ * the same capture replayed with kala (which would read ~20) does not reproduce it.
+ */
+START_TEST(tracker_live_equals_replay)
+{
+	const char *cap = tmp("cap.frc"), *log = tmp("framerec.log");
+	pid_t rec = start_framerec(log, "--lib", STANDIN_LIB, "--tracker", "main-surface",
+				   "--tick-ms", "100", "-o", cap, "--", STANDIN_GAME, "--fps", "60",
+				   "--frames", "150", "--surfaces", "--overlay-fps", "10", NULL);
+	assert_exit(wait_exit(rec, 20000), 0, log);
+
+	frc_reader *rd = NULL;
+	ck_assert_int_eq(frc_reader_open(&rd, cap), 0);
+	ck_assert_str_eq(frc_reader_meta_get(rd, "tracker"), "main-surface");
+	frc_reader_close(rd);
+
+	uint64_t last = 0;
+	struct replay_count same = replay_with(cap, "main-surface", &last);
+	ck_assert_msg(same.mismatches == 0, "%zu of %zu readings not reproduced; first: %s",
+		      same.mismatches, same.compared, same.first_mismatch);
+	ck_assert_uint_ge(same.compared, 15); /* 2.5 s at 100 ms ticks */
+	ck_assert_msg(last >= 55000000 && last <= 65000000,
+		      "main-surface read %" PRIu64 " uFPS live for a 60 fps main surface", last);
+	struct replay_count kala = replay_with(cap, NULL, &last);
+	ck_assert_msg(kala.mismatches > 0, "kala reproduced main-surface's readings: moot");
 }
 END_TEST
 
@@ -2041,6 +2103,7 @@ int main(int argc, char **argv)
 	    {"metadata_keys", metadata_keys},
 	    {"replay_sysfs_fidelity", replay_sysfs_fidelity},
 	    {"doctor_names_failed_step", doctor_names_failed_step},
+	    {"tracker_live_equals_replay", tracker_live_equals_replay},
 	    {"doctor_escapes_untrusted", doctor_escapes_untrusted},
 	    {"force_replaces_at_stop", force_replaces_at_stop},
 	};
