@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "symbols.h"
@@ -192,6 +193,7 @@ static const char *forced_name(const char *forced)
 
 int sym_resolve(const char *lib, const char *forced, struct sym_list *out, char *err, size_t errlen)
 {
+	struct stat st;
 	Elf *elf = NULL;
 	int fd, ret = 0;
 
@@ -200,11 +202,17 @@ int sym_resolve(const char *lib, const char *forced, struct sym_list *out, char 
 		snprintf(err, errlen, "libelf: %s", elf_errmsg(-1));
 		return -EINVAL;
 	}
-	fd = open(lib, O_RDONLY | O_CLOEXEC);
+	/* O_NONBLOCK, then regular files only: a FIFO named as the library must not hang us. */
+	fd = open(lib, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (fd < 0) {
 		ret = -errno;
 		snprintf(err, errlen, "%s: cannot open: %s", lib, strerror(errno));
 		return ret;
+	}
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+		snprintf(err, errlen, "%s: not a regular file", lib);
+		close(fd);
+		return -EINVAL;
 	}
 	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
 	if (!elf || elf_kind(elf) != ELF_K_ELF) {

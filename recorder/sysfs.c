@@ -44,13 +44,21 @@ const char *sysfs_detect(void)
  */
 void sysfs_sample(const char *path, struct frc_sysfs *out)
 {
+	struct stat st;
 	ssize_t n;
 	int fd;
 
 	memset(out, 0, sizeof(*out));
+	/* O_NONBLOCK: a FIFO put in the node's place must not hold the recording up. */
 	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (fd < 0) {
 		out->err = errno;
+		return;
+	}
+	/* sysfs attributes are regular files; anything else is recorded as EINVAL, unread. */
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+		out->err = EINVAL;
+		close(fd);
 		return;
 	}
 	n = read(fd, out->raw, sizeof(out->raw));
@@ -76,7 +84,11 @@ int sysfs_check(const char *path, char *err, size_t errlen)
 		e = errno;
 	else if (S_ISDIR(st.st_mode))
 		e = EISDIR;
-	else {
+	else if (!S_ISREG(st.st_mode)) {
+		snprintf(err, errlen, "--sysfs %s: not a regular file (a FIFO or device would block "
+			 "or lie; sysfs nodes are regular files)", path);
+		return -EINVAL;
+	} else {
 		sysfs_sample(path, &s);
 		if (s.err == EACCES || s.err == EPERM)
 			e = s.err;

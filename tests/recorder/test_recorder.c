@@ -1950,6 +1950,29 @@ START_TEST(tracker_live_equals_replay)
 }
 END_TEST
 
+/*
+ * issue 11: a FIFO named as --lib or --sysfs (where a regular file is needed) is refused at
+ * once, by a recording and by doctor, instead of blocking in open() or read() where no
+ * signal could stop it. Each run must end within 10 s.
+ */
+START_TEST(fifo_refused)
+{
+	const char *fifo = tmp("fifo"), *cap = tmp("cap.frc"), *log = tmp("framerec.log");
+	pid_t game = idle_game(), rec;
+
+	ck_assert_int_eq(mkfifo(fifo, 0600), 0);
+	rec = start_framerec(log, "--pid", pidstr(game), "--lib", fifo, "-o", cap, NULL);
+	assert_refused(rec, log, "not a regular file");
+	rec = start_framerec(log, "--pid", pidstr(game), "--sysfs", fifo, "-o", cap, NULL);
+	assert_refused(rec, log, "not a regular file");
+	ck_assert_msg(access(cap, F_OK) != 0, "%s was created", cap);
+	char *dargv[] = {"framerec", "doctor", "--lib", (char *)fifo, NULL};
+	rec = spawn(FRAMEREC, dargv, log);
+	assert_exit(wait_exit(rec, 10000), 1, log);
+	ck_assert_msg(strstr(slurp(log), "not a regular file"), "doctor: %s", slurp(log));
+}
+END_TEST
+
 /* ------------------------------------------------------------ main */
 
 /* NULL when a BPF uprobe can run here; otherwise why not (the tests are skipped). */
@@ -2104,6 +2127,7 @@ int main(int argc, char **argv)
 	    {"replay_sysfs_fidelity", replay_sysfs_fidelity},
 	    {"doctor_names_failed_step", doctor_names_failed_step},
 	    {"tracker_live_equals_replay", tracker_live_equals_replay},
+	    {"fifo_refused", fifo_refused},
 	    {"doctor_escapes_untrusted", doctor_escapes_untrusted},
 	    {"force_replaces_at_stop", force_replaces_at_stop},
 	};
