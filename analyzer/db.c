@@ -558,7 +558,7 @@ rollback:
 static int store_first_capture(struct dbsink *s, const char *path, const char *sha,
 			       const struct replay_options *ropt)
 {
-	char tmp[4096];
+	char tmp[4096], journal[4096 + 8];
 	int rc = EXIT_INPUT;
 	bool theirs = false;
 
@@ -567,8 +567,9 @@ static int store_first_capture(struct dbsink *s, const char *path, const char *s
 		cli_error("db", "%s: path too long", s->path);
 		return EXIT_INPUT;
 	}
+	snprintf(journal, sizeof(journal), "%s-journal", tmp);
 	unlink(tmp); /* a leftover of a killed run with our PID */
-	cli_unlink_on_signal(tmp);
+	cli_unlink_on_signal(tmp, journal);
 	if (db_open(s, tmp, true)) {
 		cli_error("db", "%s", s->msg);
 		goto cleanup;
@@ -595,7 +596,7 @@ static int store_first_capture(struct dbsink *s, const char *path, const char *s
 		rc = store_capture(s, path, sha, ropt);
 cleanup:
 	unlink(tmp);
-	cli_unlink_on_signal(NULL);
+	cli_unlink_on_signal(NULL, NULL);
 	return rc;
 }
 

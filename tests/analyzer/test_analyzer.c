@@ -1391,6 +1391,71 @@ START_TEST(import_sigint_leaves_no_tmp)
 }
 END_TEST
 
+/* Files in the test directory whose name starts with prefix (one per line), or "". */
+static char *files_starting(const char *prefix)
+{
+	char cmd[700];
+	char *list;
+	FILE *p;
+
+	snprintf(cmd, sizeof(cmd), "ls -a '%s' | grep '^%s' || true", tmpdir, prefix);
+	p = popen(cmd, "r");
+	ck_assert_ptr_nonnull(p);
+	list = calloc(1, 4096);
+	ck_assert_ptr_nonnull(list);
+	(void)!fread(list, 1, 4095, p);
+	pclose(p);
+	return list;
+}
+
+/*
+ * Ctrl-C while db builds a new database (its first capture is being stored) leaves no
+ * file: neither OUT.db nor the temporary database or its journal.
+ */
+START_TEST(db_sigint_leaves_no_file)
+{
+	const char *frc = tmp("big.frc"), *dbp = tmp("new.db");
+	char *argv[] = {"frameanalyze", "db", (char *)frc, "-o", (char *)dbp, NULL};
+	int fd = open(frc, O_WRONLY | O_CREAT | O_TRUNC, 0644), status;
+	frc_writer *w = NULL;
+	char *left;
+	pid_t pid;
+
+	/* 400000 frames at 60 Hz: storing them takes about a second */
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(frc_writer_open_fd(&w, fd, frc, NULL, 0, NULL), 0);
+	for (uint64_t i = 0; i < 400000; i++) {
+		struct frc_record fr = {
+		    .type = FRC_FRAME,
+		    .ktime_ns = 1000000 + i * 16666666,
+		    .u.frame = {.pid = 7, .tid = 7, .buffer = 0x1000 * (i % 3 + 1)}};
+		ck_assert_int_eq(frc_writer_append(w, &fr), 0);
+	}
+	ck_assert_int_eq(frc_writer_finish(w), 0);
+	frc_writer_free(w);
+	ck_assert_int_eq(close(fd), 0);
+
+	pid = fa_start(argv);
+	for (int i = 0; i < 300; i++) {
+		left = files_starting("new\\.db");
+		if (strstr(left, "-journal")) { /* inside the capture's transaction */
+			free(left);
+			break;
+		}
+		free(left);
+		usleep(5000);
+	}
+	usleep(100000);
+	ck_assert_int_eq(kill(pid, SIGINT), 0);
+	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+	ck_assert_msg(WIFSIGNALED(status) && WTERMSIG(status) == SIGINT,
+		      "status 0x%x (finished before the signal?)", status);
+	left = files_starting("new\\.db");
+	ck_assert_msg(left[0] == '\0', "left behind:\n%s", left);
+	free(left);
+}
+END_TEST
+
 /*
  * Records of unknown (future) types have no text form: export says it dropped them
  * instead of silently producing a text whose import loses them.
@@ -1522,6 +1587,7 @@ int main(int argc, char **argv)
 	    {"errors_name_file_and_range", errors_name_file_and_range},
 	    {"import_long_line_refused_early", import_long_line_refused_early},
 	    {"import_sigint_leaves_no_tmp", import_sigint_leaves_no_tmp},
+	    {"db_sigint_leaves_no_file", db_sigint_leaves_no_file},
 	};
 	Suite *s = suite_create("analyzer");
 	SRunner *sr;
