@@ -568,7 +568,9 @@ static int store_first_capture(struct dbsink *s, const char *path, const char *s
 		return EXIT_INPUT;
 	}
 	snprintf(journal, sizeof(journal), "%s-journal", tmp);
-	unlink(tmp); /* a leftover of a killed run with our PID */
+	/* leftovers of a killed run with our PID (its journal would be taken as hot) */
+	unlink(journal);
+	unlink(tmp);
 	cli_unlink_on_signal(tmp, journal);
 	if (db_open(s, tmp, true)) {
 		cli_error("db", "%s", s->msg);
@@ -596,6 +598,7 @@ static int store_first_capture(struct dbsink *s, const char *path, const char *s
 		rc = store_capture(s, path, sha, ropt);
 cleanup:
 	unlink(tmp);
+	unlink(journal); /* SQLite removed it at the commit or rollback; after a crash not */
 	cli_unlink_on_signal(NULL, NULL);
 	return rc;
 }
