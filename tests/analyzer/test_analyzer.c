@@ -21,6 +21,7 @@
 
 #include "diff.h"
 #include "frc.h"
+#include "frc_escape.h"
 #include "frc_internal.h" /* frc_writer_append_raw_entry: a record of a future type */
 #include "pidmap.h"
 #include "sha256.h"
@@ -1456,6 +1457,46 @@ START_TEST(db_sigint_leaves_no_file)
 }
 END_TEST
 
+/* frc_escape, the one escaper of untrusted text: every class of byte, both styles. */
+START_TEST(escape_unit)
+{
+	static const struct {
+		const char *in;
+		size_t n;
+		const char *text, *json;
+	} v[] = {
+	    {"plain é €", 12, "plain é €", "plain é €"},
+	    {"\x1b[2J\x07\x7f", 6, "\\x1b[2J\\x07\\x7f", "\\u001b[2J\\u0007\\u007f"},
+	    {"a\\b\"c\n\t", 7, "a\\\\b\"c\\n\\t", "a\\\\b\\\"c\\n\\t"},
+	    {"\xc2\x80\xc2\x9b\xc2\x9f\xc2\xa0", 8, "\\xc2\\x80\\xc2\\x9b\\xc2\\x9f\xc2\xa0",
+	     "\\u0080\\u009b\\u009f\xc2\xa0"}, /* C1; U+00A0 is not */
+	    {"\x9b\xff\xc0\x80", 4, "\\x9b\\xff\\xc0\\x80",
+	     "\\ufffd\\ufffd\\ufffd\\ufffd"},				     /* lone, overlong */
+	    {"\xed\xa0\x80", 3, "\\xed\\xa0\\x80", "\\ufffd\\ufffd\\ufffd"}, /* a surrogate */
+	    {"\xf4\x90\x80\x80", 4, "\\xf4\\x90\\x80\\x80",
+	     "\\ufffd\\ufffd\\ufffd\\ufffd"},				     /* > U+10FFFF */
+	    {"\xf0\x9f\x98\x80", 4, "\xf0\x9f\x98\x80", "\xf0\x9f\x98\x80"}, /* U+1F600 */
+	    {"x\xe2\x82", 3, "x\\xe2\\x82", "x\\ufffd\\ufffd"},		     /* cut at the end */
+	    {"n\0ul", 4, "n\\x00ul", "n\\u0000ul"},
+	};
+	char buf[128];
+
+	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
+		ck_assert_uint_eq(frc_escape(v[i].in, v[i].n, FRC_ESCAPE_TEXT, buf, sizeof(buf)),
+				  strlen(v[i].text));
+		ck_assert_msg(!strcmp(buf, v[i].text), "%zu text: [%s]", i, buf);
+		ck_assert_uint_eq(frc_escape(v[i].in, v[i].n, FRC_ESCAPE_JSON, buf, sizeof(buf)),
+				  strlen(v[i].json));
+		ck_assert_msg(!strcmp(buf, v[i].json), "%zu json: [%s]", i, buf);
+	}
+	/* snprintf semantics: cut, NUL-terminated, the full length returned */
+	ck_assert_uint_eq(frc_escape("\x1b\x1b", 2, FRC_ESCAPE_TEXT, buf, 6), 8);
+	ck_assert_str_eq(buf, "\\x1b\\");
+	ck_assert_uint_eq(frc_escape("ab", 2, FRC_ESCAPE_TEXT, NULL, 0), 2);
+	ck_assert_str_eq(frc_escape_str("\x1b", buf, sizeof(buf)), "\\x1b");
+}
+END_TEST
+
 /*
  * Records of unknown (future) types have no text form: export says it dropped them
  * instead of silently producing a text whose import loses them.
@@ -1588,6 +1629,7 @@ int main(int argc, char **argv)
 	    {"import_long_line_refused_early", import_long_line_refused_early},
 	    {"import_sigint_leaves_no_tmp", import_sigint_leaves_no_tmp},
 	    {"db_sigint_leaves_no_file", db_sigint_leaves_no_file},
+	    {"escape_unit", escape_unit},
 	};
 	Suite *s = suite_create("analyzer");
 	SRunner *sr;
