@@ -40,7 +40,7 @@ int cli_parse_tracker(const char *cmd, const char *arg, const char **out)
 
 /* ------------------------------------------------------------ temporary files vs. signals */
 
-static char unlink_path[4096];
+static char unlink_path[2][4096];
 static volatile sig_atomic_t unlink_armed;
 static volatile sig_atomic_t stop_signal;
 
@@ -49,8 +49,11 @@ static const int stop_signals[] = {SIGINT, SIGTERM, SIGHUP};
 /* unlink() and raise() are async-signal-safe; SA_RESETHAND makes the raise fatal. */
 static void unlink_and_die(int sig)
 {
-	if (unlink_armed)
-		unlink(unlink_path);
+	if (unlink_armed) {
+		unlink(unlink_path[0]);
+		if (unlink_path[1][0])
+			unlink(unlink_path[1]);
+	}
 	raise(sig);
 }
 
@@ -71,14 +74,16 @@ static void on_stop_signals(void (*handler)(int), int flags)
 		sigaction(stop_signals[i], &sa, NULL);
 }
 
-void cli_unlink_on_signal(const char *path)
+void cli_unlink_on_signal(const char *path, const char *also)
 {
 	unlink_armed = 0;
-	if (!path || strlen(path) >= sizeof(unlink_path)) {
+	if (!path || strlen(path) >= sizeof(unlink_path[0]) ||
+	    (also && strlen(also) >= sizeof(unlink_path[1]))) {
 		on_stop_signals(SIG_DFL, 0);
 		return;
 	}
-	strcpy(unlink_path, path);
+	strcpy(unlink_path[0], path);
+	strcpy(unlink_path[1], also ? also : "");
 	unlink_armed = 1;
 	on_stop_signals(unlink_and_die, SA_RESETHAND);
 }

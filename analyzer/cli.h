@@ -24,10 +24,11 @@ FRC_MUST_USE int cli_parse_tracker(const char *cmd, const char *arg, const char 
 void cli_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /*
- * Remove path (a temporary output file) if SIGINT/SIGTERM/SIGHUP ends the program, so that
- * Ctrl-C leaves no temporary file behind; NULL disarms. One path at a time.
+ * Remove path (a temporary output file) and also (its companion, e.g. an SQLite journal;
+ * may be NULL) if SIGINT/SIGTERM/SIGHUP ends the program, so that Ctrl-C leaves no
+ * temporary file behind; path NULL disarms. One pair at a time.
  */
-void cli_unlink_on_signal(const char *path);
+void cli_unlink_on_signal(const char *path, const char *also);
 /*
  * Note SIGINT/SIGTERM/SIGHUP in the returned flag instead of dying at once (for work that
  * cleans up after itself when the flag is set); cli_end_stop() restores the default and

@@ -564,7 +564,7 @@ rollback:
 static int store_first_capture(struct dbsink *s, const char *path, const char *sha,
 			       const struct replay_options *ropt)
 {
-	char tmp[4096];
+	char tmp[4096], journal[4096 + 8];
 	int rc = EXIT_INPUT;
 	bool theirs = false;
 
@@ -573,8 +573,11 @@ static int store_first_capture(struct dbsink *s, const char *path, const char *s
 		cli_error("db", "%s: path too long", s->path);
 		return EXIT_INPUT;
 	}
-	unlink(tmp); /* a leftover of a killed run with our PID */
-	cli_unlink_on_signal(tmp);
+	snprintf(journal, sizeof(journal), "%s-journal", tmp);
+	/* leftovers of a killed run with our PID (its journal would be taken as hot) */
+	unlink(journal);
+	unlink(tmp);
+	cli_unlink_on_signal(tmp, journal);
 	if (db_open(s, tmp, true)) {
 		cli_error("db", "%s", s->msg);
 		goto cleanup;
@@ -601,7 +604,8 @@ static int store_first_capture(struct dbsink *s, const char *path, const char *s
 		rc = store_capture(s, path, sha, ropt);
 cleanup:
 	unlink(tmp);
-	cli_unlink_on_signal(NULL);
+	unlink(journal); /* SQLite removed it at the commit or rollback; after a crash not */
+	cli_unlink_on_signal(NULL, NULL);
 	return rc;
 }
 
@@ -640,7 +644,8 @@ static const char db_help[] =
     "attach/exit events, live readings), every tracker delta and every FPS meter reading,\n"
     "one capture_id per capture, plus views (frame_time_percentiles, fps_over_time,\n"
     "janks). A capture already in the database (same SHA-256) is replaced. OUT.db is\n"
-    "created if missing; an existing file is only written when it has our schema.\n"
+    "created if missing (only once a capture is stored in it); an existing file is only\n"
+    "written when it has our schema. Several db runs may fill the same OUT.db at once.\n"
     "Schema: analyzer/SCHEMA.md.\n"
     "\n"
     "options:\n"

@@ -23,6 +23,7 @@
 
 #include "diff.h"
 #include "frc.h"
+#include "frc_escape.h"
 #include "frc_internal.h" /* frc_writer_append_raw_entry: a record of a future type */
 #include "pidmap.h"
 #include "score.h"
@@ -1499,6 +1500,111 @@ START_TEST(import_sigint_leaves_no_tmp)
 }
 END_TEST
 
+/* Files in the test directory whose name starts with prefix (one per line), or "". */
+static char *files_starting(const char *prefix)
+{
+	char cmd[700];
+	char *list;
+	FILE *p;
+
+	snprintf(cmd, sizeof(cmd), "ls -a '%s' | grep '^%s' || true", tmpdir, prefix);
+	p = popen(cmd, "r");
+	ck_assert_ptr_nonnull(p);
+	list = calloc(1, 4096);
+	ck_assert_ptr_nonnull(list);
+	(void)!fread(list, 1, 4095, p);
+	pclose(p);
+	return list;
+}
+
+/*
+ * Ctrl-C while db builds a new database (its first capture is being stored) leaves no
+ * file: neither OUT.db nor the temporary database or its journal.
+ */
+START_TEST(db_sigint_leaves_no_file)
+{
+	const char *frc = tmp("big.frc"), *dbp = tmp("new.db");
+	char *argv[] = {"frameanalyze", "db", (char *)frc, "-o", (char *)dbp, NULL};
+	int fd = open(frc, O_WRONLY | O_CREAT | O_TRUNC, 0644), status;
+	frc_writer *w = NULL;
+	char *left;
+	pid_t pid;
+
+	/* 400000 frames at 60 Hz: storing them takes about a second */
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(frc_writer_open_fd(&w, fd, frc, NULL, 0, NULL), 0);
+	for (uint64_t i = 0; i < 400000; i++) {
+		struct frc_record fr = {
+		    .type = FRC_FRAME,
+		    .ktime_ns = 1000000 + i * 16666666,
+		    .u.frame = {.pid = 7, .tid = 7, .buffer = 0x1000 * (i % 3 + 1)}};
+		ck_assert_int_eq(frc_writer_append(w, &fr), 0);
+	}
+	ck_assert_int_eq(frc_writer_finish(w), 0);
+	frc_writer_free(w);
+	ck_assert_int_eq(close(fd), 0);
+
+	pid = fa_start(argv);
+	for (int i = 0; i < 300; i++) {
+		left = files_starting("new\\.db");
+		if (strstr(left, "-journal")) { /* inside the capture's transaction */
+			free(left);
+			break;
+		}
+		free(left);
+		usleep(5000);
+	}
+	usleep(100000);
+	ck_assert_int_eq(kill(pid, SIGINT), 0);
+	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+	ck_assert_msg(WIFSIGNALED(status) && WTERMSIG(status) == SIGINT,
+		      "status 0x%x (finished before the signal?)", status);
+	left = files_starting("new\\.db");
+	ck_assert_msg(left[0] == '\0', "left behind:\n%s", left);
+	free(left);
+}
+END_TEST
+
+/* frc_escape, the one escaper of untrusted text: every class of byte, both styles. */
+START_TEST(escape_unit)
+{
+	static const struct {
+		const char *in;
+		size_t n;
+		const char *text, *json;
+	} v[] = {
+	    {"plain é €", 12, "plain é €", "plain é €"},
+	    {"\x1b[2J\x07\x7f", 6, "\\x1b[2J\\x07\\x7f", "\\u001b[2J\\u0007\\u007f"},
+	    {"a\\b\"c\n\t", 7, "a\\\\b\"c\\n\\t", "a\\\\b\\\"c\\n\\t"},
+	    {"\xc2\x80\xc2\x9b\xc2\x9f\xc2\xa0", 8, "\\xc2\\x80\\xc2\\x9b\\xc2\\x9f\xc2\xa0",
+	     "\\u0080\\u009b\\u009f\xc2\xa0"}, /* C1; U+00A0 is not */
+	    {"\x9b\xff\xc0\x80", 4, "\\x9b\\xff\\xc0\\x80",
+	     "\\ufffd\\ufffd\\ufffd\\ufffd"},				     /* lone, overlong */
+	    {"\xed\xa0\x80", 3, "\\xed\\xa0\\x80", "\\ufffd\\ufffd\\ufffd"}, /* a surrogate */
+	    {"\xf4\x90\x80\x80", 4, "\\xf4\\x90\\x80\\x80",
+	     "\\ufffd\\ufffd\\ufffd\\ufffd"},				     /* > U+10FFFF */
+	    {"\xf0\x9f\x98\x80", 4, "\xf0\x9f\x98\x80", "\xf0\x9f\x98\x80"}, /* U+1F600 */
+	    {"x\xe2\x82", 3, "x\\xe2\\x82", "x\\ufffd\\ufffd"},		     /* cut at the end */
+	    {"n\0ul", 4, "n\\x00ul", "n\\u0000ul"},
+	};
+	char buf[128];
+
+	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
+		ck_assert_uint_eq(frc_escape(v[i].in, v[i].n, FRC_ESCAPE_TEXT, buf, sizeof(buf)),
+				  strlen(v[i].text));
+		ck_assert_msg(!strcmp(buf, v[i].text), "%zu text: [%s]", i, buf);
+		ck_assert_uint_eq(frc_escape(v[i].in, v[i].n, FRC_ESCAPE_JSON, buf, sizeof(buf)),
+				  strlen(v[i].json));
+		ck_assert_msg(!strcmp(buf, v[i].json), "%zu json: [%s]", i, buf);
+	}
+	/* snprintf semantics: cut, NUL-terminated, the full length returned */
+	ck_assert_uint_eq(frc_escape("\x1b\x1b", 2, FRC_ESCAPE_TEXT, buf, 6), 8);
+	ck_assert_str_eq(buf, "\\x1b\\");
+	ck_assert_uint_eq(frc_escape("ab", 2, FRC_ESCAPE_TEXT, NULL, 0), 2);
+	ck_assert_str_eq(frc_escape_str("\x1b", buf, sizeof(buf)), "\\x1b");
+}
+END_TEST
+
 /*
  * Records of unknown (future) types have no text form: export says it dropped them
  * instead of silently producing a text whose import loses them.
@@ -1934,6 +2040,8 @@ int main(int argc, char **argv)
 	    {"score_usage", score_usage},
 	    {"score_in_memory_overlay", score_in_memory_overlay},
 	    {"score_in_memory_equal_rate", score_in_memory_equal_rate},
+	    {"db_sigint_leaves_no_file", db_sigint_leaves_no_file},
+	    {"escape_unit", escape_unit},
 	};
 	Suite *s = suite_create("analyzer");
 	SRunner *sr;
