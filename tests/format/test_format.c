@@ -27,6 +27,7 @@
 #include "frc.h"
 #include "frc_internal.h"
 #include "frc_text.h"
+#include "frc_case.h"
 
 /* ------------------------------------------------------------ helpers */
 
@@ -1735,9 +1736,11 @@ START_TEST(surfaces_roundtrip)
 	for (size_t i = 0; i < N; i++) {
 		uint32_t pid = i % 7 == 3 ? 88 : 77;
 
-		in[i] = frame(1000000 + i * 1000, pid, pid + (i % 6 == 5), 0x7000 + (i % 3) * 0x100);
+		in[i] =
+		    frame(1000000 + i * 1000, pid, pid + (i % 6 == 5), 0x7000 + (i % 3) * 0x100);
 		if (i < 1000)
-			in[i].u.frame.surface = i % 6 == 5 ? 0xb400007a0c002000 : 0xb400007a0c001000;
+			in[i].u.frame.surface =
+			    i % 6 == 5 ? 0xb400007a0c002000 : 0xb400007a0c001000;
 		else if (i < 1500)
 			in[i].u.frame.surface = i % 5 == 0 ? 0 : 0x5000;
 		else if (i < 2500)
@@ -1903,41 +1906,41 @@ int main(int argc, char **argv)
 		const TTest *test;
 		int timeout;
 	} cases[] = {
-	    {"roundtrip_all_types", roundtrip_all_types, 10},
-	    {"roundtrip_edge_values", roundtrip_edge_values, 10},
-	    {"roundtrip_frame_columns", roundtrip_frame_columns, 60},
-	    {"writer_chunking", writer_chunking, 10},
-	    {"writer_rejects_invalid", writer_rejects_invalid, 10},
-	    {"writer_killed_midway", writer_killed_midway, 10},
-	    {"truncation_every_offset", truncation_every_offset, 120},
-	    {"byte_flip_every_offset", byte_flip_every_offset, 120},
-	    {"not_a_capture_and_version", not_a_capture_and_version, 10},
-	    {"reader_hostile_descriptors", reader_hostile_descriptors, 10},
-	    {"reader_index_disagrees", reader_index_disagrees, 10},
-	    {"unknown_types_skipped", unknown_types_skipped, 10},
-	    {"zstd_cli_interop", zstd_cli_interop, 30},
-	    {"determinism", determinism, 10},
-	    {"text_roundtrip_canonical", text_roundtrip_canonical, 10},
-	    {"text_import_normalizes", text_import_normalizes, 10},
-	    {"text_import_deterministic", text_import_deterministic, 10},
-	    {"text_import_errors", text_import_errors, 30},
-	    {"text_export_damaged", text_export_damaged, 10},
-	    {"text_format_helpers", text_format_helpers, 10},
-	    {"golden_read", golden_read, 10},
-	    {"golden_bytes", golden_bytes, 10},
-	    {"reader_rejects_bad_meta_keys", reader_rejects_bad_meta_keys, 10},
-	    {"reader_open_fifo", reader_open_fifo, 10},
-	    {"text_import_refuses_special_output", text_import_refuses_special_output, 10},
-	    {"text_import_header_limit", text_import_header_limit, 10},
-	    {"foreign_encoder_choices", foreign_encoder_choices, 10},
-	    {"surfaces_roundtrip", surfaces_roundtrip, 30},
-	    {"surfaces_damaged_column", surfaces_damaged_column, 10},
-	    {"surfaces_foreign_capture", surfaces_foreign_capture, 10},
-	    {"v1_0_captures_decode_identically", v1_0_captures_decode_identically, 10},
-	    {"future_minor_capture", future_minor_capture, 10},
-	    {"spliced_recordings_corrupt", spliced_recordings_corrupt, 10},
-	    {"chunk_record_limit", chunk_record_limit, 60},
-	    {"type_table", type_table, 10},
+	    FRC_CASE("roundtrip_all_types", roundtrip_all_types, 10),
+	    FRC_CASE("roundtrip_edge_values", roundtrip_edge_values, 10),
+	    FRC_CASE("roundtrip_frame_columns", roundtrip_frame_columns, 60),
+	    FRC_CASE("writer_chunking", writer_chunking, 10),
+	    FRC_CASE("writer_rejects_invalid", writer_rejects_invalid, 10),
+	    FRC_CASE("writer_killed_midway", writer_killed_midway, 10),
+	    FRC_CASE("truncation_every_offset", truncation_every_offset, 120),
+	    FRC_CASE("byte_flip_every_offset", byte_flip_every_offset, 120),
+	    FRC_CASE("not_a_capture_and_version", not_a_capture_and_version, 10),
+	    FRC_CASE("reader_hostile_descriptors", reader_hostile_descriptors, 10),
+	    FRC_CASE("reader_index_disagrees", reader_index_disagrees, 10),
+	    FRC_CASE("unknown_types_skipped", unknown_types_skipped, 10),
+	    FRC_CASE("zstd_cli_interop", zstd_cli_interop, 30),
+	    FRC_CASE("determinism", determinism, 10),
+	    FRC_CASE("text_roundtrip_canonical", text_roundtrip_canonical, 10),
+	    FRC_CASE("text_import_normalizes", text_import_normalizes, 10),
+	    FRC_CASE("text_import_deterministic", text_import_deterministic, 10),
+	    FRC_CASE("text_import_errors", text_import_errors, 30),
+	    FRC_CASE("text_export_damaged", text_export_damaged, 10),
+	    FRC_CASE("text_format_helpers", text_format_helpers, 10),
+	    FRC_CASE("golden_read", golden_read, 10),
+	    FRC_CASE("golden_bytes", golden_bytes, 10),
+	    FRC_CASE("reader_rejects_bad_meta_keys", reader_rejects_bad_meta_keys, 10),
+	    FRC_CASE("reader_open_fifo", reader_open_fifo, 10),
+	    FRC_CASE("text_import_refuses_special_output", text_import_refuses_special_output, 10),
+	    FRC_CASE("text_import_header_limit", text_import_header_limit, 10),
+	    FRC_CASE("foreign_encoder_choices", foreign_encoder_choices, 10),
+	    FRC_CASE("surfaces_roundtrip", surfaces_roundtrip, 30),
+	    FRC_CASE("surfaces_damaged_column", surfaces_damaged_column, 10),
+	    FRC_CASE("surfaces_foreign_capture", surfaces_foreign_capture, 10),
+	    FRC_CASE("v1_0_captures_decode_identically", v1_0_captures_decode_identically, 10),
+	    FRC_CASE("future_minor_capture", future_minor_capture, 10),
+	    FRC_CASE("spliced_recordings_corrupt", spliced_recordings_corrupt, 10),
+	    FRC_CASE("chunk_record_limit", chunk_record_limit, 60),
+	    FRC_CASE("type_table", type_table, 10),
 	};
 
 	Suite *s = suite_create("format");

@@ -28,6 +28,7 @@
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include "frc_case.h"
 
 /* Literal names, in Kala's order (recorder/README.md); never computed. */
 static const char *const kala_symbols[] = {
@@ -1208,26 +1209,26 @@ int main(int argc, char **argv)
 {
 	const char *only = argc > 1 ? argv[1] : NULL;
 	const struct test_entry tests[] = {
-	    {"exports", exports_seven_names, NULL},
-	    {"nm_batch_symbol", nm_batch_symbol, NULL},
-	    {"truth_legacy", truth_legacy, NULL},
-	    {"truth_sp", truth_sp, NULL},
-	    {"truth_hook", truth_hook, NULL},
-	    {"jank", jank, NULL},
-	    {"bad_variant", bad_variant, NULL},
-	    {"surfaces_hook", surfaces_hook, NULL},
-	    {"surfaces_member", surfaces_member, NULL},
-	    {"surfaces_sigterm", surfaces_sigterm, NULL},
-	    {"batch", batch_groups, NULL},
-	    {"realloc_every", realloc_every, NULL},
-	    {"pattern", pattern, NULL},
-	    {"rate_steps", rate_steps, NULL},
-	    {"bad_values", bad_values, NULL},
-	    {"help", help, NULL},
+	    FRC_CASE("exports", exports_seven_names, NULL),
+	    FRC_CASE("nm_batch_symbol", nm_batch_symbol, NULL),
+	    FRC_CASE("truth_legacy", truth_legacy, NULL),
+	    FRC_CASE("truth_sp", truth_sp, NULL),
+	    FRC_CASE("truth_hook", truth_hook, NULL),
+	    FRC_CASE("jank", jank, NULL),
+	    FRC_CASE("bad_variant", bad_variant, NULL),
+	    FRC_CASE("surfaces_hook", surfaces_hook, NULL),
+	    FRC_CASE("surfaces_member", surfaces_member, NULL),
+	    FRC_CASE("surfaces_sigterm", surfaces_sigterm, NULL),
+	    FRC_CASE("batch", batch_groups, NULL),
+	    FRC_CASE("realloc_every", realloc_every, NULL),
+	    FRC_CASE("pattern", pattern, NULL),
+	    FRC_CASE("rate_steps", rate_steps, NULL),
+	    FRC_CASE("bad_values", bad_values, NULL),
+	    FRC_CASE("help", help, NULL),
 	    /* These need root and the uprobe PMU (and tracefs): SKIPPED (77) without them. */
-	    {"uprobe_batch", uprobe_batch, uprobe_unavailable},
-	    {"probe_args_surfaces", probe_args_surfaces, tracefs_unavailable},
-	    {"probe_args_batch", probe_args_batch, tracefs_unavailable},
+	    FRC_CASE("uprobe_batch", uprobe_batch, uprobe_unavailable),
+	    FRC_CASE("probe_args_surfaces", probe_args_surfaces, tracefs_unavailable),
+	    FRC_CASE("probe_args_batch", probe_args_batch, tracefs_unavailable),
 	};
 	Suite *s = suite_create("standin");
 	/* One TCase per test, named like the test, so CTest can run each one alone. */
