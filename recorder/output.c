@@ -180,6 +180,8 @@ static void build_meta(struct rec *r, struct meta *m)
 		meta_add(m, "target", "%s", r->target_desc);
 	if (r->target_pid)
 		meta_add(m, "target.pid", "%d", (int)r->target_pid);
+	if (r->attach_latency_ms >= 0)
+		meta_add(m, "attach.latency_ms", "%lld", (long long)r->attach_latency_ms);
 	if (r->symbol[0]) {
 		meta_add(m, "library", "%s", r->library);
 		meta_add(m, "symbol", "%s", r->symbol);

@@ -181,6 +181,24 @@ static void teardown(struct rec *r)
 		close(r->sigfd);
 }
 
+/*
+ * The command failed on its own: not when it died of the stop signal framerec got too
+ * (Ctrl-C reaches the whole process group; its exit may be seen before framerec's signal).
+ */
+static bool command_failed(const struct rec *r)
+{
+	sigset_t pending;
+	int sig = r->child_signal;
+
+	if (!r->child_failed)
+		return false;
+	if (sig != SIGINT && sig != SIGTERM && sig != SIGHUP)
+		return true;
+	if (sigpending(&pending) == 0 && sigismember(&pending, sig))
+		return false;
+	return !(r->stop_why && strncmp(r->stop_why, "SIG", 3) == 0);
+}
+
 /* The stop sequence (emit.c), the summary, and the file closed: the exit code. */
 static int stop(struct rec *r)
 {
@@ -199,7 +217,8 @@ static int stop(struct rec *r)
 		failed = true;
 	}
 	r->fd = -1;
-	return failed ? 1 : 0;
+	/* A -- COMMAND that failed on its own is not a silent success: exit 3. */
+	return failed ? 1 : command_failed(r) ? 3 : 0;
 }
 
 static const char *pick_sysfs(const struct options *opt)
@@ -217,6 +236,7 @@ int record_main(const struct options *opt)
 
 	memset(&r, 0, sizeof(r));
 	r.opt = opt;
+	r.attach_latency_ms = -1;
 	r.fd = r.epfd = r.tfd = r.sigfd = r.child_gate = r.child_err = -1;
 	for (int i = 0; i < FR_MAX_TARGETS; i++)
 		r.t[i].pidfd = -1;

@@ -71,8 +71,10 @@ struct rec {
 
 	/* -- COMMAND */
 	pid_t child;
-	int child_gate; /* write end: one byte releases the child */
-	int child_err;	/* read end: EOF on a successful exec, else its errno */
+	int child_gate;	   /* write end: one byte releases the child */
+	int child_err;	   /* read end: EOF on a successful exec, else its errno */
+	bool child_failed; /* the command ended by itself with a failure (exit != 0, signal) */
+	int child_signal;  /* the signal it died of, 0 when it exited */
 
 	int epfd, sigfd, tfd;
 
@@ -80,7 +82,8 @@ struct rec {
 	char library[PATH_MAX];
 	char symbol[FRC_SYMBOL_MAX + 1];
 	uint64_t sym_offset;
-	uint64_t batch_offset; /* 0: the batch path is not attached */
+	uint64_t batch_offset;	   /* 0: the batch path is not attached */
+	int64_t attach_latency_ms; /* --package: the first match's age at attach; -1 unknown */
 	char target_desc[1024];
 	pid_t target_pid;
 

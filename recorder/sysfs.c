@@ -85,8 +85,10 @@ int sysfs_check(const char *path, char *err, size_t errlen)
 	else if (S_ISDIR(st.st_mode))
 		e = EISDIR;
 	else if (!S_ISREG(st.st_mode)) {
-		snprintf(err, errlen, "--sysfs %s: not a regular file (a FIFO or device would block "
-			 "or lie; sysfs nodes are regular files)", path);
+		snprintf(err, errlen,
+			 "--sysfs %s: not a regular file (a FIFO or device would block "
+			 "or lie; sysfs nodes are regular files)",
+			 path);
 		return -EINVAL;
 	} else {
 		sysfs_sample(path, &s);

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "target.h"
@@ -57,6 +58,26 @@ bool target_alive(pid_t pid)
 
 	/* " S ...": the state letter; zombies and dead tasks do not count. */
 	return rest && rest[1] != 'Z' && rest[1] != 'X';
+}
+
+int64_t target_age_ms(pid_t pid)
+{
+	char buf[1024], *comm, *rest = read_stat(pid, buf, sizeof(buf), &comm);
+	unsigned long long start;
+	struct timespec now;
+	long hz = sysconf(_SC_CLK_TCK);
+
+	/* After "comm) ": fields 3..21, then starttime (22): clock ticks after boot. */
+	if (!rest || hz <= 0 ||
+	    sscanf(rest,
+		   " %*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %*u %*u %*d %*d %*d %*d "
+		   "%*d %*d %llu",
+		   &start) != 1 ||
+	    clock_gettime(CLOCK_BOOTTIME, &now))
+		return -1;
+	/* starttime counts from boot, suspend included: CLOCK_BOOTTIME's origin. */
+	return (int64_t)now.tv_sec * 1000 + now.tv_nsec / 1000000 -
+	       (int64_t)(start * 1000 / (unsigned long long)hz);
 }
 
 /* PF_KTHREAD in include/linux/sched.h: stable kernel ABI as seen through /proc. */

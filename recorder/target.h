@@ -8,6 +8,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 #include "frc_record.h"
@@ -30,6 +31,11 @@ FRC_MUST_USE int target_mapped_lib(pid_t pid, const char *base, char *map_path, 
 				   char *open_path, size_t open_len);
 /* 1: the process is 32-bit (ELFCLASS32 exe); 0: 64-bit; -errno: unknown. */
 int target_is_32bit(pid_t pid);
+/*
+ * How long ago pid started, in ms (from /proc/PID/stat's starttime); -1 when unknown. A
+ * process found by --package ran that long before the probe was attached to it.
+ */
+int64_t target_age_ms(pid_t pid);
 /* pidfd_open(), or -1 when the kernel has none (then liveness is polled). */
 int target_pidfd(pid_t pid);
 

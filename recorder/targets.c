@@ -147,6 +147,10 @@ void rec_target_exited(struct rec *r, struct target *t)
 		 * capture with exit 0 would not say why).
 		 */
 		failed = !WIFEXITED(st) || WEXITSTATUS(st) != 0;
+		if (failed) { /* framerec then exits 3 (recorder/README.md) */
+			r->child_failed = true;
+			r->child_signal = WIFSIGNALED(st) ? WTERMSIG(st) : 0;
+		}
 		if (!r->opt->quiet || failed)
 			rec_say(r, "PID %d (%s) %s %d", (int)t->pid, r->opt->command[0],
 				WIFEXITED(st) ? "exited with status" : "was killed by signal",
@@ -214,6 +218,28 @@ static void forget_pending(struct rec *r, pid_t pid)
 			r->pending[i].pid = 0;
 }
 
+/*
+ * A process found by name ran before the probe reached it: whatever it queued until now
+ * is not in the capture. Say so, with how long that was (no silent loss); the first
+ * target's latency also goes into the metadata (attach.latency_ms).
+ */
+static void say_attach_latency(struct rec *r, pid_t pid)
+{
+	int64_t ms = target_age_ms(pid);
+
+	if (r->attach_latency_ms < 0)
+		r->attach_latency_ms = ms;
+	if (r->opt->quiet)
+		return;
+	if (ms >= 0)
+		rec_say(r,
+			"attached PID %d (%s) %lld ms after it started: frames it queued before "
+			"are not in the capture",
+			(int)pid, r->opt->package, (long long)ms);
+	else
+		rec_say(r, "attached PID %d (%s)", (int)pid, r->opt->package);
+}
+
 int rec_scan_package(struct rec *r, char *err, size_t errlen)
 {
 	pid_t pids[FR_MAX_TARGETS];
@@ -229,8 +255,7 @@ int rec_scan_package(struct rec *r, char *err, size_t errlen)
 		if (ret == 0) {
 			forget_pending(r, pids[i]);
 			attached++;
-			if (!r->opt->quiet && r->w)
-				rec_say(r, "attached PID %d (%s)", (int)pids[i], r->opt->package);
+			say_attach_latency(r, pids[i]);
 			continue;
 		}
 		if (ret == -ENOENT && retry_later(r, pids[i]))

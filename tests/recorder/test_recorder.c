@@ -956,6 +956,13 @@ START_TEST(package_reattach)
 	ck_assert_int_lt(find_rec(&c, FRC_EXIT, (uint32_t)game[0], 0),
 			 find_rec(&c, FRC_ATTACH, (uint32_t)game[1], 0));
 	ck_assert_uint_eq(count_rec(&c, FRC_FRAME, 0), 80);
+	/* issue 11: the first match's age at attach is measured and kept (no silent loss). */
+	frc_reader *md = NULL;
+	ck_assert_int_eq(frc_reader_open(&md, cap), 0);
+	const char *lat = frc_reader_meta_get(md, "attach.latency_ms");
+	ck_assert_msg(lat && atol(lat) >= 0 && atol(lat) < 60000, "attach.latency_ms: %s",
+		      lat ? lat : "(none)");
+	frc_reader_close(md);
 	free_capture(&c);
 }
 END_TEST
@@ -1512,15 +1519,16 @@ END_TEST
 /*
  * -- COMMAND that fails at once (a game rejecting its arguments): the capture is complete
  * (attach, exit) and framerec says how the command ended, even with --quiet; it used to
- * print nothing at all with --quiet, and only "PID N exited" without it.
+ * print nothing at all with --quiet, and only "PID N exited" without it. framerec exits 3:
+ * recorded, but the command failed (it exited 0, as if all was well, before issue 11).
  */
 START_TEST(command_exit_status)
 {
 	const char *cap = tmp("cap.frc"), *log = tmp("framerec.log");
 	pid_t rec = start_framerec(log, "--lib", STANDIN_LIB, "-o", cap, "--", "/bin/sh", "-c",
-				   "exit 3", NULL);
-	assert_exit(wait_exit(rec, 10000), 0, log);
-	ck_assert_msg(strstr(slurp(log), "(/bin/sh) exited with status 3"),
+				   "exit 5", NULL);
+	assert_exit(wait_exit(rec, 10000), 3, log); /* recorded, the command failed */
+	ck_assert_msg(strstr(slurp(log), "(/bin/sh) exited with status 5"),
 		      "the command's status is not reported: %s", slurp(log));
 	struct capture c;
 	read_capture(cap, &c);
@@ -1724,6 +1732,7 @@ START_TEST(metadata_keys)
 	    "android.model",
 	    "target",
 	    "target.pid",
+	    "attach.latency_ms",
 	    "library",
 	    "symbol",
 	    "symbol.offset",
