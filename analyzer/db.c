@@ -286,14 +286,15 @@ static int db_end(void *ctx, const struct replay_info *info, const struct pipeli
 
 	s->truncated = rs->status != FRC_STATUS_COMPLETE;
 	snprintf(ver, sizeof(ver), "%u.%u", info->major, info->minor);
-	if (sqlite3_prepare_v2(
-		s->db,
-		"UPDATE captures SET status=?2, valid_end=?3, format_version=?4,"
-		" first_ktime_ns=?5, last_ktime_ns=?6, frames=?7,"
-		" reservation_failures=?8, records=?9, unknown_records=?10,"
-		" chunks=?11, deltas=?12, readings=?13, has_sysfs=?14,"
-		" synthesized_ticks=?15, tick_ms=?16, tracker=?17 WHERE capture_id=?1",
-		-1, &st, NULL) != SQLITE_OK)
+	if (sqlite3_prepare_v2(s->db,
+			       "UPDATE captures SET status=?2, valid_end=?3, format_version=?4,"
+			       " first_ktime_ns=?5, last_ktime_ns=?6, frames=?7,"
+			       " reservation_failures=?8, records=?9, unknown_records=?10,"
+			       " chunks=?11, deltas=?12, readings=?13, has_sysfs=?14,"
+			       " synthesized_ticks=?15, tick_ms=?16, tracker=?17, out_of_order=?18,"
+			       " trackers_evicted=?19, buffers_evicted=?20, ticks_skipped=?21"
+			       " WHERE capture_id=?1",
+			       -1, &st, NULL) != SQLITE_OK)
 		return db_fail(s, "preparing the captures row");
 	sqlite3_bind_int64(st, 1, s->capture_id);
 	sqlite3_bind_text(st, 2, frc_status_name(rs->status), -1, SQLITE_STATIC);
@@ -317,6 +318,10 @@ static int db_end(void *ctx, const struct replay_info *info, const struct pipeli
 	sqlite3_bind_int(st, 15, info->synthesize_ticks);
 	sqlite3_bind_int64(st, 16, info->tick_ms);
 	sqlite3_bind_text(st, 17, info->tracker, -1, SQLITE_TRANSIENT);
+	bind_u64(st, 18, rs->out_of_order);
+	bind_u64(st, 19, ps->trackers_evicted);
+	bind_u64(st, 20, ps->buffers_evicted);
+	bind_u64(st, 21, ps->ticks_skipped);
 	rc = sqlite3_step(st) == SQLITE_DONE ? 0 : db_fail(s, "completing the captures row");
 	sqlite3_finalize(st);
 	return rc;

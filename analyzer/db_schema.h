@@ -35,7 +35,9 @@
 	" first_ktime_ns INTEGER, last_ktime_ns INTEGER, frames INTEGER NOT NULL,"                 \
 	" reservation_failures INTEGER NOT NULL, valid_end INTEGER, records INTEGER,"              \
 	" unknown_records INTEGER, chunks INTEGER, deltas INTEGER, readings INTEGER,"              \
-	" has_sysfs INTEGER, synthesized_ticks INTEGER, tick_ms INTEGER, tracker TEXT);"           \
+	" has_sysfs INTEGER, synthesized_ticks INTEGER, tick_ms INTEGER, tracker TEXT,"            \
+	" out_of_order INTEGER, trackers_evicted INTEGER, buffers_evicted INTEGER,"                \
+	" ticks_skipped INTEGER);"                                                                 \
 	"CREATE TABLE capture_meta(capture_id INTEGER NOT NULL, key TEXT NOT NULL,"                \
 	" value TEXT NOT NULL);"                                                                   \
 	"CREATE TABLE frames(capture_id INTEGER NOT NULL, seq INTEGER NOT NULL,"                   \

@@ -73,6 +73,8 @@ static void print_text(const frc_reader *r, const char *path, const struct frc_r
 	for (int t = 1; t <= FRC_TYPE_MAX; t++)
 		printf("  %-16s %" PRIu64 "\n", frc_type_name((unsigned)t), st->by_type[t]);
 	printf("%-18s %" PRIu64 "\n", "unknown skipped", st->unknown);
+	printf("%-18s %" PRIu64 " (kept in the recorder's order)\n", "out of time order",
+	       st->out_of_order);
 	if (st->records)
 		printf("%-18s %" PRIu64 " .. %" PRIu64 " ns (%" PRIu64 ".%03" PRIu64 " s)\n",
 		       "time span", st->first_ktime_ns, st->last_ktime_ns,
@@ -128,6 +130,7 @@ static void print_json(const frc_reader *r, const char *path, const struct frc_r
 		printf("    \"%s\": %" PRIu64 "%s\n", frc_type_name((unsigned)t), st->by_type[t],
 		       t < FRC_TYPE_MAX ? "," : "");
 	printf("  },\n  \"unknown_skipped\": %" PRIu64 ",\n", st->unknown);
+	printf("  \"out_of_order\": %" PRIu64 ",\n", st->out_of_order);
 	if (st->records)
 		printf("  \"first_ktime_ns\": %" PRIu64 ",\n  \"last_ktime_ns\": %" PRIu64 ",\n",
 		       st->first_ktime_ns, st->last_ktime_ns);

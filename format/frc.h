@@ -148,6 +148,12 @@ struct frc_reader_stats {
 	uint64_t records;
 	uint64_t by_type[FRC_TYPE_MAX + 1];	/* records delivered, indexed by enum frc_type */
 	uint64_t unknown;			/* records of unknown type skipped */
+	/*
+	 * Records whose ktime is before the previous record's. Records are in the order the
+	 * recorder saw them (the ring buffer's, as the live pipeline did), and events from
+	 * two CPUs can reach the ring in the opposite order of their timestamps.
+	 */
+	uint64_t out_of_order;
 	uint64_t first_ktime_ns, last_ktime_ns; /* min/max ktime over delivered records */
 	int index_used;				/* 1 when the footer index was valid and used */
 };

@@ -67,6 +67,7 @@ struct frc_reader {
 	size_t ccap, rcap, raw_len, raw_pos;
 	struct frc_run_frame *run;
 	const uint8_t *column; /* the surface column read before the next run, or NULL */
+	uint64_t prev_ktime;   /* the last delivered record's (out_of_order) */
 	size_t column_len;
 	size_t nrun, run_pos;
 	uint64_t chunk_off; /* offset of the current chunk's descriptor */
@@ -802,6 +803,10 @@ static int chunk_next(frc_reader *r)
 
 static void deliver_time(frc_reader *r, const struct frc_record *rec)
 {
+	/* File order is kept (what the live pipeline saw); a step back in time is counted. */
+	if (r->has_time && rec->ktime_ns < r->prev_ktime)
+		r->st.out_of_order++;
+	r->prev_ktime = rec->ktime_ns;
 	if (!r->has_time || rec->ktime_ns < r->st.first_ktime_ns)
 		r->st.first_ktime_ns = rec->ktime_ns;
 	if (!r->has_time || rec->ktime_ns > r->st.last_ktime_ns)

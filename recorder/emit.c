@@ -58,6 +58,11 @@ void rec_emit(struct rec *r, const struct frc_record *rec)
 {
 	if (r->write_failed || !r->w)
 		return;
+	/* Two CPUs' events can reach the ring out of time order: kept as is, but counted. */
+	if (r->emitted && rec->ktime_ns < r->last_ktime)
+		r->out_of_order++;
+	r->last_ktime = rec->ktime_ns;
+	r->emitted = true;
 	if (append(r, rec))
 		return;
 	feed(r, rec);

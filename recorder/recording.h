@@ -97,6 +97,8 @@ struct rec {
 	uint64_t frames_kept; /* in chunks written completely (what a write error leaves) */
 	uint64_t drops;	      /* buffers not recorded, as the last drops record says */
 	uint64_t batch_cut;   /* the part of drops that is batch elements past the cap */
+	uint64_t last_ktime, out_of_order; /* records emitted before the previous one's time */
+	bool emitted;
 	struct pipeline_reading reading;
 	bool have_reading;
 	bool status_line;

@@ -77,6 +77,24 @@ void rec_status(struct rec *r, uint64_t now)
 	r->status_i++;
 }
 
+/* What the capture keeps as it came, or the live pipeline had to forget: said, not hidden. */
+static void losses_summary(const struct rec *r)
+{
+	struct pipeline_stats ps;
+
+	pipeline_stats(r->pl, &ps);
+	if (r->out_of_order)
+		fprintf(stderr,
+			"framerec: %" PRIu64 " records reached the ring out of time order (two "
+			"CPUs); the capture keeps the ring's order, as the live meter saw it\n",
+			r->out_of_order);
+	if (ps.trackers_evicted || ps.buffers_evicted)
+		fprintf(stderr,
+			"framerec: the live tracker forgot %" PRIu64 " PIDs and %" PRIu64
+			" buffers past its bounds (1024 each); the capture has all their frames\n",
+			ps.trackers_evicted, ps.buffers_evicted);
+}
+
 void rec_summary(struct rec *r, uint64_t duration_ns, bool failed)
 {
 	struct frc_writer_stats st;
@@ -102,6 +120,7 @@ void rec_summary(struct rec *r, uint64_t duration_ns, bool failed)
 		(double)duration_ns / 1e9, st.bytes,
 		r->frames_kept ? (double)st.bytes / (double)r->frames_kept : 0.0,
 		r->stop_why ? "; stopped: " : "", r->stop_why ? r->stop_why : "");
+	losses_summary(r);
 	/* An empty capture has a few usual causes: name them (the symbol escaped: ELF bytes). */
 	if (r->probe && r->had_target && !r->frames && !failed)
 		fprintf(stderr,

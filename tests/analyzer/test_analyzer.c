@@ -724,6 +724,36 @@ START_TEST(db_surfaces)
 }
 END_TEST
 
+/*
+ * issue 11, no silent loss: records out of time order (two CPUs' events in ring order) are
+ * kept in file order and counted, by info (text, JSON) and db. Here 2 of 5 records step back.
+ */
+START_TEST(out_of_order_counted)
+{
+	const char *txt = tmp("o.txt"), *frc = tmp("o.frc"), *dbp = tmp("o.db");
+	sqlite3 *db;
+
+	spit(txt, "frame 1000 7 7 0x100\n"
+		  "frame 900 7 8 0x200\n"
+		  "frame 2000 7 7 0x100\n"
+		  "frame 3000 7 7 0x200\n"
+		  "frame 2500 7 8 0x300\n");
+	ck_assert_int_eq(fa("import", txt, "-o", frc, NULL), 0);
+	ck_assert_int_eq(fa("info", frc, NULL), 0);
+	ck_out_has("out of time order  2 (kept in the recorder's order)");
+	ck_assert_int_eq(fa("info", "--json", frc, NULL), 0);
+	ck_out_has("\"out_of_order\": 2,");
+	ck_assert_int_eq(fa("export", frc, NULL), 0);
+	ck_out_has("frame 1000 7 7 0x100 0x0\nframe 900 7 8 0x200 0x0\n");
+	ck_assert_int_eq(fa("db", frc, "-o", dbp, NULL), 0);
+	db = db_open_ro(dbp);
+	ck_assert_str_eq(q(db, "SELECT out_of_order || ' ' || trackers_evicted || ' ' ||"
+			       " buffers_evicted || ' ' || ticks_skipped FROM captures"),
+			 "2 0 0 0");
+	sqlite3_close(db);
+}
+END_TEST
+
 START_TEST(db_contents)
 {
 	const char *frc = hand_frc(), *dbp = tmp("c.db");
@@ -2012,6 +2042,7 @@ int main(int argc, char **argv)
 	    FRC_CASE("report_not_capture", report_not_capture),
 	    FRC_CASE("real_capture_fidelity", real_capture_fidelity),
 	    FRC_CASE("db_contents", db_contents),
+	    FRC_CASE("out_of_order_counted", out_of_order_counted),
 	    FRC_CASE("db_surfaces", db_surfaces),
 	    FRC_CASE("report_memory_bounded", report_memory_bounded),
 	    FRC_CASE("db_synth_ticks_bounded", db_synth_ticks_bounded),
