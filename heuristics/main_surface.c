@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <stdlib.h>
 
+#include "heur_lru.h"
 #include "heur_map.h"
 #include "main_surface.h"
 
@@ -20,8 +21,6 @@ struct ms_slot {
 	uint64_t surface;
 	uint64_t last_ns;
 	uint64_t calls; /* calls seen since the surface was (re)remembered */
-	uint32_t prev;	/* LRU list: towards the most recently seen */
-	uint32_t next;	/* LRU list: towards the least recently seen */
 };
 
 struct main_surface {
@@ -29,8 +28,8 @@ struct main_surface {
 	struct heur_map map;
 	struct ms_slot *slots;
 	uint32_t used, cap;
-	uint32_t lru_head, lru_tail;
-	uint32_t leader; /* NIL: none yet, or it was forgotten */
+	struct heur_lru lru; /* slots by last call, for the max_surfaces bound */
+	uint32_t leader;     /* NIL: none yet, or it was forgotten */
 	struct tracker_stats st;
 };
 
@@ -45,7 +44,8 @@ int main_surface_new(struct main_surface **out, const struct tracker_config *cfg
 	if (!t)
 		return -ENOMEM;
 	t->max_surfaces = cfg->max_buffers;
-	t->lru_head = t->lru_tail = t->leader = NIL;
+	heur_lru_init(&t->lru);
+	t->leader = NIL;
 	if (heur_map_init(&t->map, 4)) {
 		free(t);
 		return -ENOMEM;
@@ -59,6 +59,7 @@ void main_surface_free(struct main_surface *t)
 	if (!t)
 		return;
 	free(t->slots);
+	heur_lru_free(&t->lru);
 	heur_map_free(&t->map);
 	free(t);
 }
@@ -67,33 +68,6 @@ void main_surface_stats(const struct main_surface *t, struct tracker_stats *st)
 {
 	*st = t->st;
 	st->buffers = t->used;
-}
-
-static void lru_unlink(struct main_surface *t, uint32_t i)
-{
-	struct ms_slot *s = &t->slots[i];
-
-	if (s->prev != NIL)
-		t->slots[s->prev].next = s->next;
-	else
-		t->lru_head = s->next;
-	if (s->next != NIL)
-		t->slots[s->next].prev = s->prev;
-	else
-		t->lru_tail = s->prev;
-}
-
-static void lru_push_front(struct main_surface *t, uint32_t i)
-{
-	struct ms_slot *s = &t->slots[i];
-
-	s->prev = NIL;
-	s->next = t->lru_head;
-	if (t->lru_head != NIL)
-		t->slots[t->lru_head].prev = i;
-	else
-		t->lru_tail = i;
-	t->lru_head = i;
 }
 
 /*
@@ -117,22 +91,24 @@ static uint32_t remember(struct main_surface *t, uint64_t ktime_ns, uint64_t sur
 		if (!slots)
 			return NIL;
 		t->slots = slots;
+		if (heur_lru_grow(&t->lru, cap))
+			return NIL;
 		t->cap = cap;
 	}
-	if (heur_map_put(&t->map, surface, fresh ? t->used : t->lru_tail))
+	if (heur_map_put(&t->map, surface, fresh ? t->used : t->lru.tail))
 		return NIL;
 	if (fresh) {
 		i = t->used++;
 	} else {
-		i = t->lru_tail;
+		i = t->lru.tail;
 		heur_map_del(&t->map, t->slots[i].surface);
-		lru_unlink(t, i);
+		heur_lru_unlink(&t->lru, i);
 		t->st.buffers_evicted++;
 		if (t->leader == i)
 			t->leader = NIL;
 	}
 	t->slots[i] = (struct ms_slot){.surface = surface, .last_ns = ktime_ns, .calls = 1};
-	lru_push_front(t, i);
+	heur_lru_push_front(&t->lru, i);
 	return i;
 }
 
@@ -170,10 +146,7 @@ bool main_surface_record(struct main_surface *t, uint64_t ktime_ns, uint64_t sur
 			elect(t, i, ktime_ns);
 		return false;
 	}
-	if (t->lru_head != i) {
-		lru_unlink(t, i);
-		lru_push_front(t, i);
-	}
+	heur_lru_touch(&t->lru, i);
 	s = &t->slots[i];
 	if (s->calls < UINT64_MAX)
 		s->calls++;

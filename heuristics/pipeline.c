@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "heur_lru.h"
 #include "heur_map.h"
 #include "pipeline.h"
 
@@ -17,8 +18,6 @@
 struct pid_slot {
 	uint32_t pid;
 	void *t; /* the kind's tracker; NULL: the slot is on the free list */
-	uint32_t prev;
-	uint32_t next; /* also the free list's link */
 };
 
 /* Synthesized ticks per gap between two records at most (1 hour of 1 s ticks): README. */
@@ -40,9 +39,8 @@ struct pipeline {
 	struct pid_slot *slots;
 	uint32_t used; /* slots ever handed out */
 	uint32_t cap;
-	uint32_t free_head;
-	uint32_t lru_head;
-	uint32_t lru_tail;
+	uint32_t free_head;  /* free slots, linked through lru.link[].next */
+	struct heur_lru lru; /* slots by last frame, for the max_pids bound */
 	/* The slot of the last frame's PID: most captures have one PID, skip the map. */
 	uint32_t last_slot;
 
@@ -98,8 +96,7 @@ int pipeline_new(struct pipeline **out, const struct pipeline_config *cfg,
 	p->ctx = ctx;
 	p->tick_ns = (uint64_t)cfg->tick_ms * 1000000ull;
 	p->free_head = NIL;
-	p->lru_head = NIL;
-	p->lru_tail = NIL;
+	heur_lru_init(&p->lru);
 	p->last_slot = NIL;
 	if (heur_map_init(&p->pids, 4)) {
 		free(p);
@@ -117,6 +114,7 @@ void pipeline_free(struct pipeline *p)
 		if (p->slots[i].t)
 			p->kind->destroy(p->slots[i].t);
 	free(p->slots);
+	heur_lru_free(&p->lru);
 	heur_map_free(&p->pids);
 	fps_meter_free(p->meter);
 	free(p);
@@ -138,33 +136,6 @@ void pipeline_stats(const struct pipeline *p, struct pipeline_stats *st)
 		fps_meter_stats(p->meter, &st->meter);
 }
 
-static void lru_unlink(struct pipeline *p, uint32_t i)
-{
-	struct pid_slot *s = &p->slots[i];
-
-	if (s->prev != NIL)
-		p->slots[s->prev].next = s->next;
-	else
-		p->lru_head = s->next;
-	if (s->next != NIL)
-		p->slots[s->next].prev = s->prev;
-	else
-		p->lru_tail = s->prev;
-}
-
-static void lru_push_front(struct pipeline *p, uint32_t i)
-{
-	struct pid_slot *s = &p->slots[i];
-
-	s->prev = NIL;
-	s->next = p->lru_head;
-	if (p->lru_head != NIL)
-		p->slots[p->lru_head].prev = i;
-	else
-		p->lru_tail = i;
-	p->lru_head = i;
-}
-
 /* Free a tracker, keeping its eviction count for pipeline_stats. */
 static void drop_tracker(struct pipeline *p, void *t)
 {
@@ -183,8 +154,8 @@ static void forget_slot(struct pipeline *p, uint32_t i)
 	drop_tracker(p, s->t);
 	s->t = NULL;
 	heur_map_del(&p->pids, s->pid);
-	lru_unlink(p, i);
-	s->next = p->free_head;
+	heur_lru_unlink(&p->lru, i);
+	p->lru.link[i].next = p->free_head;
 	p->free_head = i;
 	p->st.trackers--;
 	if (p->last_slot == i)
@@ -204,16 +175,18 @@ static int take_slot(struct pipeline *p, uint32_t *out)
 		if (!slots)
 			return -ENOMEM;
 		p->slots = slots;
+		if (heur_lru_grow(&p->lru, cap))
+			return -ENOMEM;
 		p->cap = cap;
 	}
 	if (p->free_head == NIL && p->used == p->cap) {
 		/* max_pids trackers alive: the least recently seen PID is forgotten. */
-		forget_slot(p, p->lru_tail);
+		forget_slot(p, p->lru.tail);
 		p->st.trackers_evicted++;
 	}
 	if (p->free_head != NIL) {
 		*out = p->free_head;
-		p->free_head = p->slots[*out].next;
+		p->free_head = p->lru.link[*out].next;
 	} else {
 		*out = p->used++;
 		p->slots[*out].t = NULL;
@@ -244,19 +217,16 @@ static int start_tracker(struct pipeline *p, uint32_t pid, uint32_t *slot)
 		goto fail;
 	err = heur_map_put(&p->pids, pid, i);
 	if (err) {
-		p->slots[i].next = p->free_head;
+		p->lru.link[i].next = p->free_head;
 		p->free_head = i;
 		goto fail;
 	}
 	p->slots[i].pid = pid;
 	p->slots[i].t = t;
-	lru_push_front(p, i);
+	heur_lru_push_front(&p->lru, i);
 	p->st.trackers++;
 seen:
-	if (p->lru_head != i) {
-		lru_unlink(p, i);
-		lru_push_front(p, i);
-	}
+	heur_lru_touch(&p->lru, i);
 	*slot = i;
 	return 0;
 fail:
@@ -342,10 +312,7 @@ static int feed_frame(struct pipeline *p, const struct frc_record *r)
 		}
 		p->last_slot = i;
 	}
-	if (p->lru_head != i) {
-		lru_unlink(p, i);
-		lru_push_front(p, i);
-	}
+	heur_lru_touch(&p->lru, i);
 	if (!p->kind->record(p->slots[i].t, r->ktime_ns, f, &d.delta_ns))
 		return 0;
 	fps_meter_push_delta(p->meter, d.delta_ns);

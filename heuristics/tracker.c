@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <stdlib.h>
 
+#include "heur_lru.h"
 #include "heur_map.h"
 #include "tracker.h"
 
@@ -27,8 +28,6 @@ struct slot {
 	uint64_t sum_ns;  /* sum of the deltas now in the ring, modulo 2^64 */
 	uint32_t count;	  /* deltas in the ring */
 	uint32_t oldest;  /* ring index of the oldest delta */
-	uint32_t prev;	  /* LRU list: towards the most recently seen */
-	uint32_t next;	  /* LRU list: towards the least recently seen */
 	uint32_t heap_at; /* position in t->heap */
 };
 
@@ -36,12 +35,11 @@ struct tracker {
 	struct tracker_config cfg;
 	struct heur_map map;
 	struct slot *slots;
-	uint64_t *rings; /* slot i's ring: rings[i * history .. (i + 1) * history) */
-	uint32_t *heap;	 /* slot indices; heap[0] is the active buffer */
-	uint32_t used;	 /* slots in use (they are never freed, only recycled) */
-	uint32_t cap;	 /* slots allocated */
-	uint32_t lru_head;
-	uint32_t lru_tail;
+	uint64_t *rings;     /* slot i's ring: rings[i * history .. (i + 1) * history) */
+	uint32_t *heap;	     /* slot indices; heap[0] is the active buffer */
+	uint32_t used;	     /* slots in use (they are never freed, only recycled) */
+	uint32_t cap;	     /* slots allocated */
+	struct heur_lru lru; /* slots by last sighting, for the max_buffers bound */
 	struct tracker_stats st;
 };
 
@@ -63,8 +61,7 @@ int tracker_new(struct tracker **out, const struct tracker_config *cfg)
 	if (!t)
 		return -ENOMEM;
 	t->cfg = *cfg;
-	t->lru_head = NIL;
-	t->lru_tail = NIL;
+	heur_lru_init(&t->lru);
 	/* Most apps have 2-4 buffers in flight: start small, grow by doubling. */
 	if (heur_map_init(&t->map, 4)) {
 		free(t);
@@ -81,6 +78,7 @@ void tracker_free(struct tracker *t)
 	free(t->heap);
 	free(t->rings);
 	free(t->slots);
+	heur_lru_free(&t->lru);
 	heur_map_free(&t->map);
 	free(t);
 }
@@ -142,33 +140,6 @@ static void sift_down(struct tracker *t, uint32_t pos, uint32_t n)
 	heap_set(t, pos, idx);
 }
 
-static void lru_unlink(struct tracker *t, uint32_t idx)
-{
-	struct slot *s = &t->slots[idx];
-
-	if (s->prev != NIL)
-		t->slots[s->prev].next = s->next;
-	else
-		t->lru_head = s->next;
-	if (s->next != NIL)
-		t->slots[s->next].prev = s->prev;
-	else
-		t->lru_tail = s->prev;
-}
-
-static void lru_push_front(struct tracker *t, uint32_t idx)
-{
-	struct slot *s = &t->slots[idx];
-
-	s->prev = NIL;
-	s->next = t->lru_head;
-	if (t->lru_head != NIL)
-		t->slots[t->lru_head].prev = idx;
-	else
-		t->lru_tail = idx;
-	t->lru_head = idx;
-}
-
 static int grow_slots(struct tracker *t)
 {
 	uint32_t cap = t->cap ? 2 * t->cap : 4;
@@ -191,6 +162,8 @@ static int grow_slots(struct tracker *t)
 	if (!rings)
 		return -ENOMEM;
 	t->rings = rings;
+	if (heur_lru_grow(&t->lru, cap))
+		return -ENOMEM;
 	t->cap = cap;
 	return 0;
 }
@@ -198,10 +171,10 @@ static int grow_slots(struct tracker *t)
 /* Forget the least recently seen buffer; returns its slot for reuse. */
 static uint32_t forget_lru(struct tracker *t)
 {
-	uint32_t idx = t->lru_tail;
+	uint32_t idx = t->lru.tail;
 
 	heur_map_del(&t->map, t->slots[idx].buffer);
-	lru_unlink(t, idx);
+	heur_lru_unlink(&t->lru, idx);
 	t->st.buffers_evicted++;
 	return idx;
 }
@@ -220,7 +193,7 @@ static bool first_sighting(struct tracker *t, uint64_t ktime_ns, uint64_t buffer
 
 	if (fresh && t->used == t->cap && grow_slots(t))
 		return false;
-	if (heur_map_put(&t->map, buffer, fresh ? t->used : t->lru_tail))
+	if (heur_map_put(&t->map, buffer, fresh ? t->used : t->lru.tail))
 		return false;
 	if (fresh) {
 		idx = t->used++;
@@ -234,7 +207,7 @@ static bool first_sighting(struct tracker *t, uint64_t ktime_ns, uint64_t buffer
 	s->sum_ns = 0;
 	s->count = 0;
 	s->oldest = 0;
-	lru_push_front(t, idx);
+	heur_lru_push_front(&t->lru, idx);
 	/* Its key is now (0 deltas, sum 0): the heap order may need it higher or lower. */
 	sift_up(t, s->heap_at);
 	sift_down(t, s->heap_at, t->used);
@@ -253,10 +226,7 @@ bool tracker_record(struct tracker *t, uint64_t ktime_ns, uint64_t buffer, uint6
 	/* Step 1: a buffer seen for the first time only gets remembered. */
 	if (idx == NIL)
 		return first_sighting(t, ktime_ns, buffer);
-	if (t->lru_head != idx) {
-		lru_unlink(t, idx);
-		lru_push_front(t, idx);
-	}
+	heur_lru_touch(&t->lru, idx);
 	s = &t->slots[idx];
 	/* Steps 2 and 3: a saturating delta; last_ns follows ktime_ns even backwards. */
 	delta = ktime_ns > s->last_ns ? ktime_ns - s->last_ns : 0;
