@@ -114,90 +114,137 @@ static void setup_config(struct replay_info *info, const struct replay_options *
 	info->tracker = tracker ? tracker : TRACKER_KIND_DEFAULT;
 }
 
-int replay_run(const char *path, const struct replay_options *opt, const struct replay_sink *sinks,
-	       size_t n_sinks, char *err, size_t errlen)
+/*
+ * One replay: the pipeline and the fanout around the sinks. Both sources (a file's second
+ * pass, records in memory) go through these same steps.
+ */
+struct replay_run_state {
+	struct replay_info info;
+	struct fanout f;
+	struct pipeline *p;
+	uint64_t frame_seq, records;
+	char *err;
+	size_t errlen;
+};
+
+/* The pipeline for info's config; an unknown tracker names every variant. */
+static int replay_begin(struct replay_run_state *st)
 {
-	struct replay_info info = {.path = path};
 	struct pipeline_callbacks cb = {on_delta, on_reading};
-	struct fanout f = {sinks, n_sinks, 0, 0};
-	struct pipeline *p = NULL;
-	struct pipeline_stats ps;
-	struct frc_record rec;
-	frc_reader *r = NULL;
-	uint64_t frame_seq = 0, records = 0;
-	size_t i;
-	int rc;
+	int rc = pipeline_new(&st->p, &st->info.config, &cb, &st->f);
 
-	rc = scan(path, &info, err, errlen);
-	if (rc)
-		return rc < 0 ? rc : FRC_ECORRUPT;
-	setup_config(&info, opt);
-
-	rc = frc_reader_open(&r, path);
-	if (rc) {
-		snprintf(err, errlen, "%s", r ? frc_reader_error(r) : frc_strerror(rc));
-		goto cleanup;
-	}
-	info.reader = r;
-	rc = pipeline_new(&p, &info.config, &cb, &f);
 	if (rc == -ENOENT) {
 		char names[256];
 
 		tracker_kind_names(names, sizeof(names));
-		snprintf(err, errlen, "unknown tracker '%s' (known: %s)", info.config.tracker_name,
-			 names);
-		goto cleanup;
+		snprintf(st->err, st->errlen, "unknown tracker '%s' (known: %s)",
+			 st->info.config.tracker_name, names);
+		return rc;
 	}
 	if (rc) {
-		snprintf(err, errlen, "%s: cannot create the pipeline: %s", path, strerror(-rc));
+		snprintf(st->err, st->errlen, "%s: cannot create the pipeline: %s", st->info.path,
+			 strerror(-rc));
+		return rc;
+	}
+	for (size_t i = 0; i < st->f.n && !st->f.err; i++) {
+		const struct replay_sink *k = &st->f.sinks[i];
+
+		if (k->begin && (st->f.err = k->begin(k->ctx, &st->info)))
+			st->f.err_sink = i;
+	}
+	return 0;
+}
+
+/* One record: every sink's record callback first, then the pipeline (file order). */
+static int replay_feed(struct replay_run_state *st, const struct frc_record *rec)
+{
+	int rc;
+
+	for (size_t i = 0; i < st->f.n && !st->f.err; i++) {
+		const struct replay_sink *k = &st->f.sinks[i];
+
+		if (k->record && (st->f.err = k->record(k->ctx, rec, st->frame_seq)))
+			st->f.err_sink = i;
+	}
+	st->frame_seq += rec->type == FRC_FRAME;
+	st->records++;
+	if (!st->f.err && (rc = pipeline_feed(st->p, rec)) != 0) {
+		pipeline_message(st->err, st->errlen, st->info.path, rc, &st->info.config);
+		return rc;
+	}
+	return 0;
+}
+
+/* The end: the ticks still due, then every sink's end; a sink failure becomes the result. */
+static int replay_end(struct replay_run_state *st)
+{
+	struct pipeline_stats ps;
+	int rc;
+
+	if (!st->f.err && (rc = pipeline_finish(st->p)) != 0) {
+		pipeline_message(st->err, st->errlen, st->info.path, rc, &st->info.config);
+		return rc;
+	}
+	pipeline_stats(st->p, &ps);
+	for (size_t i = 0; i < st->f.n && !st->f.err; i++) {
+		const struct replay_sink *k = &st->f.sinks[i];
+
+		if (k->end && (st->f.err = k->end(k->ctx, &st->info, &ps)))
+			st->f.err_sink = i;
+	}
+	if (st->f.err) {
+		sink_message(&st->f, st->err, st->errlen, st->info.path);
+		return st->f.err < 0 ? st->f.err : -EIO;
+	}
+	return 0;
+}
+
+/* Pass 2 over the file: every record through the sinks and the pipeline. */
+static int replay_file(struct replay_run_state *st, const char *path)
+{
+	struct frc_record rec;
+	frc_reader *r = NULL;
+	int rc = frc_reader_open(&r, path);
+
+	if (rc) {
+		snprintf(st->err, st->errlen, "%s", r ? frc_reader_error(r) : frc_strerror(rc));
 		goto cleanup;
 	}
-	for (i = 0; i < n_sinks && !f.err; i++) {
-		if (sinks[i].begin && (f.err = sinks[i].begin(sinks[i].ctx, &info)))
-			f.err_sink = i;
-	}
-	while (!f.err && (rc = frc_reader_next(r, &rec)) > 0) {
-		for (i = 0; i < n_sinks && !f.err; i++) {
-			if (sinks[i].record &&
-			    (f.err = sinks[i].record(sinks[i].ctx, &rec, frame_seq)))
-				f.err_sink = i;
-		}
-		if (rec.type == FRC_FRAME)
-			frame_seq++;
-		records++;
-		if (!f.err && (rc = pipeline_feed(p, &rec)) != 0) {
-			pipeline_message(err, errlen, path, rc, &info.config);
-			goto cleanup;
-		}
-	}
+	st->info.reader = r;
+	rc = replay_begin(st);
+	while (!rc && !st->f.err && (rc = frc_reader_next(r, &rec)) > 0)
+		rc = replay_feed(st, &rec);
 	if (rc < 0) {
-		snprintf(err, errlen, "%s", frc_reader_error(r));
+		/* The reader's codes are FRC_E*; the pipeline's (-errno) left their message. */
+		if (frc_is_error_code(rc))
+			snprintf(st->err, st->errlen, "%s", frc_reader_error(r));
 		goto cleanup;
 	}
-	if (!f.err && (rc = pipeline_finish(p)) != 0) {
-		pipeline_message(err, errlen, path, rc, &info.config);
-		goto cleanup;
-	}
-	if (!f.err && records != info.stats.records) {
+	if (!st->f.err && st->records != st->info.stats.records) {
 		/* The file changed between the passes. */
-		snprintf(err, errlen, "%s: the file changed while it was read", path);
+		snprintf(st->err, st->errlen, "%s: the file changed while it was read", path);
 		rc = FRC_EIO;
 		goto cleanup;
 	}
-	pipeline_stats(p, &ps);
-	for (i = 0; i < n_sinks && !f.err; i++) {
-		if (sinks[i].end && (f.err = sinks[i].end(sinks[i].ctx, &info, &ps)))
-			f.err_sink = i;
-	}
-	rc = 0;
-	if (f.err) {
-		sink_message(&f, err, errlen, path);
-		rc = f.err < 0 ? f.err : -EIO;
-	}
+	rc = replay_end(st);
 cleanup:
-	pipeline_free(p);
+	pipeline_free(st->p);
+	st->p = NULL;
 	frc_reader_close(r);
 	return rc;
+}
+
+int replay_run(const char *path, const struct replay_options *opt, const struct replay_sink *sinks,
+	       size_t n_sinks, char *err, size_t errlen)
+{
+	struct replay_run_state st = {
+	    .info = {.path = path}, .f = {sinks, n_sinks, 0, 0}, .err = err, .errlen = errlen};
+	int rc = scan(path, &st.info, err, errlen);
+
+	if (rc)
+		return rc < 0 ? rc : FRC_ECORRUPT;
+	setup_config(&st.info, opt);
+	return replay_file(&st, path);
 }
 
 /* Pass 1 of an in-memory replay: the counts and decisions scan() takes from a file. */
@@ -223,70 +270,23 @@ static void scan_records(const struct replay_source *src, struct replay_info *in
 }
 
 /* Pass 2 of an in-memory replay: as in replay_run, records to the sinks, then the pipeline. */
-static int feed_records(const struct replay_source *src, struct pipeline *p, struct fanout *f,
-			const struct replay_info *info, char *err, size_t errlen)
-{
-	uint64_t frame_seq = 0;
-	int rc;
-
-	for (size_t k = 0; k < src->n && !f->err; k++) {
-		const struct frc_record *rec = &src->recs[k];
-
-		for (size_t i = 0; i < f->n && !f->err; i++) {
-			if (f->sinks[i].record &&
-			    (f->err = f->sinks[i].record(f->sinks[i].ctx, rec, frame_seq)))
-				f->err_sink = i;
-		}
-		frame_seq += rec->type == FRC_FRAME;
-		if (!f->err && (rc = pipeline_feed(p, rec)) != 0) {
-			pipeline_message(err, errlen, src->path, rc, &info->config);
-			return rc;
-		}
-	}
-	if (!f->err && (rc = pipeline_finish(p)) != 0) {
-		pipeline_message(err, errlen, src->path, rc, &info->config);
-		return rc;
-	}
-	return 0;
-}
-
 int replay_run_source(const struct replay_source *src, const struct replay_options *opt,
 		      const struct replay_sink *sinks, size_t n_sinks, char *err, size_t errlen)
 {
-	struct replay_info info = {.path = src->path};
-	struct pipeline_callbacks cb = {on_delta, on_reading};
-	struct fanout f = {sinks, n_sinks, 0, 0};
-	struct pipeline *p = NULL;
-	struct pipeline_stats ps;
+	struct replay_run_state st = {
+	    .info = {.path = src->path}, .f = {sinks, n_sinks, 0, 0}, .err = err, .errlen = errlen};
 	int rc;
 
 	if (!src->recs)
 		return replay_run(src->path, opt, sinks, n_sinks, err, errlen);
-	scan_records(src, &info);
-	setup_config(&info, opt);
-	rc = pipeline_new(&p, &info.config, &cb, &f);
-	if (rc) {
-		snprintf(err, errlen, "%s: cannot create the pipeline: %s", src->path,
-			 strerror(-rc));
-		return rc;
-	}
-	for (size_t i = 0; i < n_sinks && !f.err; i++) {
-		if (sinks[i].begin && (f.err = sinks[i].begin(sinks[i].ctx, &info)))
-			f.err_sink = i;
-	}
-	rc = feed_records(src, p, &f, &info, err, errlen);
-	if (!rc) {
-		pipeline_stats(p, &ps);
-		for (size_t i = 0; i < n_sinks && !f.err; i++) {
-			if (sinks[i].end && (f.err = sinks[i].end(sinks[i].ctx, &info, &ps)))
-				f.err_sink = i;
-		}
-	}
-	if (!rc && f.err) {
-		sink_message(&f, err, errlen, src->path);
-		rc = f.err < 0 ? f.err : -EIO;
-	}
-	pipeline_free(p);
+	scan_records(src, &st.info);
+	setup_config(&st.info, opt);
+	rc = replay_begin(&st);
+	for (size_t k = 0; !rc && k < src->n && !st.f.err; k++)
+		rc = replay_feed(&st, &src->recs[k]);
+	if (!rc)
+		rc = replay_end(&st);
+	pipeline_free(st.p);
 	return rc;
 }
 

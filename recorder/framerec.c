@@ -150,6 +150,57 @@ static bool power_of_two(unsigned long v)
 	return v && !(v & (v - 1));
 }
 
+/* A period in ms (--tick-ms, --sysfs-ms, --flush-ms). -1 to go on, else the exit code. */
+static int parse_period(const char *name, const char *arg, unsigned *out)
+{
+	unsigned long v;
+
+	if (!parse_uint(arg, 10, 3600000, &v))
+		return usage_error("%s: '%s' is not in [10, 3600000]", name, arg);
+	*out = (unsigned)v;
+	return -1;
+}
+
+/* How the recording samples and reads: ring, periods, sysfs, tracker. -1 to go on. */
+static int parse_sampling_option(struct options *o, int c, const char *arg)
+{
+	unsigned long v;
+
+	switch (c) {
+	case OPT_RING:
+		/* A ring buffer map is a power-of-2 number of pages. */
+		if (!parse_uint(arg, 4, 1u << 20, &v) || !power_of_two(v))
+			return usage_error("--ring-kib: '%s' is not a power of 2 in [4, 1048576]",
+					   arg);
+		o->ring_kib = (unsigned)v;
+		return -1;
+	case OPT_TICK:
+		return parse_period("--tick-ms", arg, &o->tick_ms);
+	case OPT_SYSFS_MS:
+		return parse_period("--sysfs-ms", arg, &o->sysfs_ms);
+	case OPT_FLUSH:
+		return parse_period("--flush-ms", arg, &o->flush_ms);
+	case OPT_SYSFS:
+		o->sysfs = arg;
+		return -1;
+	case OPT_SYSFS_ONLY:
+		o->sysfs_only = true;
+		return -1;
+	case OPT_TRACKER:
+		if (!tracker_kind_find(arg)) {
+			char names[256];
+
+			tracker_kind_names(names, sizeof(names));
+			return usage_error("--tracker: unknown tracker '%s' (known: %s)", arg,
+					   names);
+		}
+		o->tracker = arg;
+		return -1;
+	default:
+		return usage_error("unknown option");
+	}
+}
+
 /* Returns -1 to go on, else the exit code. */
 static int parse_option(struct options *o, int c, const char *arg)
 {
@@ -175,44 +226,6 @@ static int parse_option(struct options *o, int c, const char *arg)
 		break;
 	case 's':
 		o->symbol = arg;
-		break;
-	case OPT_RING:
-		/* A ring buffer map is a power-of-2 number of pages. */
-		if (!parse_uint(arg, 4, 1u << 20, &v) || !power_of_two(v))
-			return usage_error("--ring-kib: '%s' is not a power of 2 in [4, 1048576]",
-					   arg);
-		o->ring_kib = (unsigned)v;
-		break;
-	case OPT_TICK:
-		if (!parse_uint(arg, 10, 3600000, &v))
-			return usage_error("--tick-ms: '%s' is not in [10, 3600000]", arg);
-		o->tick_ms = (unsigned)v;
-		break;
-	case OPT_SYSFS:
-		o->sysfs = arg;
-		break;
-	case OPT_SYSFS_MS:
-		if (!parse_uint(arg, 10, 3600000, &v))
-			return usage_error("--sysfs-ms: '%s' is not in [10, 3600000]", arg);
-		o->sysfs_ms = (unsigned)v;
-		break;
-	case OPT_SYSFS_ONLY:
-		o->sysfs_only = true;
-		break;
-	case OPT_FLUSH:
-		if (!parse_uint(arg, 10, 3600000, &v))
-			return usage_error("--flush-ms: '%s' is not in [10, 3600000]", arg);
-		o->flush_ms = (unsigned)v;
-		break;
-	case OPT_TRACKER:
-		if (!tracker_kind_find(arg)) {
-			char names[256];
-
-			tracker_kind_names(names, sizeof(names));
-			return usage_error("--tracker: unknown tracker '%s' (known: %s)", arg,
-					   names);
-		}
-		o->tracker = arg;
 		break;
 	case 'd':
 		errno = 0;
@@ -240,7 +253,7 @@ static int parse_option(struct options *o, int c, const char *arg)
 		printf("framerec %s\n", FRC_VERSION);
 		return 0;
 	default:
-		return usage_error("unknown option");
+		return parse_sampling_option(o, c, arg);
 	}
 	return -1;
 }
