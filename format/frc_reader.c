@@ -661,16 +661,22 @@ static int at_data_end(frc_reader *r)
 	return stop(r, FRC_STATUS_COMPLETE, 0);
 }
 
-/* Read, verify and decompress the chunk whose descriptor payload (dsize bytes) is at off. */
-static int chunk_load(frc_reader *r, uint64_t off, uint32_t dsize)
+/* A chunk descriptor's fields (FORMAT.md 4.1). */
+struct chunk_desc {
+	uint64_t seq, csize, rsize, nrec;
+	uint32_t data_crc;
+};
+
+/*
+ * Read and check the descriptor payload (dsize bytes) at off: its CRC bound to the
+ * header, its fields, the limits. 1 when it is sound; else what chunk_load returns: 0
+ * (the reader stopped at the damage, corrupt()) or FRC_EIO.
+ */
+static int desc_load(frc_reader *r, uint64_t off, uint32_t dsize, struct chunk_desc *cd)
 {
 	uint8_t d[FRC_DESC_MAX];
 	struct frc_cur c = {.p = d, .len = dsize - 8};
-	uint64_t seq, csize, rsize, nrec;
-	struct chunk_sum s = {0};
-	const char *what = "";
-	size_t got;
-	int ret;
+	unsigned long long chunk = (unsigned long long)r->st.chunks;
 
 	if (read_at(r, off + 8, d, dsize))
 		return FRC_EIO;
@@ -679,33 +685,48 @@ static int chunk_load(frc_reader *r, uint64_t off, uint32_t dsize)
 		return corrupt(r, off,
 			       "chunk %llu: descriptor checksum mismatch (damaged, or from another "
 			       "recording than the header)",
-			       (unsigned long long)r->st.chunks);
-	frc_cur_varint(&c, &seq);
-	frc_cur_varint(&c, &csize);
-	frc_cur_varint(&c, &rsize);
-	frc_cur_varint(&c, &nrec);
+			       chunk);
+	frc_cur_varint(&c, &cd->seq);
+	frc_cur_varint(&c, &cd->csize);
+	frc_cur_varint(&c, &cd->rsize);
+	frc_cur_varint(&c, &cd->nrec);
+	cd->data_crc = frc_get_le32(d + dsize - 8);
 	if (c.bad || c.pos != c.len)
-		return corrupt(r, off, "chunk %llu: malformed descriptor",
-			       (unsigned long long)r->st.chunks);
-	if (seq != r->st.chunks)
-		return corrupt(r, off, "chunk %llu: descriptor says chunk %llu",
-			       (unsigned long long)r->st.chunks, (unsigned long long)seq);
-	if (nrec > FRC_CHUNK_RECORDS_MAX)
-		return corrupt(
-		    r, off, "chunk %llu: %llu records, more than the limit of %d per chunk",
-		    (unsigned long long)seq, (unsigned long long)nrec, FRC_CHUNK_RECORDS_MAX);
-	if (rsize == 0 || rsize > FRC_CHUNK_RAW_MAX || nrec == 0 || csize < 9 ||
-	    csize > ZSTD_compressBound((size_t)rsize))
+		return corrupt(r, off, "chunk %llu: malformed descriptor", chunk);
+	if (cd->seq != r->st.chunks)
+		return corrupt(r, off, "chunk %llu: descriptor says chunk %llu", chunk,
+			       (unsigned long long)cd->seq);
+	if (cd->nrec > FRC_CHUNK_RECORDS_MAX)
+		return corrupt(r, off,
+			       "chunk %llu: %llu records, more than the limit of %d per chunk",
+			       chunk, (unsigned long long)cd->nrec, FRC_CHUNK_RECORDS_MAX);
+	if (cd->rsize == 0 || cd->rsize > FRC_CHUNK_RAW_MAX || cd->nrec == 0 || cd->csize < 9 ||
+	    cd->csize > ZSTD_compressBound((size_t)cd->rsize))
 		return corrupt(r, off, "chunk %llu: implausible sizes (%llu compressed, %llu raw)",
-			       (unsigned long long)seq, (unsigned long long)csize,
-			       (unsigned long long)rsize);
+			       chunk, (unsigned long long)cd->csize, (unsigned long long)cd->rsize);
+	return 1;
+}
+
+/* Read, verify and decompress the chunk whose descriptor payload (dsize bytes) is at off. */
+static int chunk_load(frc_reader *r, uint64_t off, uint32_t dsize)
+{
+	struct chunk_desc cd;
+	struct chunk_sum s = {0};
+	const char *what = "";
+	uint64_t seq, csize, rsize, nrec;
+	size_t got;
+	int ret = desc_load(r, off, dsize, &cd);
+
+	if (ret <= 0)
+		return ret;
+	seq = cd.seq, csize = cd.csize, rsize = cd.rsize, nrec = cd.nrec;
 	if (csize > r->data_end - (off + 8 + dsize))
 		return short_data(r, off, "chunk", 8 + dsize + csize);
 	if (grow(&r->cbuf, &r->ccap, (size_t)csize))
 		return FRC_ENOMEM;
 	if (read_at(r, off + 8 + dsize, r->cbuf, (size_t)csize))
 		return FRC_EIO;
-	if (frc_crc32c(0, r->cbuf, (size_t)csize) != frc_get_le32(d + dsize - 8))
+	if (frc_crc32c(0, r->cbuf, (size_t)csize) != cd.data_crc)
 		return corrupt(r, off + 8 + dsize, "chunk %llu: data checksum mismatch",
 			       (unsigned long long)seq);
 	if (frc_get_le32(r->cbuf) != FRC_MAGIC_ZSTD ||

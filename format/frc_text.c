@@ -786,6 +786,38 @@ int frc_text_import(const char *in_path, const char *out_path, const struct frc_
 	return frc_text_import_ex(in_path, out_path, opt, NULL, err, errlen);
 }
 
+/*
+ * The end of an import: the footer, then the temporary file renamed over OUT, so OUT is
+ * never a half-written capture. 0 or FRC_EIO with the message set.
+ */
+static int publish_output(struct import *im)
+{
+	struct frc_parser *p = &im->p;
+	int ret;
+
+	if (!im->w && (ret = open_output(im)))
+		return ret;
+	ret = frc_writer_finish(im->w);
+	if (ret) {
+		snprintf(p->err, p->errlen, "%s", frc_writer_error(im->w));
+		return ret;
+	}
+	ret = close(im->fd);
+	im->fd = -1;
+	if (ret) {
+		snprintf(p->err, p->errlen, "%s: close: %s", im->out_path, strerror(errno));
+		return FRC_EIO;
+	}
+	if (rename(im->tmp, im->out_path)) {
+		snprintf(p->err, p->errlen, "%s: rename: %s", im->out_path, strerror(errno));
+		return FRC_EIO;
+	}
+	free(im->tmp);
+	im->tmp = NULL;
+	sync_dir(im->out_path);
+	return 0;
+}
+
 int frc_text_import_ex(const char *in_path, const char *out_path,
 		       const struct frc_writer_options *opt, const volatile sig_atomic_t *stop,
 		       char *err, size_t errlen)
@@ -840,28 +872,7 @@ int frc_text_import_ex(const char *in_path, const char *out_path,
 		ret = read_line_error(&im, in, got);
 		goto cleanup;
 	}
-	if (!im.w && (ret = open_output(&im)))
-		goto cleanup;
-	ret = frc_writer_finish(im.w);
-	if (ret) {
-		snprintf(err, errlen, "%s", frc_writer_error(im.w));
-		goto cleanup;
-	}
-	if (close(im.fd)) {
-		im.fd = -1;
-		snprintf(err, errlen, "%s: close: %s", out_path, strerror(errno));
-		ret = FRC_EIO;
-		goto cleanup;
-	}
-	im.fd = -1;
-	if (rename(im.tmp, out_path)) {
-		snprintf(err, errlen, "%s: rename: %s", out_path, strerror(errno));
-		ret = FRC_EIO;
-		goto cleanup;
-	}
-	free(im.tmp);
-	im.tmp = NULL;
-	sync_dir(out_path);
+	ret = publish_output(&im);
 cleanup:
 	frc_writer_free(im.w);
 	if (im.fd >= 0)
