@@ -1983,6 +1983,30 @@ START_TEST(fifo_refused)
 }
 END_TEST
 
+/*
+ * issue 11: waiting for a target never blocks the stop signals. framerec --package --wait
+ * for a process that never comes ends at SIGTERM (what `timeout` sends) and at SIGINT
+ * within a second, saying nothing was recorded, and leaves no file.
+ */
+START_TEST(wait_interrupted)
+{
+	static const int sigs[] = {SIGTERM, SIGINT};
+	const char *cap = tmp("cap.frc"), *log = tmp("framerec.log");
+
+	for (size_t i = 0; i < 2; i++) {
+		pid_t rec = start_framerec(log, "--package", "frc-no-such-game", "--wait", "-o",
+					   cap, NULL);
+
+		usleep(500000);
+		ck_assert_int_eq(kill(rec, sigs[i]), 0);
+		assert_exit(wait_exit(rec, 1000), 1, log);
+		ck_assert_msg(strstr(slurp(log), "interrupted while waiting for frc-no-such-game"),
+			      "%s", slurp(log));
+		ck_assert_msg(access(cap, F_OK) != 0, "%s was created", cap);
+	}
+}
+END_TEST
+
 /* ------------------------------------------------------------ main */
 
 /* NULL when a BPF uprobe can run here; otherwise why not (the tests are skipped). */
@@ -2138,6 +2162,7 @@ int main(int argc, char **argv)
 	    FRC_CASE("doctor_names_failed_step", doctor_names_failed_step),
 	    FRC_CASE("tracker_live_equals_replay", tracker_live_equals_replay),
 	    FRC_CASE("fifo_refused", fifo_refused),
+	    FRC_CASE("wait_interrupted", wait_interrupted),
 	    FRC_CASE("doctor_escapes_untrusted", doctor_escapes_untrusted),
 	    FRC_CASE("force_replaces_at_stop", force_replaces_at_stop),
 	};
