@@ -137,10 +137,13 @@ static uint32_t remember(struct main_surface *t, uint64_t ktime_ns, uint64_t sur
 }
 
 /*
- * The main surface: the most calls; ties go to the smallest surface value (the truth's
- * rule, analyzer/truth.c). A leader silent for more than MAIN_SURFACE_STALE_NS hands over
- * to the surface calling now: the app moved to a new surface (menu -> game) and the old
- * one's count must not hold the lead forever.
+ * The main surface: the most calls; a tie keeps the leader. (The truth, analyzer/truth.c,
+ * breaks a tie of whole-capture counts on the smaller surface value; online, that rule
+ * made two equal-rate surfaces trade the lead on every call whenever the larger value
+ * called first in each period, reporting both surfaces' intervals: twice the FPS. Equal
+ * counts mean equal rates, so either surface's intervals are right.) A leader silent for
+ * more than MAIN_SURFACE_STALE_NS hands over to the surface calling now: the app moved to
+ * a new surface (menu -> game) and the old one's count must not hold the lead forever.
  */
 static void elect(struct main_surface *t, uint32_t i, uint64_t ktime_ns)
 {
@@ -151,7 +154,7 @@ static void elect(struct main_surface *t, uint32_t i, uint64_t ktime_ns)
 		return;
 	}
 	lead = &t->slots[t->leader];
-	if (s->calls > lead->calls || (s->calls == lead->calls && s->surface < lead->surface) ||
+	if (s->calls > lead->calls ||
 	    (ktime_ns > lead->last_ns && ktime_ns - lead->last_ns > MAIN_SURFACE_STALE_NS))
 		t->leader = i;
 }

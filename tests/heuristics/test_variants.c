@@ -106,7 +106,8 @@ END_TEST
  * 5 ms from M's first call to O's, and (T60 * 6 + ...) mixes: at least one < T60.
  * surface: M gets a delta every T60, O every 100 ms, so M always has more deltas and is
  * active: M's 119 deltas of T60, none of O's.
- * main-surface: M leads from its second call (2 calls > O's 1), so M's 119 deltas of T60.
+ * main-surface: M leads from its first call; O's first call ties (1 call each) and a tie
+ * keeps the leader; then M always has more calls: M's 119 deltas of T60.
  */
 START_TEST(test_overlay_10fps)
 {
@@ -142,8 +143,8 @@ END_TEST
 /*
  * Two surfaces at the same 60 Hz, A = 0x1000 calls 1 ms into each period, B = 0x2000
  * 2 ms + (k % 3) ms in (jitter). main-surface: after A's k-th call A has k calls and B
- * k - 1; after B's, both k and A wins the tie on the smaller value: every A call from the
- * second on reports its interval T60, no B call reports: 59 deltas in 60 periods.
+ * k - 1; after B's, both k and a tie keeps the leader A: every A call from the second on
+ * reports its interval T60, no B call reports: 59 deltas in 60 periods.
  */
 START_TEST(test_equal_rate_surfaces)
 {
@@ -158,6 +159,32 @@ START_TEST(test_equal_rate_surfaces)
 		n += d != 0;
 		ck_assert_uint_eq(
 		    feed(&kt, T0 + k * T60 + 2000000 + (k % 3) * 1000000, 0x2000, 0xB000), 0);
+	}
+	ck_assert_uint_eq(n, 59);
+	kt.k->destroy(kt.t);
+}
+END_TEST
+
+/*
+ * The same two surfaces with the larger value first: B = 0x2000 at k * T60, A = 0x1000
+ * at k * T60 + 4 ms (score fixture two_equal_surfaces). B's first call makes it the
+ * leader; after A's k-th call both have k calls, and a tie keeps the leader B, which gets
+ * ahead again at its next call: B's calls from the second on report T60, A's nothing: 59
+ * deltas in 60 periods. (With a tie won by the smaller value, every call of either
+ * surface took the lead and reported: 118 deltas, twice the rate.)
+ */
+START_TEST(test_equal_rate_larger_first)
+{
+	struct kt kt = open_kind("main-surface", 0);
+	uint64_t n = 0;
+
+	for (uint64_t k = 0; k < 60; k++) {
+		uint64_t d = feed(&kt, T0 + k * T60, 0x2000, 0xB000);
+
+		if (k > 0)
+			ck_assert_uint_eq(d, T60);
+		n += d != 0;
+		ck_assert_uint_eq(feed(&kt, T0 + k * T60 + 4000000, 0x1000, 0xA000), 0);
 	}
 	ck_assert_uint_eq(n, 59);
 	kt.k->destroy(kt.t);
@@ -352,6 +379,7 @@ void add_variant_cases(Suite *s)
 	ADD_CASE(s, "variants_triple_buffering_60hz", test_triple_buffering_60hz);
 	ADD_CASE(s, "variants_overlay_10fps", test_overlay_10fps);
 	ADD_CASE(s, "variants_equal_rate_surfaces", test_equal_rate_surfaces);
+	ADD_CASE(s, "variants_equal_rate_larger_first", test_equal_rate_larger_first);
 	ADD_CASE(s, "variants_surface_change_stale", test_surface_change_stale);
 	ADD_CASE(s, "variants_surface_change_lag", test_surface_change_lag);
 	ADD_CASE(s, "variants_pause_and_realloc", test_pause_and_realloc);
