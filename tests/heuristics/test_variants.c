@@ -219,6 +219,44 @@ START_TEST(test_surface_change_stale)
 END_TEST
 
 /*
+ * The main surface pauses while an overlay calls on: M = 0x1000 at T0 + i * T60 for
+ * i = 0..59, then 3 s later for i = 60..119 (at T0 + 3 s + i * T60: the gap 59 -> 60 is
+ * 3 s + T60); O = 0x2000 at T0 + 5 ms + j * 100 ms, j = 0..39. O never has more calls
+ * (<= 40 against M's 60). M is stale for O's calls after T0 + 59 T60 + 1 s = T0 + 1983 ms
+ * (j >= 20), but O's run since M's last call starts at j = 10 (T0 + 1005 ms) and its mean
+ * interval is 100 ms, not under 3 * T60 = 50 ms: O never leads and reports nothing. M
+ * reports i = 1..119: 118 deltas of T60 and one of 3 s + T60. (Handing over on staleness
+ * alone, O led from j = 20 and reported 20 deltas of 100 ms until M's count won back.)
+ */
+START_TEST(test_pause_with_overlay)
+{
+	struct kt kt = open_kind("main-surface", 0);
+	uint64_t i = 0, j = 0, n = 0;
+
+	while (i < 120 || j < 40) {
+		uint64_t tm = T0 + i * T60 + (i >= 60 ? 3000000000ull : 0);
+		uint64_t to = T0 + 5000000 + j * 100000000ull, d;
+
+		if (j >= 40 || (i < 120 && tm < to)) {
+			d = feed(&kt, tm, 0x1000, 0xA000 + 0x1000 * (i % 3));
+			if (i == 60)
+				ck_assert_uint_eq(d, 3000000000ull + T60);
+			else if (i > 0)
+				ck_assert_uint_eq(d, T60);
+			i++;
+		} else {
+			d = feed(&kt, to, 0x2000, 0xF000 + 0x1000 * (j++ % 2));
+			ck_assert_msg(d == 0, "overlay call %llu reported %llu",
+				      (unsigned long long)j - 1, (unsigned long long)d);
+		}
+		n += d != 0;
+	}
+	ck_assert_uint_eq(n, 119);
+	kt.k->destroy(kt.t);
+}
+END_TEST
+
+/*
  * The same surface change for `surface` (Kala's rule on surfaces), with the new surface B =
  * 0x1000 below A = 0x2000: A keeps 119 deltas summing 119 T; B after its call i has
  * i - 120 deltas. B is active only once it has more deltas, or as many (i = 239) with an
@@ -380,6 +418,7 @@ void add_variant_cases(Suite *s)
 	ADD_CASE(s, "variants_overlay_10fps", test_overlay_10fps);
 	ADD_CASE(s, "variants_equal_rate_surfaces", test_equal_rate_surfaces);
 	ADD_CASE(s, "variants_equal_rate_larger_first", test_equal_rate_larger_first);
+	ADD_CASE(s, "variants_pause_with_overlay", test_pause_with_overlay);
 	ADD_CASE(s, "variants_surface_change_stale", test_surface_change_stale);
 	ADD_CASE(s, "variants_surface_change_lag", test_surface_change_lag);
 	ADD_CASE(s, "variants_pause_and_realloc", test_pause_and_realloc);
