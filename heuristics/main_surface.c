@@ -19,8 +19,11 @@
 
 struct ms_slot {
 	uint64_t surface;
+	uint64_t first_ns; /* first call since the surface was (re)remembered */
 	uint64_t last_ns;
-	uint64_t calls; /* calls seen since the surface was (re)remembered */
+	uint64_t calls;	     /* calls seen since the surface was (re)remembered */
+	uint64_t mark_ns;    /* a non-leader's first call after the leader's last call ... */
+	uint64_t mark_calls; /* ... and its calls then: its pace while the leader is silent */
 };
 
 struct main_surface {
@@ -107,28 +110,65 @@ static uint32_t remember(struct main_surface *t, uint64_t ktime_ns, uint64_t sur
 		if (t->leader == i)
 			t->leader = NIL;
 	}
-	t->slots[i] = (struct ms_slot){.surface = surface, .last_ns = ktime_ns, .calls = 1};
+	t->slots[i] = (struct ms_slot){.surface = surface,
+				       .first_ns = ktime_ns,
+				       .last_ns = ktime_ns,
+				       .calls = 1,
+				       .mark_ns = ktime_ns,
+				       .mark_calls = 1};
 	heur_lru_push_front(&t->lru, i);
 	return i;
 }
 
 /*
- * The main surface: the most calls; ties go to the smallest surface value (the truth's
- * rule, analyzer/truth.c). A leader silent for more than MAIN_SURFACE_STALE_NS hands over
- * to the surface calling now: the app moved to a new surface (menu -> game) and the old
- * one's count must not hold the lead forever.
+ * May s take the lead of a stale leader? Only if it keeps pace: its mean interval since
+ * the leader's last call is under MAIN_SURFACE_PACE times the leader's own mean interval.
+ * A new main surface (menu -> game) does; an overlay calling on while the main surface
+ * pauses (a loading spinner at 10 fps beside a 60 fps game) does not, so the pause stays
+ * one long frame instead of the overlay's intervals. Integer ns, no overflow: a period is
+ * at most a span of ktime, and a period over UINT64_MAX / PACE always keeps pace.
+ */
+static bool keeps_pace(const struct ms_slot *s, const struct ms_slot *lead, uint64_t ktime_ns)
+{
+	uint64_t runs = s->calls - s->mark_calls, own, lead_period;
+
+	if (runs == 0)
+		return false; /* one call since the leader's last: no pace yet */
+	if (lead->calls < 2 || lead->last_ns <= lead->first_ns)
+		return true; /* the leader has no rate to keep */
+	own = (ktime_ns > s->mark_ns ? ktime_ns - s->mark_ns : 0) / runs;
+	lead_period = (lead->last_ns - lead->first_ns) / (lead->calls - 1);
+	return lead_period > UINT64_MAX / MAIN_SURFACE_PACE ||
+	       own < MAIN_SURFACE_PACE * lead_period;
+}
+
+/*
+ * The main surface: the most calls; a tie keeps the leader. (The truth, analyzer/truth.c,
+ * breaks a tie of whole-capture counts on the smaller surface value; online, that rule
+ * made two equal-rate surfaces trade the lead on every call whenever the larger value
+ * called first in each period, reporting both surfaces' intervals: twice the FPS. Equal
+ * counts mean equal rates, so either surface's intervals are right.) A leader silent for
+ * more than MAIN_SURFACE_STALE_NS hands over to a surface calling now that keeps pace
+ * (keeps_pace): the app moved to a new surface (menu -> game) and the old one's count must
+ * not hold the lead forever. s->calls already counts this call.
  */
 static void elect(struct main_surface *t, uint32_t i, uint64_t ktime_ns)
 {
-	const struct ms_slot *s = &t->slots[i], *lead;
+	struct ms_slot *s = &t->slots[i];
+	const struct ms_slot *lead;
 
 	if (t->leader == NIL) {
 		t->leader = i;
 		return;
 	}
 	lead = &t->slots[t->leader];
-	if (s->calls > lead->calls || (s->calls == lead->calls && s->surface < lead->surface) ||
-	    (ktime_ns > lead->last_ns && ktime_ns - lead->last_ns > MAIN_SURFACE_STALE_NS))
+	if (s->mark_ns < lead->last_ns) { /* the leader called since: s's run starts now */
+		s->mark_ns = ktime_ns;
+		s->mark_calls = s->calls;
+	}
+	if (s->calls > lead->calls ||
+	    (ktime_ns > lead->last_ns && ktime_ns - lead->last_ns > MAIN_SURFACE_STALE_NS &&
+	     keeps_pace(s, lead, ktime_ns)))
 		t->leader = i;
 }
 

@@ -16,8 +16,10 @@
 #include "frc_record.h"
 #include "tracker.h"
 
-/* A leader silent for more than this hands over to the surface that calls (1 s). */
+/* A leader silent for more than this hands over to the surface that calls (1 s) ... */
 #define MAIN_SURFACE_STALE_NS 1000000000ull
+/* ... if that surface's mean interval since is under PACE times the leader's. */
+#define MAIN_SURFACE_PACE 3u
 
 struct main_surface;
 

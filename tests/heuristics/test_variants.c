@@ -106,7 +106,8 @@ END_TEST
  * 5 ms from M's first call to O's, and (T60 * 6 + ...) mixes: at least one < T60.
  * surface: M gets a delta every T60, O every 100 ms, so M always has more deltas and is
  * active: M's 119 deltas of T60, none of O's.
- * main-surface: M leads from its second call (2 calls > O's 1), so M's 119 deltas of T60.
+ * main-surface: M leads from its first call; O's first call ties (1 call each) and a tie
+ * keeps the leader; then M always has more calls: M's 119 deltas of T60.
  */
 START_TEST(test_overlay_10fps)
 {
@@ -142,8 +143,8 @@ END_TEST
 /*
  * Two surfaces at the same 60 Hz, A = 0x1000 calls 1 ms into each period, B = 0x2000
  * 2 ms + (k % 3) ms in (jitter). main-surface: after A's k-th call A has k calls and B
- * k - 1; after B's, both k and A wins the tie on the smaller value: every A call from the
- * second on reports its interval T60, no B call reports: 59 deltas in 60 periods.
+ * k - 1; after B's, both k and a tie keeps the leader A: every A call from the second on
+ * reports its interval T60, no B call reports: 59 deltas in 60 periods.
  */
 START_TEST(test_equal_rate_surfaces)
 {
@@ -158,6 +159,32 @@ START_TEST(test_equal_rate_surfaces)
 		n += d != 0;
 		ck_assert_uint_eq(
 		    feed(&kt, T0 + k * T60 + 2000000 + (k % 3) * 1000000, 0x2000, 0xB000), 0);
+	}
+	ck_assert_uint_eq(n, 59);
+	kt.k->destroy(kt.t);
+}
+END_TEST
+
+/*
+ * The same two surfaces with the larger value first: B = 0x2000 at k * T60, A = 0x1000
+ * at k * T60 + 4 ms (score fixture two_equal_surfaces). B's first call makes it the
+ * leader; after A's k-th call both have k calls, and a tie keeps the leader B, which gets
+ * ahead again at its next call: B's calls from the second on report T60, A's nothing: 59
+ * deltas in 60 periods. (With a tie won by the smaller value, every call of either
+ * surface took the lead and reported: 118 deltas, twice the rate.)
+ */
+START_TEST(test_equal_rate_larger_first)
+{
+	struct kt kt = open_kind("main-surface", 0);
+	uint64_t n = 0;
+
+	for (uint64_t k = 0; k < 60; k++) {
+		uint64_t d = feed(&kt, T0 + k * T60, 0x2000, 0xB000);
+
+		if (k > 0)
+			ck_assert_uint_eq(d, T60);
+		n += d != 0;
+		ck_assert_uint_eq(feed(&kt, T0 + k * T60 + 4000000, 0x1000, 0xA000), 0);
 	}
 	ck_assert_uint_eq(n, 59);
 	kt.k->destroy(kt.t);
@@ -187,6 +214,44 @@ START_TEST(test_surface_change_stale)
 		n += d != 0;
 	}
 	ck_assert_uint_eq(n, 119 + 22);
+	kt.k->destroy(kt.t);
+}
+END_TEST
+
+/*
+ * The main surface pauses while an overlay calls on: M = 0x1000 at T0 + i * T60 for
+ * i = 0..59, then 3 s later for i = 60..119 (at T0 + 3 s + i * T60: the gap 59 -> 60 is
+ * 3 s + T60); O = 0x2000 at T0 + 5 ms + j * 100 ms, j = 0..39. O never has more calls
+ * (<= 40 against M's 60). M is stale for O's calls after T0 + 59 T60 + 1 s = T0 + 1983 ms
+ * (j >= 20), but O's run since M's last call starts at j = 10 (T0 + 1005 ms) and its mean
+ * interval is 100 ms, not under 3 * T60 = 50 ms: O never leads and reports nothing. M
+ * reports i = 1..119: 118 deltas of T60 and one of 3 s + T60. (Handing over on staleness
+ * alone, O led from j = 20 and reported 20 deltas of 100 ms until M's count won back.)
+ */
+START_TEST(test_pause_with_overlay)
+{
+	struct kt kt = open_kind("main-surface", 0);
+	uint64_t i = 0, j = 0, n = 0;
+
+	while (i < 120 || j < 40) {
+		uint64_t tm = T0 + i * T60 + (i >= 60 ? 3000000000ull : 0);
+		uint64_t to = T0 + 5000000 + j * 100000000ull, d;
+
+		if (j >= 40 || (i < 120 && tm < to)) {
+			d = feed(&kt, tm, 0x1000, 0xA000 + 0x1000 * (i % 3));
+			if (i == 60)
+				ck_assert_uint_eq(d, 3000000000ull + T60);
+			else if (i > 0)
+				ck_assert_uint_eq(d, T60);
+			i++;
+		} else {
+			d = feed(&kt, to, 0x2000, 0xF000 + 0x1000 * (j++ % 2));
+			ck_assert_msg(d == 0, "overlay call %llu reported %llu",
+				      (unsigned long long)j - 1, (unsigned long long)d);
+		}
+		n += d != 0;
+	}
+	ck_assert_uint_eq(n, 119);
 	kt.k->destroy(kt.t);
 }
 END_TEST
@@ -352,6 +417,8 @@ void add_variant_cases(Suite *s)
 	ADD_CASE(s, "variants_triple_buffering_60hz", test_triple_buffering_60hz);
 	ADD_CASE(s, "variants_overlay_10fps", test_overlay_10fps);
 	ADD_CASE(s, "variants_equal_rate_surfaces", test_equal_rate_surfaces);
+	ADD_CASE(s, "variants_equal_rate_larger_first", test_equal_rate_larger_first);
+	ADD_CASE(s, "variants_pause_with_overlay", test_pause_with_overlay);
 	ADD_CASE(s, "variants_surface_change_stale", test_surface_change_stale);
 	ADD_CASE(s, "variants_surface_change_lag", test_surface_change_lag);
 	ADD_CASE(s, "variants_pause_and_realloc", test_pause_and_realloc);
