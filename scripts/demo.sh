@@ -35,3 +35,10 @@ else
 	echo
 	build/bin/frameanalyze report "$capture"
 fi
+
+# The same report as a page with charts (open it in any browser; no network needed).
+build/bin/frameanalyze report --html -o "$out/report.html" "$capture"
+echo
+echo "== in short: what the app submitted, and what the tracker estimates"
+build/bin/frameanalyze report "$capture" | grep -E '^  (calls/s|tracker [a-z-]+ )'
+echo "== HTML report with charts: $top/$out/report.html"
