@@ -234,6 +234,32 @@ START_TEST(html_unwritable_output)
 }
 END_TEST
 
+/* perfetto: -o is required, bad input is exit 1 with no file left, a good one is written. */
+START_TEST(perfetto_usage_and_errors)
+{
+	char args[600];
+	const char *frc = two_surfaces();
+	struct stat st;
+
+	snprintf(args, sizeof(args), "perfetto '%s'", frc);
+	ck_assert_int_eq(fa(args), 2);
+	snprintf(args, sizeof(args), "perfetto '%s' -o '%s' --tracker nope", frc,
+		 path("t.pftrace"));
+	ck_assert_int_eq(fa(args), 2);
+	snprintf(args, sizeof(args), "perfetto '%s' -o '%s'", path("two.txt"), path("t.pftrace"));
+	ck_assert_int_eq(fa(args), 1);
+	ck_assert_int_ne(access(path("t.pftrace"), F_OK), 0);
+	ck_assert_int_ne(access(path("t.pftrace.tmp"), F_OK), 0);
+	snprintf(args, sizeof(args), "perfetto '%s' -o '%s'", frc, path("t.pftrace"));
+	ck_assert_int_eq(fa(args), 0);
+	ck_assert_int_eq(stat(path("t.pftrace"), &st), 0);
+	/* 175 calls: at least a packet key, length and event per call */
+	ck_assert_int_gt(st.st_size, 175 * 20);
+	ck_assert_int_eq(fa("help perfetto"), 0);
+	ck_out_has("ui.perfetto.dev");
+}
+END_TEST
+
 int main(int argc, char **argv)
 {
 	const struct {
@@ -244,6 +270,7 @@ int main(int argc, char **argv)
 	    {"verdict_triple_buffered", verdict_triple_buffered},
 	    {"html_deterministic_selfcontained", html_deterministic_selfcontained},
 	    {"html_unwritable_output", html_unwritable_output},
+	    {"perfetto_usage_and_errors", perfetto_usage_and_errors},
 	};
 	Suite *s = suite_create("report");
 	SRunner *sr;
