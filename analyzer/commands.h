@@ -18,5 +18,6 @@ int cmd_golden(int argc, char **argv);	 /* replay -> canonical golden text */
 int cmd_check(int argc, char **argv);	 /* replay vs an expected golden file */
 int cmd_score(int argc, char **argv);	 /* tracker variants vs the capture's submissions */
 int cmd_perfetto(int argc, char **argv); /* capture -> Perfetto trace */
+int cmd_compare(int argc, char **argv);	 /* two captures side by side, CI gates */
 
 #endif

@@ -260,6 +260,51 @@ START_TEST(perfetto_usage_and_errors)
 }
 END_TEST
 
+/*
+ * compare: a capture against itself changes nothing; the jank_bursts fixture (janks by
+ * construction) against the steady one trips a janks gate; malformed gates are usage errors.
+ */
+START_TEST(compare_gates)
+{
+	char args[900], steady[400], janky[400];
+
+	snprintf(steady, sizeof(steady), "'%s/steady_60hz_triple.frc'", FIXTURES_BIN_DIR);
+	snprintf(janky, sizeof(janky), "'%s/jank_bursts.frc'", FIXTURES_BIN_DIR);
+	snprintf(args, sizeof(args),
+		 "compare %s %s --fail-if 'submitted_fps.delta<0' --fail-if "
+		 "'p99_ms.pct>0'",
+		 steady, steady);
+	ck_assert_int_eq(fa(args), 0);
+	ck_out_has("  submitted FPS (main surface)");
+	ck_out_has("+0.000       +0.0\n");
+	ck_out_has("  submitted_fps.delta<0");
+	/* 60 Hz by construction: the AFTER value passes a >= 59.9 gate */
+	snprintf(args, sizeof(args), "compare %s %s --fail-if 'submitted_fps.after>=59.9'", steady,
+		 steady);
+	ck_assert_int_eq(fa(args), 1);
+	ck_out_has("TRIPPED\n");
+	snprintf(args, sizeof(args), "compare --json %s %s --fail-if janks_per_min.after\\>0",
+		 steady, janky);
+	ck_assert_int_eq(fa(args), 1);
+	ck_out_has("\"frameanalyze_compare\": 1,\n");
+	ck_out_has("\"janks_per_min\": {\"before\": 0.000, ");
+	ck_out_has("{\"gate\": \"janks_per_min.after>0\", \"value\": ");
+	ck_out_has("\"tripped\": true}");
+	snprintf(args, sizeof(args), "compare --html %s %s", steady, janky);
+	ck_assert_int_eq(fa(args), 0);
+	ck_assert(!strncmp(out_text, "<!DOCTYPE html>", 15));
+	ck_assert_ptr_null(strstr(out_text, "<script"));
+	static const char *const bad[] = {"'p99_ms.median>1'", "'p99_ms>abc'", "'p99_ms=3'",
+					  "'nope>1'", "'p99_ms>'"};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		snprintf(args, sizeof(args), "compare %s %s --fail-if %s", steady, steady, bad[i]);
+		ck_assert_msg(fa(args) == 2, "gate %s accepted", bad[i]);
+	}
+	snprintf(args, sizeof(args), "compare %s", steady);
+	ck_assert_int_eq(fa(args), 2);
+}
+END_TEST
+
 int main(int argc, char **argv)
 {
 	const struct {
@@ -271,6 +316,7 @@ int main(int argc, char **argv)
 	    {"html_deterministic_selfcontained", html_deterministic_selfcontained},
 	    {"html_unwritable_output", html_unwritable_output},
 	    {"perfetto_usage_and_errors", perfetto_usage_and_errors},
+	    {"compare_gates", compare_gates},
 	};
 	Suite *s = suite_create("report");
 	SRunner *sr;
