@@ -196,6 +196,12 @@ int cmd_report(int argc, char **argv)
 		cli_error("report", "%s", err);
 		return EXIT_INPUT;
 	}
+	/* the page shows the heuristic lab's score table: every variant on this capture */
+	if (fmt == FORMAT_HTML && report_model_score(m, argv[optind], &ropt, err, sizeof(err))) {
+		cli_error("report", "%s", err);
+		report_model_free(m);
+		return EXIT_INPUT;
+	}
 	rc = write_report(m, fmt, out_path);
 	if (rc == EXIT_OK)
 		rc = verdict(m, argv[optind], strict);

@@ -13,9 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "frc_version.h"
 #include "report_chart.h"
 #include "report_render.h"
+#include "score.h"
 
 #define PLOT_X 88 /* left margin: the y axis and marker labels */
 #define PLOT_W REPORT_CHART_PX
@@ -481,6 +481,56 @@ static void html_row(void *ctx, const char *label, const char *text, bool untrus
 	fputs("</td></tr>\n", h->out);
 }
 
+/* ------------------------------------------------------------ the score table */
+
+static void score_cell(FILE *out, bool has, const char *fmt_kind, double v)
+{
+	if (!has)
+		fputs("<td>-</td>", out);
+	else if (!strcmp(fmt_kind, "pct"))
+		fprintf(out, "<td>%.2f %%</td>", v);
+	else if (!strcmp(fmt_kind, "ms"))
+		fprintf(out, "<td>%+.3f</td>", v);
+	else
+		fprintf(out, "<td>%.3f</td>", v);
+}
+
+/* Every tracker variant against the submissions (score.h; the same sums as `score`). */
+static void score_table(FILE *out, const struct report_model *m)
+{
+	if (!m->n_scores)
+		return;
+	fputs("<section><h2>Which tracker? (frameanalyze score on this capture)</h2>\n"
+	      "<table id=\"scores\"><tr><th>tracker</th><th>FPS error (MAE per 1 s window)</th>"
+	      "<th>p50 error ms</th><th>p95 error ms</th><th>p99 error ms</th>"
+	      "<th>jank precision</th><th>jank recall</th><th>meter error</th></tr>\n",
+	      out);
+	for (size_t i = 0; i < m->n_scores; i++) {
+		const struct score_result *r = &m->scores[i];
+		bool fps = r->windows && r->truth_frames, p = r->truth_deltas && r->est_deltas;
+
+		fputs("<tr><th>", out);
+		report_put_html(out, r->tracker);
+		fputs("</th>", out);
+		score_cell(out, fps, "pct", fps ? r->abs_err_frames * 100.0 / r->truth_frames : 0);
+		for (int k = 0; k < 3; k++)
+			score_cell(out, p, "ms",
+				   ((double)r->est_p[k] - (double)r->truth_p[k]) / 1e6);
+		score_cell(out, r->est_janks > 0, "n",
+			   r->est_janks ? (double)r->est_matched / r->est_janks : 0);
+		score_cell(out, r->truth_janks > 0, "n",
+			   r->truth_janks ? (double)r->truth_matched / r->truth_janks : 0);
+		score_cell(out, r->ticks && r->meter_truth_sum > 0, "pct",
+			   r->meter_truth_sum > 0 ? r->meter_abs_err * 100.0 / r->meter_truth_sum
+						  : 0);
+		fputs("</tr>\n", out);
+	}
+	fputs("</table><p class=\"note\">Errors against the submissions of the main surface "
+	      "(analyzer/REPORT.md \"Score\"); - where there is nothing to measure (no janks, "
+	      "no ticks).</p></section>\n",
+	      out);
+}
+
 /* ------------------------------------------------------------ the page */
 
 static const char css[] =
@@ -535,9 +585,10 @@ void report_render_html(const struct report_model *m, FILE *out)
 	chart_frame_times(out, m);
 	chart_fps(out, m);
 	chart_distribution(out, m);
+	score_table(out, m);
 	report_emit(m, REPORT_VIEW_FULL, false, &e);
-	fprintf(out,
-		"<p class=\"note\">frameanalyze %s; analyzer/REPORT.md defines every number.</p>\n"
-		"</body></html>\n",
-		FRC_VERSION);
+	/* no version, date or path: the page changes only when the capture or the code does */
+	fputs("<p class=\"note\">frameanalyze report --html; analyzer/REPORT.md defines every "
+	      "number.</p>\n</body></html>\n",
+	      out);
 }

@@ -8,6 +8,8 @@
 #include <string.h>
 
 #include "report_chart.h"
+#include "score.h"
+#include "tracker_kind.h"
 #include "truth.h"
 
 #define MODEL_MAX_EXTRA 4
@@ -289,6 +291,7 @@ void report_model_free(struct report_model *m)
 	if (m->charts)
 		chart_free(m->charts);
 	free(m->charts);
+	free(m->scores);
 	free(m->secs.count);
 	free(m->surfaces);
 	summary_free(m->s_sub);
@@ -307,4 +310,28 @@ double report_surface_rate(const struct report_surface *s)
 double report_error_pct(double est, double truth)
 {
 	return truth > 0 ? (est - truth) * 100.0 / truth : 0;
+}
+
+int report_model_score(struct report_model *m, const char *path, const struct replay_options *opt,
+		       char *err, size_t errlen)
+{
+	size_t n = tracker_kind_count();
+	const char **names = calloc(n, sizeof(*names));
+	struct replay_source src = {.path = path};
+	struct score_capture cap;
+	int rc = -ENOMEM;
+
+	m->scores = calloc(n, sizeof(*m->scores));
+	if (!names || !m->scores) {
+		snprintf(err, errlen, "%s: out of memory", path);
+		goto cleanup;
+	}
+	for (size_t i = 0; i < n; i++)
+		names[i] = tracker_kind_at(i)->name;
+	rc = score_capture(&src, opt, names, n, &cap, m->scores, err, errlen);
+	if (!rc)
+		m->n_scores = n;
+cleanup:
+	free(names);
+	return rc;
 }

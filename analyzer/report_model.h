@@ -46,6 +46,7 @@ struct report_seconds {
 };
 
 struct report_charts; /* report_chart.h */
+struct score_result;  /* score.h */
 
 struct report_model {
 	char tracker[32];	 /* the tracker variant replayed */
@@ -62,6 +63,9 @@ struct report_model {
 	uint64_t surfaces_more; /* (PID, surface) pairs past REPORT_MAX_SURFACES */
 	struct report_seconds secs;
 	struct report_charts *charts;
+	/* the heuristic lab's score of every tracker variant (report_model_score), or none */
+	struct score_result *scores;
+	size_t n_scores;
 	/* owned */
 	struct summary *s_run, *s_sub;
 	struct truth *truth;
@@ -76,6 +80,12 @@ FRC_MUST_USE int report_model_build(const char *path, const struct replay_option
 				    const struct replay_sink *extra, size_t n_extra,
 				    struct report_model **out, char *err, size_t errlen);
 void report_model_free(struct report_model *m);
+/*
+ * Score every tracker variant against the submissions of path (score.h) into m->scores,
+ * for the HTML report's score table. 0, or a negative code with the message in err.
+ */
+FRC_MUST_USE int report_model_score(struct report_model *m, const char *path,
+				    const struct replay_options *opt, char *err, size_t errlen);
 
 /* Calls per second of a surface over its span (0 with fewer than two calls). */
 double report_surface_rate(const struct report_surface *s);

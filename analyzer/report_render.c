@@ -298,7 +298,11 @@ static void capture_rows(const struct em *x)
 
 	/* ns / 1000 is "ms with 3 decimals" of the value in ms: seconds with 3 decimals */
 	summary_fmt_ms(dur, sizeof(dur), (s->stats.last_ktime_ns - s->stats.first_ktime_ns) / 1000);
-	row_untrusted(x, "file", s->path);
+	/* without the path (HTML, deterministic wherever the capture sits): its name only */
+	if (x->with_path || !strrchr(s->path, '/'))
+		row_untrusted(x, "file", s->path);
+	else
+		row_untrusted(x, "file", strrchr(s->path, '/') + 1);
 	if (s->stats.status == FRC_STATUS_COMPLETE)
 		row(x, "status", "complete");
 	else
