@@ -92,12 +92,48 @@ int chart_tracker(struct report_charts *c, uint32_t pid, uint64_t t, uint64_t de
 	return 0;
 }
 
+/* A call of the main PID on a surface that is not its main one: that surface's interval. */
+static void other_surface(struct report_charts *c, const struct frc_record *rec)
+{
+	const struct frc_frame *f = &rec->u.frame;
+	struct chart_surface *o = NULL;
+
+	if (!c->has_main || f->pid != c->main_pid || f->surface == c->main_surface)
+		return;
+	for (unsigned i = 0; i < c->n_other && !o; i++)
+		if (c->other[i].surface == f->surface)
+			o = &c->other[i];
+	if (!o && c->n_other == REPORT_CHART_SURFACES) {
+		c->other_more++;
+		return;
+	}
+	if (!o) {
+		o = &c->other[c->n_other++];
+		o->surface = f->surface;
+	}
+	if (o->seen && rec->ktime_ns > o->last_ns)
+		chart_add(c, &o->ft, rec->ktime_ns, (double)(rec->ktime_ns - o->last_ns) / 1e6);
+	o->seen = true;
+	o->last_ns = rec->ktime_ns;
+}
+
+/* attach/exit of the main PID: its other surfaces' series start again (a new life). */
+static void other_forget(struct report_charts *c, uint32_t pid)
+{
+	if (c->has_main && pid == c->main_pid)
+		for (unsigned i = 0; i < c->n_other; i++)
+			c->other[i].seen = false;
+}
+
 int chart_record(struct report_charts *c, const void *r)
 {
 	const struct frc_record *rec = r;
 	double v;
 
 	switch (rec->type) {
+	case FRC_FRAME:
+		other_surface(c, rec);
+		break;
 	case FRC_DROPS:
 		if (rec->u.drops.cumulative > c->last_drops)
 			mark(c, MARK_DROPS, rec->ktime_ns);
@@ -106,10 +142,12 @@ int chart_record(struct report_charts *c, const void *r)
 	case FRC_ATTACH:
 		/* a new process lifetime: the tracker's jank window starts empty again */
 		pidmap_del(&c->w_trk, rec->u.attach.pid);
+		other_forget(c, rec->u.attach.pid);
 		mark(c, MARK_ATTACH, rec->ktime_ns);
 		break;
 	case FRC_EXIT:
 		pidmap_del(&c->w_trk, rec->u.exit.pid);
+		other_forget(c, rec->u.exit.pid);
 		mark(c, MARK_EXIT, rec->ktime_ns);
 		break;
 	case FRC_SYSFS:

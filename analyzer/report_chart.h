@@ -15,7 +15,8 @@
 #include "pidmap.h"
 
 #define REPORT_CHART_PX 960
-#define REPORT_HIST_BINS 100 /* 1 ms each: [0, 100) ms, then one bin for 100 ms and more */
+#define REPORT_CHART_SURFACES 4 /* other surfaces of the main PID drawn (the first ones) */
+#define REPORT_HIST_BINS 100	/* 1 ms each: [0, 100) ms, then one bin for 100 ms and more */
 
 struct chart_bin {
 	uint64_t n;
@@ -56,6 +57,13 @@ enum chart_fps_source {
 	FPS_KINDS
 };
 
+/* Another surface of the main PID (an overlay): its intervals, charted apart. */
+struct chart_surface {
+	uint64_t surface, last_ns;
+	bool seen;
+	struct chart_series ft;
+};
+
 struct report_charts {
 	uint64_t t0, span;		    /* ns: the capture's first ktime, last - first (>= 1) */
 	struct chart_series ft_sub, ft_trk; /* frame time, ms */
@@ -68,6 +76,13 @@ struct report_charts {
 	struct pidmap w_trk; /* PerfDog windows of the tracker, per PID */
 	uint64_t last_drops;
 	double fps_max; /* the meter's sysfs bound, to tell valid samples */
+	/* set after chart_init: the main surface of the main PID (truth.h) */
+	bool has_main;
+	uint32_t main_pid;
+	uint64_t main_surface;
+	struct chart_surface other[REPORT_CHART_SURFACES];
+	unsigned n_other;
+	uint64_t other_more; /* calls on further surfaces of the main PID, not drawn */
 };
 
 void chart_init(struct report_charts *c, uint64_t first_ns, uint64_t last_ns, double fps_max);

@@ -206,22 +206,35 @@ static void markers(FILE *out, const struct report_charts *c, int y0)
 #define MARK_H (10 * MARK_KINDS + 8)
 #define SVG_CLOSE "</svg>\n"
 
+static const char *const other_cls[REPORT_CHART_SURFACES] = {"s-o0", "s-o1", "s-o2", "s-o3"};
+
 static void chart_frame_times(FILE *out, const struct report_model *m)
 {
 	const struct report_charts *c = m->charts;
-	char label[96];
-	struct legend_item it[2] = {{"s-sub", "submissions (main surface)"}, {"s-trk", label}};
+	char label[96], names[REPORT_CHART_SURFACES][48];
+	struct legend_item it[2 + REPORT_CHART_SURFACES] = {{"s-sub", "submissions (main surface)"},
+							    {"s-trk", label}};
 	struct scale sc = {0, 0, 0};
 	double top = series_max(&c->ft_trk, series_max(&c->ft_sub, 0));
+	size_t n = 2;
 
 	snprintf(label, sizeof(label), "tracker %s deltas", m->tracker);
+	for (unsigned i = 0; i < c->n_other; i++) {
+		snprintf(names[i], sizeof(names[i]), "surface 0x%" PRIx64, c->other[i].surface);
+		it[n++] = (struct legend_item){other_cls[i], names[i]};
+		top = series_max(&c->other[i].ft, top);
+	}
 	/* a pause of minutes would flatten every frame: above 250 ms, values sit on the edge */
 	sc.hi = top > 250 ? 250 : top > 0 ? top * 1.1 : 50;
 	sc.hi = nice_step(sc.hi, 5) * (double)(int)(sc.hi / nice_step(sc.hi, 5) + 0.999);
-	fputs("<figure><figcaption>Frame time over time</figcaption>\n", out);
+	fputs("<figure><figcaption>Frame time over time, per surface of the main process"
+	      "</figcaption>\n",
+	      out);
 	svg_open(out, "chart-frametime", "frame time over time", MARK_H);
-	legend(out, it, 2);
+	legend(out, it, n);
 	y_axis(out, &sc, "frame time (ms)");
+	for (unsigned i = 0; i < c->n_other; i++)
+		series(out, c, &c->other[i].ft, &sc, other_cls[i], names[i], "ms");
 	series(out, c, &c->ft_sub, &sc, "s-sub", "submission interval", "ms");
 	series(out, c, &c->ft_trk, &sc, "s-trk", "tracker delta", "ms");
 	markers(out, c, PLOT_TOP + PLOT_H + 6);
@@ -229,11 +242,14 @@ static void chart_frame_times(FILE *out, const struct report_model *m)
 	fputs(SVG_CLOSE, out);
 	fprintf(out,
 		"<p class=\"note\">Each of the %d columns shows the min..max (bar) and mean (line) "
-		"of the %" PRIu64 " submission intervals and %" PRIu64 " tracker deltas that fall "
-		"in it; values above %g ms are drawn at the top edge. Markers: PerfDog Jank and "
-		"BigJank of the submissions, janks of the tracker's deltas, reservation failures "
-		"(drops), process attach and exit. Hover a column for its values.</p></figure>\n",
-		REPORT_CHART_PX, c->ft_sub.points, c->ft_trk.points, sc.hi);
+		"of the %" PRIu64 " submission intervals of the main surface, the %" PRIu64
+		" tracker deltas and the intervals of the main process's other surfaces (the first "
+		"%d%s) that fall in it; values above %g ms are drawn at the top edge. Markers: "
+		"PerfDog Jank and BigJank of the submissions, janks of the tracker's deltas, "
+		"reservation failures (drops), process attach and exit. Hover a column for its "
+		"values.</p></figure>\n",
+		REPORT_CHART_PX, c->ft_sub.points, c->ft_trk.points, REPORT_CHART_SURFACES,
+		c->other_more ? "; more are not drawn" : "", sc.hi);
 }
 
 static const char *const fps_cls[FPS_KINDS] = {"s-sub", "s-trk", "s-msys", "s-mebpf", "s-raw"};
@@ -555,6 +571,10 @@ static const char css[] =
     ".s-mebpf rect,.s-mebpf.swatch{fill:#ff7f0e;fill-opacity:.5}"
     ".s-mebpf .line{stroke:#ff7f0e}\n"
     ".s-raw rect,.s-raw.swatch{fill:#2ca02c;fill-opacity:.5}.s-raw .line{stroke:#2ca02c}\n"
+    ".s-o0 rect,.s-o0.swatch{fill:#17becf;fill-opacity:.55}.s-o0 .line{stroke:#17becf}\n"
+    ".s-o1 rect,.s-o1.swatch{fill:#bcbd22;fill-opacity:.55}.s-o1 .line{stroke:#bcbd22}\n"
+    ".s-o2 rect,.s-o2.swatch{fill:#e377c2;fill-opacity:.55}.s-o2 .line{stroke:#e377c2}\n"
+    ".s-o3 rect,.s-o3.swatch{fill:#7f7f7f;fill-opacity:.55}.s-o3 .line{stroke:#7f7f7f}\n"
     ".m-jank rect{fill:#ff7f0e}.m-bigjank rect{fill:#d62728}.m-tjank rect{fill:#8c564b}\n"
     ".m-drops rect{fill:#9467bd}.m-attach rect{fill:#2ca02c}.m-exit rect{fill:#7f7f7f}\n"
     "@media print{body{margin:0}.card{break-inside:avoid}figure{break-inside:avoid}}\n";

@@ -71,6 +71,9 @@ static int ms_begin(void *ctx, const struct replay_info *info)
 	chart_init(m->charts, info->stats.first_ktime_ns, info->stats.last_ktime_ns,
 		   info->config.meter.fps_max);
 	m->charts->sec_trk.by_sum = true;
+	m->charts->has_main = m->has_truth;
+	m->charts->main_pid = m->main_pid;
+	m->charts->main_surface = m->main_surface;
 	return 0;
 }
 
@@ -265,7 +268,8 @@ int report_model_build(const char *path, const struct replay_options *opt,
 	rc = truth_count(&src, opt, &m->truth, err, errlen);
 	if (rc)
 		goto fail;
-	m->main_pid = truth_main_pid(m->truth) ? truth_main_pid(m->truth)->pid : 0;
+	/* the main surface is known before the report replay: the charts draw the others apart */
+	mark_mains(m);
 	rc = model_replay(m, &src, opt, extra, n_extra, err, errlen);
 	if (rc)
 		goto fail;

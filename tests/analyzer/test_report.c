@@ -208,6 +208,9 @@ START_TEST(html_deterministic_selfcontained)
 	ck_assert_ptr_null(strstr(a, "<b>"));
 	ck_assert_ptr_nonnull(strstr(a, "&lt;b&gt;&amp;&quot;x"));
 	ck_assert_ptr_nonnull(strstr(a, "data-json=\"submissions.calls_per_s\">60.000<"));
+	/* the overlay surface 0xb has its own series in the frame-time chart */
+	ck_assert_ptr_nonnull(strstr(a, "<g class=\"s-o0\">"));
+	ck_assert_ptr_nonnull(strstr(a, ">surface 0xb</text>"));
 	/* the heuristic lab's score table: every variant */
 	ck_assert_ptr_nonnull(strstr(a, "<table id=\"scores\">"));
 	ck_assert_ptr_nonnull(strstr(a, "<tr><th>kala</th>"));
