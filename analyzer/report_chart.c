@@ -179,6 +179,10 @@ static void emit_second(struct report_charts *c, const struct chart_persec *p,
 	    p->by_sum ? (p->sum_ns ? (double)count * 1e9 / (double)p->sum_ns : 0) : (double)count;
 
 	chart_add(c, s, mid < p->origin ? UINT64_MAX : mid, v);
+	if (p->band && p->min_ns) {
+		chart_add(c, p->band, mid < p->origin ? UINT64_MAX : mid, 1e9 / (double)p->max_ns);
+		chart_add(c, p->band, mid < p->origin ? UINT64_MAX : mid, 1e9 / (double)p->min_ns);
+	}
 	if (fn)
 		fn(ctx, k, count);
 }
@@ -208,9 +212,12 @@ void chart_persec_add(struct report_charts *c, struct chart_persec *p, struct ch
 	if (!p->started) {
 		*p = (struct chart_persec){.started = true,
 					   .by_sum = p->by_sum,
+					   .band = p->band,
 					   .origin = t,
 					   .count = 1,
-					   .sum_ns = delta_ns};
+					   .sum_ns = delta_ns,
+					   .min_ns = delta_ns,
+					   .max_ns = delta_ns};
 		return;
 	}
 	k = t > p->origin ? (t - p->origin) / NS_PER_S : 0;
@@ -221,7 +228,12 @@ void chart_persec_add(struct report_charts *c, struct chart_persec *p, struct ch
 		p->k = k;
 		p->count = 0;
 		p->sum_ns = 0;
+		p->min_ns = p->max_ns = delta_ns;
 	}
+	if (delta_ns < p->min_ns)
+		p->min_ns = delta_ns;
+	if (delta_ns > p->max_ns)
+		p->max_ns = delta_ns;
 	p->count++;
 	p->sum_ns = p->sum_ns + delta_ns < p->sum_ns ? UINT64_MAX : p->sum_ns + delta_ns;
 }

@@ -36,6 +36,9 @@ struct chart_series {
 struct chart_persec {
 	bool started, by_sum;
 	uint64_t origin, k, count, sum_ns;
+	/* GameBench's per-second band: 1 / the longest and 1 / the shortest interval */
+	uint64_t min_ns, max_ns;
+	struct chart_series *band; /* where the band goes (NULL: none) */
 };
 
 enum chart_mark {
@@ -68,6 +71,7 @@ struct report_charts {
 	uint64_t t0, span;		    /* ns: the capture's first ktime, last - first (>= 1) */
 	struct chart_series ft_sub, ft_trk; /* frame time, ms */
 	struct chart_series fps[FPS_KINDS];
+	struct chart_series band_sub, band_trk; /* per-second min/max FPS (GameBench) */
 	struct chart_persec sec_sub, sec_trk;
 	uint64_t marks[MARK_KINDS][REPORT_CHART_PX];
 	uint64_t mark_total[MARK_KINDS];

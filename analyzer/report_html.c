@@ -166,6 +166,31 @@ static void series(FILE *out, const struct report_charts *c, const struct chart_
 	fputs("\"/>\n</g>\n", out);
 }
 
+/* A per-second min..max band (GameBench), drawn faint behind its series: bars only. */
+static void band(FILE *out, const struct report_charts *c, const struct chart_series *s,
+		 const struct scale *sc, const char *cls, const char *what)
+{
+	/* a second's band spans the second's columns (at least 3 px, as a point) */
+	double w = (double)REPORT_CHART_PX * 1e9 / (double)c->span;
+
+	w = w < 3 ? 3 : w;
+	fprintf(out, "<g class=\"%s band\">\n", cls);
+	for (unsigned x = 0; x < REPORT_CHART_PX; x++) {
+		const struct chart_bin *b = &s->bin[x];
+		double y1, y2;
+
+		if (!b->n)
+			continue;
+		y1 = y_of(sc, b->max), y2 = y_of(sc, b->min);
+		fprintf(out,
+			"<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\"><title>%s at "
+			"%.3f s: %.3f..%.3f FPS</title></rect>\n",
+			PLOT_X + x - w / 2, y1, w, y2 - y1 < 1 ? 1 : y2 - y1, what,
+			(double)x * (double)c->span / 1e9 / REPORT_CHART_PX, b->min, b->max);
+	}
+	fputs("</g>\n", out);
+}
+
 static double series_max(const struct chart_series *s, double cur)
 {
 	for (unsigned x = 0; x < REPORT_CHART_PX; x++)
@@ -268,18 +293,23 @@ static void chart_fps(FILE *out, const struct report_model *m)
 		it[k] = (struct legend_item){fps_cls[k], fps_name[k]};
 		top = series_max(&c->fps[k], top);
 	}
+	top = series_max(&c->band_trk, series_max(&c->band_sub, top));
 	sc.hi = top > 0 ? top * 1.1 : 60;
 	sc.hi = nice_step(sc.hi, 6) * (double)(int)(sc.hi / nice_step(sc.hi, 6) + 0.999);
 	fputs("<figure><figcaption>FPS per second, by source</figcaption>\n", out);
 	svg_open(out, "chart-fps", "FPS per second by source", 0);
 	legend(out, it, FPS_KINDS);
 	y_axis(out, &sc, "FPS");
+	band(out, c, &c->band_sub, &sc, "s-sub", "submissions: 1/longest..1/shortest interval");
+	band(out, c, &c->band_trk, &sc, "s-trk", "tracker: 1/longest..1/shortest delta");
 	for (int k = 0; k < FPS_KINDS; k++)
 		series(out, c, &c->fps[k], &sc, fps_cls[k], fps_name[k], "FPS");
 	t_axis(out, c, PLOT_TOP + PLOT_H);
 	fputs(SVG_CLOSE, out);
 	fputs("<p class=\"note\">Submissions: calls in each full second (GameBench's per-second "
-	      "FPS); tracker: its deltas in each second / their sum; meter: each reading at its "
+	      "FPS), with its faint band from 1 / the longest to 1 / the shortest interval of "
+	      "that second (GameBench's per-second min/max); tracker: its deltas in each second "
+	      "/ their sum, with the same band of its deltas; meter: each reading at its "
 	      "tick; sysfs: each valid sample. A "
 	      "column holding several seconds shows their min..max band and mean line.</p>"
 	      "</figure>\n",
@@ -571,6 +601,7 @@ static const char css[] =
     ".s-mebpf rect,.s-mebpf.swatch{fill:#ff7f0e;fill-opacity:.5}"
     ".s-mebpf .line{stroke:#ff7f0e}\n"
     ".s-raw rect,.s-raw.swatch{fill:#2ca02c;fill-opacity:.5}.s-raw .line{stroke:#2ca02c}\n"
+    ".band rect{fill-opacity:.15}\n"
     ".s-o0 rect,.s-o0.swatch{fill:#17becf;fill-opacity:.55}.s-o0 .line{stroke:#17becf}\n"
     ".s-o1 rect,.s-o1.swatch{fill:#bcbd22;fill-opacity:.55}.s-o1 .line{stroke:#bcbd22}\n"
     ".s-o2 rect,.s-o2.swatch{fill:#e377c2;fill-opacity:.55}.s-o2 .line{stroke:#e377c2}\n"

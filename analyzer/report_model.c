@@ -71,6 +71,8 @@ static int ms_begin(void *ctx, const struct replay_info *info)
 	chart_init(m->charts, info->stats.first_ktime_ns, info->stats.last_ktime_ns,
 		   info->config.meter.fps_max);
 	m->charts->sec_trk.by_sum = true;
+	m->charts->sec_sub.band = &m->charts->band_sub;
+	m->charts->sec_trk.band = &m->charts->band_trk;
 	m->charts->has_main = m->has_truth;
 	m->charts->main_pid = m->main_pid;
 	m->charts->main_surface = m->main_surface;

@@ -211,6 +211,9 @@ START_TEST(html_deterministic_selfcontained)
 	/* the overlay surface 0xb has its own series in the frame-time chart */
 	ck_assert_ptr_nonnull(strstr(a, "<g class=\"s-o0\">"));
 	ck_assert_ptr_nonnull(strstr(a, ">surface 0xb</text>"));
+	/* GameBench's per-second band: 2 full seconds of 16.666667 ms intervals -> 60.000 */
+	ck_assert_ptr_nonnull(strstr(a, "submissions: 1/longest..1/shortest interval at "));
+	ck_assert_ptr_nonnull(strstr(a, "s: 60.000..60.000 FPS</title>"));
 	/* the heuristic lab's score table: every variant */
 	ck_assert_ptr_nonnull(strstr(a, "<table id=\"scores\">"));
 	ck_assert_ptr_nonnull(strstr(a, "<tr><th>kala</th>"));
