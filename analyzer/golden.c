@@ -4,9 +4,10 @@
  *
  * The golden text is everything the heuristics produced for a capture, in a canonical form:
  * one line per tracker delta, one per meter reading (with the live result when recorded),
- * then the report numbers as JSON at fixed precision. Nothing in it depends on the path,
- * the machine or the time of day, so a golden file changes only when the capture or the
- * heuristics change.
+ * then the heuristics' numbers of the report (report_render.h, REPORT_VIEW_GOLDEN) as JSON at
+ * fixed precision: what the tracker and meter computed, not the report's presentation. Nothing in
+ * it depends on the path, the machine or the time of day, so a golden file changes only when the
+ * capture or the heuristics change.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -18,6 +19,8 @@
 #include "commands.h"
 #include "diff.h"
 #include "replay.h"
+#include "report_model.h"
+#include "report_render.h"
 #include "summary.h"
 #include "tracker_kind.h"
 
@@ -77,32 +80,24 @@ static int g_reading(void *ctx, const struct pipeline_reading *r)
 static int write_golden(const char *cmd, const char *path, const struct replay_options *ropt,
 			FILE *out)
 {
-	struct summary *s = NULL;
-	struct replay_sink sinks[2];
-	char err[FRC_MSG_MAX];
-	int rc;
-
-	if (summary_new(&s)) {
-		cli_error(cmd, "out of memory");
-		return EXIT_INPUT;
-	}
-	sinks[0] = summary_sink(s);
-	sinks[1] = (struct replay_sink){
+	struct report_model *m = NULL;
+	struct replay_sink lines = {
 	    .ctx = out, .begin = g_begin, .delta = g_delta, .reading = g_reading};
-	rc = replay_run(path, ropt, sinks, 2, err, sizeof(err));
-	if (rc) {
+	char err[FRC_MSG_MAX];
+
+	if (report_model_build(path, ropt, &lines, 1, &m, err, sizeof(err))) {
 		cli_error(cmd, "%s", err);
-		summary_free(s);
 		return EXIT_INPUT;
 	}
+	/* the heuristics' numbers only: report sections for people change no golden */
 	fprintf(out, "report\n");
-	summary_print_json(s, out, false);
+	report_render_json(m, REPORT_VIEW_GOLDEN, false, out);
 	/* as report does: the golden text says "truncated", stderr says where */
-	if (summary_truncated(s))
+	if (m->run.stats.status != FRC_STATUS_COMPLETE)
 		cli_error(cmd,
 			  "warning: %s: offset %" PRIu64 ": truncated; replayed up to the damage",
-			  path, summary_valid_end(s));
-	summary_free(s);
+			  path, m->run.stats.valid_end);
+	report_model_free(m);
 	return EXIT_OK;
 }
 

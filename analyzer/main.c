@@ -32,6 +32,10 @@ static const struct command commands[] = {
      "replay vs golden file       check IN.frc EXPECTED.golden [--tracker NAME]"},
     {"score", cmd_score,
      "trackers vs submissions     score IN.frc... [--tracker all|NAME,...] [--json]"},
+    {"perfetto", cmd_perfetto, "capture -> Perfetto trace   perfetto IN.frc -o OUT.pftrace"},
+    {"compare", cmd_compare,
+     "before vs after, CI gates   compare BEFORE.frc AFTER.frc [--json|--html] "
+     "[--fail-if GATE]"},
 };
 
 static void usage(FILE *out)
@@ -59,6 +63,9 @@ static void usage(FILE *out)
 		"  frameanalyze import capture.txt -o edited.frc\n"
 		"  frameanalyze check capture.frc capture.golden # regression check\n"
 		"  frameanalyze score capture.frc                # which tracker is right?\n"
+		"  frameanalyze report --html -o r.html c.frc    # the report with charts\n"
+		"  frameanalyze perfetto c.frc -o c.pftrace      # open in ui.perfetto.dev\n"
+		"  frameanalyze compare a.frc b.frc --fail-if 'p99_ms.delta>2'  # CI gate\n"
 		"\n"
 		"exit codes: 0 ok, 1 damaged or invalid input (or a failed check), 2 usage error.\n"
 		"Times are CLOCK_MONOTONIC nanoseconds as recorded. See analyzer/README.md.\n");

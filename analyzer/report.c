@@ -5,16 +5,25 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "commands.h"
 #include "replay.h"
-#include "summary.h"
+#include "report_model.h"
+#include "report_render.h"
+
+enum report_format { FORMAT_TEXT, FORMAT_JSON, FORMAT_HTML };
 
 static const char report_help[] =
-    "usage: frameanalyze report IN.frc [--json] [--tick-ms N] [--tracker NAME] [--strict]\n"
+    "usage: frameanalyze report IN.frc [--json | --html] [-o FILE] [--tick-ms N]\n"
+    "                           [--tracker NAME] [--strict]\n"
     "\n"
-    "Replay a capture through the frame tracker and FPS meter and print: the capture\n"
+    "Replay a capture and print first what the app submitted, with no heuristic: its\n"
+    "queueBuffer calls per PID and surface, and for the main surface calls/s, interval\n"
+    "percentiles, 1% low, PerfDog janks and stutter; then the tracker's and the meter's\n"
+    "results with their error against the submissions; then the capture\n"
     "(device, kernel, target, symbol, duration, status), accounting (frames, reservation\n"
     "failures, loss), frame times (mean FPS, p50/p90/p95/p99/max, 1% low), PerfDog janks\n"
     "and stutter, the FPS meter's readings by source, sysfs samples, and replay fidelity\n"
@@ -22,6 +31,8 @@ static const char report_help[] =
     "\n"
     "options:\n"
     "  --json        JSON for machines (schema: analyzer/REPORT.md)\n"
+    "  --html        one self-contained HTML page with SVG charts (no network, no script)\n"
+    "  -o FILE       write to FILE (whole or not at all) instead of stdout\n"
     "  --tick-ms N   read the meter every N ms when the capture has no tick records\n"
     "                (default 1000)\n"
     "  --tracker NAME  the frame tracker variant to replay (kala, surface, process,\n"
@@ -35,28 +46,128 @@ static const char report_help[] =
     "examples:\n"
     "  frameanalyze report capture.frc\n"
     "  frameanalyze report --json capture.frc | jq .frame_times.p99_ms\n"
+    "  frameanalyze report --html -o capture.html capture.frc\n"
     "  frameanalyze report --tick-ms 500 imported.frc\n"
     "  frameanalyze report --tracker main-surface capture.frc\n";
+
+/* Write the report in its format to out. */
+static void render(const struct report_model *m, enum report_format fmt, FILE *out)
+{
+	if (fmt == FORMAT_JSON)
+		report_render_json(m, REPORT_VIEW_FULL, true, out);
+	else if (fmt == FORMAT_HTML)
+		report_render_html(m, out);
+	else
+		report_render_text(m, out);
+}
+
+/* Render into f and close it; 0, or -1 with errno when writing failed. */
+static int render_close(const struct report_model *m, enum report_format fmt, FILE *f)
+{
+	int bad;
+
+	render(m, fmt, f);
+	bad = ferror(f);
+	if (fclose(f) != 0 || bad) {
+		if (!errno)
+			errno = EIO;
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * The report to -o FILE or stdout. A regular file (or a new one) is written whole to
+ * FILE.tmp and renamed, so no half page is ever left at FILE; anything else that exists (a
+ * device, a pipe, a symbolic link such as /dev/stdout) is written in place, never replaced
+ * (lstat: a rename would replace the link itself).
+ */
+static int write_report(const struct report_model *m, enum report_format fmt, const char *path)
+{
+	char tmp[4096];
+	struct stat st;
+	FILE *f;
+
+	if (!path) {
+		render(m, fmt, stdout);
+		if (fflush(stdout) != 0) {
+			cli_error("report", "writing stdout: %s", strerror(errno));
+			return EXIT_INPUT;
+		}
+		return EXIT_OK;
+	}
+	if (lstat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+		f = fopen(path, "w");
+		if (!f || render_close(m, fmt, f)) {
+			cli_error("report", "writing %s: %s", path, strerror(errno));
+			return EXIT_INPUT;
+		}
+		return EXIT_OK;
+	}
+	if ((size_t)snprintf(tmp, sizeof(tmp), "%s.tmp", path) >= sizeof(tmp)) {
+		cli_error("report", "%s: path too long", path);
+		return EXIT_USAGE;
+	}
+	cli_unlink_on_signal(tmp, NULL);
+	f = fopen(tmp, "w");
+	if (!f || render_close(m, fmt, f) || rename(tmp, path) != 0) {
+		cli_error("report", "writing %s: %s", f ? path : tmp, strerror(errno));
+		if (f)
+			unlink(tmp);
+		cli_unlink_on_signal(NULL, NULL);
+		return EXIT_INPUT;
+	}
+	cli_unlink_on_signal(NULL, NULL);
+	return EXIT_OK;
+}
+
+/* The exit code for what the replay found (warnings on stderr). */
+static int verdict(const struct report_model *m, const char *path, bool strict)
+{
+	int rc = EXIT_OK;
+
+	if (m->run.stats.status != FRC_STATUS_COMPLETE) {
+		cli_error("report",
+			  "warning: %s: offset %" PRIu64 ": truncated; analyzed up to the damage%s",
+			  path, m->run.stats.valid_end, strict ? " (--strict: failing)" : "");
+		if (strict)
+			rc = EXIT_INPUT;
+	}
+	if (m->run.mismatches) {
+		cli_error("report", "%s: %" PRIu64 " live reading(s) not reproduced by the replay",
+			  path, m->run.mismatches);
+		rc = EXIT_INPUT;
+	}
+	return rc;
+}
 
 int cmd_report(int argc, char **argv)
 {
 	static const struct option opts[] = {
 	    {"json", no_argument, NULL, 'j'},	{"tick-ms", required_argument, NULL, 't'},
 	    {"strict", no_argument, NULL, 's'}, {"tracker", required_argument, NULL, 'k'},
+	    {"html", no_argument, NULL, 'H'},	{"output", required_argument, NULL, 'o'},
 	    {"help", no_argument, NULL, 'h'},	{0}};
 	struct replay_options ropt = {0};
-	struct summary *s = NULL;
-	struct replay_sink sink;
-	bool json = false, strict = false;
+	struct report_model *m = NULL;
+	enum report_format fmt = FORMAT_TEXT;
+	const char *out_path = NULL;
+	bool strict = false;
 	char err[FRC_MSG_MAX];
 	int c, rc;
 
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "ho:", opts, NULL)) != -1) {
 		switch (c) {
 		case 'j':
-			json = true;
+			fmt = FORMAT_JSON;
+			break;
+		case 'H':
+			fmt = FORMAT_HTML;
+			break;
+		case 'o':
+			out_path = optarg;
 			break;
 		case 's':
 			strict = true;
@@ -80,40 +191,20 @@ int cmd_report(int argc, char **argv)
 	}
 	if (argc - optind != 1)
 		return cli_usage_error("report", "expected exactly one capture (IN.frc)");
-	if (summary_new(&s)) {
-		cli_error("report", "out of memory");
-		return EXIT_INPUT;
-	}
-	sink = summary_sink(s);
-	rc = replay_run(argv[optind], &ropt, &sink, 1, err, sizeof(err));
+	rc = report_model_build(argv[optind], &ropt, NULL, 0, &m, err, sizeof(err));
 	if (rc) {
 		cli_error("report", "%s", err);
-		rc = EXIT_INPUT;
-		goto cleanup;
+		return EXIT_INPUT;
 	}
-	if (json)
-		summary_print_json(s, stdout, true);
-	else
-		summary_print_text(s, stdout);
-	if (fflush(stdout) != 0) {
-		cli_error("report", "writing stdout: %s", strerror(errno));
-		rc = EXIT_INPUT;
-		goto cleanup;
+	/* the page shows the heuristic lab's score table: every variant on this capture */
+	if (fmt == FORMAT_HTML && report_model_score(m, argv[optind], &ropt, err, sizeof(err))) {
+		cli_error("report", "%s", err);
+		report_model_free(m);
+		return EXIT_INPUT;
 	}
-	rc = EXIT_OK;
-	if (summary_truncated(s)) {
-		cli_error("report",
-			  "warning: %s: offset %" PRIu64 ": truncated; analyzed up to the damage%s",
-			  argv[optind], summary_valid_end(s), strict ? " (--strict: failing)" : "");
-		if (strict)
-			rc = EXIT_INPUT;
-	}
-	if (summary_mismatches(s)) {
-		cli_error("report", "%s: %" PRIu64 " live reading(s) not reproduced by the replay",
-			  argv[optind], summary_mismatches(s));
-		rc = EXIT_INPUT;
-	}
-cleanup:
-	summary_free(s);
+	rc = write_report(m, fmt, out_path);
+	if (rc == EXIT_OK)
+		rc = verdict(m, argv[optind], strict);
+	report_model_free(m);
 	return rc;
 }

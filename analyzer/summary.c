@@ -9,7 +9,6 @@
  */
 #include "summary.h"
 
-#include "cli.h"
 #include "perfdog.h"
 #include "pidmap.h"
 
@@ -473,6 +472,47 @@ void summary_frame_numbers(struct summary *s, struct summary_frame_numbers *out)
 	};
 }
 
+/* ------------------------------------------------------------ the view */
+
+void summary_view(struct summary *s, struct summary_view *v)
+{
+	struct numbers n;
+
+	compute(s, &n);
+	summary_frame_numbers(s, &v->fn);
+	v->path = s->path;
+	v->model = s->model;
+	v->machine = s->machine;
+	v->fingerprint = s->fingerprint;
+	v->kernel = s->kernel;
+	v->target = s->target;
+	v->symbol = s->symbol;
+	v->stats = s->stats;
+	v->major = s->major;
+	v->minor = s->minor;
+	v->has_sysfs = s->has_sysfs;
+	v->synthesize_ticks = s->synthesize_ticks;
+	v->tick_ms = s->tick_ms;
+	v->drops = s->drops;
+	v->loss_pct = n.loss_pct;
+	v->jank_ns = s->jank_ns;
+	v->ticks = s->ticks;
+	v->none = s->none;
+	for (int i = 0; i < 3; i++)
+		v->src[i] = (struct summary_source){s->src[i].count, s->src[i].sum_micro,
+						    s->src[i].min_micro, s->src[i].max_micro};
+	v->lagged = s->ps.meter.lagged;
+	v->lagged_deltas = s->ps.meter.lagged_deltas;
+	v->sysfs_count = s->sysfs_count;
+	v->sysfs_invalid = s->sysfs_invalid;
+	v->sysfs_errors = s->sysfs_errors;
+	v->live = s->live;
+	v->reproduced = s->reproduced;
+	v->mismatches = s->mismatches;
+	v->diffs = s->diffs;
+	v->n_diffs = s->n_diffs;
+}
+
 /* ------------------------------------------------------------ formatting */
 
 void summary_fmt_ms(char *buf, size_t len, uint64_t ns)
@@ -486,318 +526,9 @@ void summary_fmt_micro(char *buf, size_t len, uint64_t micro)
 	snprintf(buf, len, "%" PRIu64 ".%06" PRIu64, micro / 1000000, micro % 1000000);
 }
 
-static void fmt_fps3(char *buf, size_t len, uint64_t count, uint64_t sum_micro)
+void summary_fmt_fps3(char *buf, size_t len, uint64_t count, uint64_t sum_micro)
 {
 	/* mean of micro-FPS in FPS with 3 decimals, rounded half up, integer arithmetic */
 	uint64_t milli = count ? (sum_micro + count * 500) / (count * 1000) : 0;
 	snprintf(buf, len, "%" PRIu64 ".%03" PRIu64, milli / 1000, milli % 1000);
-}
-
-static void fmt_micro3(char *buf, size_t len, uint64_t micro)
-{
-	fmt_fps3(buf, len, 1, micro);
-}
-
-static const char *or_dash(const char *s)
-{
-	return s && *s ? s : "-";
-}
-
-#define ROW "  %-24s "
-
-static void text_row(FILE *out, const char *label, const char *value)
-{
-	fprintf(out, ROW, label);
-	cli_put_text(out, value);
-	fputc('\n', out);
-}
-
-static void print_capture_text(const struct summary *s, FILE *out)
-{
-	char dur[32];
-
-	/* ns / 1000 is "ms with 3 decimals" of the value in ms: seconds with 3 decimals */
-	summary_fmt_ms(dur, sizeof(dur), (s->stats.last_ktime_ns - s->stats.first_ktime_ns) / 1000);
-	fprintf(out, "capture\n");
-	fprintf(out, ROW "%s\n", "file", s->path);
-	if (s->stats.status == FRC_STATUS_COMPLETE)
-		fprintf(out, ROW "complete\n", "status");
-	else
-		fprintf(out, ROW "%s at byte %" PRIu64 " (analyzed up to the damage)\n", "status",
-			frc_status_name(s->stats.status), s->stats.valid_end);
-	fprintf(out, ROW "%u.%u\n", "format", s->major, s->minor);
-	/* metadata comes from the file: control bytes are shown escaped, never sent raw */
-	fprintf(out, ROW, "device");
-	cli_put_text(out, or_dash(s->model ? s->model : s->machine));
-	if (s->model && s->machine) {
-		fputs(" (", out);
-		cli_put_text(out, s->machine);
-		fputc(')', out);
-	}
-	fputc('\n', out);
-	if (s->fingerprint)
-		text_row(out, "fingerprint", s->fingerprint);
-	text_row(out, "kernel", or_dash(s->kernel));
-	text_row(out, "target", or_dash(s->target));
-	text_row(out, "symbol", or_dash(s->symbol));
-	fprintf(out, ROW "%s s (ktime %" PRIu64 " .. %" PRIu64 " ns)\n", "duration", dur,
-		s->stats.first_ktime_ns, s->stats.last_ktime_ns);
-	fprintf(out, ROW "sysfs %s, ticks %s\n", "replay",
-		s->has_sysfs ? "detected" : "absent (eBPF fallback only)",
-		s->synthesize_ticks ? "synthesized" : "from the capture");
-}
-
-void summary_print_text(const struct summary *s_in, FILE *out)
-{
-	struct summary *s = (struct summary *)s_in; /* compute() sorts the long deltas */
-	char a[32], b[32], c[32], d[32];
-	struct numbers n;
-
-	compute(s, &n);
-	print_capture_text(s, out);
-	fprintf(out, "accounting\n");
-	fprintf(out, ROW "%" PRIu64 "\n", "frames", s->stats.by_type[FRC_FRAME]);
-	fprintf(out, ROW "%" PRIu64 " (%.3f %% loss)\n", "reservation failures", s->drops,
-		n.loss_pct);
-	fprintf(out, ROW "%" PRIu64 "\n", "unknown records skipped", s->stats.unknown);
-	fprintf(out, "frame times (tracker deltas)\n");
-	fprintf(out, ROW "%" PRIu64 "\n", "deltas", s->n);
-	if (s->n) {
-		fprintf(out, ROW "%.3f FPS\n", "mean", n.mean_fps);
-		summary_fmt_ms(a, sizeof(a), n.p50);
-		summary_fmt_ms(b, sizeof(b), n.p90);
-		summary_fmt_ms(c, sizeof(c), n.p95);
-		summary_fmt_ms(d, sizeof(d), n.p99);
-		fprintf(out, ROW "%s ms\n", "p50", a);
-		fprintf(out, ROW "%s ms\n", "p90", b);
-		fprintf(out, ROW "%s ms\n", "p95", c);
-		fprintf(out, ROW "%s ms\n", "p99", d);
-		summary_fmt_ms(a, sizeof(a), s->max_ns);
-		fprintf(out, ROW "%s ms\n", "max", a);
-		fprintf(out, ROW "%.3f FPS\n", "1% low", n.low1_fps);
-	}
-	fprintf(out, "janks (PerfDog)\n");
-	fprintf(out, ROW "%" PRIu64 "\n", "janks", s->janks);
-	fprintf(out, ROW "%" PRIu64 "\n", "big janks", s->big_janks);
-	summary_fmt_ms(a, sizeof(a), s->jank_ns);
-	fprintf(out, ROW "%s ms\n", "jank time", a);
-	fprintf(out, ROW "%.3f %%\n", "stutter", n.stutter_pct);
-	fprintf(out, "FPS meter readings\n");
-	fprintf(out, ROW "%" PRIu64 " (%" PRIu64 " with none)\n", "ticks", s->ticks, s->none);
-	for (unsigned src = FRC_SOURCE_SYSFS; src <= FRC_SOURCE_EBPF; src++) {
-		const struct source_stats *st = &s->src[src];
-		if (!st->count) {
-			fprintf(out, ROW "0 readings\n", frc_source_name(src, "none"));
-			continue;
-		}
-		fmt_fps3(a, sizeof(a), st->count, st->sum_micro);
-		fmt_micro3(b, sizeof(b), st->min_micro);
-		fmt_micro3(c, sizeof(c), st->max_micro);
-		fprintf(out, ROW "%" PRIu64 " readings, mean %s, min %s, max %s FPS\n",
-			frc_source_name(src, "none"), st->count, a, b, c);
-	}
-	if (s->ps.meter.lagged)
-		fprintf(out, ROW "%" PRIu64 " (%" PRIu64 " deltas lost)\n", "channel lagged",
-			s->ps.meter.lagged, s->ps.meter.lagged_deltas);
-	fprintf(out, "sysfs samples\n");
-	fprintf(out, ROW "%" PRIu64 " (%" PRIu64 " invalid, %" PRIu64 " read errors)\n", "samples",
-		s->sysfs_count, s->sysfs_invalid, s->sysfs_errors);
-	fprintf(out, "replay fidelity\n");
-	if (!s->live) {
-		fprintf(out, ROW "no live readings in the capture\n", "live readings");
-		return;
-	}
-	fprintf(out, ROW "%" PRIu64 " of %" PRIu64 " reproduced%s\n", "live readings",
-		s->reproduced, s->live, s->mismatches ? "  ** MISMATCH **" : "");
-	for (size_t i = 0; i < s->n_diffs; i++) {
-		const struct fidelity_diff *f = &s->diffs[i];
-		summary_fmt_micro(a, sizeof(a), f->live_micro);
-		summary_fmt_micro(b, sizeof(b), f->replay_micro);
-		fprintf(out, "  tick %" PRIu64 ": live %s %s, replay %s %s\n", f->tick_ns,
-			f->live_source ? a : "-", frc_source_name(f->live_source, "none"),
-			f->replay_source ? b : "-", frc_source_name(f->replay_source, "none"));
-	}
-	if (s->mismatches > s->n_diffs)
-		fprintf(out, "  ... %" PRIu64 " more\n", s->mismatches - s->n_diffs);
-}
-
-/* ------------------------------------------------------------ JSON */
-
-static void json_str(FILE *out, const char *v)
-{
-	if (!v) {
-		fputs("null", out);
-		return;
-	}
-	fputc('"', out);
-	cli_put_json_chars(out, v);
-	fputc('"', out);
-}
-
-static void json_key_str(FILE *out, int ind, const char *key, const char *v, bool comma)
-{
-	fprintf(out, "%*s\"%s\": ", ind, "", key);
-	json_str(out, v);
-	fputs(comma ? ",\n" : "\n", out);
-}
-
-static void json_key_u64(FILE *out, int ind, const char *key, uint64_t v, bool comma)
-{
-	fprintf(out, "%*s\"%s\": %" PRIu64 "%s\n", ind, "", key, v, comma ? "," : "");
-}
-
-/* A number already formatted (fixed precision), or null when has is false. */
-static void json_key_num(FILE *out, int ind, const char *key, bool has, const char *v, bool comma)
-{
-	fprintf(out, "%*s\"%s\": %s%s\n", ind, "", key, has ? v : "null", comma ? "," : "");
-}
-
-static void json_key_f3(FILE *out, int ind, const char *key, bool has, double v, bool comma)
-{
-	char buf[64];
-	snprintf(buf, sizeof(buf), "%.3f", v);
-	json_key_num(out, ind, key, has, buf, comma);
-}
-
-static void json_key_ms(FILE *out, int ind, const char *key, bool has, uint64_t ns, bool comma)
-{
-	char buf[32];
-	summary_fmt_ms(buf, sizeof(buf), ns);
-	json_key_num(out, ind, key, has, buf, comma);
-}
-
-static void json_capture(const struct summary *s, FILE *out, bool with_path)
-{
-	char ver[16];
-
-	snprintf(ver, sizeof(ver), "%u.%u", s->major, s->minor);
-	fprintf(out, "  \"capture\": {\n");
-	if (with_path)
-		json_key_str(out, 4, "path", s->path, true);
-	json_key_str(out, 4, "status", frc_status_name(s->stats.status), true);
-	if (s->stats.status == FRC_STATUS_COMPLETE)
-		json_key_num(out, 4, "valid_end", false, NULL, true);
-	else
-		json_key_u64(out, 4, "valid_end", s->stats.valid_end, true);
-	json_key_str(out, 4, "format_version", ver, true);
-	json_key_str(out, 4, "model", s->model, true);
-	json_key_str(out, 4, "machine", s->machine, true);
-	json_key_str(out, 4, "fingerprint", s->fingerprint, true);
-	json_key_str(out, 4, "kernel", s->kernel, true);
-	json_key_str(out, 4, "target", s->target, true);
-	json_key_str(out, 4, "symbol", s->symbol, true);
-	json_key_u64(out, 4, "first_ktime_ns", s->stats.first_ktime_ns, true);
-	json_key_u64(out, 4, "last_ktime_ns", s->stats.last_ktime_ns, true);
-	json_key_ms(out, 4, "duration_ms", true, s->stats.last_ktime_ns - s->stats.first_ktime_ns,
-		    false);
-	fprintf(out, "  },\n");
-	fprintf(out, "  \"replay\": {\n");
-	fprintf(out, "    \"has_sysfs\": %s,\n", s->has_sysfs ? "true" : "false");
-	fprintf(out, "    \"synthesized_ticks\": %s,\n", s->synthesize_ticks ? "true" : "false");
-	json_key_u64(out, 4, "tick_ms", s->tick_ms, false);
-	fprintf(out, "  },\n");
-}
-
-static void json_records(const struct summary *s, FILE *out, const struct numbers *n)
-{
-	fprintf(out, "  \"accounting\": {\n");
-	json_key_u64(out, 4, "frames", s->stats.by_type[FRC_FRAME], true);
-	json_key_u64(out, 4, "reservation_failures", s->drops, true);
-	json_key_f3(out, 4, "loss_percent", true, n->loss_pct, true);
-	json_key_u64(out, 4, "unknown_records", s->stats.unknown, true);
-	fprintf(out, "    \"records\": {\n");
-	for (int t = 1; t <= FRC_TYPE_MAX; t++)
-		json_key_u64(out, 6, frc_type_name((unsigned)t), s->stats.by_type[t],
-			     t < FRC_TYPE_MAX);
-	fprintf(out, "    }\n  },\n");
-}
-
-static void json_frame_times(const struct summary *s, FILE *out, const struct numbers *n)
-{
-	bool has = s->n > 0;
-
-	fprintf(out, "  \"frame_times\": {\n");
-	json_key_u64(out, 4, "deltas", s->n, true);
-	json_key_u64(out, 4, "sum_ns", s->sum_ns, true);
-	json_key_f3(out, 4, "mean_fps", has, n->mean_fps, true);
-	json_key_ms(out, 4, "p50_ms", has, n->p50, true);
-	json_key_ms(out, 4, "p90_ms", has, n->p90, true);
-	json_key_ms(out, 4, "p95_ms", has, n->p95, true);
-	json_key_ms(out, 4, "p99_ms", has, n->p99, true);
-	json_key_ms(out, 4, "max_ms", has, s->max_ns, true);
-	json_key_f3(out, 4, "low_1pct_fps", has, n->low1_fps, false);
-	fprintf(out, "  },\n");
-	fprintf(out, "  \"janks\": {\n");
-	json_key_u64(out, 4, "janks", s->janks, true);
-	json_key_u64(out, 4, "big_janks", s->big_janks, true);
-	json_key_ms(out, 4, "jank_time_ms", true, s->jank_ns, true);
-	json_key_f3(out, 4, "stutter_percent", true, n->stutter_pct, false);
-	fprintf(out, "  },\n");
-}
-
-static void json_readings(const struct summary *s, FILE *out)
-{
-	char a[32], b[32], c[32];
-
-	fprintf(out, "  \"readings\": {\n");
-	json_key_u64(out, 4, "ticks", s->ticks, true);
-	json_key_u64(out, 4, "none", s->none, true);
-	json_key_u64(out, 4, "lagged", s->ps.meter.lagged, true);
-	json_key_u64(out, 4, "lagged_deltas", s->ps.meter.lagged_deltas, true);
-	for (unsigned src = FRC_SOURCE_SYSFS; src <= FRC_SOURCE_EBPF; src++) {
-		const struct source_stats *st = &s->src[src];
-		bool has = st->count > 0;
-		fmt_fps3(a, sizeof(a), st->count, st->sum_micro);
-		fmt_micro3(b, sizeof(b), st->min_micro);
-		fmt_micro3(c, sizeof(c), st->max_micro);
-		fprintf(out, "    \"%s\": {\n", frc_source_name(src, "none"));
-		json_key_u64(out, 6, "count", st->count, true);
-		json_key_num(out, 6, "mean_fps", has, a, true);
-		json_key_num(out, 6, "min_fps", has, b, true);
-		json_key_num(out, 6, "max_fps", has, c, false);
-		fprintf(out, "    }%s\n", src == FRC_SOURCE_SYSFS ? "," : "");
-	}
-	fprintf(out, "  },\n");
-	fprintf(out, "  \"sysfs_samples\": {\n");
-	json_key_u64(out, 4, "count", s->sysfs_count, true);
-	json_key_u64(out, 4, "invalid", s->sysfs_invalid, true);
-	json_key_u64(out, 4, "read_errors", s->sysfs_errors, false);
-	fprintf(out, "  },\n");
-}
-
-static void json_fidelity(const struct summary *s, FILE *out)
-{
-	char a[32];
-
-	fprintf(out, "  \"fidelity\": {\n");
-	json_key_u64(out, 4, "live_readings", s->live, true);
-	json_key_u64(out, 4, "reproduced", s->reproduced, true);
-	json_key_u64(out, 4, "mismatches", s->mismatches, true);
-	fprintf(out, "    \"diffs\": [");
-	for (size_t i = 0; i < s->n_diffs; i++) {
-		const struct fidelity_diff *f = &s->diffs[i];
-		fprintf(out, "%s\n      {\"tick_ns\": %" PRIu64 ", ", i ? "," : "", f->tick_ns);
-		summary_fmt_micro(a, sizeof(a), f->live_micro);
-		fprintf(out, "\"live_fps\": %s, \"live_source\": \"%s\", ",
-			f->live_source ? a : "null", frc_source_name(f->live_source, "none"));
-		summary_fmt_micro(a, sizeof(a), f->replay_micro);
-		fprintf(out, "\"replay_fps\": %s, \"replay_source\": \"%s\"}",
-			f->replay_source ? a : "null", frc_source_name(f->replay_source, "none"));
-	}
-	fprintf(out, "%s]\n  }\n", s->n_diffs ? "\n    " : "");
-}
-
-void summary_print_json(const struct summary *s_in, FILE *out, bool with_path)
-{
-	struct summary *s = (struct summary *)s_in;
-	struct numbers n;
-
-	compute(s, &n);
-	fprintf(out, "{\n  \"frameanalyze_report\": 1,\n");
-	json_capture(s, out, with_path);
-	json_records(s, out, &n);
-	json_frame_times(s, out, &n);
-	json_readings(s, out);
-	json_fidelity(s, out);
-	fprintf(out, "}\n");
 }

@@ -53,17 +53,41 @@ struct summary_frame_numbers {
 };
 void summary_frame_numbers(struct summary *s, struct summary_frame_numbers *out);
 
-/* Human-readable report. */
-void summary_print_text(const struct summary *s, FILE *out);
+/* One source's meter readings: micro-FPS. */
+struct summary_source {
+	uint64_t count, sum_micro, min_micro, max_micro;
+};
+
 /*
- * JSON report (schema in analyzer/REPORT.md), one key per line, fixed precision.
- * with_path = false leaves out the file path (golden output must not depend on it).
+ * Everything the report shows of one replay, as plain numbers (the report model,
+ * report_model.h, holds it; the renderers format it). Pointers stay valid while the summary
+ * lives.
  */
-void summary_print_json(const struct summary *s, FILE *out, bool with_path);
+struct summary_view {
+	const char *path, *model, *machine, *fingerprint, *kernel, *target, *symbol;
+	struct frc_reader_stats stats;
+	unsigned major, minor;
+	bool has_sysfs, synthesize_ticks;
+	uint32_t tick_ms;
+	struct summary_frame_numbers fn;
+	uint64_t drops, jank_ns;
+	double loss_pct;
+	uint64_t ticks, none;
+	struct summary_source src[3]; /* by enum frc_source */
+	uint64_t lagged, lagged_deltas;
+	uint64_t sysfs_count, sysfs_invalid, sysfs_errors;
+	uint64_t live, reproduced, mismatches;
+	const struct fidelity_diff *diffs;
+	size_t n_diffs;
+};
+/* After the replay (sorts the long deltas, hence not const). */
+void summary_view(struct summary *s, struct summary_view *v);
 
 /* Format ns as milliseconds with 3 decimals, truncated to the microsecond ("16.666"). */
 void summary_fmt_ms(char *buf, size_t len, uint64_t ns);
 /* Format micro-FPS as "%llu.%06llu". */
 void summary_fmt_micro(char *buf, size_t len, uint64_t micro);
+/* The mean of count micro-FPS values summing to sum_micro, as FPS with 3 decimals. */
+void summary_fmt_fps3(char *buf, size_t len, uint64_t count, uint64_t sum_micro);
 
 #endif

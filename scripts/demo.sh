@@ -3,8 +3,9 @@
 #
 # Records the stand-in "game" (a Linux libgui.so exporting Surface::queueBuffer) with
 # framerec for a few seconds through the real uprobe, then replays the capture with
-# frameanalyze. Where BPF cannot be used (not root, no uprobes), it says so and analyzes
-# the bundled fixture capture instead.
+# frameanalyze (text report, HTML report with charts, Perfetto trace). Where BPF cannot
+# be used (not root, no uprobes), it says so and analyzes the bundled fixture capture
+# instead.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
@@ -35,3 +36,12 @@ else
 	echo
 	build/bin/frameanalyze report "$capture"
 fi
+
+# The same report as a page with charts (open it in any browser; no network needed).
+build/bin/frameanalyze report --html -o "$out/report.html" "$capture"
+echo
+echo "== in short: what the app submitted, and what the tracker estimates"
+build/bin/frameanalyze report "$capture" | grep -E '^  (calls/s|tracker [a-z-]+ )'
+build/bin/frameanalyze perfetto "$capture" -o "$out/trace.pftrace"
+echo "== HTML report with charts: $top/$out/report.html"
+echo "== Perfetto trace (open it at https://ui.perfetto.dev): $top/$out/trace.pftrace"

@@ -5,7 +5,8 @@
  * rotation, a tick every second of ktime. Also writes the same frames as CSV rows
  * (capture_id,seq,ktime_ns,pid,tid,buffer) for the sqlite3 CLI baseline.
  *
- * usage: bench_gen FRAMES OUT.frc OUT.csv
+ * usage: bench_gen FRAMES OUT.frc OUT.csv [HZ]   (HZ: the frame rate, default 60; the
+ * HTML report's bench, bench_html.sh, uses 120)
  */
 #include <fcntl.h>
 #include <inttypes.h>
@@ -20,16 +21,20 @@ int main(int argc, char **argv)
 	static const uint64_t bufs[3] = {0x7a2c01e000, 0x7a2c0b4000, 0x7a2c14a000};
 	struct frc_meta meta[] = {
 	    {"recorder", "bench_gen"}, {"clock", "CLOCK_MONOTONIC"}, {"target", "bench.60hz"}};
-	uint64_t n, rng = 0x9e3779b97f4a7c15ull, t0 = 1000000000ull, next_tick;
+	uint64_t n, rng = 0x9e3779b97f4a7c15ull, t0 = 1000000000ull, next_tick, period = 16666667;
 	frc_writer *w = NULL;
 	struct frc_record r = {0};
 	FILE *csv;
 	int fd, rc = 1;
 
-	if (argc != 4 || (n = strtoull(argv[1], NULL, 10)) == 0) {
-		fprintf(stderr, "usage: bench_gen FRAMES OUT.frc OUT.csv\n");
+	if ((argc != 4 && argc != 5) || (n = strtoull(argv[1], NULL, 10)) == 0 ||
+	    (argc == 5 &&
+	     (strtoull(argv[4], NULL, 10) == 0 || strtoull(argv[4], NULL, 10) > 1000))) {
+		fprintf(stderr, "usage: bench_gen FRAMES OUT.frc OUT.csv [HZ 1..1000]\n");
 		return 2;
 	}
+	if (argc == 5)
+		period = 1000000000ull / strtoull(argv[4], NULL, 10);
 	fd = open(argv[2], O_WRONLY | O_CREAT | O_TRUNC, 0644);
 	csv = fopen(argv[3], "w");
 	if (fd < 0 || !csv) {
@@ -47,7 +52,7 @@ int main(int argc, char **argv)
 
 		rng ^= rng >> 12, rng ^= rng << 25, rng ^= rng >> 27;
 		jitter = (int64_t)((rng * 2685821657736338717ull) % 400001) - 200000;
-		t = t0 + i * 16666667ull + (uint64_t)jitter;
+		t = t0 + i * period + (uint64_t)jitter;
 		while (next_tick <= t) {
 			r.type = FRC_TICK;
 			r.ktime_ns = next_tick;

@@ -328,8 +328,7 @@ START_TEST(help_and_version)
 	ck_out_has("       frameanalyze SUBCOMMAND --help   (or: frameanalyze help SUBCOMMAND)\n");
 	/* "help CMD" shows CMD's help (it showed the general usage) */
 	ck_assert_int_eq(fa("help", "report", NULL), 0);
-	ck_out_has("usage: frameanalyze report IN.frc [--json] [--tick-ms N] [--tracker NAME] "
-		   "[--strict]\n");
+	ck_out_has("usage: frameanalyze report IN.frc [--json | --html] [-o FILE] [--tick-ms N]\n");
 	ck_assert_int_eq(fa("help", "frobnicate", NULL), 2);
 	ck_err_has("unknown subcommand 'frobnicate'");
 }

@@ -1,0 +1,414 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * compare.c - `frameanalyze compare BEFORE.frc AFTER.frc`: the key metrics of two captures
+ * side by side (the report model of each, report_model.h), absolute and relative change,
+ * as text, JSON or HTML; `--fail-if GATE` exits 1 when a regression passes a threshold, so
+ * a CI job can guard frame pacing between two builds. analyzer/REPORT.md "compare".
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "commands.h"
+#include "report_model.h"
+#include "report_render.h"
+
+enum metric {
+	M_SUB_FPS,
+	M_LOW1,
+	M_P50,
+	M_P99,
+	M_JANKS_MIN,
+	M_STUTTER,
+	M_TRACKER_FPS,
+	M_METER_FPS,
+	M_LOSS,
+	M_COUNT
+};
+
+static const struct {
+	const char *key, *label, *unit;
+} metrics[M_COUNT] = {
+    {"submitted_fps", "submitted FPS (main surface)", "FPS"},
+    {"low_1pct_fps", "1 % low (submissions)", "FPS"},
+    {"p50_ms", "p50 frame time (submissions)", "ms"},
+    {"p99_ms", "p99 frame time (submissions)", "ms"},
+    {"janks_per_min", "PerfDog janks per minute", "/min"},
+    {"stutter_percent", "stutter (PerfDog)", "%"},
+    {"tracker_fps", "tracker mean FPS", "FPS"},
+    {"meter_fps", "meter mean reading (all sources)", "FPS"},
+    {"loss_percent", "reservation-failure loss", "%"},
+};
+
+struct value {
+	bool has;
+	double v;
+};
+
+enum gate_field { G_AFTER, G_DELTA, G_PCT };
+static const char *const field_name[3] = {"after", "delta", "pct"};
+
+#define MAX_GATES 32
+
+struct gate {
+	const char *text;
+	enum metric m;
+	enum gate_field field;
+	bool greater, or_equal;
+	double threshold;
+};
+
+/* ------------------------------------------------------------ metrics */
+
+static void metrics_of(const struct report_model *r, struct value *out)
+{
+	const struct summary_frame_numbers *s = &r->sub.fn;
+	bool has = s->deltas > 0;
+	uint64_t n = r->run.src[1].count + r->run.src[2].count;
+	double minutes = (double)s->sum_ns / 60e9;
+
+	out[M_SUB_FPS] = (struct value){has, s->mean_fps};
+	out[M_LOW1] = (struct value){has, s->low1_fps};
+	out[M_P50] = (struct value){has, (double)(s->p50_ns / 1000) / 1e3};
+	out[M_P99] = (struct value){has, (double)(s->p99_ns / 1000) / 1e3};
+	out[M_JANKS_MIN] = (struct value){has && minutes > 0, minutes > 0 ? s->janks / minutes : 0};
+	out[M_STUTTER] = (struct value){true, s->stutter_pct};
+	out[M_TRACKER_FPS] = (struct value){r->run.fn.deltas > 0, r->run.fn.mean_fps};
+	out[M_METER_FPS] = (struct value){
+	    n > 0, n ? (double)(r->run.src[1].sum_micro + r->run.src[2].sum_micro) / 1e6 / n : 0};
+	out[M_LOSS] = (struct value){true, r->run.loss_pct};
+}
+
+static struct value delta_of(struct value b, struct value a)
+{
+	return (struct value){a.has && b.has, a.v - b.v};
+}
+
+static struct value pct_of(struct value b, struct value a)
+{
+	return (struct value){a.has && b.has && b.v != 0, b.v != 0 ? (a.v - b.v) * 100 / b.v : 0};
+}
+
+static struct value field_of(enum gate_field f, struct value b, struct value a)
+{
+	return f == G_AFTER ? a : f == G_DELTA ? delta_of(b, a) : pct_of(b, a);
+}
+
+/* ------------------------------------------------------------ gates */
+
+/*
+ * "METRIC[.after|.delta|.pct]OP NUMBER", OP one of > >= < <=; a bare METRIC is its delta
+ * (after - before). Returns 0 or -1 (the message on stderr).
+ */
+static int parse_gate(const char *s, struct gate *g)
+{
+	size_t klen = strcspn(s, ".<>");
+	const char *p = s + klen, *num;
+	char *end;
+
+	*g = (struct gate){.text = s, .m = M_COUNT, .field = G_DELTA};
+	for (int m = 0; m < M_COUNT; m++)
+		if (strlen(metrics[m].key) == klen && !strncmp(s, metrics[m].key, klen))
+			g->m = (enum metric)m;
+	if (g->m == M_COUNT)
+		return -1;
+	if (*p == '.') {
+		size_t flen = strcspn(++p, "<>");
+		int f;
+		for (f = 0; f < 3; f++)
+			if (strlen(field_name[f]) == flen && !strncmp(p, field_name[f], flen))
+				break;
+		if (f == 3)
+			return -1;
+		g->field = (enum gate_field)f;
+		p += flen;
+	}
+	if (*p != '<' && *p != '>')
+		return -1;
+	g->greater = *p++ == '>';
+	g->or_equal = *p == '=';
+	num = p + g->or_equal;
+	errno = 0;
+	g->threshold = strtod(num, &end);
+	if (end == num || *end || errno || !isfinite(g->threshold))
+		return -1;
+	return 0;
+}
+
+static bool gate_trips(const struct gate *g, struct value v)
+{
+	if (!v.has)
+		return false; /* nothing to compare: a gate trips on a measured value only */
+	if (g->greater)
+		return g->or_equal ? v.v >= g->threshold : v.v > g->threshold;
+	return g->or_equal ? v.v <= g->threshold : v.v < g->threshold;
+}
+
+/* ------------------------------------------------------------ output */
+
+struct comparison {
+	const char *before_path, *after_path;
+	const struct report_model *before, *after;
+	struct value b[M_COUNT], a[M_COUNT];
+	struct gate gates[MAX_GATES];
+	bool tripped[MAX_GATES];
+	size_t n_gates;
+};
+
+enum num_style { PLAIN3, SIGNED3, SIGNED1 };
+
+static void num(char *buf, size_t len, struct value v, enum num_style st)
+{
+	if (!v.has)
+		snprintf(buf, len, "null");
+	else if (st == PLAIN3)
+		snprintf(buf, len, "%.3f", v.v);
+	else if (st == SIGNED3)
+		snprintf(buf, len, "%+.3f", v.v);
+	else
+		snprintf(buf, len, "%+.1f", v.v);
+}
+
+static void text_out(const struct comparison *c, FILE *out)
+{
+	char b[32], a[32], d[32], p[32];
+
+	fputs("compare: ", out);
+	cli_put_text(out, c->before_path);
+	fputs(" -> ", out);
+	cli_put_text(out, c->after_path);
+	fprintf(out, " (tracker %s -> %s)\n", c->before->tracker, c->after->tracker);
+	fprintf(out, "  %-34s %12s %12s %12s %10s\n", "metric", "before", "after", "change",
+		"change %");
+	for (int m = 0; m < M_COUNT; m++) {
+		num(b, sizeof(b), c->b[m], PLAIN3);
+		num(a, sizeof(a), c->a[m], PLAIN3);
+		num(d, sizeof(d), delta_of(c->b[m], c->a[m]), SIGNED3);
+		num(p, sizeof(p), pct_of(c->b[m], c->a[m]), SIGNED1);
+		fprintf(out, "  %-34s %12s %12s %12s %10s\n", metrics[m].label, b, a, d, p);
+	}
+	if (!c->n_gates)
+		return;
+	fputs("gates\n", out);
+	for (size_t i = 0; i < c->n_gates; i++) {
+		const struct gate *g = &c->gates[i];
+		num(b, sizeof(b), field_of(g->field, c->b[g->m], c->a[g->m]), PLAIN3);
+		fprintf(out, "  %-34s %12s  %s\n", g->text, b, c->tripped[i] ? "TRIPPED" : "ok");
+	}
+}
+
+static void json_val(FILE *out, const char *key, struct value v, bool comma)
+{
+	char buf[32];
+
+	num(buf, sizeof(buf), v, PLAIN3);
+	fprintf(out, "\"%s\": %s%s", key, buf, comma ? ", " : "");
+}
+
+static void json_out(const struct comparison *c, FILE *out)
+{
+	fputs("{\n  \"frameanalyze_compare\": 1,\n  \"before\": \"", out);
+	cli_put_json_chars(out, c->before_path);
+	fputs("\",\n  \"after\": \"", out);
+	cli_put_json_chars(out, c->after_path);
+	fprintf(out, "\",\n  \"tracker_before\": \"%s\",\n  \"tracker_after\": \"%s\",\n",
+		c->before->tracker, c->after->tracker);
+	fputs("  \"metrics\": {", out);
+	for (int m = 0; m < M_COUNT; m++) {
+		fprintf(out, "%s\n    \"%s\": {", m ? "," : "", metrics[m].key);
+		json_val(out, "before", c->b[m], true);
+		json_val(out, "after", c->a[m], true);
+		json_val(out, "delta", delta_of(c->b[m], c->a[m]), true);
+		json_val(out, "pct", pct_of(c->b[m], c->a[m]), false);
+		fputc('}', out);
+	}
+	fputs("\n  },\n  \"gates\": [", out);
+	for (size_t i = 0; i < c->n_gates; i++) {
+		const struct gate *g = &c->gates[i];
+		fputs(i ? ",\n    {\"gate\": \"" : "\n    {\"gate\": \"", out);
+		cli_put_json_chars(out, g->text);
+		fputs("\", ", out);
+		json_val(out, "value", field_of(g->field, c->b[g->m], c->a[g->m]), true);
+		fprintf(out, "\"tripped\": %s}", c->tripped[i] ? "true" : "false");
+	}
+	fprintf(out, "%s]\n}\n", c->n_gates ? "\n  " : "");
+}
+
+static void html_out(const struct comparison *c, FILE *out)
+{
+	char b[32], a[32], d[32], p[32];
+
+	fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>"
+	      "frameanalyze compare</title>\n<style>body{font:14px/1.4 system-ui,sans-serif;"
+	      "margin:24px}table{border-collapse:collapse}th,td{padding:2px 10px;border-bottom:"
+	      "1px solid #ddd;text-align:right}th:first-child,td:first-child{text-align:left}"
+	      ".bad{color:#b00;font-weight:600}.ok{color:#070}</style></head><body>\n"
+	      "<h1>Compare</h1>\n<p>before: ",
+	      out);
+	report_put_html(out, c->before_path);
+	fputs("<br>after: ", out);
+	report_put_html(out, c->after_path);
+	fputs("</p>\n<table id=\"compare\"><tr><th>metric</th><th>before</th><th>after</th>"
+	      "<th>change</th><th>change %</th></tr>\n",
+	      out);
+	for (int m = 0; m < M_COUNT; m++) {
+		num(b, sizeof(b), c->b[m], PLAIN3);
+		num(a, sizeof(a), c->a[m], PLAIN3);
+		num(d, sizeof(d), delta_of(c->b[m], c->a[m]), SIGNED3);
+		num(p, sizeof(p), pct_of(c->b[m], c->a[m]), SIGNED1);
+		fprintf(out,
+			"<tr><td>%s (%s)</td><td data-json=\"metrics.%s.before\">%s</td><td>%s</td>"
+			"<td>%s</td><td>%s</td></tr>\n",
+			metrics[m].label, metrics[m].unit, metrics[m].key, b, a, d, p);
+	}
+	fputs("</table>\n", out);
+	if (c->n_gates)
+		fputs("<h2>Gates</h2>\n<table>\n", out);
+	for (size_t i = 0; i < c->n_gates; i++) {
+		const struct gate *g = &c->gates[i];
+		num(b, sizeof(b), field_of(g->field, c->b[g->m], c->a[g->m]), PLAIN3);
+		fputs("<tr><td>", out);
+		report_put_html(out, g->text);
+		fprintf(out, "</td><td>%s</td><td class=\"%s\">%s</td></tr>\n", b,
+			c->tripped[i] ? "bad" : "ok", c->tripped[i] ? "TRIPPED" : "ok");
+	}
+	fputs(c->n_gates ? "</table>\n</body></html>\n" : "</body></html>\n", out);
+}
+
+/* ------------------------------------------------------------ the command */
+
+static const char compare_help[] =
+    "usage: frameanalyze compare BEFORE.frc AFTER.frc [--json | --html]\n"
+    "                            [--fail-if GATE]... [--tracker NAME] [--tick-ms N]\n"
+    "\n"
+    "Put two captures' key metrics side by side (before, after, change, change %):\n"
+    "  submitted_fps    calls/s of the main surface (what the app submitted)\n"
+    "  low_1pct_fps     1 % low of the submissions (GameBench)\n"
+    "  p50_ms, p99_ms   submission interval percentiles\n"
+    "  janks_per_min    PerfDog janks of the submissions per minute of intervals\n"
+    "  stutter_percent  PerfDog stutter of the submissions\n"
+    "  tracker_fps      the tracker's mean FPS\n"
+    "  meter_fps        the FPS meter's mean reading, all sources\n"
+    "  loss_percent     reservation failures / (frames + failures)\n"
+    "\n"
+    "options:\n"
+    "  --json, --html  JSON or a self-contained HTML page instead of text (stdout)\n"
+    "  --fail-if GATE  exit 1 when GATE holds; repeatable. GATE is\n"
+    "                  METRIC[.after|.delta|.pct]OP NUMBER with OP one of > >= < <=:\n"
+    "                  .after = the AFTER value, .delta = after - before (the default),\n"
+    "                  .pct = the change in % of before. A gate on a value that does not\n"
+    "                  exist (no frames) does not trip.\n"
+    "  --tracker NAME  the tracker variant replayed for both captures\n"
+    "  --tick-ms N     read the meter every N ms when a capture has no tick records\n"
+    "\n"
+    "exit: 0 no gate tripped, 1 a gate tripped or a capture is corrupt or unreadable,\n"
+    "2 usage (an unknown metric or a malformed gate too).\n"
+    "\n"
+    "examples:\n"
+    "  frameanalyze compare before.frc after.frc\n"
+    "  frameanalyze compare before.frc after.frc --fail-if 'submitted_fps.pct<-5' \\\n"
+    "      --fail-if 'p99_ms.delta>2' --fail-if 'janks_per_min.after>1'\n"
+    "  frameanalyze compare --html before.frc after.frc > compare.html\n";
+
+enum compare_format { CMP_TEXT, CMP_JSON, CMP_HTML };
+
+/* Parse the options into c and ropt. -1 to go on, else an exit code. */
+static int parse_compare(int argc, char **argv, struct comparison *c, struct replay_options *ropt,
+			 enum compare_format *fmt)
+{
+	static const struct option opts[] = {{"json", no_argument, NULL, 'j'},
+					     {"html", no_argument, NULL, 'H'},
+					     {"fail-if", required_argument, NULL, 'f'},
+					     {"tracker", required_argument, NULL, 'k'},
+					     {"tick-ms", required_argument, NULL, 't'},
+					     {"help", no_argument, NULL, 'h'},
+					     {0}};
+	int ch;
+
+	optind = 1;
+	opterr = 0;
+	while ((ch = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		if (ch == 'j' || ch == 'H') {
+			*fmt = ch == 'j' ? CMP_JSON : CMP_HTML;
+		} else if (ch == 'f') {
+			if (c->n_gates == MAX_GATES)
+				return cli_usage_error("compare", "more than %d --fail-if gates",
+						       MAX_GATES);
+			if (parse_gate(optarg, &c->gates[c->n_gates++]))
+				return cli_usage_error(
+				    "compare",
+				    "--fail-if '%s': expected METRIC[.after|.delta|.pct]OP NUMBER "
+				    "(OP: > >= < <=; metrics in --help)",
+				    optarg);
+		} else if (ch == 'k') {
+			if (cli_parse_tracker("compare", optarg, &ropt->tracker_name))
+				return EXIT_USAGE;
+		} else if (ch == 't') {
+			if (replay_parse_tick_ms(optarg, &ropt->tick_ms))
+				return cli_usage_error(
+				    "compare", "--tick-ms: '%s' is not in [1, 3600000]", optarg);
+		} else if (ch == 'h') {
+			fputs(compare_help, stdout);
+			return EXIT_OK;
+		} else {
+			return cli_usage_error("compare", "unknown option or missing value: '%s'",
+					       argv[optind - 1]);
+		}
+	}
+	if (argc - optind != 2)
+		return cli_usage_error("compare", "expected BEFORE.frc and AFTER.frc");
+	c->before_path = argv[optind];
+	c->after_path = argv[optind + 1];
+	return -1;
+}
+
+int cmd_compare(int argc, char **argv)
+{
+	struct comparison c = {0};
+	struct replay_options ropt = {0};
+	enum compare_format fmt = CMP_TEXT;
+	struct report_model *b = NULL, *a = NULL;
+	char err[FRC_MSG_MAX];
+	int rc = parse_compare(argc, argv, &c, &ropt, &fmt);
+
+	if (rc >= 0)
+		return rc;
+	if (report_model_build(c.before_path, &ropt, NULL, 0, &b, err, sizeof(err)) ||
+	    report_model_build(c.after_path, &ropt, NULL, 0, &a, err, sizeof(err))) {
+		cli_error("compare", "%s", err);
+		rc = EXIT_INPUT;
+		goto cleanup;
+	}
+	c.before = b, c.after = a;
+	metrics_of(b, c.b);
+	metrics_of(a, c.a);
+	rc = EXIT_OK;
+	for (size_t i = 0; i < c.n_gates; i++) {
+		const struct gate *g = &c.gates[i];
+		c.tripped[i] = gate_trips(g, field_of(g->field, c.b[g->m], c.a[g->m]));
+		if (c.tripped[i])
+			rc = EXIT_INPUT;
+	}
+	if (fmt == CMP_JSON)
+		json_out(&c, stdout);
+	else if (fmt == CMP_HTML)
+		html_out(&c, stdout);
+	else
+		text_out(&c, stdout);
+	if (fflush(stdout) != 0) {
+		cli_error("compare", "writing stdout: %s", strerror(errno));
+		rc = EXIT_INPUT;
+	} else if (rc) {
+		for (size_t i = 0; i < c.n_gates; i++)
+			if (c.tripped[i])
+				cli_error("compare", "gate tripped: %s", c.gates[i].text);
+	}
+cleanup:
+	report_model_free(a);
+	report_model_free(b);
+	return rc;
+}

@@ -1,0 +1,239 @@
+/* SPDX-License-Identifier: MIT */
+/* report_chart.c - the HTML report's per-pixel accumulators (see report_chart.h). */
+#include "report_chart.h"
+
+#include <errno.h>
+#include <string.h>
+
+#include "fps_meter.h"
+#include "frc.h"
+#include "perfdog.h"
+
+#define NS_PER_S 1000000000ull
+
+void chart_init(struct report_charts *c, uint64_t first_ns, uint64_t last_ns, double fps_max)
+{
+	struct pidmap w = c->w_trk;
+
+	memset(c, 0, sizeof(*c));
+	c->w_trk = w; /* a second init (a replay's begin) keeps the map: it is emptied below */
+	for (uint32_t i = c->w_trk.count; i-- > 0;)
+		pidmap_del(&c->w_trk, c->w_trk.slots[i].pid);
+	c->t0 = first_ns;
+	c->span = last_ns > first_ns ? last_ns - first_ns : 1;
+	c->fps_max = fps_max;
+}
+
+void chart_free(struct report_charts *c)
+{
+	pidmap_free(&c->w_trk);
+}
+
+unsigned chart_px(const struct report_charts *c, uint64_t t)
+{
+	unsigned __int128 x;
+
+	if (t <= c->t0)
+		return 0;
+	/* 128 bits: (t - t0) * 960 overflows 64 bits for a span past 220 days (hostile) */
+	x = (unsigned __int128)(t - c->t0) * REPORT_CHART_PX / c->span;
+	return x >= REPORT_CHART_PX ? REPORT_CHART_PX - 1 : (unsigned)x;
+}
+
+static void bin_add(struct chart_bin *b, double v)
+{
+	if (!b->n || v < b->min)
+		b->min = v;
+	if (!b->n || v > b->max)
+		b->max = v;
+	b->n++;
+	b->sum += v;
+}
+
+void chart_add(const struct report_charts *c, struct chart_series *s, uint64_t t, double v)
+{
+	bin_add(&s->bin[chart_px(c, t)], v);
+	s->points++;
+}
+
+static void hist_add(uint64_t *h, uint64_t delta_ns)
+{
+	uint64_t ms = delta_ns / 1000000;
+
+	h[ms < REPORT_HIST_BINS ? ms : REPORT_HIST_BINS]++;
+}
+
+static void mark(struct report_charts *c, enum chart_mark k, uint64_t t)
+{
+	c->marks[k][chart_px(c, t)]++;
+	c->mark_total[k]++;
+}
+
+void chart_submission(struct report_charts *c, uint64_t t, uint64_t delta_ns)
+{
+	enum perfdog_kind k = perfdog_push(c->w_sub, delta_ns);
+
+	chart_add(c, &c->ft_sub, t, (double)delta_ns / 1e6);
+	hist_add(c->hist_sub, delta_ns);
+	if (k != PERFDOG_NONE)
+		mark(c, k == PERFDOG_BIGJANK ? MARK_BIGJANK : MARK_JANK, t);
+}
+
+int chart_tracker(struct report_charts *c, uint32_t pid, uint64_t t, uint64_t delta_ns)
+{
+	struct pidmap_entry *w = pidmap_get(&c->w_trk, pid, true);
+
+	if (!w)
+		return -ENOMEM;
+	chart_add(c, &c->ft_trk, t, (double)delta_ns / 1e6);
+	hist_add(c->hist_trk, delta_ns);
+	if (perfdog_push(w->v, delta_ns) != PERFDOG_NONE)
+		mark(c, MARK_TJANK, t);
+	return 0;
+}
+
+/* A call of the main PID on a surface that is not its main one: that surface's interval. */
+static void other_surface(struct report_charts *c, const struct frc_record *rec)
+{
+	const struct frc_frame *f = &rec->u.frame;
+	struct chart_surface *o = NULL;
+
+	if (!c->has_main || f->pid != c->main_pid || f->surface == c->main_surface)
+		return;
+	for (unsigned i = 0; i < c->n_other && !o; i++)
+		if (c->other[i].surface == f->surface)
+			o = &c->other[i];
+	if (!o && c->n_other == REPORT_CHART_SURFACES) {
+		c->other_more++;
+		return;
+	}
+	if (!o) {
+		o = &c->other[c->n_other++];
+		o->surface = f->surface;
+	}
+	if (o->seen && rec->ktime_ns > o->last_ns)
+		chart_add(c, &o->ft, rec->ktime_ns, (double)(rec->ktime_ns - o->last_ns) / 1e6);
+	o->seen = true;
+	o->last_ns = rec->ktime_ns;
+}
+
+/* attach/exit of the main PID: its other surfaces' series start again (a new life). */
+static void other_forget(struct report_charts *c, uint32_t pid)
+{
+	if (c->has_main && pid == c->main_pid)
+		for (unsigned i = 0; i < c->n_other; i++)
+			c->other[i].seen = false;
+}
+
+int chart_record(struct report_charts *c, const void *r)
+{
+	const struct frc_record *rec = r;
+	double v;
+
+	switch (rec->type) {
+	case FRC_FRAME:
+		other_surface(c, rec);
+		break;
+	case FRC_DROPS:
+		if (rec->u.drops.cumulative > c->last_drops)
+			mark(c, MARK_DROPS, rec->ktime_ns);
+		c->last_drops = rec->u.drops.cumulative;
+		break;
+	case FRC_ATTACH:
+		/* a new process lifetime: the tracker's jank window starts empty again */
+		pidmap_del(&c->w_trk, rec->u.attach.pid);
+		other_forget(c, rec->u.attach.pid);
+		mark(c, MARK_ATTACH, rec->ktime_ns);
+		break;
+	case FRC_EXIT:
+		pidmap_del(&c->w_trk, rec->u.exit.pid);
+		other_forget(c, rec->u.exit.pid);
+		mark(c, MARK_EXIT, rec->ktime_ns);
+		break;
+	case FRC_SYSFS:
+		if (fps_meter_sysfs_value(rec->u.sysfs.err, rec->u.sysfs.raw, rec->u.sysfs.len,
+					  c->fps_max, &v))
+			chart_add(c, &c->fps[FPS_RAW], rec->ktime_ns, v);
+		break;
+	default:
+		break;
+	}
+	return 0;
+}
+
+void chart_reading(struct report_charts *c, uint64_t t, unsigned source, double fps)
+{
+	if (source == FRC_SOURCE_SYSFS)
+		chart_add(c, &c->fps[FPS_SYSFS], t, fps);
+	else if (source == FRC_SOURCE_EBPF)
+		chart_add(c, &c->fps[FPS_EBPF], t, fps);
+}
+
+/* Second k of p (count events) goes to the chart at the second's middle, and to fn. */
+static void emit_second(struct report_charts *c, const struct chart_persec *p,
+			struct chart_series *s, uint64_t k, uint64_t count, chart_second_fn fn,
+			void *ctx)
+{
+	uint64_t mid = p->origin + k * NS_PER_S + NS_PER_S / 2;
+	double v =
+	    p->by_sum ? (p->sum_ns ? (double)count * 1e9 / (double)p->sum_ns : 0) : (double)count;
+
+	chart_add(c, s, mid < p->origin ? UINT64_MAX : mid, v);
+	if (p->band && p->min_ns) {
+		chart_add(c, p->band, mid < p->origin ? UINT64_MAX : mid, 1e9 / (double)p->max_ns);
+		chart_add(c, p->band, mid < p->origin ? UINT64_MAX : mid, 1e9 / (double)p->min_ns);
+	}
+	if (fn)
+		fn(ctx, k, count);
+}
+
+/*
+ * Empty seconds a..b (a pause): 0 FPS. Bounded work whatever the gap: the chart gets one
+ * zero per pixel the gap covers, fn one call per second while it asks for them (the model
+ * stops at REPORT_MAX_SECONDS).
+ */
+static void emit_gap(struct report_charts *c, const struct chart_persec *p, struct chart_series *s,
+		     uint64_t a, uint64_t b, chart_second_fn fn, void *ctx)
+{
+	uint64_t ta = p->origin + a * NS_PER_S, tb = p->origin + b * NS_PER_S;
+	unsigned pa = chart_px(c, ta), pb = chart_px(c, tb < ta ? UINT64_MAX : tb);
+
+	for (unsigned x = pa; x <= pb; x++)
+		bin_add(&s->bin[x], 0);
+	for (uint64_t k = a; fn && k <= b && k - a < (1u << 17); k++)
+		fn(ctx, k, 0);
+}
+
+void chart_persec_add(struct report_charts *c, struct chart_persec *p, struct chart_series *s,
+		      uint64_t t, uint64_t delta_ns, chart_second_fn fn, void *ctx)
+{
+	uint64_t k;
+
+	if (!p->started) {
+		*p = (struct chart_persec){.started = true,
+					   .by_sum = p->by_sum,
+					   .band = p->band,
+					   .origin = t,
+					   .count = 1,
+					   .sum_ns = delta_ns,
+					   .min_ns = delta_ns,
+					   .max_ns = delta_ns};
+		return;
+	}
+	k = t > p->origin ? (t - p->origin) / NS_PER_S : 0;
+	if (k != p->k) {
+		emit_second(c, p, s, p->k, p->count, fn, ctx);
+		if (k > p->k + 1)
+			emit_gap(c, p, s, p->k + 1, k - 1, fn, ctx);
+		p->k = k;
+		p->count = 0;
+		p->sum_ns = 0;
+		p->min_ns = p->max_ns = delta_ns;
+	}
+	if (delta_ns < p->min_ns)
+		p->min_ns = delta_ns;
+	if (delta_ns > p->max_ns)
+		p->max_ns = delta_ns;
+	p->count++;
+	p->sum_ns = p->sum_ns + delta_ns < p->sum_ns ? UINT64_MAX : p->sum_ns + delta_ns;
+}

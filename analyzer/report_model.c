@@ -1,0 +1,343 @@
+/* SPDX-License-Identifier: MIT */
+/* report_model.c - run the replays that fill a report model (see report_model.h). */
+#include "report_model.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report_chart.h"
+#include "score.h"
+#include "tracker_kind.h"
+#include "truth.h"
+
+#define MODEL_MAX_EXTRA 4
+
+/* The report replay's own sink: the per-surface table, the charts, the seconds. */
+struct model_sink {
+	struct report_model *m;
+	struct replay_sink sub; /* the submissions' summary, fed by the truth */
+};
+
+static struct report_surface *surface_of(struct report_model *m, uint32_t pid, uint64_t surface)
+{
+	for (size_t i = 0; i < m->n_surfaces; i++)
+		if (m->surfaces[i].pid == pid && m->surfaces[i].surface == surface)
+			return &m->surfaces[i];
+	if (m->n_surfaces == REPORT_MAX_SURFACES)
+		return NULL;
+	m->surfaces[m->n_surfaces] = (struct report_surface){.pid = pid, .surface = surface};
+	return &m->surfaces[m->n_surfaces++];
+}
+
+static void count_buffer(struct report_surface *s, uint64_t buffer)
+{
+	for (unsigned i = 0; i < s->buffers; i++)
+		if (s->buffer[i] == buffer)
+			return;
+	if (s->buffers < REPORT_MAX_BUFFERS)
+		s->buffer[s->buffers++] = buffer;
+	else
+		s->buffers_more = true;
+}
+
+static void count_frame(struct report_model *m, const struct frc_record *rec)
+{
+	const struct frc_frame *f = &rec->u.frame;
+	struct report_surface *s = surface_of(m, f->pid, f->surface);
+
+	if (!s) {
+		m->surfaces_more++;
+		return;
+	}
+	if (!s->calls)
+		s->first_ns = rec->ktime_ns;
+	s->calls++;
+	s->last_ns = rec->ktime_ns;
+	count_buffer(s, f->buffer);
+}
+
+static int ms_begin(void *ctx, const struct replay_info *info)
+{
+	struct model_sink *ms = ctx;
+	struct report_model *m = ms->m;
+
+	snprintf(m->tracker, sizeof(m->tracker), "%s", info->tracker);
+	m->n_surfaces = 0;
+	m->surfaces_more = 0;
+	m->secs.n = 0;
+	m->secs.cut = false;
+	chart_init(m->charts, info->stats.first_ktime_ns, info->stats.last_ktime_ns,
+		   info->config.meter.fps_max);
+	m->charts->sec_trk.by_sum = true;
+	m->charts->sec_sub.band = &m->charts->band_sub;
+	m->charts->sec_trk.band = &m->charts->band_trk;
+	m->charts->has_main = m->has_truth;
+	m->charts->main_pid = m->main_pid;
+	m->charts->main_surface = m->main_surface;
+	return 0;
+}
+
+static void on_second(void *ctx, uint64_t k, uint64_t count)
+{
+	struct report_seconds *s = ctx;
+
+	if (k >= REPORT_MAX_SECONDS) {
+		s->cut = true;
+		return;
+	}
+	s->count[k] = count > UINT32_MAX ? UINT32_MAX : (uint32_t)count;
+	if (k + 1 > s->n)
+		s->n = (size_t)k + 1;
+}
+
+static int ms_record(void *ctx, const struct frc_record *rec, uint64_t frame_seq)
+{
+	struct model_sink *ms = ctx;
+
+	(void)frame_seq;
+	if (rec->type == FRC_FRAME)
+		count_frame(ms->m, rec);
+	return chart_record(ms->m->charts, rec);
+}
+
+static int ms_delta(void *ctx, const struct pipeline_delta *d)
+{
+	struct model_sink *ms = ctx;
+	struct report_charts *c = ms->m->charts;
+
+	chart_persec_add(c, &c->sec_trk, &c->fps[FPS_TRK], d->ktime_ns, d->delta_ns, NULL, NULL);
+	return chart_tracker(c, d->pid, d->ktime_ns, d->delta_ns);
+}
+
+static int ms_reading(void *ctx, const struct pipeline_reading *r)
+{
+	struct model_sink *ms = ctx;
+
+	if (r->reading.valid)
+		chart_reading(ms->m->charts, r->tick_ns, (unsigned)r->reading.source,
+			      r->reading.fps);
+	return 0;
+}
+
+/* A truth interval of the main surface: to the summary, the seconds and the charts. */
+static int sub_delta(void *ctx, const struct pipeline_delta *d)
+{
+	struct model_sink *ms = ctx;
+	struct report_charts *c = ms->m->charts;
+
+	chart_submission(c, d->ktime_ns, d->delta_ns);
+	chart_persec_add(c, &c->sec_sub, &c->fps[FPS_SUB], d->ktime_ns, d->delta_ns, on_second,
+			 &ms->m->secs);
+	return ms->sub.delta(ms->sub.ctx, d);
+}
+
+static int sub_record(void *ctx, const struct frc_record *rec, uint64_t frame_seq)
+{
+	struct model_sink *ms = ctx;
+
+	return ms->sub.record(ms->sub.ctx, rec, frame_seq);
+}
+
+static int sub_begin(void *ctx, const struct replay_info *info)
+{
+	struct model_sink *ms = ctx;
+
+	return ms->sub.begin(ms->sub.ctx, info);
+}
+
+static int sub_end(void *ctx, const struct replay_info *info, const struct pipeline_stats *ps)
+{
+	struct model_sink *ms = ctx;
+
+	return ms->sub.end(ms->sub.ctx, info, ps);
+}
+
+static int cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* Per-second min/max, GameBench's median FPS and FPS stability (+-10 % of the median). */
+static int finish_seconds(struct report_seconds *s)
+{
+	uint32_t *sorted;
+	size_t within = 0;
+
+	if (!s->n)
+		return 0;
+	sorted = malloc(s->n * sizeof(*sorted));
+	if (!sorted)
+		return -ENOMEM;
+	memcpy(sorted, s->count, s->n * sizeof(*sorted));
+	qsort(sorted, s->n, sizeof(*sorted), cmp_u32);
+	s->min = sorted[0];
+	s->max = sorted[s->n - 1];
+	/* the median of an even count: the mean of the two middle seconds */
+	s->median_fps =
+	    s->n % 2 ? sorted[s->n / 2] : ((double)sorted[s->n / 2 - 1] + sorted[s->n / 2]) / 2;
+	for (size_t i = 0; i < s->n; i++)
+		within += (double)sorted[i] >= s->median_fps * 0.9 &&
+			  (double)sorted[i] <= s->median_fps * 1.1;
+	s->stability_pct = (double)within * 100.0 / (double)s->n;
+	free(sorted);
+	return 0;
+}
+
+static void mark_mains(struct report_model *m)
+{
+	const struct truth_pid *mp = truth_main_pid(m->truth);
+
+	m->n_pids = truth_pid_count(m->truth);
+	m->has_truth = mp != NULL;
+	if (mp) {
+		m->main_pid = mp->pid;
+		m->main_surface = mp->main_surface;
+		m->pid_calls = mp->calls;
+		m->main_calls = mp->main_calls;
+	}
+	for (size_t i = 0; i < m->n_surfaces; i++) {
+		struct report_surface *s = &m->surfaces[i];
+
+		for (size_t p = 0; p < m->n_pids; p++) {
+			const struct truth_pid *tp = truth_pid_at(m->truth, p);
+			if (tp->pid == s->pid && tp->main_surface == s->surface)
+				s->main = true;
+		}
+	}
+}
+
+static int model_alloc(struct report_model **out)
+{
+	struct report_model *m = calloc(1, sizeof(*m));
+
+	*out = m;
+	if (!m)
+		return -ENOMEM;
+	m->surfaces = calloc(REPORT_MAX_SURFACES, sizeof(*m->surfaces));
+	m->charts = calloc(1, sizeof(*m->charts));
+	m->secs.count = calloc(REPORT_MAX_SECONDS, sizeof(*m->secs.count));
+	if (!m->surfaces || !m->charts || !m->secs.count || summary_new(&m->s_run) ||
+	    summary_new(&m->s_sub))
+		return -ENOMEM;
+	return 0;
+}
+
+static int model_replay(struct report_model *m, const struct replay_source *src,
+			const struct replay_options *opt, const struct replay_sink *extra,
+			size_t n_extra, char *err, size_t errlen)
+{
+	struct model_sink ms = {.m = m, .sub = summary_sink(m->s_sub)};
+	struct replay_sink tap = {.ctx = &ms,
+				  .begin = sub_begin,
+				  .record = sub_record,
+				  .delta = sub_delta,
+				  .end = sub_end};
+	struct truth_feed feed = {.truth = m->truth, .target = tap, .only_pid = true};
+	struct replay_sink sinks[3 + MODEL_MAX_EXTRA];
+
+	feed.pid_filter = m->main_pid;
+	sinks[0] = summary_sink(m->s_run);
+	sinks[1] = (struct replay_sink){.ctx = &ms,
+					.begin = ms_begin,
+					.record = ms_record,
+					.delta = ms_delta,
+					.reading = ms_reading};
+	sinks[2] = truth_feed_sink(&feed);
+	for (size_t i = 0; i < n_extra && i < MODEL_MAX_EXTRA; i++)
+		sinks[3 + i] = extra[i];
+	return replay_run_source(src, opt, sinks,
+				 3 + (n_extra < MODEL_MAX_EXTRA ? n_extra : MODEL_MAX_EXTRA), err,
+				 errlen);
+}
+
+int report_model_build(const char *path, const struct replay_options *opt,
+		       const struct replay_sink *extra, size_t n_extra, struct report_model **out,
+		       char *err, size_t errlen)
+{
+	struct replay_source src = {.path = path};
+	struct report_model *m;
+	int rc = model_alloc(&m);
+
+	*out = NULL;
+	if (rc) {
+		snprintf(err, errlen, "%s: out of memory", path);
+		goto fail;
+	}
+	rc = truth_count(&src, opt, &m->truth, err, errlen);
+	if (rc)
+		goto fail;
+	/* the main surface is known before the report replay: the charts draw the others apart */
+	mark_mains(m);
+	rc = model_replay(m, &src, opt, extra, n_extra, err, errlen);
+	if (rc)
+		goto fail;
+	mark_mains(m);
+	rc = finish_seconds(&m->secs);
+	if (rc) {
+		snprintf(err, errlen, "%s: out of memory", path);
+		goto fail;
+	}
+	summary_view(m->s_run, &m->run);
+	summary_view(m->s_sub, &m->sub);
+	*out = m;
+	return 0;
+fail:
+	report_model_free(m);
+	return rc;
+}
+
+void report_model_free(struct report_model *m)
+{
+	if (!m)
+		return;
+	if (m->charts)
+		chart_free(m->charts);
+	free(m->charts);
+	free(m->scores);
+	free(m->secs.count);
+	free(m->surfaces);
+	summary_free(m->s_sub);
+	summary_free(m->s_run);
+	truth_free(m->truth);
+	free(m);
+}
+
+double report_surface_rate(const struct report_surface *s)
+{
+	if (s->calls < 2 || s->last_ns <= s->first_ns)
+		return 0;
+	return (double)(s->calls - 1) * 1e9 / (double)(s->last_ns - s->first_ns);
+}
+
+double report_error_pct(double est, double truth)
+{
+	return truth > 0 ? (est - truth) * 100.0 / truth : 0;
+}
+
+int report_model_score(struct report_model *m, const char *path, const struct replay_options *opt,
+		       char *err, size_t errlen)
+{
+	size_t n = tracker_kind_count();
+	const char **names = calloc(n, sizeof(*names));
+	struct replay_source src = {.path = path};
+	struct score_capture cap;
+	int rc = -ENOMEM;
+
+	m->scores = calloc(n, sizeof(*m->scores));
+	if (!names || !m->scores) {
+		snprintf(err, errlen, "%s: out of memory", path);
+		goto cleanup;
+	}
+	for (size_t i = 0; i < n; i++)
+		names[i] = tracker_kind_at(i)->name;
+	rc = score_capture(&src, opt, names, n, &cap, m->scores, err, errlen);
+	if (!rc)
+		m->n_scores = n;
+cleanup:
+	free(names);
+	return rc;
+}

@@ -1,0 +1,96 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * report_model.h - the report of one capture, computed once: `frameanalyze report` (text,
+ * JSON, HTML) and `frameanalyze golden` render this model and nothing else
+ * (report_render.h). analyzer/REPORT.md defines every number.
+ *
+ * Built by one counting replay (truth_count: the main surfaces) and one report replay whose
+ * sinks are: the tracker's summary (the heuristics' numbers), the submissions' summary (the
+ * truth series of the main PID's main surface through the same statistics code), the
+ * per-surface table and the charts' accumulators. Memory is bounded independent of the
+ * capture's length (REPORT.md "Memory").
+ */
+#ifndef FRAMEANALYZE_REPORT_MODEL_H
+#define FRAMEANALYZE_REPORT_MODEL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "replay.h"
+#include "summary.h"
+
+#define REPORT_MAX_SURFACES 64	      /* rows of the per-surface table; the rest are counted */
+#define REPORT_MAX_BUFFERS 16	      /* distinct buffers told apart per surface ("16+") */
+#define REPORT_MAX_SECONDS (1u << 17) /* per-second counts kept (36 hours) */
+
+/* One (PID, surface) pair: what the app submitted there. */
+struct report_surface {
+	uint32_t pid;
+	uint64_t surface;
+	uint64_t calls;
+	uint64_t first_ns, last_ns;
+	uint64_t buffer[REPORT_MAX_BUFFERS];
+	unsigned buffers;  /* distinct buffers seen, at most REPORT_MAX_BUFFERS */
+	bool buffers_more; /* more than REPORT_MAX_BUFFERS */
+	bool main;	   /* the main surface of its PID */
+};
+
+/* Per-second submissions of the main surface (REPORT.md "Submissions"). */
+struct report_seconds {
+	uint32_t *count; /* intervals closed in second k of the main surface's calls */
+	size_t n;	 /* full seconds */
+	bool cut;	 /* more than REPORT_MAX_SECONDS: n is the first ones */
+	uint64_t min, max;
+	double median_fps, stability_pct; /* GameBench: median; share within +-10 % of it */
+};
+
+struct report_charts; /* report_chart.h */
+struct score_result;  /* score.h */
+
+struct report_model {
+	char tracker[32];	 /* the tracker variant replayed */
+	struct summary_view run; /* capture, accounting, tracker numbers, meter, fidelity */
+	/* submissions */
+	bool has_truth; /* the capture has frames */
+	uint32_t main_pid;
+	uint64_t main_surface;
+	uint64_t pid_calls, main_calls; /* the main PID's calls, its main surface's */
+	size_t n_pids;
+	struct summary_view sub; /* sub.fn: the main surface's series statistics */
+	struct report_surface *surfaces;
+	size_t n_surfaces;
+	uint64_t surfaces_more; /* (PID, surface) pairs past REPORT_MAX_SURFACES */
+	struct report_seconds secs;
+	struct report_charts *charts;
+	/* the heuristic lab's score of every tracker variant (report_model_score), or none */
+	struct score_result *scores;
+	size_t n_scores;
+	/* owned */
+	struct summary *s_run, *s_sub;
+	struct truth *truth;
+};
+
+/*
+ * Replay path into a new model (opt: tick_ms and tracker as for replay_run); the n_extra
+ * sinks ride along the report replay (golden's delta and reading lines). 0, or a negative
+ * code with a one-line message in err (as replay_run).
+ */
+FRC_MUST_USE int report_model_build(const char *path, const struct replay_options *opt,
+				    const struct replay_sink *extra, size_t n_extra,
+				    struct report_model **out, char *err, size_t errlen);
+void report_model_free(struct report_model *m);
+/*
+ * Score every tracker variant against the submissions of path (score.h) into m->scores,
+ * for the HTML report's score table. 0, or a negative code with the message in err.
+ */
+FRC_MUST_USE int report_model_score(struct report_model *m, const char *path,
+				    const struct replay_options *opt, char *err, size_t errlen);
+
+/* Calls per second of a surface over its span (0 with fewer than two calls). */
+double report_surface_rate(const struct report_surface *s);
+
+/* (tracker FPS - submitted FPS) / submitted FPS in %, 0 when nothing was submitted. */
+double report_error_pct(double est, double truth);
+
+#endif

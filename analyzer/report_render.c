@@ -1,0 +1,749 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * report_render.c - the report's sections, once, and its text and JSON renderers (see
+ * report_render.h; the HTML renderer is report_html.c). analyzer/REPORT.md defines every
+ * number and names the tool whose definition it follows.
+ *
+ * All times are integers (ns) until printing; milliseconds are printed by integer
+ * arithmetic (truncated to the microsecond) so that output is identical on every machine.
+ * FPS values are printed with %.3f from a double computed the same way everywhere
+ * (-ffp-contract=off is global).
+ */
+#include "report_render.h"
+
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "frc_escape.h"
+
+/* ------------------------------------------------------------ emit helpers */
+
+struct em {
+	const struct report_emitter *e;
+	const struct report_model *m;
+	enum report_view view;
+	bool with_path;
+};
+
+static void open_(const struct em *x, const char *key, const char *title)
+{
+	x->e->open(x->e->ctx, key, title);
+}
+
+static void close_(const struct em *x)
+{
+	x->e->close(x->e->ctx);
+}
+
+static void val(const struct em *x, const char *key, enum report_value k, const char *v)
+{
+	x->e->value(x->e->ctx, key, k, v);
+}
+
+static void row(const struct em *x, const char *label, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static void row(const struct em *x, const char *label, const char *fmt, ...)
+{
+	char buf[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	x->e->row(x->e->ctx, label, buf, false);
+}
+
+/* A row of untrusted text (metadata): every renderer escapes it. */
+static void row_untrusted(const struct em *x, const char *label, const char *v)
+{
+	x->e->row(x->e->ctx, label, v, true);
+}
+
+static void val_u64(const struct em *x, const char *key, uint64_t v)
+{
+	char buf[24];
+
+	snprintf(buf, sizeof(buf), "%" PRIu64, v);
+	val(x, key, RV_U64, buf);
+}
+
+/* %.3f, or null when has is false. */
+static void val_f3(const struct em *x, const char *key, bool has, double v)
+{
+	char buf[64];
+
+	snprintf(buf, sizeof(buf), "%.3f", v);
+	val(x, key, RV_NUM, has ? buf : NULL);
+}
+
+static void val_ms(const struct em *x, const char *key, bool has, uint64_t ns)
+{
+	char buf[32];
+
+	summary_fmt_ms(buf, sizeof(buf), ns);
+	val(x, key, RV_NUM, has ? buf : NULL);
+}
+
+static void val_bool(const struct em *x, const char *key, bool v)
+{
+	val(x, key, RV_BOOL, v ? "true" : "false");
+}
+
+static const char *or_dash(const char *s)
+{
+	return s && *s ? s : "-";
+}
+
+static const char *ms(char *buf, size_t len, uint64_t ns)
+{
+	summary_fmt_ms(buf, len, ns);
+	return buf;
+}
+
+/* ------------------------------------------------------------ submissions */
+
+static void surfaces_json(const struct report_model *m, char **json)
+{
+	size_t len = 0;
+	FILE *f = open_memstream(json, &len);
+
+	if (!f) {
+		*json = NULL;
+		return;
+	}
+	fputc('[', f);
+	for (size_t i = 0; i < m->n_surfaces; i++) {
+		const struct report_surface *s = &m->surfaces[i];
+		fprintf(f,
+			"%s\n      {\"pid\": %" PRIu32 ", \"surface\": \"0x%" PRIx64
+			"\", \"main\": %s, \"calls\": %" PRIu64 ", \"buffers\": %u, "
+			"\"buffers_more\": %s, \"calls_per_s\": %.3f}",
+			i ? "," : "", s->pid, s->surface, s->main ? "true" : "false", s->calls,
+			s->buffers, s->buffers_more ? "true" : "false", report_surface_rate(s));
+	}
+	fputs(m->n_surfaces ? "\n    ]" : "]", f);
+	fclose(f);
+}
+
+static void surfaces_rows(const struct em *x)
+{
+	const struct report_model *m = x->m;
+	char label[64];
+
+	for (size_t i = 0; i < m->n_surfaces; i++) {
+		const struct report_surface *s = &m->surfaces[i];
+		snprintf(label, sizeof(label), "pid %" PRIu32 " surface 0x%" PRIx64, s->pid,
+			 s->surface);
+		row(x, label, "%" PRIu64 " calls, %u%s buffers, %.3f calls/s%s", s->calls,
+		    s->buffers, s->buffers_more ? "+" : "", report_surface_rate(s),
+		    s->main && s->pid == m->main_pid ? "  <- main surface of the main pid"
+		    : s->main			     ? "  <- main surface of its pid"
+						     : "");
+	}
+	if (m->surfaces_more)
+		row(x, "more surfaces", "%" PRIu64 " calls on (pid, surface) pairs not listed",
+		    m->surfaces_more);
+}
+
+/* The main surface's series: the report's statistics code on the truth's intervals. */
+static void series_numbers(const struct em *x, const struct summary_view *v, bool rows)
+{
+	const struct summary_frame_numbers *fn = &v->fn;
+	bool has = fn->deltas > 0;
+	char a[32], b[32], c[32], d[32];
+
+	val_u64(x, "intervals", fn->deltas);
+	val_f3(x, "calls_per_s", has, fn->mean_fps);
+	val_ms(x, "p50_ms", has, fn->p50_ns);
+	val_ms(x, "p90_ms", has, fn->p90_ns);
+	val_ms(x, "p95_ms", has, fn->p95_ns);
+	val_ms(x, "p99_ms", has, fn->p99_ns);
+	val_ms(x, "max_ms", has, fn->max_ns);
+	val_f3(x, "low_1pct_fps", has, fn->low1_fps);
+	val_u64(x, "janks", fn->janks);
+	val_u64(x, "big_janks", fn->big_janks);
+	val_ms(x, "jank_time_ms", true, v->jank_ns);
+	val_f3(x, "stutter_percent", true, fn->stutter_pct);
+	if (!rows || !has)
+		return;
+	row(x, "calls/s", "%.3f (%" PRIu64 " intervals)", fn->mean_fps, fn->deltas);
+	row(x, "intervals p50/p90/p95/p99", "%s / %s / %s / %s ms", ms(a, 32, fn->p50_ns),
+	    ms(b, 32, fn->p90_ns), ms(c, 32, fn->p95_ns), ms(d, 32, fn->p99_ns));
+	row(x, "max interval", "%s ms", ms(a, 32, fn->max_ns));
+	row(x, "1% low", "%.3f FPS", fn->low1_fps);
+	row(x, "janks / big janks", "%" PRIu64 " / %" PRIu64 " (PerfDog)", fn->janks,
+	    fn->big_janks);
+	row(x, "stutter", "%.3f %%", fn->stutter_pct);
+}
+
+static void seconds_numbers(const struct em *x)
+{
+	const struct report_seconds *s = &x->m->secs;
+	bool has = s->n > 0;
+
+	val_u64(x, "full_seconds", s->n);
+	val_bool(x, "seconds_cut", s->cut);
+	val_f3(x, "per_second_min", has, (double)s->min);
+	val_f3(x, "per_second_max", has, (double)s->max);
+	val_f3(x, "median_fps", has, s->median_fps);
+	val_f3(x, "stability_percent", has, s->stability_pct);
+	if (has)
+		row(x, "per second", "min %" PRIu64 ", max %" PRIu64 ", median %.3f (%zu full s%s)",
+		    s->min, s->max, s->median_fps, s->n, s->cut ? ", cut" : "");
+	if (has)
+		row(x, "FPS stability", "%.1f %% of seconds within +-10 %% of the median",
+		    s->stability_pct);
+}
+
+static void sec_submissions(const struct em *x)
+{
+	const struct report_model *m = x->m;
+	char main_surface[24], *json = NULL;
+
+	snprintf(main_surface, sizeof(main_surface), "0x%" PRIx64, m->main_surface);
+	open_(x, "submissions", "submissions (the app's queueBuffer calls, no heuristic)");
+	val_u64(x, "pids", m->n_pids);
+	surfaces_json(m, &json);
+	val(x, "surfaces", RV_RAW, json ? json : "[]");
+	free(json);
+	val_u64(x, "surfaces_not_listed", m->surfaces_more);
+	surfaces_rows(x);
+	if (!m->has_truth) {
+		val(x, "main_pid", RV_NUM, NULL);
+		val(x, "main_surface", RV_STR, NULL);
+		row(x, "main surface", "none (no frames)");
+		series_numbers(x, &m->sub, false);
+		seconds_numbers(x);
+		close_(x);
+		return;
+	}
+	val_u64(x, "main_pid", m->main_pid);
+	val(x, "main_surface", RV_STR, main_surface);
+	val_u64(x, "main_pid_calls", m->pid_calls);
+	val_u64(x, "main_surface_calls", m->main_calls);
+	row(x, "main surface", "pid %" PRIu32 " surface %s (%" PRIu64 " of its %" PRIu64 " calls)",
+	    m->main_pid, main_surface, m->main_calls, m->pid_calls);
+	series_numbers(x, &m->sub, true);
+	seconds_numbers(x);
+	close_(x);
+}
+
+/* ------------------------------------------------------------ heuristics vs truth */
+
+void report_fmt_tracker_verdict(const struct report_model *m, char *buf, size_t len)
+{
+	double est = m->run.fn.mean_fps, truth = m->sub.fn.mean_fps;
+
+	if (!m->run.fn.deltas || !m->sub.fn.deltas)
+		snprintf(buf, len, "tracker %s: %s", m->tracker,
+			 m->run.fn.deltas ? "nothing submitted to compare with" : "no deltas");
+	else
+		snprintf(buf, len, "tracker %s: %.3f FPS, %+.1f %% vs %.3f FPS submitted",
+			 m->tracker, est, report_error_pct(est, truth), truth);
+}
+
+static void meter_verdict(const struct em *x, unsigned src)
+{
+	const struct summary_source *st = &x->m->run.src[src];
+	double truth = x->m->sub.fn.mean_fps, mean;
+	char key[48], label[48], a[32];
+
+	snprintf(key, sizeof(key), "meter_%s_error_percent", frc_source_name(src, "none"));
+	if (!st->count || !x->m->sub.fn.deltas) {
+		val(x, key, RV_NUM, NULL);
+		return;
+	}
+	summary_fmt_fps3(a, sizeof(a), st->count, st->sum_micro);
+	mean = strtod(a, NULL);
+	val_f3(x, key, true, report_error_pct(mean, truth));
+	snprintf(label, sizeof(label), "meter (%s)", frc_source_name(src, "none"));
+	row(x, label, "mean %s FPS, %+.1f %% vs %.3f FPS submitted", a,
+	    report_error_pct(mean, truth), truth);
+}
+
+static void sec_verdict(const struct em *x)
+{
+	const struct report_model *m = x->m;
+	bool has = m->run.fn.deltas && m->sub.fn.deltas;
+	char label[64], verdict[160], a[32], b[32];
+
+	snprintf(label, sizeof(label), "tracker %s", m->tracker);
+	open_(x, "tracker", "heuristics vs submissions");
+	val(x, "name", RV_STR, m->tracker);
+	val_f3(x, "mean_fps", m->run.fn.deltas > 0, m->run.fn.mean_fps);
+	val_f3(x, "submitted_fps", m->sub.fn.deltas > 0, m->sub.fn.mean_fps);
+	val_f3(x, "error_percent", has, report_error_pct(m->run.fn.mean_fps, m->sub.fn.mean_fps));
+	report_fmt_tracker_verdict(m, verdict, sizeof(verdict));
+	row(x, label, "%s", verdict + strlen(label) + 2);
+	if (has)
+		row(x, "p50 frame time", "%s ms by the tracker, %s ms submitted",
+		    ms(a, 32, m->run.fn.p50_ns), ms(b, 32, m->sub.fn.p50_ns));
+	row(x, "janks / big janks",
+	    "%" PRIu64 " / %" PRIu64 " by the tracker, %" PRIu64 " / %" PRIu64 " submitted",
+	    m->run.fn.janks, m->run.fn.big_janks, m->sub.fn.janks, m->sub.fn.big_janks);
+	for (unsigned src = FRC_SOURCE_SYSFS; src <= FRC_SOURCE_EBPF; src++)
+		meter_verdict(x, src);
+	close_(x);
+}
+
+/* ------------------------------------------------------------ capture */
+
+static void capture_rows(const struct em *x)
+{
+	const struct summary_view *s = &x->m->run;
+	char dur[32], dev[1024];
+
+	/* ns / 1000 is "ms with 3 decimals" of the value in ms: seconds with 3 decimals */
+	summary_fmt_ms(dur, sizeof(dur), (s->stats.last_ktime_ns - s->stats.first_ktime_ns) / 1000);
+	/* without the path (HTML, deterministic wherever the capture sits): its name only */
+	if (x->with_path || !strrchr(s->path, '/'))
+		row_untrusted(x, "file", s->path);
+	else
+		row_untrusted(x, "file", strrchr(s->path, '/') + 1);
+	if (s->stats.status == FRC_STATUS_COMPLETE)
+		row(x, "status", "complete");
+	else
+		row(x, "status", "%s at byte %" PRIu64 " (analyzed up to the damage)",
+		    frc_status_name(s->stats.status), s->stats.valid_end);
+	row(x, "format", "%u.%u", s->major, s->minor);
+	if (s->model && s->machine)
+		snprintf(dev, sizeof(dev), "%s (%s)", s->model, s->machine);
+	else
+		snprintf(dev, sizeof(dev), "%s", or_dash(s->model ? s->model : s->machine));
+	row_untrusted(x, "device", dev);
+	if (s->fingerprint)
+		row_untrusted(x, "fingerprint", s->fingerprint);
+	row_untrusted(x, "kernel", or_dash(s->kernel));
+	row_untrusted(x, "target", or_dash(s->target));
+	row_untrusted(x, "symbol", or_dash(s->symbol));
+	row(x, "duration", "%s s (ktime %" PRIu64 " .. %" PRIu64 " ns)", dur,
+	    s->stats.first_ktime_ns, s->stats.last_ktime_ns);
+}
+
+static void status_values(const struct em *x)
+{
+	const struct summary_view *s = &x->m->run;
+
+	val(x, "status", RV_STR, frc_status_name(s->stats.status));
+	if (s->stats.status == FRC_STATUS_COMPLETE)
+		val(x, "valid_end", RV_NUM, NULL);
+	else
+		val_u64(x, "valid_end", s->stats.valid_end);
+}
+
+static void sec_capture(const struct em *x)
+{
+	const struct summary_view *s = &x->m->run;
+	char ver[16];
+
+	snprintf(ver, sizeof(ver), "%u.%u", s->major, s->minor);
+	open_(x, "capture", "capture");
+	if (x->with_path)
+		val(x, "path", RV_STR, s->path);
+	status_values(x);
+	val(x, "format_version", RV_STR, ver);
+	val(x, "model", RV_STR, s->model);
+	val(x, "machine", RV_STR, s->machine);
+	val(x, "fingerprint", RV_STR, s->fingerprint);
+	val(x, "kernel", RV_STR, s->kernel);
+	val(x, "target", RV_STR, s->target);
+	val(x, "symbol", RV_STR, s->symbol);
+	val_u64(x, "first_ktime_ns", s->stats.first_ktime_ns);
+	val_u64(x, "last_ktime_ns", s->stats.last_ktime_ns);
+	val_ms(x, "duration_ms", true, s->stats.last_ktime_ns - s->stats.first_ktime_ns);
+	capture_rows(x);
+	close_(x);
+}
+
+/* The golden's only capture fact: whether the replay saw the whole capture. */
+static void sec_status(const struct em *x)
+{
+	open_(x, "capture", NULL);
+	status_values(x);
+	close_(x);
+}
+
+static void sec_replay(const struct em *x)
+{
+	const struct summary_view *s = &x->m->run;
+
+	open_(x, "replay", NULL);
+	val(x, "tracker", RV_STR, x->m->tracker);
+	val_bool(x, "has_sysfs", s->has_sysfs);
+	val_bool(x, "synthesized_ticks", s->synthesize_ticks);
+	val_u64(x, "tick_ms", s->tick_ms);
+	row(x, "replay", "tracker %s, sysfs %s, ticks %s", x->m->tracker,
+	    s->has_sysfs ? "detected" : "absent (eBPF fallback only)",
+	    s->synthesize_ticks ? "synthesized" : "from the capture");
+	close_(x);
+}
+
+/* ------------------------------------------------------------ the heuristics' numbers */
+
+static void sec_accounting(const struct em *x)
+{
+	const struct summary_view *s = &x->m->run;
+
+	open_(x, "accounting", "accounting");
+	val_u64(x, "frames", s->stats.by_type[FRC_FRAME]);
+	val_u64(x, "reservation_failures", s->drops);
+	val_f3(x, "loss_percent", true, s->loss_pct);
+	val_u64(x, "unknown_records", s->stats.unknown);
+	open_(x, "records", NULL);
+	for (int t = 1; t <= FRC_TYPE_MAX; t++)
+		val_u64(x, frc_type_name((unsigned)t), s->stats.by_type[t]);
+	close_(x);
+	row(x, "frames", "%" PRIu64, s->stats.by_type[FRC_FRAME]);
+	row(x, "reservation failures", "%" PRIu64 " (%.3f %% loss)", s->drops, s->loss_pct);
+	row(x, "unknown records skipped", "%" PRIu64, s->stats.unknown);
+	close_(x);
+}
+
+static void sec_frame_times(const struct em *x)
+{
+	const struct summary_view *s = &x->m->run;
+	const struct summary_frame_numbers *fn = &s->fn;
+	bool has = fn->deltas > 0;
+	char title[80], a[32];
+
+	snprintf(title, sizeof(title), "frame times (tracker %s deltas)", x->m->tracker);
+	open_(x, "frame_times", title);
+	val_u64(x, "deltas", fn->deltas);
+	val_u64(x, "sum_ns", fn->sum_ns);
+	val_f3(x, "mean_fps", has, fn->mean_fps);
+	val_ms(x, "p50_ms", has, fn->p50_ns);
+	val_ms(x, "p90_ms", has, fn->p90_ns);
+	val_ms(x, "p95_ms", has, fn->p95_ns);
+	val_ms(x, "p99_ms", has, fn->p99_ns);
+	val_ms(x, "max_ms", has, fn->max_ns);
+	val_f3(x, "low_1pct_fps", has, fn->low1_fps);
+	row(x, "deltas", "%" PRIu64, fn->deltas);
+	if (has) {
+		row(x, "mean", "%.3f FPS", fn->mean_fps);
+		row(x, "p50", "%s ms", ms(a, 32, fn->p50_ns));
+		row(x, "p90", "%s ms", ms(a, 32, fn->p90_ns));
+		row(x, "p95", "%s ms", ms(a, 32, fn->p95_ns));
+		row(x, "p99", "%s ms", ms(a, 32, fn->p99_ns));
+		row(x, "max", "%s ms", ms(a, 32, fn->max_ns));
+		row(x, "1% low", "%.3f FPS", fn->low1_fps);
+	}
+	close_(x);
+}
+
+static void sec_janks(const struct em *x)
+{
+	const struct summary_view *s = &x->m->run;
+	char a[32];
+
+	open_(x, "janks", "janks (PerfDog, on the tracker's deltas)");
+	val_u64(x, "janks", s->fn.janks);
+	val_u64(x, "big_janks", s->fn.big_janks);
+	val_ms(x, "jank_time_ms", true, s->jank_ns);
+	val_f3(x, "stutter_percent", true, s->fn.stutter_pct);
+	row(x, "janks", "%" PRIu64, s->fn.janks);
+	row(x, "big janks", "%" PRIu64, s->fn.big_janks);
+	row(x, "jank time", "%s ms", ms(a, 32, s->jank_ns));
+	row(x, "stutter", "%.3f %%", s->fn.stutter_pct);
+	close_(x);
+}
+
+static void source_readings(const struct em *x, unsigned src)
+{
+	const struct summary_source *st = &x->m->run.src[src];
+	const char *name = frc_source_name(src, "none");
+	bool has = st->count > 0;
+	char a[32], b[32], c[32];
+
+	summary_fmt_fps3(a, sizeof(a), st->count, st->sum_micro);
+	summary_fmt_fps3(b, sizeof(b), 1, st->min_micro);
+	summary_fmt_fps3(c, sizeof(c), 1, st->max_micro);
+	open_(x, name, NULL);
+	val_u64(x, "count", st->count);
+	val(x, "mean_fps", RV_NUM, has ? a : NULL);
+	val(x, "min_fps", RV_NUM, has ? b : NULL);
+	val(x, "max_fps", RV_NUM, has ? c : NULL);
+	if (has)
+		row(x, name, "%" PRIu64 " readings, mean %s, min %s, max %s FPS", st->count, a, b,
+		    c);
+	else
+		row(x, name, "0 readings");
+	close_(x);
+}
+
+static void sec_readings(const struct em *x)
+{
+	const struct summary_view *s = &x->m->run;
+	char title[80];
+
+	snprintf(title, sizeof(title), "FPS meter readings (fed by tracker %s)", x->m->tracker);
+	open_(x, "readings", title);
+	val_u64(x, "ticks", s->ticks);
+	val_u64(x, "none", s->none);
+	val_u64(x, "lagged", s->lagged);
+	val_u64(x, "lagged_deltas", s->lagged_deltas);
+	row(x, "ticks", "%" PRIu64 " (%" PRIu64 " with none)", s->ticks, s->none);
+	for (unsigned src = FRC_SOURCE_SYSFS; src <= FRC_SOURCE_EBPF; src++)
+		source_readings(x, src);
+	if (s->lagged)
+		row(x, "channel lagged", "%" PRIu64 " (%" PRIu64 " deltas lost)", s->lagged,
+		    s->lagged_deltas);
+	close_(x);
+}
+
+static void sec_sysfs(const struct em *x)
+{
+	const struct summary_view *s = &x->m->run;
+
+	open_(x, "sysfs_samples", "sysfs samples");
+	val_u64(x, "count", s->sysfs_count);
+	val_u64(x, "invalid", s->sysfs_invalid);
+	val_u64(x, "read_errors", s->sysfs_errors);
+	row(x, "samples", "%" PRIu64 " (%" PRIu64 " invalid, %" PRIu64 " read errors)",
+	    s->sysfs_count, s->sysfs_invalid, s->sysfs_errors);
+	close_(x);
+}
+
+static void fidelity_json(const struct summary_view *s, char **json)
+{
+	size_t len = 0;
+	FILE *f = open_memstream(json, &len);
+	char a[32];
+
+	if (!f) {
+		*json = NULL;
+		return;
+	}
+	fputc('[', f);
+	for (size_t i = 0; i < s->n_diffs; i++) {
+		const struct fidelity_diff *d = &s->diffs[i];
+		fprintf(f, "%s\n      {\"tick_ns\": %" PRIu64 ", ", i ? "," : "", d->tick_ns);
+		summary_fmt_micro(a, sizeof(a), d->live_micro);
+		fprintf(f, "\"live_fps\": %s, \"live_source\": \"%s\", ",
+			d->live_source ? a : "null", frc_source_name(d->live_source, "none"));
+		summary_fmt_micro(a, sizeof(a), d->replay_micro);
+		fprintf(f, "\"replay_fps\": %s, \"replay_source\": \"%s\"}",
+			d->replay_source ? a : "null", frc_source_name(d->replay_source, "none"));
+	}
+	fputs(s->n_diffs ? "\n    ]" : "]", f);
+	fclose(f);
+}
+
+static void fidelity_rows(const struct em *x)
+{
+	const struct summary_view *s = &x->m->run;
+	char a[32], b[32];
+
+	if (!s->live) {
+		row(x, "live readings", "no live readings in the capture");
+		return;
+	}
+	row(x, "live readings", "%" PRIu64 " of %" PRIu64 " reproduced%s", s->reproduced, s->live,
+	    s->mismatches ? "  ** MISMATCH **" : "");
+	for (size_t i = 0; i < s->n_diffs; i++) {
+		const struct fidelity_diff *f = &s->diffs[i];
+		summary_fmt_micro(a, sizeof(a), f->live_micro);
+		summary_fmt_micro(b, sizeof(b), f->replay_micro);
+		row(x, NULL, "tick %" PRIu64 ": live %s %s, replay %s %s", f->tick_ns,
+		    f->live_source ? a : "-", frc_source_name(f->live_source, "none"),
+		    f->replay_source ? b : "-", frc_source_name(f->replay_source, "none"));
+	}
+	if (s->mismatches > s->n_diffs)
+		row(x, NULL, "... %" PRIu64 " more", s->mismatches - s->n_diffs);
+}
+
+static void sec_fidelity(const struct em *x)
+{
+	const struct summary_view *s = &x->m->run;
+	char *json = NULL;
+
+	open_(x, "fidelity", "replay fidelity");
+	val_u64(x, "live_readings", s->live);
+	val_u64(x, "reproduced", s->reproduced);
+	val_u64(x, "mismatches", s->mismatches);
+	fidelity_json(s, &json);
+	val(x, "diffs", RV_RAW, json ? json : "[]");
+	free(json);
+	fidelity_rows(x);
+	close_(x);
+}
+
+/* ------------------------------------------------------------ the list */
+
+/*
+ * Every section, in order, and the views that show it. The golden keeps the heuristics'
+ * numbers only (what the tracker and meter computed, and whether the replay saw the whole
+ * capture): a new section for people changes no golden file.
+ */
+static const struct {
+	void (*emit)(const struct em *x);
+	bool full, golden;
+} sections[] = {
+    {sec_submissions, true, false}, {sec_verdict, true, false}, {sec_capture, true, false},
+    {sec_status, false, true},	    {sec_replay, true, false},	{sec_accounting, true, true},
+    {sec_frame_times, true, true},  {sec_janks, true, true},	{sec_readings, true, true},
+    {sec_sysfs, true, true},	    {sec_fidelity, true, true},
+};
+
+void report_emit(const struct report_model *m, enum report_view view, bool with_path,
+		 const struct report_emitter *e)
+{
+	struct em x = {.e = e, .m = m, .view = view, .with_path = with_path};
+
+	for (size_t i = 0; i < sizeof(sections) / sizeof(sections[0]); i++)
+		if (view == REPORT_VIEW_GOLDEN ? sections[i].golden : sections[i].full)
+			sections[i].emit(&x);
+}
+
+/* ------------------------------------------------------------ text */
+
+static void text_open(void *ctx, const char *key, const char *title)
+{
+	(void)key;
+	if (title)
+		fprintf(ctx, "%s\n", title);
+}
+
+static void text_close(void *ctx)
+{
+	(void)ctx;
+}
+
+static void text_value(void *ctx, const char *key, enum report_value kind, const char *v)
+{
+	(void)ctx, (void)key, (void)kind, (void)v;
+}
+
+static void text_row(void *ctx, const char *label, const char *text, bool untrusted)
+{
+	FILE *out = ctx;
+
+	if (label)
+		fprintf(out, "  %-24s ", label);
+	else
+		fputs("  ", out);
+	/* metadata comes from the file: control bytes are shown escaped, never sent raw */
+	if (untrusted)
+		cli_put_text(out, text);
+	else
+		fputs(text, out);
+	fputc('\n', out);
+}
+
+void report_render_text(const struct report_model *m, FILE *out)
+{
+	struct report_emitter e = {out, text_open, text_close, text_value, text_row};
+
+	report_emit(m, REPORT_VIEW_FULL, true, &e);
+}
+
+/* ------------------------------------------------------------ JSON */
+
+#define JSON_DEPTH 8
+
+struct json_out {
+	FILE *out;
+	int depth;
+	bool first[JSON_DEPTH]; /* no member written yet at that depth */
+};
+
+/* Before a member: the comma of the previous one, the newline, the indent. */
+static void json_member(struct json_out *j, const char *key)
+{
+	fputs(j->first[j->depth] ? "\n" : ",\n", j->out);
+	j->first[j->depth] = false;
+	fprintf(j->out, "%*s\"%s\": ", 2 * (j->depth + 1), "", key);
+}
+
+static void json_open(void *ctx, const char *key, const char *title)
+{
+	struct json_out *j = ctx;
+
+	(void)title;
+	json_member(j, key);
+	fputc('{', j->out);
+	if (j->depth + 1 < JSON_DEPTH)
+		j->first[++j->depth] = true;
+}
+
+static void json_close(void *ctx)
+{
+	struct json_out *j = ctx;
+
+	j->depth--;
+	fprintf(j->out, "\n%*s}", 2 * (j->depth + 1), "");
+}
+
+static void json_value(void *ctx, const char *key, enum report_value kind, const char *v)
+{
+	struct json_out *j = ctx;
+
+	json_member(j, key);
+	if (!v) {
+		fputs("null", j->out);
+	} else if (kind == RV_STR) {
+		fputc('"', j->out);
+		cli_put_json_chars(j->out, v);
+		fputc('"', j->out);
+	} else {
+		fputs(v, j->out);
+	}
+}
+
+static void json_row(void *ctx, const char *label, const char *text, bool untrusted)
+{
+	(void)ctx, (void)label, (void)text, (void)untrusted;
+}
+
+void report_render_json(const struct report_model *m, enum report_view view, bool with_path,
+			FILE *out)
+{
+	struct json_out j = {.out = out, .first = {true}};
+	struct report_emitter e = {&j, json_open, json_close, json_value, json_row};
+
+	fputc('{', out);
+	json_member(&j, view == REPORT_VIEW_GOLDEN ? "frameanalyze_golden_numbers"
+						   : "frameanalyze_report");
+	fputc('1', out);
+	report_emit(m, view, with_path, &e);
+	fputs("\n}\n", out);
+}
+
+/* ------------------------------------------------------------ HTML text */
+
+void report_put_html(FILE *out, const char *v)
+{
+	char stack[512], *buf = stack;
+	size_t n = strlen(v), need = frc_escape(v, n, FRC_ESCAPE_TEXT, NULL, 0) + 1;
+
+	if (need > sizeof(stack) && !(buf = malloc(need))) {
+		fputs("(out of memory)", out);
+		return;
+	}
+	frc_escape(v, n, FRC_ESCAPE_TEXT, buf, need);
+	for (const char *p = buf; *p; p++) {
+		switch (*p) {
+		case '&':
+			fputs("&amp;", out);
+			break;
+		case '<':
+			fputs("&lt;", out);
+			break;
+		case '>':
+			fputs("&gt;", out);
+			break;
+		case '"':
+			fputs("&quot;", out);
+			break;
+		case '\'':
+			fputs("&#39;", out);
+			break;
+		default:
+			fputc(*p, out);
+		}
+	}
+	if (buf != stack)
+		free(buf);
+}

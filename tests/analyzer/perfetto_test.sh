@@ -1,0 +1,61 @@
+#!/bin/sh
+# perfetto_test.sh FRAMEANALYZE SRC_DIR FIXTURES_BIN_DIR WORK_DIR
+#
+# analyzer.perfetto: `frameanalyze perfetto` writes traces that protoc decodes against the
+# .proto subset we wrote from Perfetto's field numbers (perfetto_subset.proto):
+#   - every fixture's trace decodes; slices begin and end in equal numbers; one
+#     queueBuffer instant per frame record (the count `report --json` gives);
+#   - the hand scenario with realtime.offset_ns decodes to exactly perfetto_hand.golden
+#     (FRAMEANALYZE_UPDATE_GOLDEN=1 rewrites it), its clock snapshot puts REALTIME at
+#     first ktime + offset;
+#   - the same trace cut inside its last packet fails to decode.
+# Exit 77 (SKIPPED) without protoc (Debian's protobuf-compiler, installed by setup.sh).
+set -u
+fa=$1
+src=$2
+fixtures=$3
+work=$4
+proto="$src/perfetto_subset.proto"
+command -v protoc >/dev/null || { echo "SKIP: no protoc (protobuf-compiler)"; exit 77; }
+mkdir -p "$work"
+decode() { protoc --decode=perfetto.protos.Trace -I "$src" "$proto"; }
+fail() { echo "FAIL: $*"; exit 1; }
+n=0
+for frc in "$fixtures"/*.frc; do
+	name=$(basename "$frc" .frc)
+	"$fa" perfetto "$frc" -o "$work/$name.pftrace" 2>/dev/null || continue # refused: corrupt on purpose
+	decode <"$work/$name.pftrace" >"$work/$name.txt" || fail "$name: protoc cannot decode the trace"
+	begins=$(grep -c 'type: TYPE_SLICE_BEGIN' "$work/$name.txt")
+	ends=$(grep -c 'type: TYPE_SLICE_END' "$work/$name.txt")
+	[ "$begins" -eq "$ends" ] || fail "$name: $begins slices begin, $ends end"
+	calls=$(grep -c 'name: "queueBuffer"' "$work/$name.txt")
+	frames=$("$fa" report --json "$frc" 2>/dev/null | sed -n 's/^    "frames": \([0-9]*\),$/\1/p')
+	[ "$calls" = "$frames" ] || fail "$name: $calls queueBuffer instants, $frames frames"
+	grep -q 'timestamp_clock_id: 3' "$work/$name.txt" || fail "$name: not on CLOCK_MONOTONIC"
+	n=$((n + 1))
+done
+[ "$n" -gt 0 ] || fail "no fixture trace was checked"
+# The hand scenario, with a wall-clock offset: the golden decoded text.
+{
+	echo "meta realtime.offset_ns 1764547200000000000"
+	cat "$src/hand.txt"
+} >"$work/hand.txt"
+"$fa" import "$work/hand.txt" -o "$work/hand.frc" || fail "import hand.txt"
+"$fa" perfetto "$work/hand.frc" -o "$work/hand.pftrace" || fail "perfetto hand"
+decode <"$work/hand.pftrace" >"$work/hand.decoded" || fail "hand: protoc cannot decode"
+# the first record (attach) is at 999000000 ns: REALTIME = 999000000 + the offset
+grep -A1 'clock_id: 1$' "$work/hand.decoded" | grep -q 'timestamp: 1764547200999000000$' ||
+	fail "hand: no REALTIME clock at first ktime + realtime.offset_ns"
+golden="$src/perfetto_hand.golden"
+if [ "${FRAMEANALYZE_UPDATE_GOLDEN:-0}" = 1 ]; then
+	cp "$work/hand.decoded" "$golden" && echo "perfetto: rewrote $golden"
+else
+	diff -u "$golden" "$work/hand.decoded" || fail "hand: decoded trace differs from $golden"
+fi
+# Cut inside the last packet: protoc must refuse it.
+size=$(wc -c <"$work/hand.pftrace")
+head -c $((size - 3)) "$work/hand.pftrace" >"$work/cut.pftrace"
+if decode <"$work/cut.pftrace" >/dev/null 2>&1; then
+	fail "a truncated trace decoded"
+fi
+echo "ok: $n fixture traces decoded, hand golden equal, truncated trace refused"

@@ -1,0 +1,356 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * test_report.c - `frameanalyze report`: the submissions section, the verdict against the
+ * submissions, and the HTML page (self-contained, deterministic, escaped). Every case runs
+ * the real binary; expectations come from the scenarios' construction, never from the code
+ * under test. One executable, each case its own CTest test (analyzer.report_<case>).
+ */
+#include <check.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static char dir[256];
+static char *out_text;
+
+static char *slurp(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf = NULL;
+	size_t n = 0, cap = 0, r;
+
+	if (!f)
+		return NULL;
+	do {
+		if (n + 4096 + 1 > cap) {
+			cap = (n + 4096 + 1) * 2;
+			buf = realloc(buf, cap);
+			ck_assert_ptr_nonnull(buf);
+		}
+		r = fread(buf + n, 1, 4096, f);
+		n += r;
+	} while (r > 0);
+	fclose(f);
+	buf[n] = 0;
+	if (len)
+		*len = n;
+	return buf;
+}
+
+static const char *path(const char *name)
+{
+	static char p[16][512];
+	static int next;
+	char *s = p[next++ % 16];
+
+	snprintf(s, 512, "%s/%s", dir, name);
+	return s;
+}
+
+/* Run "frameanalyze ARGS" (a shell word list); stdout in out_text; the exit code. */
+static int fa(const char *args)
+{
+	char cmd[2048];
+	int st;
+
+	snprintf(cmd, sizeof(cmd), "'%s' %s >'%s/out' 2>'%s/err'", FRAMEANALYZE_BIN, args, dir,
+		 dir);
+	st = system(cmd);
+	ck_assert(WIFEXITED(st));
+	free(out_text);
+	out_text = slurp(path("out"), NULL);
+	ck_assert_ptr_nonnull(out_text);
+	return WEXITSTATUS(st);
+}
+
+#define ck_out_has(s) ck_assert_msg(strstr(out_text, s), "stdout lacks [%s]:\n%s", s, out_text)
+
+static void setup(void)
+{
+	snprintf(dir, sizeof(dir), "/tmp/test_report.XXXXXX");
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+}
+
+static void teardown(void)
+{
+	char cmd[300];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	ck_assert_int_eq(system(cmd), 0);
+}
+
+/*
+ * One PID, two surfaces: 0xa at 60 Hz (period 16666667 ns, 150 calls, buffers cycling
+ * over 3) and an overlay 0xb at 10 Hz (25 calls, 2 buffers). The main surface is 0xa (most
+ * calls). Its 149 intervals of 16.666667 ms: 60.000 calls/s. Per second, from its first
+ * interval's end (1.016666667 s): calls 1..60 close in the first second, 61..120 in the
+ * second (call 120 at 3.000000040 s < 3.016666667 s), the rest is not a full second: 2 full
+ * seconds of 60. The overlay: 24 intervals over 2.4 s = 10.000 calls/s.
+ */
+static const char *two_surfaces(void)
+{
+	const char *txt = path("two.txt"), *frc = path("two.frc");
+	FILE *f = fopen(txt, "w");
+	char cmd[1200];
+
+	ck_assert_ptr_nonnull(f);
+	fprintf(f, "meta target <b>&\"x\n");
+	for (int i = 0, j = 0; i < 150 || j < 25;) {
+		unsigned long long ti = 1000000000ull + i * 16666667ull;
+		unsigned long long tj = 1005000000ull + j * 100000000ull;
+
+		if (i < 150 && (j >= 25 || ti <= tj)) {
+			fprintf(f, "frame %llu 7 8 0x%x 0xa\n", ti, 0x100 + (i % 3) * 0x10);
+			i++;
+		} else {
+			fprintf(f, "frame %llu 7 9 0x%x 0xb\n", tj, 0x900 + (j % 2));
+			j++;
+		}
+	}
+	ck_assert_int_eq(fclose(f), 0);
+	snprintf(cmd, sizeof(cmd), "import '%s' -o '%s'", txt, frc);
+	ck_assert_int_eq(fa(cmd), 0);
+	return frc;
+}
+
+START_TEST(submissions_two_surfaces)
+{
+	char args[600];
+	const char *frc = two_surfaces();
+
+	snprintf(args, sizeof(args), "report '%s'", frc);
+	ck_assert_int_eq(fa(args), 0);
+	/* the report opens with the submissions */
+	ck_assert_msg(!strncmp(out_text, "submissions (", 13), "%s", out_text);
+	ck_out_has("  pid 7 surface 0xa        150 calls, 3 buffers, 60.000 calls/s  <- main "
+		   "surface of the main pid\n");
+	ck_out_has("  pid 7 surface 0xb        25 calls, 2 buffers, 10.000 calls/s\n");
+	ck_out_has("  main surface             pid 7 surface 0xa (150 of its 175 calls)\n");
+	ck_out_has("  calls/s                  60.000 (149 intervals)\n");
+	ck_out_has("  intervals p50/p90/p95/p99 16.666 / 16.666 / 16.666 / 16.666 ms\n");
+	ck_out_has("  per second               min 60, max 60, median 60.000 (2 full s)\n");
+	ck_out_has("  janks / big janks        0 / 0 (PerfDog)\n");
+	ck_out_has("heuristics vs submissions\n  tracker kala             ");
+	ck_out_has(" vs 60.000 FPS submitted\n");
+	snprintf(args, sizeof(args), "report --json '%s'", frc);
+	ck_assert_int_eq(fa(args), 0);
+	ck_out_has("{\n  \"frameanalyze_report\": 1,\n  \"submissions\": {\n    \"pids\": 1,\n");
+	ck_out_has("{\"pid\": 7, \"surface\": \"0xa\", \"main\": true, \"calls\": 150, "
+		   "\"buffers\": 3, \"buffers_more\": false, \"calls_per_s\": 60.000}");
+	ck_out_has("    \"main_surface\": \"0xa\",\n");
+	ck_out_has("    \"calls_per_s\": 60.000,\n");
+	ck_out_has("    \"per_second_min\": 60.000,\n    \"per_second_max\": 60.000,\n");
+	ck_out_has("    \"stability_percent\": 100.000\n");
+	ck_out_has("  \"tracker\": {\n    \"name\": \"kala\",\n");
+	ck_out_has("    \"submitted_fps\": 60.000,\n");
+}
+END_TEST
+
+/* A 60 Hz, 3-buffer game (the demo's stand-in): kala keys on the buffer and sees each one
+ * every 3 frames (50 ms), so it reports a third of what was submitted. */
+START_TEST(verdict_triple_buffered)
+{
+	char args[600];
+	double sub = 0, trk = 0, err = 0;
+	const char *p;
+
+	snprintf(args, sizeof(args), "report --json '%s/steady_60hz_triple.frc'", FIXTURES_BIN_DIR);
+	ck_assert_int_eq(fa(args), 0);
+	p = strstr(out_text, "\"tracker\": {");
+	ck_assert_ptr_nonnull(p);
+	ck_assert_int_eq(sscanf(strstr(p, "\"mean_fps\""), "\"mean_fps\": %lf", &trk), 1);
+	ck_assert_int_eq(sscanf(strstr(p, "\"submitted_fps\""), "\"submitted_fps\": %lf", &sub), 1);
+	ck_assert_int_eq(sscanf(strstr(p, "\"error_percent\""), "\"error_percent\": %lf", &err), 1);
+	ck_assert_msg(sub > 59.9 && sub < 60.1, "submitted %f", sub);
+	ck_assert_msg(trk > 19.9 && trk < 20.1, "kala %f", trk);
+	ck_assert_msg(err > -67.0 && err < -66.3, "error %f", err);
+	snprintf(args, sizeof(args), "report '%s/steady_60hz_triple.frc'", FIXTURES_BIN_DIR);
+	ck_assert_int_eq(fa(args), 0);
+	ck_out_has("  tracker kala             20.016 FPS, -66.6 % vs 60.001 FPS submitted\n");
+}
+END_TEST
+
+/* Same capture, same page, byte for byte; nothing fetched; every chart; text escaped. */
+START_TEST(html_deterministic_selfcontained)
+{
+	static const char *const charts[] = {"chart-frametime", "chart-fps", "chart-histogram",
+					     "chart-cdf"};
+	const char *frc = two_surfaces();
+	char args[600], *a, *b, *p;
+	size_t la, lb;
+
+	snprintf(args, sizeof(args), "report --html -o '%s' '%s'", path("a.html"), frc);
+	ck_assert_int_eq(fa(args), 0);
+	ck_assert_str_eq(out_text, "");
+	snprintf(args, sizeof(args), "report --html '%s' -o '%s'", frc, path("b.html"));
+	ck_assert_int_eq(fa(args), 0);
+	a = slurp(path("a.html"), &la);
+	b = slurp(path("b.html"), &lb);
+	ck_assert_ptr_nonnull(a);
+	ck_assert_ptr_nonnull(b);
+	ck_assert_msg(la == lb && !memcmp(a, b, la), "two runs differ");
+	ck_assert(!strncmp(a, "<!DOCTYPE html>\n", 16));
+	ck_assert_ptr_null(strstr(a, "<script"));
+	ck_assert_ptr_null(strstr(a, "<link"));
+	ck_assert_ptr_null(strstr(a, "url("));
+	for (p = strstr(a, "http"); p; p = strstr(p + 1, "http"))
+		ck_assert_msg(!strncmp(p, "http://www.w3.org/2000/svg\"", 27), "a URL: %.40s", p);
+	for (size_t i = 0; i < sizeof(charts) / sizeof(charts[0]); i++) {
+		char id[64];
+		snprintf(id, sizeof(id), "<svg id=\"%s\"", charts[i]);
+		ck_assert_msg(strstr(a, id), "no %s", charts[i]);
+	}
+	/* the metadata `<b>&"x` is text, not markup */
+	ck_assert_ptr_null(strstr(a, "<b>"));
+	ck_assert_ptr_nonnull(strstr(a, "&lt;b&gt;&amp;&quot;x"));
+	ck_assert_ptr_nonnull(strstr(a, "data-json=\"submissions.calls_per_s\">60.000<"));
+	/* the overlay surface 0xb has its own series in the frame-time chart */
+	ck_assert_ptr_nonnull(strstr(a, "<g class=\"s-o0\">"));
+	ck_assert_ptr_nonnull(strstr(a, ">surface 0xb</text>"));
+	/* GameBench's per-second band: 2 full seconds of 16.666667 ms intervals -> 60.000 */
+	ck_assert_ptr_nonnull(strstr(a, "submissions: 1/longest..1/shortest interval at "));
+	ck_assert_ptr_nonnull(strstr(a, "s: 60.000..60.000 FPS</title>"));
+	/* the heuristic lab's score table: every variant */
+	ck_assert_ptr_nonnull(strstr(a, "<table id=\"scores\">"));
+	ck_assert_ptr_nonnull(strstr(a, "<tr><th>kala</th>"));
+	ck_assert_ptr_nonnull(strstr(a, "<tr><th>main-surface</th>"));
+	free(a);
+	free(b);
+}
+END_TEST
+
+/* An output that cannot be written: exit 1, a message naming it, no file left behind. */
+START_TEST(html_unwritable_output)
+{
+	char args[600];
+	const char *frc = two_surfaces();
+	struct stat st;
+
+	snprintf(args, sizeof(args), "report --html -o '%s' '%s'", path("no/such/x.html"), frc);
+	ck_assert_int_eq(fa(args), 1);
+	ck_assert_int_ne(access(path("no/such/x.html.tmp"), F_OK), 0);
+	/* a device is written in place, never replaced by a renamed file */
+	snprintf(args, sizeof(args), "report --html -o /dev/full '%s'", frc);
+	ck_assert_int_eq(fa(args), 1);
+	ck_assert_int_eq(stat("/dev/full", &st), 0);
+	ck_assert(S_ISCHR(st.st_mode));
+	snprintf(args, sizeof(args), "report --json -o /dev/stdout '%s'", frc);
+	ck_assert_int_eq(fa(args), 0);
+	ck_out_has("\"frameanalyze_report\": 1");
+}
+END_TEST
+
+/* perfetto: -o is required, bad input is exit 1 with no file left, a good one is written. */
+START_TEST(perfetto_usage_and_errors)
+{
+	char args[600];
+	const char *frc = two_surfaces();
+	struct stat st;
+
+	snprintf(args, sizeof(args), "perfetto '%s'", frc);
+	ck_assert_int_eq(fa(args), 2);
+	snprintf(args, sizeof(args), "perfetto '%s' -o '%s' --tracker nope", frc,
+		 path("t.pftrace"));
+	ck_assert_int_eq(fa(args), 2);
+	snprintf(args, sizeof(args), "perfetto '%s' -o '%s'", path("two.txt"), path("t.pftrace"));
+	ck_assert_int_eq(fa(args), 1);
+	ck_assert_int_ne(access(path("t.pftrace"), F_OK), 0);
+	ck_assert_int_ne(access(path("t.pftrace.tmp"), F_OK), 0);
+	snprintf(args, sizeof(args), "perfetto '%s' -o '%s'", frc, path("t.pftrace"));
+	ck_assert_int_eq(fa(args), 0);
+	ck_assert_int_eq(stat(path("t.pftrace"), &st), 0);
+	/* 175 calls: at least a packet key, length and event per call */
+	ck_assert_int_gt(st.st_size, 175 * 20);
+	ck_assert_int_eq(fa("help perfetto"), 0);
+	ck_out_has("ui.perfetto.dev");
+}
+END_TEST
+
+/*
+ * compare: a capture against itself changes nothing; the jank_bursts fixture (janks by
+ * construction) against the steady one trips a janks gate; malformed gates are usage errors.
+ */
+START_TEST(compare_gates)
+{
+	char args[900], steady[400], janky[400];
+
+	snprintf(steady, sizeof(steady), "'%s/steady_60hz_triple.frc'", FIXTURES_BIN_DIR);
+	snprintf(janky, sizeof(janky), "'%s/jank_bursts.frc'", FIXTURES_BIN_DIR);
+	snprintf(args, sizeof(args),
+		 "compare %s %s --fail-if 'submitted_fps.delta<0' --fail-if "
+		 "'p99_ms.pct>0'",
+		 steady, steady);
+	ck_assert_int_eq(fa(args), 0);
+	ck_out_has("  submitted FPS (main surface)");
+	ck_out_has("+0.000       +0.0\n");
+	ck_out_has("  submitted_fps.delta<0");
+	/* 60 Hz by construction: the AFTER value passes a >= 59.9 gate */
+	snprintf(args, sizeof(args), "compare %s %s --fail-if 'submitted_fps.after>=59.9'", steady,
+		 steady);
+	ck_assert_int_eq(fa(args), 1);
+	ck_out_has("TRIPPED\n");
+	snprintf(args, sizeof(args), "compare --json %s %s --fail-if janks_per_min.after\\>0",
+		 steady, janky);
+	ck_assert_int_eq(fa(args), 1);
+	ck_out_has("\"frameanalyze_compare\": 1,\n");
+	ck_out_has("\"janks_per_min\": {\"before\": 0.000, ");
+	ck_out_has("{\"gate\": \"janks_per_min.after>0\", \"value\": ");
+	ck_out_has("\"tripped\": true}");
+	snprintf(args, sizeof(args), "compare --html %s %s", steady, janky);
+	ck_assert_int_eq(fa(args), 0);
+	ck_assert(!strncmp(out_text, "<!DOCTYPE html>", 15));
+	ck_assert_ptr_null(strstr(out_text, "<script"));
+	static const char *const bad[] = {"'p99_ms.median>1'", "'p99_ms>abc'", "'p99_ms=3'",
+					  "'nope>1'", "'p99_ms>'"};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		snprintf(args, sizeof(args), "compare %s %s --fail-if %s", steady, steady, bad[i]);
+		ck_assert_msg(fa(args) == 2, "gate %s accepted", bad[i]);
+	}
+	snprintf(args, sizeof(args), "compare %s", steady);
+	ck_assert_int_eq(fa(args), 2);
+}
+END_TEST
+
+int main(int argc, char **argv)
+{
+	const struct {
+		const char *name;
+		const TTest *test;
+	} cases[] = {
+	    {"submissions_two_surfaces", submissions_two_surfaces},
+	    {"verdict_triple_buffered", verdict_triple_buffered},
+	    {"html_deterministic_selfcontained", html_deterministic_selfcontained},
+	    {"html_unwritable_output", html_unwritable_output},
+	    {"perfetto_usage_and_errors", perfetto_usage_and_errors},
+	    {"compare_gates", compare_gates},
+	};
+	Suite *s = suite_create("report");
+	SRunner *sr;
+	int failed, found = 0;
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		TCase *tc;
+
+		if (argc > 1 && strcmp(argv[1], cases[i].name))
+			continue;
+		tc = tcase_create(cases[i].name);
+		tcase_add_checked_fixture(tc, setup, teardown);
+		tcase_set_timeout(tc, 60);
+		tcase_add_test(tc, cases[i].test);
+		suite_add_tcase(s, tc);
+		found++;
+	}
+	if (!found) {
+		fprintf(stderr, "test_report: no case '%s'\n", argc > 1 ? argv[1] : "");
+		return 2;
+	}
+	sr = srunner_create(s);
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? 1 : 0;
+}
