@@ -38,6 +38,48 @@ int cli_parse_tracker(const char *cmd, const char *arg, const char **out)
 	return cli_usage_error(cmd, "--tracker: unknown tracker '%s' (known: %s)", arg, names);
 }
 
+/* ------------------------------------------------------------ output files */
+
+int cli_output_open(const char *cmd, const char *path, struct cli_output *o)
+{
+	struct stat st;
+
+	o->path = path;
+	o->in_place = lstat(path, &st) == 0 && !S_ISREG(st.st_mode);
+	if ((size_t)snprintf(o->tmp, sizeof(o->tmp), o->in_place ? "%s" : "%s.tmp", path) >=
+	    sizeof(o->tmp))
+		return cli_usage_error(cmd, "%s: path too long", path);
+	if (!o->in_place)
+		cli_unlink_on_signal(o->tmp, NULL);
+	o->f = fopen(o->tmp, "w");
+	if (!o->f) {
+		cli_error(cmd, "writing %s: %s", o->tmp, strerror(errno));
+		cli_unlink_on_signal(NULL, NULL);
+		return EXIT_INPUT;
+	}
+	return EXIT_OK;
+}
+
+int cli_output_close(const char *cmd, struct cli_output *o, bool ok)
+{
+	int bad = ferror(o->f);
+
+	errno = 0;
+	if (fclose(o->f) != 0)
+		bad = 1;
+	o->f = NULL;
+	if (ok && !bad && (o->in_place || rename(o->tmp, o->path) == 0)) {
+		cli_unlink_on_signal(NULL, NULL);
+		return EXIT_OK;
+	}
+	if (ok)
+		cli_error(cmd, "writing %s: %s", o->path, strerror(errno ? errno : EIO));
+	if (!o->in_place)
+		unlink(o->tmp);
+	cli_unlink_on_signal(NULL, NULL);
+	return EXIT_INPUT;
+}
+
 /* ------------------------------------------------------------ temporary files vs. signals */
 
 static char unlink_path[2][4096];

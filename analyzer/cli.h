@@ -37,6 +37,26 @@ void cli_unlink_on_signal(const char *path, const char *also);
 volatile sig_atomic_t *cli_catch_stop(void);
 void cli_end_stop(void);
 
+/*
+ * An output file (-o FILE) that is never left half written: a regular (or new) FILE is
+ * written whole to FILE.tmp and renamed over FILE at the end; anything else that exists (a
+ * device, a pipe, a symbolic link such as /dev/stdout) is written in place, never replaced
+ * (lstat: a rename would replace the link itself). Ctrl-C leaves no FILE.tmp.
+ */
+struct cli_output {
+	FILE *f;
+	const char *path;
+	char tmp[4096];
+	bool in_place;
+};
+/* Open it; 0, or the exit code after saying why (cmd: the subcommand). */
+FRC_MUST_USE int cli_output_open(const char *cmd, const char *path, struct cli_output *o);
+/*
+ * Close it: with ok, the file is complete (rename) and EXIT_OK comes back unless writing
+ * failed; without, the temporary file is removed, nothing is said, and EXIT_INPUT returned.
+ */
+FRC_MUST_USE int cli_output_close(const char *cmd, struct cli_output *o, bool ok);
+
 /* Read a whole file (at most max bytes) into a NUL-terminated buffer. 0 or -errno. */
 FRC_MUST_USE int cli_read_file(const char *path, size_t max, char **out, size_t *len);
 

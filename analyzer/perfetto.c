@@ -565,41 +565,22 @@ cleanup:
 	return rc;
 }
 
-/* The trace to path: FILE.tmp renamed, or in place when path is a device or link. */
+/* The trace to path (cli_output: FILE.tmp renamed, or in place for a device or link). */
 static int write_trace(const char *in, const char *path, const struct replay_options *ropt)
 {
-	char tmp[4096], err[FRC_MSG_MAX];
-	struct stat st;
-	bool in_place = lstat(path, &st) == 0 && !S_ISREG(st.st_mode);
-	FILE *f;
-	int rc, bad;
+	char err[FRC_MSG_MAX];
+	struct cli_output o;
+	int rc = cli_output_open("perfetto", path, &o);
 
-	if ((size_t)snprintf(tmp, sizeof(tmp), in_place ? "%s" : "%s.tmp", path) >= sizeof(tmp))
-		return cli_usage_error("perfetto", "%s: path too long", path);
-	if (!in_place)
-		cli_unlink_on_signal(tmp, NULL);
-	f = fopen(tmp, "w");
-	if (!f) {
-		cli_error("perfetto", "%s: %s", tmp, strerror(errno));
-		cli_unlink_on_signal(NULL, NULL);
-		return EXIT_INPUT;
-	}
-	rc = export_trace(in, ropt, f, err, sizeof(err));
-	bad = ferror(f);
-	if (fclose(f) != 0)
-		bad = 1;
-	if (!rc && !bad && (in_place || rename(tmp, path) == 0)) {
-		cli_unlink_on_signal(NULL, NULL);
-		return EXIT_OK;
-	}
 	if (rc)
+		return rc;
+	rc = export_trace(in, ropt, o.f, err, sizeof(err));
+	if (rc) {
+		rc = cli_output_close("perfetto", &o, false);
 		cli_error("perfetto", "%s", err);
-	else
-		cli_error("perfetto", "writing %s: %s", path, strerror(errno ? errno : EIO));
-	if (!in_place)
-		unlink(tmp);
-	cli_unlink_on_signal(NULL, NULL);
-	return EXIT_INPUT;
+		return rc;
+	}
+	return cli_output_close("perfetto", &o, true);
 }
 
 int cmd_perfetto(int argc, char **argv)

@@ -61,32 +61,11 @@ static void render(const struct report_model *m, enum report_format fmt, FILE *o
 		report_render_text(m, out);
 }
 
-/* Render into f and close it; 0, or -1 with errno when writing failed. */
-static int render_close(const struct report_model *m, enum report_format fmt, FILE *f)
-{
-	int bad;
-
-	render(m, fmt, f);
-	bad = ferror(f);
-	if (fclose(f) != 0 || bad) {
-		if (!errno)
-			errno = EIO;
-		return -1;
-	}
-	return 0;
-}
-
-/*
- * The report to -o FILE or stdout. A regular file (or a new one) is written whole to
- * FILE.tmp and renamed, so no half page is ever left at FILE; anything else that exists (a
- * device, a pipe, a symbolic link such as /dev/stdout) is written in place, never replaced
- * (lstat: a rename would replace the link itself).
- */
+/* The report to -o FILE (cli_output: never half written) or stdout. */
 static int write_report(const struct report_model *m, enum report_format fmt, const char *path)
 {
-	char tmp[4096];
-	struct stat st;
-	FILE *f;
+	struct cli_output o;
+	int rc;
 
 	if (!path) {
 		render(m, fmt, stdout);
@@ -96,29 +75,11 @@ static int write_report(const struct report_model *m, enum report_format fmt, co
 		}
 		return EXIT_OK;
 	}
-	if (lstat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
-		f = fopen(path, "w");
-		if (!f || render_close(m, fmt, f)) {
-			cli_error("report", "writing %s: %s", path, strerror(errno));
-			return EXIT_INPUT;
-		}
-		return EXIT_OK;
-	}
-	if ((size_t)snprintf(tmp, sizeof(tmp), "%s.tmp", path) >= sizeof(tmp)) {
-		cli_error("report", "%s: path too long", path);
-		return EXIT_USAGE;
-	}
-	cli_unlink_on_signal(tmp, NULL);
-	f = fopen(tmp, "w");
-	if (!f || render_close(m, fmt, f) || rename(tmp, path) != 0) {
-		cli_error("report", "writing %s: %s", f ? path : tmp, strerror(errno));
-		if (f)
-			unlink(tmp);
-		cli_unlink_on_signal(NULL, NULL);
-		return EXIT_INPUT;
-	}
-	cli_unlink_on_signal(NULL, NULL);
-	return EXIT_OK;
+	rc = cli_output_open("report", path, &o);
+	if (rc)
+		return rc;
+	render(m, fmt, o.f);
+	return cli_output_close("report", &o, true);
 }
 
 /* The exit code for what the replay found (warnings on stderr). */
