@@ -146,8 +146,8 @@ struct frc_reader_stats {
 	uint64_t file_size;
 	uint64_t chunks;
 	uint64_t records;
-	uint64_t by_type[FRC_TYPE_MAX + 1];	/* records delivered, indexed by enum frc_type */
-	uint64_t unknown;			/* records of unknown type skipped */
+	uint64_t by_type[FRC_TYPE_MAX + 1]; /* records delivered, indexed by enum frc_type */
+	uint64_t unknown;		    /* records of unknown type skipped */
 	/*
 	 * Records whose ktime is before the previous record's. Records are in the order the
 	 * recorder saw them (the ring buffer's, as the live pipeline did), and events from

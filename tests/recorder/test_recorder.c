@@ -153,8 +153,9 @@ static void forget_child(pid_t pid)
  * process name). stdout and stderr go to out_file (NULL: /dev/null). The child dies with
  * the test process (PR_SET_PDEATHSIG), so a failed test leaves nothing running.
  */
-static rlim_t spawn_fsize; /* RLIMIT_FSIZE for the next spawn (0: none) */
-static uid_t spawn_uid;	   /* run the next spawn as this user, no groups (0: as we are) */
+static rlim_t spawn_fsize;  /* RLIMIT_FSIZE for the next spawn (0: none) */
+static uid_t spawn_uid;	    /* run the next spawn as this user, no groups (0: as we are) */
+static bool spawn_realtime; /* run the next spawn SCHED_FIFO (see start_game) */
 
 static pid_t spawn(const char *path, char *const argv[], const char *out_file)
 {
@@ -177,6 +178,11 @@ static pid_t spawn(const char *path, char *const argv[], const char *out_file)
 		if (spawn_fsize) {
 			struct rlimit rl = {spawn_fsize, spawn_fsize};
 			setrlimit(RLIMIT_FSIZE, &rl);
+		}
+		if (spawn_realtime) {
+			struct sched_param sp = {.sched_priority = 1};
+			(void)sched_setscheduler(0, SCHED_FIFO,
+						 &sp); /* best effort: see start_game */
 		}
 		if (spawn_uid && (setgroups(0, NULL) || setgid(spawn_uid) || setuid(spawn_uid)))
 			_exit(125);
@@ -312,7 +318,16 @@ static pid_t start_game(const char *argv0, int variant, const char *truth, const
 	while ((s = va_arg(ap, const char *)))
 		add(&a, "%s", s);
 	va_end(ap);
+	/*
+	 * The truth timestamp is taken right before the call, so the scheduler must not run
+	 * anything between the two: on a loaded 2-core CI machine an ordinary thread was once
+	 * descheduled there for 4.3 ms, and the 2 ms check failed a correct recording. A
+	 * SCHED_FIFO game (its threads inherit it) is preempted only by interrupts. It sleeps
+	 * between calls, so it cannot starve framerec.
+	 */
+	spawn_realtime = true;
 	pid_t pid = spawn(STANDIN_GAME, a.v, NULL);
+	spawn_realtime = false;
 	/* Like a running app, the game has libgui.so mapped before anyone attaches to it. */
 	wait_mapped(pid);
 	return pid;
@@ -552,6 +567,20 @@ static size_t check_frames(const struct capture *c, pid_t pid, const struct trut
 			      " surface 0x%" PRIx64 " tid %u, truth 0x%" PRIx64 " 0x%" PRIx64 " %u",
 			      (int)pid, w->order, g->buf, g->surface, g->tid, w->buf, w->surface,
 			      w->tid);
+		/*
+		 * Causality, exact whatever the load: the game reads CLOCK_MONOTONIC (the
+		 * probe's clock) right before its call and again before its next call.
+		 * (A batch's buffers share one call, one truth time.)
+		 */
+		ck_assert_msg(g->ns >= w->ns,
+			      "pid %d truth call %zu: ktime %" PRIu64
+			      " precedes its call at %" PRIu64,
+			      (int)pid, w->order, g->ns, w->ns);
+		if (i + 1 < expect && w[1].surface == w->surface && w[1].ns > w->ns)
+			ck_assert_msg(g->ns <= w[1].ns,
+				      "pid %d truth call %zu: ktime %" PRIu64
+				      " follows the next call at %" PRIu64,
+				      (int)pid, w->order, g->ns, w[1].ns);
 		ck_assert_msg(d <= MAX_SKEW_NS,
 			      "pid %d truth call %zu: ktime %" PRIu64 " is %" PRIu64
 			      " ns from the truth %" PRIu64,
@@ -2008,8 +2037,8 @@ START_TEST(wait_interrupted)
 	const char *cap = tmp("cap.frc"), *log = tmp("framerec.log");
 
 	for (size_t i = 0; i < 2; i++) {
-		pid_t rec = start_framerec(log, "--package", "frc-no-such-game", "--wait", "-o",
-					   cap, NULL);
+		pid_t rec =
+		    start_framerec(log, "--package", "frc-no-such-game", "--wait", "-o", cap, NULL);
 
 		usleep(500000);
 		ck_assert_int_eq(kill(rec, sigs[i]), 0);
