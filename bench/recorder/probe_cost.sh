@@ -8,6 +8,9 @@
 #   framerec  framerec recording the game (-- COMMAND mode)
 # and prints the medians, the ratio framerec/empty (goal <= 1.25), and framerec's own
 # CPU time (its own main thread's time on CPU, not the game's) per recorded frame (goal <= 2 us).
+# That figure includes framerec's fixed start-up (BPF load and verification, symbol lookup),
+# so it also runs framerec on a 10-call game and splits the figure into start-up (ms) and
+# the cost of each further frame.
 #
 # Usage: bench/recorder/probe_cost.sh [BUILD_DIR]      (as root; default BUILD_DIR=build)
 #   CALLS=N  calls per run (default 50000)     REPS=N  runs of each way (default 5)
@@ -53,6 +56,7 @@ median() {
 
 run_game="$game --symbol $variant --burst --frames $calls"
 : >"$tmp/none" ; : >"$tmp/empty" ; : >"$tmp/framerec" ; : >"$tmp/cpu_per_frame"
+: >"$tmp/startup" ; : >"$tmp/cpu_ns"
 frames_total=0
 drops_total=0
 i=1
@@ -70,6 +74,7 @@ while [ "$i" -le "$reps" ]; do
 		--ring-kib 16384 -- $run_game >"$tmp/out"
 	ns_per_call "$tmp/out" >>"$tmp/framerec"
 	cpu_ns=$(sed -n 's/^cpu_ns=//p' "$tmp/out")
+	echo "$cpu_ns" >>"$tmp/cpu_ns"
 	"$helper" frames "$tmp/cap.frc" >"$tmp/frames"
 	frames=$(sed -n 's/^frames=\([0-9]*\) .*/\1/p' "$tmp/frames")
 	drops=$(sed -n 's/.* drops=\([0-9]*\) .*/\1/p' "$tmp/frames")
@@ -79,6 +84,12 @@ while [ "$i" -le "$reps" ]; do
 		awk -v c="$cpu_ns" -v f="$frames" 'BEGIN { printf "%.4f\n", c / f / 1000 }' \
 			>>"$tmp/cpu_per_frame"
 	fi
+
+	# Start-up alone: the same recording of a game that makes 10 calls.
+	rm -f "$tmp/cap.frc"
+	"$helper" cpu -- "$framerec" --quiet -o "$tmp/cap.frc" --lib "$lib" --symbol "$symbol" \
+		--ring-kib 16384 -- $game --symbol $variant --burst --frames 10 >"$tmp/out"
+	sed -n 's/^cpu_ns=//p' "$tmp/out" >>"$tmp/startup"
 	i=$((i + 1))
 done
 
@@ -86,12 +97,15 @@ none=$(median "$tmp/none")
 empty=$(median "$tmp/empty")
 rec=$(median "$tmp/framerec")
 cpu=$(median "$tmp/cpu_per_frame")
+startup=$(median "$tmp/startup")
+cpu_ns=$(median "$tmp/cpu_ns")
 echo "probe_cost: $calls calls of Surface::queueBuffer ($variant) per run, $reps runs each way, medians"
 echo "  runs (ns/call)  none: $(tr '\n' ' ' <"$tmp/none")"
 echo "                 empty: $(tr '\n' ' ' <"$tmp/empty")"
 echo "              framerec: $(tr '\n' ' ' <"$tmp/framerec")"
 awk -v n="$none" -v e="$empty" -v r="$rec" -v c="$cpu" -v ft="$frames_total" \
-	-v dt="$drops_total" -v calls="$calls" -v reps="$reps" 'BEGIN {
+	-v dt="$drops_total" -v calls="$calls" -v reps="$reps" -v su="$startup" \
+	-v cn="$cpu_ns" 'BEGIN {
 	printf "  no probe               %10.1f ns/call\n", n
 	printf "  empty uprobe (floor)   %10.1f ns/call   <- baseline\n", e
 	printf "  framerec recording     %10.1f ns/call\n", r
@@ -99,5 +113,9 @@ awk -v n="$none" -v e="$empty" -v r="$rec" -v c="$cpu" -v ft="$frames_total" \
 		(r / e <= 1.25) ? "met" : "NOT met"
 	printf "  framerec CPU           %10.3f us per recorded frame (goal <= 2): %s\n", c,
 		(c <= 2) ? "met" : "NOT met"
+	printf "    of which start-up    %10.1f ms (a 10-call recording: BPF load and verify, symbols)\n",
+		su / 1e6
+	printf "    each further frame   %10.3f us ((CPU of a run - start-up) / %d frames)\n",
+		(cn - su) / calls / 1000, calls
 	printf "  frames recorded %d of %d calls, %d reservation failures\n", ft, calls * reps, dt
 }'
