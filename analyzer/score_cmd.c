@@ -44,7 +44,10 @@ static const char score_help[] =
     "  frameanalyze score capture.frc --tracker kala,main-surface\n"
     "  frameanalyze score --json capture.frc | jq '.aggregate.trackers[].fps_mae_percent'\n";
 
-/* Parse "all" or "a,b,c" into names (pointing into arg, which is modified). */
+/*
+ * Parse "all" or "a,b,c" into names (pointing into the tracker table). Strict: an empty
+ * name, a name given twice or "all" inside a list is a usage error, not a guess.
+ */
 static int parse_trackers(char *arg, const char **names, size_t *n)
 {
 	char list[256];
@@ -55,22 +58,25 @@ static int parse_trackers(char *arg, const char **names, size_t *n)
 			names[(*n)++] = tracker_kind_at(i)->name;
 		return 0;
 	}
-	for (char *save = NULL, *tok = strtok_r(arg, ",", &save); tok;
-	     tok = strtok_r(NULL, ",", &save)) {
+	for (char *rest = arg, *tok; (tok = strsep(&rest, ",")) != NULL;) {
 		const struct tracker_kind *k = tracker_kind_find(tok);
 
+		if (!strcmp(tok, "all"))
+			return cli_usage_error("score",
+					       "--tracker: 'all' stands alone, not in a list");
 		if (!k) {
 			tracker_kind_names(list, sizeof(list));
-			return cli_usage_error("score", "unknown tracker '%s' (known: all, %s)",
-					       tok, list);
+			return cli_usage_error(
+			    "score", "--tracker: unknown tracker '%s' (known: all, %s)", tok, list);
 		}
+		for (size_t i = 0; i < *n; i++)
+			if (names[i] == k->name)
+				return cli_usage_error("score", "--tracker: '%s' given twice", tok);
 		if (*n == MAX_TRACKERS)
 			return cli_usage_error("score", "more than %d trackers in --tracker",
 					       MAX_TRACKERS);
 		names[(*n)++] = k->name;
 	}
-	if (*n == 0)
-		return cli_usage_error("score", "--tracker needs a name (or 'all')");
 	return 0;
 }
 
@@ -275,8 +281,8 @@ static void json_capture(FILE *out, const struct score_capture *cap, const struc
 	fprintf(out, "    ]}%s\n", last ? "" : ",");
 }
 
-/* Score every capture; print as we go (text) or at the end (JSON: one document). */
-static int score_all(char **paths, size_t n_paths, const struct replay_options *ropt,
+/* Score every capture into out, text or one JSON document. */
+static int score_all(FILE *out, char **paths, size_t n_paths, const struct replay_options *ropt,
 		     const char **names, size_t n, bool json)
 {
 	struct score_result agg[MAX_TRACKERS], res[MAX_TRACKERS];
@@ -285,16 +291,17 @@ static int score_all(char **paths, size_t n_paths, const struct replay_options *
 
 	memset(agg, 0, sizeof(agg));
 	if (json)
-		printf("{\n  \"frameanalyze_score\": 1,\n  \"captures\": [\n");
+		fprintf(out, "{\n  \"frameanalyze_score\": 1,\n  \"captures\": [\n");
 	else
-		printf("score: %zu capture%s; truth = the main surface of each capture's main PID; "
-		       "analyzer/REPORT.md defines every column\n\n",
-		       n_paths, n_paths == 1 ? "" : "s");
+		fprintf(
+		    out,
+		    "score: %zu capture%s; truth = the main surface of each capture's main PID; "
+		    "analyzer/REPORT.md defines every column\n\n",
+		    n_paths, n_paths == 1 ? "" : "s");
 	for (size_t c = 0; c < n_paths; c++) {
 		struct replay_source src = {.path = paths[c]};
 
 		if (score_capture(&src, ropt, names, n, &cap, res, err, sizeof(err))) {
-			fflush(stdout);
 			cli_error("score", "%s", err);
 			return EXIT_INPUT;
 		}
@@ -304,24 +311,56 @@ static int score_all(char **paths, size_t n_paths, const struct replay_options *
 		for (size_t i = 0; i < n; i++)
 			score_add(&agg[i], &res[i]);
 		if (json)
-			json_capture(stdout, &cap, res, n, c + 1 == n_paths);
+			json_capture(out, &cap, res, n, c + 1 == n_paths);
 		else
-			text_capture(stdout, &cap, res, n);
+			text_capture(out, &cap, res, n);
 	}
 	if (json) {
-		printf("  ],\n  \"aggregate\": {\"captures\": %zu, \"trackers\": [\n", n_paths);
+		fprintf(out, "  ],\n  \"aggregate\": {\"captures\": %zu, \"trackers\": [\n",
+			n_paths);
 		for (size_t i = 0; i < n; i++)
-			json_tracker(stdout, &agg[i], true, i + 1 == n);
-		printf("  ]}\n}\n");
+			json_tracker(out, &agg[i], true, i + 1 == n);
+		fprintf(out, "  ]}\n}\n");
 	} else {
-		printf("all %zu captures pooled (p50/p95/p99: mean absolute error; worst: see JSON "
-		       "aggregate for its capture)\n",
-		       n_paths);
-		text_header(stdout);
+		fprintf(
+		    out,
+		    "all %zu captures pooled (p50/p95/p99: mean absolute error; worst: see JSON "
+		    "aggregate for its capture)\n",
+		    n_paths);
+		text_header(out);
 		for (size_t i = 0; i < n; i++)
-			text_row(stdout, &agg[i], true);
+			text_row(out, &agg[i], true);
 	}
 	return EXIT_OK;
+}
+
+/*
+ * Score into memory and print only when every capture was scored: a capture that cannot
+ * be read half-way through the list leaves no half table and no broken JSON on stdout.
+ */
+static int score_to_stdout(char **paths, size_t n_paths, const struct replay_options *ropt,
+			   const char **names, size_t n, bool json)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&text, &len);
+	int rc;
+
+	if (!out) {
+		cli_error("score", "out of memory");
+		return EXIT_INPUT;
+	}
+	rc = score_all(out, paths, n_paths, ropt, names, n, json);
+	if (fclose(out) != 0 && rc == EXIT_OK) {
+		cli_error("score", "out of memory");
+		rc = EXIT_INPUT;
+	}
+	if (rc == EXIT_OK && (fwrite(text, 1, len, stdout) != len || fflush(stdout) != 0)) {
+		cli_error("score", "writing stdout: %s", strerror(errno));
+		rc = EXIT_INPUT;
+	}
+	free(text);
+	return rc;
 }
 
 int cmd_score(int argc, char **argv)
@@ -365,10 +404,5 @@ int cmd_score(int argc, char **argv)
 	rc = parse_trackers(list ? list : (char[]){"all"}, names, &n);
 	if (rc)
 		return rc;
-	rc = score_all(argv + optind, (size_t)(argc - optind), &ropt, names, n, json);
-	if (rc == EXIT_OK && fflush(stdout) != 0) {
-		cli_error("score", "writing stdout: %s", strerror(errno));
-		rc = EXIT_INPUT;
-	}
-	return rc;
+	return score_to_stdout(argv + optind, (size_t)(argc - optind), &ropt, names, n, json);
 }

@@ -1884,10 +1884,16 @@ START_TEST(score_usage)
 	ck_assert_int_eq(fa("score", NULL), 2);
 	ck_err_has("expected at least one capture");
 	ck_assert_int_eq(fa("score", frc, "--tracker", "kala,nope", NULL), 2);
-	ck_err_has("frameanalyze score: unknown tracker 'nope' (known: all, kala, surface, "
-		   "process, main-surface)");
+	ck_err_has("frameanalyze score: --tracker: unknown tracker 'nope' (known: all, kala, "
+		   "surface, process, main-surface)");
 	ck_assert_int_eq(count_lines(err_text), 1);
 	ck_assert_int_eq(fa("score", frc, "--tracker", ",", NULL), 2);
+	ck_assert_int_eq(fa("score", frc, "--tracker", "kala,,surface", NULL), 2);
+	ck_err_has("unknown tracker ''");
+	ck_assert_int_eq(fa("score", frc, "--tracker", "all,kala", NULL), 2);
+	ck_err_has("--tracker: 'all' stands alone, not in a list");
+	ck_assert_int_eq(fa("score", frc, "--tracker", "kala,surface,kala", NULL), 2);
+	ck_err_has("--tracker: 'kala' given twice");
 	ck_assert_int_eq(fa("score", frc, "--bogus", NULL), 2);
 	ck_assert_int_eq(fa("score", frc, "--tick-ms", "0", NULL), 2);
 	ck_assert_int_eq(fa("help", "score", NULL), 0);
@@ -1900,6 +1906,9 @@ START_TEST(score_usage)
 	ck_assert_int_eq(fa("score", frc, bad, NULL), 1);
 	ck_err_has("bad.frc");
 	ck_assert_int_eq(count_lines(err_text), 1);
+	ck_assert_msg(out_text[0] == 0, "stdout after a failed score: %s", out_text);
+	ck_assert_int_eq(fa("score", "--json", frc, bad, NULL), 1);
+	ck_assert_msg(out_text[0] == 0, "stdout after a failed score --json: %s", out_text);
 	/* scoring is not pass/fail: a capture with janks and errors still exits 0 */
 	ck_assert_int_eq(fa("score", frc, NULL), 0);
 	ck_out_has("all 1 captures pooled");
