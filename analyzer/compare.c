@@ -100,42 +100,65 @@ static struct value field_of(enum gate_field f, struct value b, struct value a)
 
 /* ------------------------------------------------------------ gates */
 
-/*
- * "METRIC[.after|.delta|.pct]OP NUMBER", OP one of > >= < <=; a bare METRIC is its delta
- * (after - before). Returns 0 or -1 (the message on stderr).
- */
-static int parse_gate(const char *s, struct gate *g)
+/* The metric names, "a, b, c", for a message. */
+static void metric_names(char *buf, size_t len)
 {
-	size_t klen = strcspn(s, ".<>");
+	size_t used = 0;
+
+	buf[0] = 0;
+	for (int m = 0; m < M_COUNT && used < len; m++)
+		used +=
+		    (size_t)snprintf(buf + used, len - used, "%s%s", m ? ", " : "", metrics[m].key);
+}
+
+/*
+ * "METRIC[.after|.delta|.pct]OP NUMBER", OP one of > >= < <= (spaces around OP allowed);
+ * a bare METRIC is its delta (after - before). Returns 0, or -1 with why in why[len].
+ */
+static int parse_gate(const char *s, struct gate *g, char *why, size_t len)
+{
+	size_t klen = strcspn(s, ".<>= ");
 	const char *p = s + klen, *num;
-	char *end;
+	char *end, names[256];
 
 	*g = (struct gate){.text = s, .m = M_COUNT, .field = G_DELTA};
 	for (int m = 0; m < M_COUNT; m++)
 		if (strlen(metrics[m].key) == klen && !strncmp(s, metrics[m].key, klen))
 			g->m = (enum metric)m;
-	if (g->m == M_COUNT)
+	if (g->m == M_COUNT) {
+		metric_names(names, sizeof(names));
+		snprintf(why, len, "unknown metric '%.*s' (known: %s)", (int)klen, s, names);
 		return -1;
+	}
 	if (*p == '.') {
-		size_t flen = strcspn(++p, "<>");
+		size_t flen = strcspn(++p, "<>= ");
 		int f;
 		for (f = 0; f < 3; f++)
 			if (strlen(field_name[f]) == flen && !strncmp(p, field_name[f], flen))
 				break;
-		if (f == 3)
+		if (f == 3) {
+			snprintf(why, len, "unknown field '.%.*s' (known: .after, .delta, .pct)",
+				 (int)flen, p);
 			return -1;
+		}
 		g->field = (enum gate_field)f;
 		p += flen;
 	}
-	if (*p != '<' && *p != '>')
+	p += strspn(p, " ");
+	if (*p != '<' && *p != '>') {
+		snprintf(why, len, "expected an operator (> >= < <=) after the metric");
 		return -1;
+	}
 	g->greater = *p++ == '>';
 	g->or_equal = *p == '=';
 	num = p + g->or_equal;
 	errno = 0;
 	g->threshold = strtod(num, &end);
-	if (end == num || *end || errno || !isfinite(g->threshold))
+	end += strspn(end, " ");
+	if (end == num || *end || errno || !isfinite(g->threshold)) {
+		snprintf(why, len, "expected a number after the operator");
 		return -1;
+	}
 	return 0;
 }
 
@@ -301,7 +324,8 @@ static const char compare_help[] =
     "                  METRIC[.after|.delta|.pct]OP NUMBER with OP one of > >= < <=:\n"
     "                  .after = the AFTER value, .delta = after - before (the default),\n"
     "                  .pct = the change in % of before. A gate on a value that does not\n"
-    "                  exist (no frames) does not trip.\n"
+    "                  exist (no frames) does not trip. Spaces around OP are allowed\n"
+    "                  ('p99_ms.delta > 2').\n"
     "  --tracker NAME  the tracker variant replayed for both captures\n"
     "  --tick-ms N     read the meter every N ms when a capture has no tick records\n"
     "\n"
@@ -327,6 +351,7 @@ static int parse_compare(int argc, char **argv, struct comparison *c, struct rep
 					     {"tick-ms", required_argument, NULL, 't'},
 					     {"help", no_argument, NULL, 'h'},
 					     {0}};
+	char why[512];
 	int ch;
 
 	optind = 1;
@@ -338,12 +363,11 @@ static int parse_compare(int argc, char **argv, struct comparison *c, struct rep
 			if (c->n_gates == MAX_GATES)
 				return cli_usage_error("compare", "more than %d --fail-if gates",
 						       MAX_GATES);
-			if (parse_gate(optarg, &c->gates[c->n_gates++]))
-				return cli_usage_error(
-				    "compare",
-				    "--fail-if '%s': expected METRIC[.after|.delta|.pct]OP NUMBER "
-				    "(OP: > >= < <=; metrics in --help)",
-				    optarg);
+			if (parse_gate(optarg, &c->gates[c->n_gates++], why, sizeof(why)))
+				return cli_usage_error("compare",
+						       "--fail-if '%s': %s; a gate is "
+						       "METRIC[.after|.delta|.pct]OP NUMBER",
+						       optarg, why);
 		} else if (ch == 'k') {
 			if (cli_parse_tracker("compare", optarg, &ropt->tracker_name))
 				return EXIT_USAGE;

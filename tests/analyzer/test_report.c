@@ -15,7 +15,7 @@
 #include <unistd.h>
 
 static char dir[256];
-static char *out_text;
+static char *out_text, *err_text;
 
 static char *slurp(const char *path, size_t *len)
 {
@@ -51,7 +51,8 @@ static const char *path(const char *name)
 	return s;
 }
 
-/* Run "frameanalyze ARGS" (a shell word list); stdout in out_text; the exit code. */
+/* Run "frameanalyze ARGS" (a shell word list); stdout in out_text, stderr in err_text; the exit
+ * code. */
 static int fa(const char *args)
 {
 	char cmd[2048];
@@ -62,12 +63,16 @@ static int fa(const char *args)
 	st = system(cmd);
 	ck_assert(WIFEXITED(st));
 	free(out_text);
+	free(err_text);
 	out_text = slurp(path("out"), NULL);
+	err_text = slurp(path("err"), NULL);
 	ck_assert_ptr_nonnull(out_text);
+	ck_assert_ptr_nonnull(err_text);
 	return WEXITSTATUS(st);
 }
 
 #define ck_out_has(s) ck_assert_msg(strstr(out_text, s), "stdout lacks [%s]:\n%s", s, out_text)
+#define ck_err_has(s) ck_assert_msg(strstr(err_text, s), "stderr lacks [%s]:\n%s", s, err_text)
 
 static void setup(void)
 {
@@ -304,11 +309,25 @@ START_TEST(compare_gates)
 	ck_assert_int_eq(fa(args), 0);
 	ck_assert(!strncmp(out_text, "<!DOCTYPE html>", 15));
 	ck_assert_ptr_null(strstr(out_text, "<script"));
-	static const char *const bad[] = {"'p99_ms.median>1'", "'p99_ms>abc'", "'p99_ms=3'",
-					  "'nope>1'", "'p99_ms>'"};
+	/* A gate may have spaces around its operator (as users type it in quotes). */
+	snprintf(args, sizeof(args), "compare %s %s --fail-if 'submitted_fps.after >= 59.9'",
+		 steady, steady);
+	ck_assert_int_eq(fa(args), 1);
+	/* Malformed gates: usage errors saying what is wrong. */
+	static const struct {
+		const char *gate, *why;
+	} bad[] = {
+	    {"'p99_ms.median>1'", "unknown field '.median' (known: .after, .delta, .pct)"},
+	    {"'p99_ms>abc'", "expected a number after the operator"},
+	    {"'p99_ms=3'", "expected an operator (> >= < <=) after the metric"},
+	    {"'nope>1'", "unknown metric 'nope' (known: submitted_fps, low_1pct_fps, p50_ms, "},
+	    {"'p99_ms>'", "expected a number after the operator"},
+	};
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
-		snprintf(args, sizeof(args), "compare %s %s --fail-if %s", steady, steady, bad[i]);
-		ck_assert_msg(fa(args) == 2, "gate %s accepted", bad[i]);
+		snprintf(args, sizeof(args), "compare %s %s --fail-if %s", steady, steady,
+			 bad[i].gate);
+		ck_assert_msg(fa(args) == 2, "gate %s accepted", bad[i].gate);
+		ck_err_has(bad[i].why);
 	}
 	snprintf(args, sizeof(args), "compare %s", steady);
 	ck_assert_int_eq(fa(args), 2);
