@@ -354,7 +354,9 @@ static int parse_args(struct doctor *d, int argc, char **argv)
 	};
 	int c;
 
-	while ((c = getopt_long(argc, argv, "p:l:s:h", opts, NULL)) != -1) {
+	/* ":" and opterr = 0: our own messages, named "framerec doctor:" like the others. */
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":p:l:s:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'p':
 			if (parse_pid(optarg, &d->plan.pid))
@@ -369,7 +371,12 @@ static int parse_args(struct doctor *d, int argc, char **argv)
 		case 'h':
 			fputs(doctor_usage, stdout);
 			return 1;
+		case ':':
+			fprintf(stderr, "framerec doctor: %s needs a value\n", argv[optind - 1]);
+			fputs("Try 'framerec doctor --help'.\n", stderr);
+			return -1;
 		default:
+			fprintf(stderr, "framerec doctor: unknown option '%s'\n", argv[optind - 1]);
 			fputs("Try 'framerec doctor --help'.\n", stderr);
 			return -1;
 		}

@@ -1556,6 +1556,21 @@ START_TEST(usage_errors)
 	char *empty_o[] = {"framerec", "--pid", "1", "-o", "", NULL};
 	assert_exit(wait_exit(spawn(FRAMEREC, empty_o, log), 5000), 2, log);
 	ck_assert_msg(strstr(slurp(log), "--output: empty value"), "%s", slurp(log));
+	/* doctor: the same, named "framerec doctor: " (getopt used to say "doctor: ..."). */
+	static const struct {
+		const char *arg, *needle;
+	} dbad[] = {
+	    {"--bogus", "framerec doctor: unknown option '--bogus'"},
+	    {"-x", "framerec doctor: unknown option '-x'"},
+	    {"--pid", "framerec doctor: --pid needs a value"},
+	    {"--pid=0", "framerec doctor: --pid: '0' is not a process id"},
+	};
+	for (size_t i = 0; i < sizeof(dbad) / sizeof(dbad[0]); i++) {
+		char *dargv[] = {"framerec", "doctor", (char *)dbad[i].arg, NULL};
+		assert_exit(wait_exit(spawn(FRAMEREC, dargv, log), 5000), 2, log);
+		ck_assert_msg(strncmp(slurp(log), dbad[i].needle, strlen(dbad[i].needle)) == 0,
+			      "doctor %s: %s", dbad[i].arg, slurp(log));
+	}
 }
 END_TEST
 
