@@ -19,6 +19,14 @@
 
 #define HIST_BUCKETS (1u << 20) /* 1 us each: [0, 1.048576 s) */
 #define BUCKET_NS 1000u
+/*
+ * The buckets' counts summed per block of 1024: a percentile or the 1 % low skips the
+ * empty ms instead of walking a million buckets (and faulting in 12 MB of zero pages)
+ * for each number. Same results: only empty buckets and whole blocks before the rank
+ * are skipped.
+ */
+#define BLOCK_SHIFT 10
+#define HIST_BLOCKS (HIST_BUCKETS >> BLOCK_SHIFT)
 #define MAX_DIFFS_KEPT 1000
 /*
  * Deltas outside the histogram (>= 1.048576 s) are kept one by one up to OVER_KEPT_MAX;
@@ -48,6 +56,7 @@ struct summary {
 	/* frame times */
 	uint32_t *hcount;
 	uint64_t *hsum;
+	uint64_t *bcount; /* hcount summed per block */
 	uint64_t *over;
 	size_t n_over, cap_over;
 	uint64_t *lcount; /* the log histogram, once over is folded into it (else NULL) */
@@ -78,8 +87,9 @@ int summary_new(struct summary **out)
 	/* calloc: the pages of an untouched bucket range are never faulted in. */
 	s->hcount = calloc(HIST_BUCKETS, sizeof(*s->hcount));
 	s->hsum = calloc(HIST_BUCKETS, sizeof(*s->hsum));
+	s->bcount = calloc(HIST_BLOCKS, sizeof(*s->bcount));
 	s->diffs = calloc(MAX_DIFFS_KEPT, sizeof(*s->diffs));
-	if (!s->hcount || !s->hsum || !s->diffs) {
+	if (!s->hcount || !s->hsum || !s->bcount || !s->diffs) {
 		summary_free(s);
 		return -ENOMEM;
 	}
@@ -96,6 +106,7 @@ void summary_free(struct summary *s)
 	free(s->over);
 	free(s->lsum);
 	free(s->lcount);
+	free(s->bcount);
 	free(s->hsum);
 	free(s->hcount);
 	free(s->symbol);
@@ -244,6 +255,7 @@ static int add_frame_time(struct summary *s, uint64_t d)
 	if (b < HIST_BUCKETS && s->hcount[b] < UINT32_MAX) {
 		s->hcount[b]++;
 		s->hsum[b] += d;
+		s->bcount[b >> BLOCK_SHIFT]++;
 	} else if (add_over(s, d)) {
 		return -ENOMEM;
 	}
@@ -365,10 +377,16 @@ static uint64_t value_at_rank(const struct summary *s, uint64_t rank)
 {
 	uint64_t seen = 0;
 
-	for (uint32_t b = 0; b < HIST_BUCKETS; b++) {
-		seen += s->hcount[b];
-		if (seen >= rank)
-			return (uint64_t)b * BUCKET_NS;
+	for (uint32_t blk = 0; blk < HIST_BLOCKS; blk++) {
+		if (seen + s->bcount[blk] < rank) {
+			seen += s->bcount[blk];
+			continue;
+		}
+		for (uint32_t b = blk << BLOCK_SHIFT;; b++) {
+			seen += s->hcount[b];
+			if (seen >= rank)
+				return (uint64_t)b * BUCKET_NS;
+		}
 	}
 	for (size_t i = 0; s->lcount && i < LOG_BUCKETS; i++) {
 		seen += s->lcount[i];
@@ -410,6 +428,11 @@ static double slowest_mean_ns(const struct summary *s)
 		}
 	}
 	for (uint32_t b = HIST_BUCKETS; b-- > 0 && left > 0;) {
+		if (!s->bcount[b >> BLOCK_SHIFT]) {
+			/* An empty block: go to its first bucket; the loop goes on below it. */
+			b &= ~((1u << BLOCK_SHIFT) - 1);
+			continue;
+		}
 		uint64_t c = s->hcount[b];
 		if (!c)
 			continue;
