@@ -137,8 +137,14 @@ static int replay_begin(struct replay_run_state *st)
 		char names[256];
 
 		tracker_kind_names(names, sizeof(names));
-		snprintf(st->err, st->errlen, "unknown tracker '%s' (known: %s)",
-			 st->info.config.tracker_name, names);
+		if (st->info.config.tracker_name == st->info.recorded_tracker)
+			snprintf(st->err, st->errlen,
+				 "%s: recorded with tracker '%s', which this frameanalyze does not "
+				 "know (known: %s); replay one of those with --tracker NAME",
+				 st->info.path, st->info.recorded_tracker, names);
+		else
+			snprintf(st->err, st->errlen, "unknown tracker '%s' (known: %s)",
+				 st->info.config.tracker_name, names);
 		return rc;
 	}
 	if (rc) {

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "heur_map.h"
+#include "tracker_kind.h"
 
 /* One (PID, surface) pair: an open-addressing table, linear probing, never deleted. */
 struct pair {
@@ -162,15 +163,22 @@ int truth_count(const struct replay_source *src, const struct replay_options *op
 {
 	struct truth *t = calloc(1, sizeof(*t));
 	struct replay_sink sink = {.record = count_record, .error = count_error};
+	/*
+	 * The truth is the records themselves: no tracker is involved, so the capture's
+	 * recorded one (which this build may not know) must not decide whether it counts.
+	 */
+	struct replay_options o = {.tracker_name = TRACKER_KIND_DEFAULT};
 	int rc;
 
+	if (opt)
+		o.tick_ms = opt->tick_ms;
 	*out = NULL;
 	if (!t) {
 		snprintf(err, errlen, "%s: out of memory", src->path);
 		return -ENOMEM;
 	}
 	sink.ctx = t;
-	rc = replay_run_source(src, opt, &sink, 1, err, errlen);
+	rc = replay_run_source(src, &o, &sink, 1, err, errlen);
 	if (!rc && (rc = select_mains(t)) != 0)
 		snprintf(err, errlen, "%s: out of memory", src->path);
 	if (rc) {

@@ -1877,6 +1877,35 @@ START_TEST(score_fixtures_truth)
 }
 END_TEST
 
+/*
+ * A capture recorded with a tracker this build does not know (a newer framerec): the
+ * replays of the recorded tracker refuse it naming the file and the way out (--tracker),
+ * and score, which replays every variant it knows and needs no recorded one, scores it.
+ */
+START_TEST(unknown_recorded_tracker)
+{
+	const char *txt = tmp("future.txt"), *frc = tmp("future.frc");
+
+	spit(txt, "meta tracker future-variant\n"
+		  "attach 1000000000 7 sym\n"
+		  "frame 1000000000 7 7 0x1000 0x0\n"
+		  "frame 1016666666 7 7 0x2000 0x0\n"
+		  "frame 1033333333 7 7 0x1000 0x0\n"
+		  "frame 1050000000 7 7 0x2000 0x0\n");
+	ck_assert_int_eq(fa("import", txt, "-o", frc, NULL), 0);
+	ck_assert_int_eq(fa("report", frc, NULL), 1);
+	ck_err_has("future.frc: recorded with tracker 'future-variant', which this frameanalyze "
+		   "does not know (known: kala, surface, process, main-surface); replay one of "
+		   "those with --tracker NAME\n");
+	ck_assert_int_eq(count_lines(err_text), 1);
+	ck_assert_msg(out_text[0] == 0, "stdout: %s", out_text);
+	ck_assert_int_eq(fa("report", "--tracker", "kala", frc, NULL), 0);
+	ck_out_has("tracker kala");
+	ck_assert_int_eq(fa("score", frc, NULL), 0);
+	ck_out_has("all 1 captures pooled");
+}
+END_TEST
+
 START_TEST(score_usage)
 {
 	const char *frc = hand_frc(), *bad = tmp("bad.frc");
@@ -2081,6 +2110,7 @@ int main(int argc, char **argv)
 	    FRC_CASE("score_exact_triple_60hz", score_exact_triple_60hz),
 	    FRC_CASE("score_fixtures_truth", score_fixtures_truth),
 	    FRC_CASE("score_usage", score_usage),
+	    FRC_CASE("unknown_recorded_tracker", unknown_recorded_tracker),
 	    FRC_CASE("score_in_memory_overlay", score_in_memory_overlay),
 	    FRC_CASE("score_in_memory_equal_rate", score_in_memory_equal_rate),
 	    FRC_CASE("db_sigint_leaves_no_file", db_sigint_leaves_no_file),
