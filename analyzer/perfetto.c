@@ -27,6 +27,7 @@
 #include "fps_meter.h"
 #include "frc_escape.h"
 #include "pb.h"
+#include "perfetto.h"
 #include "perfdog.h"
 #include "pidmap.h"
 #include "replay.h"
@@ -512,9 +513,8 @@ static const char perfetto_help[] =
     "  frameanalyze perfetto capture.frc -o capture.pftrace\n"
     "  frameanalyze perfetto --tracker main-surface capture.frc -o ms.pftrace\n";
 
-/* Replay path into out. 0 or a negative code with the message in err. */
-static int export_trace(const char *path, const struct replay_options *ropt, FILE *out, char *err,
-			size_t errlen)
+int perfetto_export(const char *path, const struct replay_options *ropt, FILE *out, char *err,
+		    size_t errlen)
 {
 	struct replay_source src = {.path = path};
 	struct exporter *x = calloc(1, sizeof(*x));
@@ -574,7 +574,7 @@ static int write_trace(const char *in, const char *path, const struct replay_opt
 
 	if (rc)
 		return rc;
-	rc = export_trace(in, ropt, o.f, err, sizeof(err));
+	rc = perfetto_export(in, ropt, o.f, err, sizeof(err));
 	if (rc) {
 		rc = cli_output_close("perfetto", &o, false);
 		cli_error("perfetto", "%s", err);

@@ -5,7 +5,8 @@
 #                      scripts/build-matrix.sh then compiles its sources with GCC and clang
 #                      at every build type's flags (a warning fails the run)
 #   2. build-asan/     the same sources under ASan + UBSan: all but the BPF end-to-end tests
-#   3. build-fuzz/     libFuzzer + ASan/UBSan: the capture reader fuzzed for 60 s
+#   3. build-fuzz/     libFuzzer + ASan/UBSan: the capture reader fuzzed for 60 s, the writer,
+#                      the text form and the analyzer (replays, renderers) 20 s each
 #   4. build-android/  the static arm64 build; its unit tests under qemu-aarch64
 #   5. build-android/  arm64vm: framerec on a real arm64 kernel under qemu-system-aarch64
 #                      (tests/arm64vm; SKIPPED, saying why, when qemu or the kernel is missing)
@@ -41,7 +42,7 @@ scripts/setup.sh build-asan -DFRC_SANITIZE=ON || exit 1
 
 stage "build-fuzz (libFuzzer)"
 scripts/setup.sh build-fuzz -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ \
-	-DFRC_FUZZ=ON -DFRC_RECORDER=OFF -DFRC_ANALYZER=OFF || exit 1
+	-DFRC_FUZZ=ON -DFRC_RECORDER=OFF -DFRC_ANALYZER=ON || exit 1
 
 stage "build-android (static arm64)"
 scripts/build-android.sh || exit 1
@@ -54,7 +55,7 @@ t_vm=$SECONDS
 run_ctest arm64vm build-android -j "$jobs" -L arm64vm
 echo "arm64vm stage: $((SECONDS - t_vm)) s"
 
-stage "tests: build-fuzz (reader fuzzed for 60 s)"
+stage "tests: build-fuzz (reader 60 s; roundtrip, text, analyze 20 s each)"
 run_ctest fuzz build-fuzz -R '^fuzz\.'
 
 stage "tests: build-asan (all but the BPF end-to-end tests)"

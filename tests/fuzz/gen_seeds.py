@@ -2,6 +2,7 @@
 # SPDX-License-Identifier: MIT
 """Write the reader fuzzer's seeds for issue 11 point 2 (inputs that claim far more work
 than their size): tests/fuzz/gen_seeds.py tests/fuzz/corpus   (needs the zstd CLI)
+and fuzz_analyze's: tests/fuzz/gen_seeds.py --analyze tests/fuzz/corpus_analyze
 
   bomb_body.bin     3 frame runs of 65536 frames each, 60 bytes: fuzz_reader wraps every
                     input as a chunk body too, so this is a chunk of 196608 frames (over
@@ -9,6 +10,12 @@ than their size): tests/fuzz/gen_seeds.py tests/fuzz/corpus   (needs the zstd CL
   bomb_capture.frc  a format 1.1 capture, one chunk of 64 such runs (4 M frames) in ~3 KB
                     that declares 1 record.
 Built from format/FORMAT.md with tests/format/gen_future.py's helpers, not libfrc_format.
+
+fuzz_analyze's seeds are records in fuzz_records.h's 12-byte encoding after its 3 option
+bytes: games the heuristics were made for, for the fuzzer to start from.
+  steady_triple     62.5 Hz, one surface, 3 buffers in rotation, a tick every 60 frames
+  two_surfaces      the same with a second surface queued between, sysfs samples
+  pause_exit        a steady run, a 5 s pause, an exit and a new attach
 """
 import os
 import struct
@@ -41,6 +48,53 @@ def bomb_capture(nruns, nrec):
     return skippable(0x184D2A5A, hp) + skippable(0x184D2A5B, d) + z
 
 
+# fuzz_records.h: byte 0 selects the type (sel % 16) and the time step (sel & 0x80: a jump),
+# bytes 1-4 the step, 5.. the fields. A frame step of 0x80000 is exactly 16 ms.
+STEP_16MS = struct.pack("<I", 0x80000)
+
+
+def frame(pid, buf, surface_sel, sel=5, step=STEP_16MS):
+    # p[7]: bit 0 = buffer 0x7f0000000000 + (p[8] % 4) * 0x1000; bits 1-3 the surface
+    return bytes([sel]) + step + bytes([pid, pid, 1 | (surface_sel << 1), buf, 0, 0, 0])
+
+
+# A frame after a pause: sel 0x95 is a frame (0x95 % 16 == 5) whose step is shifted by
+# 0x95 & 0x3F = 21 bits: 2384 << 21 ns = 5.0 s.
+PAUSE_5S = dict(sel=0x95, step=struct.pack("<I", 2384))
+
+
+def tick():
+    return bytes([0]) + STEP_16MS + bytes([0, 0, 0, 0, 0, 0, 0])
+
+
+def sysfs(text):
+    return bytes([1]) + STEP_16MS + bytes([len(text)]) + text.ljust(6, b"\0")
+
+
+def record(sel, pid):
+    return bytes([sel]) + STEP_16MS + bytes([pid, 3, 0, 0, 0, 0, 0])
+
+
+def analyze_seeds():
+    steady = [frame(1, i % 3, 2) for i in range(180)]
+    for i in range(60, 180, 60):
+        steady.insert(i, tick())
+    two = []
+    for i in range(120):
+        two.append(frame(1, i % 3, 2))
+        if i % 6 == 0:
+            two.append(frame(1, 3, 3))
+        if i % 15 == 0:
+            two.append(sysfs(b"60.0\n"))
+    pause = [record(3, 2)] + [frame(2, i % 2, 0) for i in range(60)]
+    pause += [frame(2, 0, 0, **PAUSE_5S)] + [frame(2, i % 2, 0) for i in range(1, 30)]
+    pause += [record(4, 2), record(3, 3)] + [frame(3, i % 3, 4) for i in range(30)]
+    opts = bytes([49, 0, 0])  # 1 s chunks, no recorded tracker, the default one replayed
+    return {"steady_triple": opts + b"".join(steady),
+            "two_surfaces": bytes([49, 0x40, 4]) + b"".join(two),  # scored; main-surface
+            "pause_exit": opts + b"".join(pause)}
+
+
 def main(out):
     with open(os.path.join(out, "bomb_body.bin"), "wb") as f:
         f.write(run_65536() * 3)
@@ -49,4 +103,9 @@ def main(out):
 
 
 if __name__ == "__main__":
-    main(sys.argv[1])
+    if sys.argv[1] == "--analyze":
+        for name, data in analyze_seeds().items():
+            with open(os.path.join(sys.argv[2], name), "wb") as f:
+                f.write(data)
+    else:
+        main(sys.argv[1])

@@ -1,0 +1,119 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * fuzz_records.h - fuzz input bytes as capture records, for the targets that need valid
+ * captures with hostile content (fuzz_roundtrip: the writer; fuzz_analyze: everything a
+ * replay drives). 12 input bytes make one record: mostly frames, with hostile times,
+ * PIDs, tids, buffers and Surfaces, and every other record type.
+ */
+#ifndef FRC_FUZZ_RECORDS_H
+#define FRC_FUZZ_RECORDS_H
+#include <stdint.h>
+#include <string.h>
+
+#include "frc.h"
+
+#define FUZZ_RECORD_BYTES 12
+
+static inline uint64_t fuzz_get(const uint8_t *p, int n)
+{
+	uint64_t v = 0;
+
+	for (int i = 0; i < n; i++)
+		v |= (uint64_t)p[i] << (8 * i);
+	return v;
+}
+
+/* A frame's Surface: none (old captures), one of three, or any pointer. */
+static inline uint64_t fuzz_surface(uint8_t sel, const uint8_t *p)
+{
+	switch ((sel >> 1) & 7) {
+	case 0:
+	case 1:
+		return 0;
+	case 2:
+	case 3:
+	case 4:
+		return 0x7e0000000000ull + ((sel >> 1) & 7) * 0x100;
+	default:
+		return fuzz_get(p, 4) << 20;
+	}
+}
+
+/* One record from FUZZ_RECORD_BYTES bytes at p; *t is the running time. */
+static inline void fuzz_make_record(const uint8_t *p, uint64_t *t, struct frc_record *r)
+{
+	uint8_t sel = p[0];
+	uint64_t step = fuzz_get(p + 1, 4);
+
+	/* Mostly small steps around 16.7 ms, sometimes a huge or backwards jump. */
+	if (sel & 0x80)
+		*t += step << (sel & 0x3F);
+	else
+		*t += 16000000 + (step & 0xFFFFF) - 0x80000;
+	memset(r, 0, sizeof(*r));
+	r->ktime_ns = *t;
+	switch (sel % 16) {
+	case 0:
+		r->type = FRC_TICK;
+		r->u.tick.has_result = p[5] & 1;
+		r->u.tick.source = r->u.tick.has_result ? p[5] % 3 : 0;
+		r->u.tick.fps_micro = r->u.tick.source ? fuzz_get(p + 6, 6) : 0;
+		break;
+	case 1:
+		r->type = FRC_SYSFS;
+		r->u.sysfs.len = p[5] % 8;
+		memcpy(r->u.sysfs.raw, p + 6, r->u.sysfs.len > 6 ? 6 : r->u.sysfs.len);
+		break;
+	case 2:
+		r->type = FRC_DROPS;
+		r->u.drops.cumulative = fuzz_get(p + 5, 7);
+		break;
+	case 3:
+		r->type = FRC_ATTACH;
+		r->u.attach.pid = p[5] % 5;
+		r->u.attach.len = p[6] % 4;
+		memcpy(r->u.attach.symbol, "_ZN7", r->u.attach.len);
+		break;
+	case 4:
+		r->type = FRC_EXIT;
+		r->u.exit.pid = p[5] % 5;
+		break;
+	default:
+		r->type = FRC_FRAME;
+		r->u.frame.pid = p[5] % 5;
+		r->u.frame.tid = p[6] % 3 ? r->u.frame.pid : p[6];
+		r->u.frame.buffer =
+		    p[7] & 1 ? 0x7f0000000000ull + (p[8] % 4) * 0x1000 : fuzz_get(p + 8, 4) << 24;
+		r->u.frame.surface = fuzz_surface(p[7], p + 8);
+		break;
+	}
+}
+
+/* Whether two records are the same record, field for field. */
+static inline int fuzz_same_record(const struct frc_record *a, const struct frc_record *b)
+{
+	if (a->type != b->type || a->ktime_ns != b->ktime_ns)
+		return 0;
+	switch (a->type) {
+	case FRC_FRAME:
+		return a->u.frame.pid == b->u.frame.pid && a->u.frame.tid == b->u.frame.tid &&
+		       a->u.frame.buffer == b->u.frame.buffer &&
+		       a->u.frame.surface == b->u.frame.surface;
+	case FRC_TICK:
+		return a->u.tick.has_result == b->u.tick.has_result &&
+		       a->u.tick.source == b->u.tick.source &&
+		       a->u.tick.fps_micro == b->u.tick.fps_micro;
+	case FRC_SYSFS:
+		return a->u.sysfs.len == b->u.sysfs.len &&
+		       !memcmp(a->u.sysfs.raw, b->u.sysfs.raw, a->u.sysfs.len);
+	case FRC_DROPS:
+		return a->u.drops.cumulative == b->u.drops.cumulative;
+	case FRC_ATTACH:
+		return a->u.attach.pid == b->u.attach.pid && a->u.attach.len == b->u.attach.len &&
+		       !memcmp(a->u.attach.symbol, b->u.attach.symbol, a->u.attach.len);
+	case FRC_EXIT:
+		return a->u.exit.pid == b->u.exit.pid;
+	}
+	return 0;
+}
+#endif
