@@ -438,7 +438,12 @@ static int db_open(struct dbsink *s, const char *file, bool create)
 	int rc;
 
 	if (sqlite3_open_v2(file, &s->db, flags, NULL) != SQLITE_OK) {
-		rc = !create && access(file, F_OK) != 0 && errno == ENOENT ? -ENOENT : -EIO;
+		/*
+		 * The open's own errno, not a later access(): another run may publish the
+		 * file in between, and "exists now" must not turn "did not exist" into an
+		 * error (the caller then stores into the published one).
+		 */
+		rc = !create && s->db && sqlite3_system_errno(s->db) == ENOENT ? -ENOENT : -EIO;
 		if (rc == -EIO)
 			snprintf(s->msg, sizeof(s->msg), "%s: cannot open: %s", s->path,
 				 s->db ? sqlite3_errmsg(s->db) : "out of memory");
