@@ -1482,22 +1482,32 @@ START_TEST(import_long_line_refused_early)
 }
 END_TEST
 
+/* Files in the test directory whose name starts with prefix (one per line), or "". */
+static char *files_starting(const char *prefix)
+{
+	char cmd[700];
+	char *list;
+	FILE *p;
+
+	snprintf(cmd, sizeof(cmd), "ls -a '%s' | grep '^%s' || true", tmpdir, prefix);
+	p = popen(cmd, "r");
+	ck_assert_ptr_nonnull(p);
+	list = calloc(1, 4096);
+	ck_assert_ptr_nonnull(list);
+	(void)!fread(list, 1, 4095, p);
+	pclose(p);
+	return list;
+}
+
 /* The temporary file next to OUT (OUT.tmp.XXXXXX), or NULL. */
 static char *import_tmp_file(void)
 {
-	char cmd[600], *found;
-	FILE *p;
+	char *found = files_starting("o\\.frc\\.tmp\\.");
 
-	snprintf(cmd, sizeof(cmd), "ls '%s' | grep '^o\\.frc\\.tmp\\.'", tmpdir);
-	p = popen(cmd, "r");
-	ck_assert_ptr_nonnull(p);
-	found = malloc(256);
-	ck_assert_ptr_nonnull(found);
-	if (!fgets(found, 256, p)) {
+	if (!*found) {
 		free(found);
-		found = NULL;
+		return NULL;
 	}
-	pclose(p);
 	return found;
 }
 
@@ -1531,23 +1541,6 @@ START_TEST(import_sigint_leaves_no_tmp)
 	ck_assert_int_eq(exists(frc), 0);
 }
 END_TEST
-
-/* Files in the test directory whose name starts with prefix (one per line), or "". */
-static char *files_starting(const char *prefix)
-{
-	char cmd[700];
-	char *list;
-	FILE *p;
-
-	snprintf(cmd, sizeof(cmd), "ls -a '%s' | grep '^%s' || true", tmpdir, prefix);
-	p = popen(cmd, "r");
-	ck_assert_ptr_nonnull(p);
-	list = calloc(1, 4096);
-	ck_assert_ptr_nonnull(list);
-	(void)!fread(list, 1, 4095, p);
-	pclose(p);
-	return list;
-}
 
 /*
  * Ctrl-C while db builds a new database (its first capture is being stored) leaves no
