@@ -41,37 +41,6 @@ static const char *file_kind(mode_t m)
 	return "a special file";
 }
 
-/* Fail early (before BPF work) on an output that exists or cannot be created. */
-int rec_check_output(const struct options *opt, char *err, size_t errlen)
-{
-	char dir[PATH_MAX];
-	struct stat st;
-
-	if (lstat(opt->output, &st) == 0) {
-		/*
-		 * --force replaces the name by unlinking it: never do that to a device, FIFO,
-		 * socket or directory (as root, "-f -o /dev/null" would delete /dev/null).
-		 */
-		if (!S_ISREG(st.st_mode) && !S_ISLNK(st.st_mode)) {
-			snprintf(err, errlen,
-				 "%s exists and is %s, not a regular file; not replacing it",
-				 opt->output, file_kind(st.st_mode));
-			return -EEXIST;
-		}
-		if (!opt->force) {
-			snprintf(err, errlen, "%s exists; use --force to overwrite it",
-				 opt->output);
-			return -EEXIST;
-		}
-	}
-	snprintf(dir, sizeof(dir), "%s", opt->output);
-	if (access(dirname(dir), W_OK)) {
-		snprintf(err, errlen, "cannot create %s: %s", opt->output, strerror(errno));
-		return -errno;
-	}
-	return 0;
-}
-
 /* The refusal of an existing -o that is not a regular file or a symlink, or 0. */
 static int refuse_special(const char *path, char *err, size_t errlen)
 {
@@ -81,6 +50,30 @@ static int refuse_special(const char *path, char *err, size_t errlen)
 		snprintf(err, errlen, "%s exists and is %s, not a regular file; not replacing it",
 			 path, file_kind(st.st_mode));
 		return -1;
+	}
+	return 0;
+}
+
+/* Fail early (before BPF work) on an output that exists or cannot be created. */
+int rec_check_output(const struct options *opt, char *err, size_t errlen)
+{
+	char dir[PATH_MAX];
+	struct stat st;
+
+	/*
+	 * --force replaces the name: never do that to a device, FIFO, socket or directory (as
+	 * root, "-f -o /dev/null" would delete /dev/null).
+	 */
+	if (refuse_special(opt->output, err, errlen))
+		return -EEXIST;
+	if (!opt->force && lstat(opt->output, &st) == 0) {
+		snprintf(err, errlen, "%s exists; use --force to overwrite it", opt->output);
+		return -EEXIST;
+	}
+	snprintf(dir, sizeof(dir), "%s", opt->output);
+	if (access(dirname(dir), W_OK)) {
+		snprintf(err, errlen, "cannot create %s: %s", opt->output, strerror(errno));
+		return -errno;
 	}
 	return 0;
 }
