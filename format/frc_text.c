@@ -565,6 +565,7 @@ struct import {
 	size_t pair_bytes; /* header bytes of the pairs so far (FORMAT.md 3) */
 	char *tmp;
 	int fd;
+	bool given_fd; /* fd is the caller's (frc_text_import_fd): written, never published */
 	frc_writer *w;
 	const char *out_path;
 	const struct frc_writer_options *opt;
@@ -650,6 +651,8 @@ static int open_output(struct import *im)
 	size_t n = strlen(im->out_path);
 	int ret;
 
+	if (im->given_fd)
+		goto open_writer;
 	im->tmp = malloc(n + sizeof(".tmp.XXXXXX"));
 	if (!im->tmp)
 		return FRC_ENOMEM;
@@ -665,6 +668,7 @@ static int open_output(struct import *im)
 	}
 	/* mkstemp makes 0600; a capture is an ordinary document. */
 	(void)!fchmod(im->fd, 0644);
+open_writer:
 	ret = frc_writer_open_fd(&im->w, im->fd, im->out_path, im->meta, im->n_meta, im->opt);
 	if (ret)
 		snprintf(im->p.err, im->p.errlen, "%s",
@@ -802,6 +806,8 @@ static int publish_output(struct import *im)
 		snprintf(p->err, p->errlen, "%s", frc_writer_error(im->w));
 		return ret;
 	}
+	if (im->given_fd)
+		return 0;
 	ret = close(im->fd);
 	im->fd = -1;
 	if (ret) {
@@ -818,6 +824,62 @@ static int publish_output(struct import *im)
 	return 0;
 }
 
+/* Import in_path into im's output (a temporary published over OUT, or the given fd). */
+static int run_import(struct import *im, const char *in_path, const volatile sig_atomic_t *stop)
+{
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t got;
+	FILE *in;
+	int ret = 0;
+
+	in = fopen(in_path, "r");
+	if (!in) {
+		snprintf(im->p.err, im->p.errlen, "%s: %s", in_path, strerror(errno));
+		return FRC_EIO;
+	}
+	while ((got = read_line(in, &line, &cap)) > 0) {
+		if (stop && *stop)
+			break;
+		im->p.lineno++;
+		im->p.s = line;
+		im->p.len = (size_t)got;
+		if (im->p.len && line[im->p.len - 1] == '\n')
+			im->p.len--;
+		if (im->p.len && line[im->p.len - 1] == '\r')
+			im->p.len--;
+		ret = import_line(im);
+		if (ret)
+			goto cleanup;
+	}
+	if (stop && *stop) {
+		snprintf(im->p.err, im->p.errlen, "%s: interrupted", in_path);
+		ret = FRC_EIO;
+		goto cleanup;
+	}
+	if (got < 0) {
+		ret = read_line_error(im, in, got);
+		goto cleanup;
+	}
+	ret = publish_output(im);
+cleanup:
+	frc_writer_free(im->w);
+	if (im->fd >= 0 && !im->given_fd)
+		close(im->fd);
+	if (im->tmp) {
+		unlink(im->tmp);
+		free(im->tmp);
+	}
+	for (size_t i = 0; i < im->n_meta; i++) {
+		free((char *)im->meta[i].key);
+		free((char *)im->meta[i].value);
+	}
+	free(im->meta);
+	free(line);
+	fclose(in);
+	return ret;
+}
+
 int frc_text_import_ex(const char *in_path, const char *out_path,
 		       const struct frc_writer_options *opt, const volatile sig_atomic_t *stop,
 		       char *err, size_t errlen)
@@ -826,12 +888,7 @@ int frc_text_import_ex(const char *in_path, const char *out_path,
 			    .fd = -1,
 			    .out_path = out_path,
 			    .opt = opt};
-	char *line = NULL;
-	size_t cap = 0;
 	struct stat sb;
-	ssize_t got;
-	FILE *in;
-	int ret = 0;
 
 	if (errlen)
 		err[0] = '\0';
@@ -844,49 +901,20 @@ int frc_text_import_ex(const char *in_path, const char *out_path,
 		snprintf(err, errlen, "%s: not a regular file; refusing to replace it", out_path);
 		return FRC_EIO;
 	}
-	in = fopen(in_path, "r");
-	if (!in) {
-		snprintf(err, errlen, "%s: %s", in_path, strerror(errno));
-		return FRC_EIO;
-	}
-	while ((got = read_line(in, &line, &cap)) > 0) {
-		if (stop && *stop)
-			break;
-		im.p.lineno++;
-		im.p.s = line;
-		im.p.len = (size_t)got;
-		if (im.p.len && line[im.p.len - 1] == '\n')
-			im.p.len--;
-		if (im.p.len && line[im.p.len - 1] == '\r')
-			im.p.len--;
-		ret = import_line(&im);
-		if (ret)
-			goto cleanup;
-	}
-	if (stop && *stop) {
-		snprintf(err, errlen, "%s: interrupted", in_path);
-		ret = FRC_EIO;
-		goto cleanup;
-	}
-	if (got < 0) {
-		ret = read_line_error(&im, in, got);
-		goto cleanup;
-	}
-	ret = publish_output(&im);
-cleanup:
-	frc_writer_free(im.w);
-	if (im.fd >= 0)
-		close(im.fd);
-	if (im.tmp) {
-		unlink(im.tmp);
-		free(im.tmp);
-	}
-	for (size_t i = 0; i < im.n_meta; i++) {
-		free((char *)im.meta[i].key);
-		free((char *)im.meta[i].value);
-	}
-	free(im.meta);
-	free(line);
-	fclose(in);
-	return ret;
+	return run_import(&im, in_path, stop);
+}
+
+int frc_text_import_fd(const char *in_path, int fd, const char *out_name,
+		       const struct frc_writer_options *opt, const volatile sig_atomic_t *stop,
+		       char *err, size_t errlen)
+{
+	struct import im = {.p = {.path = in_path, .err = err, .errlen = errlen},
+			    .fd = fd,
+			    .given_fd = true,
+			    .out_path = out_name,
+			    .opt = opt};
+
+	if (errlen)
+		err[0] = '\0';
+	return run_import(&im, in_path, stop);
 }

@@ -53,6 +53,15 @@ FRC_MUST_USE int frc_text_import_ex(const char *in_path, const char *out_path,
 				    const volatile sig_atomic_t *stop, char *err, size_t errlen);
 
 /*
+ * frc_text_import_ex into fd, an empty file the caller opened and publishes (out_name
+ * names it in messages): the capture is written whole and finished, fd is left open.
+ * On an error fd holds garbage for the caller to discard.
+ */
+FRC_MUST_USE int frc_text_import_fd(const char *in_path, int fd, const char *out_name,
+				    const struct frc_writer_options *opt,
+				    const volatile sig_atomic_t *stop, char *err, size_t errlen);
+
+/*
  * Write r (freshly opened) as canonical text: meta lines first, then every record in file
  * order. Returns 0 when the capture is complete; FRC_ETRUNCATED or FRC_ECORRUPT after
  * writing every valid record of a damaged capture (frc_reader_error says where); FRC_EIO

@@ -38,10 +38,10 @@ else
 fi
 
 # The same report as a page with charts (open it in any browser; no network needed).
-build/bin/frameanalyze report --html -o "$out/report.html" "$capture"
+build/bin/frameanalyze report --html --force -o "$out/report.html" "$capture"
 echo
 echo "== in short: what the app submitted, and what the tracker estimates"
 build/bin/frameanalyze report "$capture" | grep -E '^  (calls/s|tracker [a-z-]+ )'
-build/bin/frameanalyze perfetto "$capture" -o "$out/trace.pftrace"
+build/bin/frameanalyze perfetto "$capture" --force -o "$out/trace.pftrace"
 echo "== HTML report with charts: $top/$out/report.html"
 echo "== Perfetto trace (open it at https://ui.perfetto.dev): $top/$out/trace.pftrace"

@@ -13,6 +13,14 @@
 #
 # Each stage prints CTest's summary; the last line totals them. Exit 0 only if all pass.
 set -uo pipefail
+# A golden test run with this set rewrites its expectation instead of checking it: a test
+# run that cannot fail. Rewriting is scripts/update-goldens.sh's job, never this one's.
+if [ -n "${FRAMEANALYZE_UPDATE_GOLDEN+set}" ]; then
+	echo "test.sh: FRAMEANALYZE_UPDATE_GOLDEN is set: golden tests would rewrite their" >&2
+	echo "  expectations instead of checking them. Unset it; to accept a heuristic change" >&2
+	echo "  run scripts/update-goldens.sh and review the diff." >&2
+	exit 2
+fi
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
 jobs=$(nproc 2>/dev/null || echo 2)

@@ -1,8 +1,8 @@
 #!/bin/sh
 # html_browser.sh FRAMEANALYZE FIXTURES_BIN_DIR OUT_DIR
 #
-# The HTML report in a real browser (analyzer.report_html_browser): for every fixture
-# capture, headless Chromium loads the page from a file:// URL and
+# The HTML report in a real browser (analyzer.report_html_browser): every fixture capture
+# is rendered (a refusal fails) and headless Chromium loads the page from a file:// URL and
 #   - logs no console message (the page has no script: any message is an error, e.g. an
 #     invalid SVG attribute),
 #   - has every chart's <svg> with drawn content,
@@ -38,10 +38,12 @@ n=0
 for frc in "$fixtures"/*.frc; do
 	name=$(basename "$frc" .frc)
 	html=$out/$name.html
-	"$fa" report --html -o "$html" "$frc" 2>/dev/null
-	rc=$?
-	# a fixture the report refuses (corrupt on purpose) has no page: nothing to load
-	[ "$rc" -ne 0 ] && [ ! -s "$html" ] && continue
+	rm -f "$html"
+	if ! "$fa" report --html -o "$html" "$frc" 2>"$out/$name.err"; then
+		echo "FAIL $name: report --html refused the fixture: $(cat "$out/$name.err")"
+		fail=1
+		continue
+	fi
 	"$fa" report --json "$frc" >"$out/$name.json" 2>/dev/null
 	run_browser "file://$html" --dump-dom >"$out/$name.dom" 2>"$out/$name.log"
 	run_browser "file://$html" --screenshot="$out/$name.png" --window-size=1280,2000 \

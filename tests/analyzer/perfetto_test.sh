@@ -3,10 +3,10 @@
 #
 # analyzer.perfetto: `frameanalyze perfetto` writes traces that protoc decodes against the
 # .proto subset we wrote from Perfetto's field numbers (perfetto_subset.proto):
-#   - every fixture's trace decodes; slices begin and end in equal numbers; one
+#   - every fixture is exported (a refusal fails) and its trace decodes; slices begin and end in equal numbers; one
 #     queueBuffer instant per frame record (the count `report --json` gives);
 #   - the hand scenario with realtime.offset_ns decodes to exactly perfetto_hand.golden
-#     (FRAMEANALYZE_UPDATE_GOLDEN=1 rewrites it), its clock snapshot puts REALTIME at
+#     (scripts/update-goldens.sh rewrites it), its clock snapshot puts REALTIME at
 #     first ktime + offset;
 #   - the same trace cut inside its last packet fails to decode.
 # Exit 77 (SKIPPED) without protoc (Debian's protobuf-compiler, installed by setup.sh).
@@ -17,13 +17,14 @@ fixtures=$3
 work=$4
 proto="$src/perfetto_subset.proto"
 command -v protoc >/dev/null || { echo "SKIP: no protoc (protobuf-compiler)"; exit 77; }
-mkdir -p "$work"
+rm -rf "$work" && mkdir -p "$work"
 decode() { protoc --decode=perfetto.protos.Trace -I "$src" "$proto"; }
 fail() { echo "FAIL: $*"; exit 1; }
 n=0
 for frc in "$fixtures"/*.frc; do
 	name=$(basename "$frc" .frc)
-	"$fa" perfetto "$frc" -o "$work/$name.pftrace" 2>/dev/null || continue # refused: corrupt on purpose
+	"$fa" perfetto "$frc" -o "$work/$name.pftrace" 2>"$work/$name.err" ||
+		fail "$name: perfetto refused the fixture: $(cat "$work/$name.err")"
 	decode <"$work/$name.pftrace" >"$work/$name.txt" || fail "$name: protoc cannot decode the trace"
 	begins=$(grep -c 'type: TYPE_SLICE_BEGIN' "$work/$name.txt")
 	ends=$(grep -c 'type: TYPE_SLICE_END' "$work/$name.txt")
@@ -48,7 +49,8 @@ grep -A1 'clock_id: 1$' "$work/hand.decoded" | grep -q 'timestamp: 1764547200999
 	fail "hand: no REALTIME clock at first ktime + realtime.offset_ns"
 golden="$src/perfetto_hand.golden"
 if [ "${FRAMEANALYZE_UPDATE_GOLDEN:-0}" = 1 ]; then
-	cp "$work/hand.decoded" "$golden" && echo "perfetto: rewrote $golden"
+	cp "$work/hand.decoded" "$golden" && echo "perfetto: rewrote $golden (not checked)"
+	exit 77
 else
 	diff -u "$golden" "$work/hand.decoded" || fail "hand: decoded trace differs from $golden"
 fi

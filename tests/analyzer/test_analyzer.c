@@ -328,7 +328,7 @@ START_TEST(help_and_version)
 	ck_out_has("       frameanalyze SUBCOMMAND --help   (or: frameanalyze help SUBCOMMAND)\n");
 	/* "help CMD" shows CMD's help (it showed the general usage) */
 	ck_assert_int_eq(fa("help", "report", NULL), 0);
-	ck_out_has("usage: frameanalyze report IN.frc [--json | --html] [-o FILE] [--tick-ms N]\n");
+	ck_out_has("usage: frameanalyze report IN.frc [--json | --html] [-o FILE [--force]]\n");
 	ck_assert_int_eq(fa("help", "frobnicate", NULL), 2);
 	ck_err_has("unknown subcommand 'frobnicate'");
 }
@@ -1139,7 +1139,7 @@ START_TEST(report_huge_deltas_no_wrap)
 		  "frame 33333333 1 1 0x1\n"
 		  "frame 50000000 1 1 0x1\n"
 		  "frame 6148914691286517206 1 1 0x1\n");
-	ck_assert_int_eq(fa("import", txt, "-o", frc, NULL), 0);
+	ck_assert_int_eq(fa("import", txt, "-o", frc, "--force", NULL), 0);
 	ck_assert_int_eq(fa("report", frc, NULL), 0);
 	ck_out_has("  janks                    1\n  big janks                1\n");
 }
@@ -1499,10 +1499,10 @@ static char *files_starting(const char *prefix)
 	return list;
 }
 
-/* The temporary file next to OUT (OUT.tmp.XXXXXX), or NULL. */
+/* The temporary file next to OUT (OUT.tmp-XXXXXX), or NULL. */
 static char *import_tmp_file(void)
 {
-	char *found = files_starting("o\\.frc\\.tmp\\.");
+	char *found = files_starting("o\\.frc\\.tmp-");
 
 	if (!*found) {
 		free(found);
@@ -1513,7 +1513,7 @@ static char *import_tmp_file(void)
 
 /*
  * Ctrl-C during import -o leaves no temporary file behind (SIGINT killed import with its
- * OUT.tmp.XXXXXX in place), and no OUT: the import dies of the signal after cleaning up.
+ * OUT.tmp-XXXXXX in place), and no OUT: the import dies of the signal after cleaning up.
  */
 START_TEST(import_sigint_leaves_no_tmp)
 {

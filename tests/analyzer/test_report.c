@@ -14,6 +14,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "frc_case.h"
+
 static char dir[256];
 static char *out_text, *err_text;
 
@@ -73,6 +75,15 @@ static int fa(const char *args)
 
 #define ck_out_has(s) ck_assert_msg(strstr(out_text, s), "stdout lacks [%s]:\n%s", s, out_text)
 #define ck_err_has(s) ck_assert_msg(strstr(err_text, s), "stderr lacks [%s]:\n%s", s, err_text)
+
+static void spit_text(const char *p, const char *text)
+{
+	FILE *f = fopen(p, "w");
+
+	ck_assert_ptr_nonnull(f);
+	ck_assert_int_eq(fputs(text, f) >= 0, 1);
+	ck_assert_int_eq(fclose(f), 0);
+}
 
 static void setup(void)
 {
@@ -237,7 +248,7 @@ START_TEST(html_unwritable_output)
 
 	snprintf(args, sizeof(args), "report --html -o '%s' '%s'", path("no/such/x.html"), frc);
 	ck_assert_int_eq(fa(args), 1);
-	ck_assert_int_ne(access(path("no/such/x.html.tmp"), F_OK), 0);
+	ck_assert_int_eq(rmdir(path("no")), -1); /* nothing was created on the way */
 	/* a device is written in place, never replaced by a renamed file */
 	snprintf(args, sizeof(args), "report --html -o /dev/full '%s'", frc);
 	ck_assert_int_eq(fa(args), 1);
@@ -334,18 +345,171 @@ START_TEST(compare_gates)
 }
 END_TEST
 
+/* Bytes of a file, to compare an input before and after a refused run. */
+static char *bytes_of(const char *p, size_t *len)
+{
+	char *b = slurp(p, len);
+
+	ck_assert_msg(b, "%s: %s", p, strerror(errno));
+	return b;
+}
+
+/* -o naming the input (itself, a symbolic link to it, a hard link to it) is refused by
+ * every command that writes a file, --force or not, and the input stays byte-identical. */
+START_TEST(output_is_input_refused)
+{
+	static const char *const cmds[] = {
+	    "report", "report --html --force", "perfetto", "perfetto --force", "compare", "db",
+	};
+	/* copies: path()'s buffers are reused by every fa() */
+	char frc[512], sym[512], hard[512], txt[512], *before, *after, args[1600];
+	const char *outs[3] = {frc, sym, hard};
+	size_t n0, n1;
+
+	snprintf(frc, sizeof(frc), "%s", two_surfaces());
+	snprintf(sym, sizeof(sym), "%s", path("sym.frc"));
+	snprintf(hard, sizeof(hard), "%s", path("hard.frc"));
+	snprintf(txt, sizeof(txt), "%s", path("two.txt"));
+	before = bytes_of(frc, &n0);
+
+	ck_assert_int_eq(symlink(frc, sym), 0);
+	ck_assert_int_eq(link(frc, hard), 0);
+	for (size_t o = 0; o < 3; o++)
+		for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++) {
+			/* compare takes two captures: the same one twice */
+			snprintf(args, sizeof(args), "%s '%s' %s%s%s -o '%s'", cmds[i], frc,
+				 strcmp(cmds[i], "compare") ? "" : "'",
+				 strcmp(cmds[i], "compare") ? "" : frc,
+				 strcmp(cmds[i], "compare") ? "" : "'", outs[o]);
+			ck_assert_msg(fa(args) == 1, "%s: exit not 1", args);
+			ck_err_has("is the input");
+			after = bytes_of(frc, &n1);
+			ck_assert_msg(n0 == n1 && !memcmp(before, after, n0),
+				      "%s changed the input (%zu -> %zu bytes)", args, n0, n1);
+			free(after);
+		}
+	/* import: the text file is the input */
+	snprintf(args, sizeof(args), "import '%s' -o '%s' --force", txt, txt);
+	ck_assert_int_eq(fa(args), 1);
+	ck_err_has("is the input");
+	free(before);
+}
+END_TEST
+
+/* An existing output is refused without --force and replaced whole with it. */
+START_TEST(output_exists_needs_force)
+{
+	char frc[512], out[512], args[1200], *text;
+
+	snprintf(frc, sizeof(frc), "%s", two_surfaces());
+	snprintf(out, sizeof(out), "%s", path("r.txt"));
+	spit_text(out, "keep me\n");
+	snprintf(args, sizeof(args), "report '%s' -o '%s'", frc, out);
+	ck_assert_int_eq(fa(args), 1);
+	ck_err_has("r.txt: exists; not replacing it without --force");
+	text = bytes_of(out, NULL);
+	ck_assert_str_eq(text, "keep me\n");
+	free(text);
+	snprintf(args, sizeof(args), "report '%s' -o '%s' --force", frc, out);
+	ck_assert_int_eq(fa(args), 0);
+	text = bytes_of(out, NULL);
+	ck_assert_msg(!strncmp(text, "submissions (", 13), "%s", text);
+	free(text);
+	/* --force alone is a usage error, as is --json with --html */
+	snprintf(args, sizeof(args), "report '%s' --force", frc);
+	ck_assert_int_eq(fa(args), 2);
+	ck_err_has("--force without -o FILE");
+	snprintf(args, sizeof(args), "report '%s' --json --html", frc);
+	ck_assert_int_eq(fa(args), 2);
+	ck_err_has("--json and --html: choose one");
+}
+END_TEST
+
+/* A symbolic link planted where the old fixed temporary name was (OUT.tmp) and one at OUT
+ * itself are never followed: the victims stay as they were. */
+START_TEST(output_planted_link_not_followed)
+{
+	char frc[512], victim[512], out[512], args[1200], name[600], *text;
+
+	snprintf(frc, sizeof(frc), "%s", two_surfaces());
+	snprintf(victim, sizeof(victim), "%s", path("victim"));
+	snprintf(out, sizeof(out), "%s", path("out.html"));
+	spit_text(victim, "precious\n");
+	snprintf(name, sizeof(name), "%s.tmp", out);
+	ck_assert_int_eq(symlink(victim, name), 0);
+	snprintf(args, sizeof(args), "report --html -o '%s' '%s'", out, frc);
+	ck_assert_int_eq(fa(args), 0);
+	text = bytes_of(victim, NULL);
+	ck_assert_str_eq(text, "precious\n");
+	free(text);
+	text = bytes_of(out, NULL);
+	ck_assert_ptr_nonnull(strstr(text, "</html>"));
+	free(text);
+	/* OUT itself a link to the victim: --force replaces the link, not the victim */
+	ck_assert_int_eq(unlink(out), 0);
+	ck_assert_int_eq(symlink(victim, out), 0);
+	snprintf(args, sizeof(args), "report --html --force -o '%s' '%s'", out, frc);
+	ck_assert_int_eq(fa(args), 0);
+	text = bytes_of(victim, NULL);
+	ck_assert_str_eq(text, "precious\n");
+	free(text);
+	{
+		struct stat st;
+
+		ck_assert_int_eq(lstat(out, &st), 0);
+		ck_assert(S_ISREG(st.st_mode));
+	}
+}
+END_TEST
+
+/* Two runs writing the same -o at once leave one whole page and no temporary file. */
+START_TEST(output_concurrent_one_whole)
+{
+	char frc[512], out[512], ref_path[512], cmd[2400], *ref, *got;
+	size_t nref, ngot;
+	int st;
+
+	snprintf(frc, sizeof(frc), "%s", two_surfaces());
+	snprintf(out, sizeof(out), "%s", path("same.html"));
+	snprintf(ref_path, sizeof(ref_path), "%s", path("ref.html"));
+	snprintf(cmd, sizeof(cmd), "report --html -o '%s' '%s'", ref_path, frc);
+	ck_assert_int_eq(fa(cmd), 0);
+	ref = bytes_of(ref_path, &nref);
+	for (int round = 0; round < 5; round++) {
+		unlink(out);
+		snprintf(cmd, sizeof(cmd),
+			 "cd '%s' && { '%s' report --html --force -o same.html two.frc 2>e1 & "
+			 "'%s' report --html --force -o same.html two.frc 2>e2 & wait; }",
+			 dir, FRAMEANALYZE_BIN, FRAMEANALYZE_BIN);
+		st = system(cmd);
+		ck_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+		got = bytes_of(out, &ngot);
+		ck_assert_msg(ngot == nref && !memcmp(got, ref, nref),
+			      "round %d: not one whole page", round);
+		free(got);
+		snprintf(cmd, sizeof(cmd), "ls '%s' | grep -q 'same.html.tmp'", dir);
+		ck_assert_msg(system(cmd) != 0, "a temporary file was left behind");
+	}
+	free(ref);
+}
+END_TEST
+
 int main(int argc, char **argv)
 {
 	const struct {
 		const char *name;
 		const TTest *test;
 	} cases[] = {
-	    {"submissions_two_surfaces", submissions_two_surfaces},
-	    {"verdict_triple_buffered", verdict_triple_buffered},
-	    {"html_deterministic_selfcontained", html_deterministic_selfcontained},
-	    {"html_unwritable_output", html_unwritable_output},
-	    {"perfetto_usage_and_errors", perfetto_usage_and_errors},
-	    {"compare_gates", compare_gates},
+	    FRC_CASE("submissions_two_surfaces", submissions_two_surfaces),
+	    FRC_CASE("verdict_triple_buffered", verdict_triple_buffered),
+	    FRC_CASE("html_deterministic_selfcontained", html_deterministic_selfcontained),
+	    FRC_CASE("html_unwritable_output", html_unwritable_output),
+	    FRC_CASE("perfetto_usage_and_errors", perfetto_usage_and_errors),
+	    FRC_CASE("compare_gates", compare_gates),
+	    FRC_CASE("output_is_input_refused", output_is_input_refused),
+	    FRC_CASE("output_exists_needs_force", output_exists_needs_force),
+	    FRC_CASE("output_planted_link_not_followed", output_planted_link_not_followed),
+	    FRC_CASE("output_concurrent_one_whole", output_concurrent_one_whole),
 	};
 	Suite *s = suite_create("report");
 	SRunner *sr;

@@ -87,7 +87,10 @@ static void analyze(const char *path, const char *tracker, uint32_t tick_ms, boo
 	report_render_html(m, sink);
 	report_model_free(m);
 	err[0] = '\0';
-	rc = perfetto_export(path, &ropt, sink, err, sizeof(err));
+	{
+		struct perfetto_result pres;
+		rc = perfetto_export(path, &ropt, sink, &pres, err, sizeof(err));
+	}
 	check_refusal(rc, err);
 }
 

@@ -305,7 +305,7 @@ static void html_out(const struct comparison *c, FILE *out)
 /* ------------------------------------------------------------ the command */
 
 static const char compare_help[] =
-    "usage: frameanalyze compare BEFORE.frc AFTER.frc [--json | --html]\n"
+    "usage: frameanalyze compare BEFORE.frc AFTER.frc [--json | --html] [-o FILE [--force]]\n"
     "                            [--fail-if GATE]... [--tracker NAME] [--tick-ms N]\n"
     "\n"
     "Put two captures' key metrics side by side (before, after, change, change %):\n"
@@ -319,7 +319,9 @@ static const char compare_help[] =
     "  loss_percent     reservation failures / (frames + failures)\n"
     "\n"
     "options:\n"
-    "  --json, --html  JSON or a self-contained HTML page instead of text (stdout)\n"
+    "  --json, --html  JSON or a self-contained HTML page instead of text\n"
+    "  -o FILE         write to FILE (whole or not at all; never a capture) instead of\n"
+    "                  stdout; --force replaces an existing FILE\n"
     "  --fail-if GATE  exit 1 when GATE holds; repeatable. GATE is\n"
     "                  METRIC[.after|.delta|.pct]OP NUMBER with OP one of > >= < <=:\n"
     "                  .after = the AFTER value, .delta = after - before (the default),\n"
@@ -336,73 +338,75 @@ static const char compare_help[] =
     "  frameanalyze compare before.frc after.frc\n"
     "  frameanalyze compare before.frc after.frc --fail-if 'submitted_fps.pct<-5' \\\n"
     "      --fail-if 'p99_ms.delta>2' --fail-if 'janks_per_min.after>1'\n"
-    "  frameanalyze compare --html before.frc after.frc > compare.html\n";
+    "  frameanalyze compare --html before.frc after.frc -o compare.html\n";
 
-enum compare_format { CMP_TEXT, CMP_JSON, CMP_HTML };
-
-/* Parse the options into c and ropt. -1 to go on, else an exit code. */
-static int parse_compare(int argc, char **argv, struct comparison *c, struct replay_options *ropt,
-			 enum compare_format *fmt)
+/* The comparison in its format to -o FILE or stdout; an exit code. */
+static int write_comparison(const struct comparison *c, const struct cli_args *a)
 {
-	static const struct option opts[] = {{"json", no_argument, NULL, 'j'},
-					     {"html", no_argument, NULL, 'H'},
-					     {"fail-if", required_argument, NULL, 'f'},
-					     {"tracker", required_argument, NULL, 'k'},
-					     {"tick-ms", required_argument, NULL, 't'},
-					     {"help", no_argument, NULL, 'h'},
-					     {0}};
-	char why[512];
-	int ch;
+	struct cli_output o = {.f = stdout};
+	int rc;
 
-	optind = 1;
-	opterr = 0;
-	while ((ch = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-		if (ch == 'j' || ch == 'H') {
-			*fmt = ch == 'j' ? CMP_JSON : CMP_HTML;
-		} else if (ch == 'f') {
-			if (c->n_gates == MAX_GATES)
-				return cli_usage_error("compare", "more than %d --fail-if gates",
-						       MAX_GATES);
-			if (parse_gate(optarg, &c->gates[c->n_gates++], why, sizeof(why)))
-				return cli_usage_error("compare",
-						       "--fail-if '%s': %s; a gate is "
-						       "METRIC[.after|.delta|.pct]OP NUMBER",
-						       optarg, why);
-		} else if (ch == 'k') {
-			if (cli_parse_tracker("compare", optarg, &ropt->tracker_name))
-				return EXIT_USAGE;
-		} else if (ch == 't') {
-			if (replay_parse_tick_ms(optarg, &ropt->tick_ms))
-				return cli_usage_error(
-				    "compare", "--tick-ms: '%s' is not in [1, 3600000]", optarg);
-		} else if (ch == 'h') {
-			fputs(compare_help, stdout);
-			return EXIT_OK;
-		} else {
-			return cli_usage_error("compare", "unknown option or missing value: '%s'",
-					       argv[optind - 1]);
-		}
+	if (a->output && (rc = cli_output_open("compare", a->output, a->force, a->pos, 2, &o)))
+		return rc;
+	if (a->format == CLI_FORMAT_JSON)
+		json_out(c, o.f);
+	else if (a->format == CLI_FORMAT_HTML)
+		html_out(c, o.f);
+	else
+		text_out(c, o.f);
+	if (a->output)
+		return cli_output_close("compare", &o, true);
+	if (fflush(stdout) != 0) {
+		cli_error("compare", "writing stdout: %s", strerror(errno));
+		return EXIT_INPUT;
 	}
-	if (argc - optind != 2)
-		return cli_usage_error("compare", "expected BEFORE.frc and AFTER.frc");
-	c->before_path = argv[optind];
-	c->after_path = argv[optind + 1];
-	return -1;
+	return EXIT_OK;
+}
+
+/* --fail-if GATE: one more gate; 0 or the usage error. */
+static int on_option(void *ctx, int opt, const char *arg)
+{
+	struct comparison *c = ctx;
+	char why[512];
+
+	if (opt != 'f')
+		return EXIT_USAGE;
+	if (c->n_gates == MAX_GATES)
+		return cli_usage_error("compare", "more than %d --fail-if gates", MAX_GATES);
+	if (parse_gate(arg, &c->gates[c->n_gates++], why, sizeof(why)))
+		return cli_usage_error("compare",
+				       "--fail-if '%s': %s; a gate is "
+				       "METRIC[.after|.delta|.pct]OP NUMBER",
+				       arg, why);
+	return 0;
 }
 
 int cmd_compare(int argc, char **argv)
 {
+	static const struct option extra[] = {{"fail-if", required_argument, NULL, 'f'}, {0}};
 	struct comparison c = {0};
-	struct replay_options ropt = {0};
-	enum compare_format fmt = CMP_TEXT;
+	const struct cli_spec spec = {
+	    .cmd = "compare",
+	    .help = compare_help,
+	    .takes = CLI_OUTPUT | CLI_FORCE | CLI_TICK | CLI_TRACKER | CLI_JSON | CLI_HTML,
+	    .extra = extra,
+	    .on_extra = on_option,
+	    .ctx = &c,
+	    .min_pos = 2,
+	    .max_pos = 2,
+	    .pos_usage = "expected BEFORE.frc and AFTER.frc",
+	};
 	struct report_model *b = NULL, *a = NULL;
+	struct cli_args args;
 	char err[FRC_MSG_MAX];
-	int rc = parse_compare(argc, argv, &c, &ropt, &fmt);
+	int rc;
 
-	if (rc >= 0)
+	if (!cli_parse(&spec, argc, argv, &args, &rc))
 		return rc;
-	if (report_model_build(c.before_path, &ropt, NULL, 0, &b, err, sizeof(err)) ||
-	    report_model_build(c.after_path, &ropt, NULL, 0, &a, err, sizeof(err))) {
+	c.before_path = args.pos[0];
+	c.after_path = args.pos[1];
+	if (report_model_build(c.before_path, &args.ropt, NULL, 0, &b, err, sizeof(err)) ||
+	    report_model_build(c.after_path, &args.ropt, NULL, 0, &a, err, sizeof(err))) {
 		cli_error("compare", "%s", err);
 		rc = EXIT_INPUT;
 		goto cleanup;
@@ -417,14 +421,7 @@ int cmd_compare(int argc, char **argv)
 		if (c.tripped[i])
 			rc = EXIT_INPUT;
 	}
-	if (fmt == CMP_JSON)
-		json_out(&c, stdout);
-	else if (fmt == CMP_HTML)
-		html_out(&c, stdout);
-	else
-		text_out(&c, stdout);
-	if (fflush(stdout) != 0) {
-		cli_error("compare", "writing stdout: %s", strerror(errno));
+	if (write_comparison(&c, &args) != EXIT_OK) {
 		rc = EXIT_INPUT;
 	} else if (rc) {
 		for (size_t i = 0; i < c.n_gates; i++)

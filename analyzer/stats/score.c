@@ -3,7 +3,7 @@
  * score.c - the score engine (see score.h, analyzer/REPORT.md "Score").
  *
  * Per variant one replay with a sink that sees both series of the main PID: the truth
- * (from the records, through truth.h) and the variant's deltas (from the pipeline). Both
+ * (from the records, through submissions.h) and the variant's deltas (from the pipeline). Both
  * go through the report's own statistics (a struct summary each) and PerfDog's rule
  * (perfdog.h); windows, janks and the per-tick truth are kept here, bounded: janks at most
  * SCORE_MAX_JANKS per series, the truth's last second at most SCORE_TICK_RING calls.
@@ -16,7 +16,7 @@
 
 #include "perfdog.h"
 #include "summary.h"
-#include "truth.h"
+#include "submissions.h"
 
 #define SEC_NS 1000000000ull
 #define SCORE_MAX_JANKS (1u << 20)
@@ -39,7 +39,7 @@ struct series {
 };
 
 struct run {
-	struct truth *truth;
+	struct submissions *subm;
 	uint32_t pid;
 	uint64_t t0, n_full; /* first record; full 1 s windows */
 	uint64_t cur_win;
@@ -169,7 +169,7 @@ static int run_record(void *ctx, const struct frc_record *rec, uint64_t frame_se
 		memset(run->truth_s.win, 0, sizeof(run->truth_s.win));
 		memset(run->est_s.win, 0, sizeof(run->est_s.win));
 	}
-	if (!truth_series_next(run->truth, rec, frame_seq, &d) || d.pid != run->pid)
+	if (!subm_series_next(run->subm, rec, frame_seq, &d) || d.pid != run->pid)
 		return 0;
 	ring_push(run, d.ktime_ns);
 	return series_add(run, &run->truth_s, &d);
@@ -234,7 +234,7 @@ static int run_begin(void *ctx, const struct replay_info *info)
 	run->r->truncated = info->stats.status != FRC_STATUS_COMPLETE;
 	run->t0 = info->stats.first_ktime_ns;
 	run->n_full = (info->stats.last_ktime_ns - info->stats.first_ktime_ns) / SEC_NS;
-	truth_series_reset(run->truth);
+	subm_series_reset(run->subm);
 	return 0;
 }
 
@@ -319,11 +319,11 @@ static void finish_run(struct run *run)
 
 /* One replay of path with tracker name; fills *r. */
 static int score_one(const struct replay_source *src, const struct replay_options *opt,
-		     struct truth *truth, uint32_t pid, const char *name, struct score_result *r,
-		     char *err, size_t errlen)
+		     struct submissions *truth, uint32_t pid, const char *name,
+		     struct score_result *r, char *err, size_t errlen)
 {
 	struct replay_options o = opt ? *opt : (struct replay_options){0};
-	struct run run = {.truth = truth, .pid = pid, .r = r};
+	struct run run = {.subm = truth, .pid = pid, .r = r};
 	struct replay_sink sink = {.ctx = &run,
 				   .begin = run_begin,
 				   .record = run_record,
@@ -354,19 +354,19 @@ int score_capture(const struct replay_source *src, const struct replay_options *
 		  const char *const *names, size_t n, struct score_capture *cap,
 		  struct score_result *results, char *err, size_t errlen)
 {
-	struct truth *truth = NULL;
-	const struct truth_pid *mp;
+	struct submissions *truth = NULL;
+	const struct subm_pid *mp;
 	int rc;
 
 	memset(cap, 0, sizeof(*cap));
 	cap->path = src->path;
-	rc = truth_count(src, opt, &truth, err, errlen);
+	rc = subm_count(src, opt, &truth, err, errlen);
 	if (rc)
 		return rc;
-	mp = truth_main_pid(truth);
-	cap->pids = truth_pid_count(truth);
+	mp = subm_main_pid(truth);
+	cap->pids = subm_pid_count(truth);
 	for (size_t i = 0; i < cap->pids; i++)
-		cap->frames += truth_pid_at(truth, i)->calls;
+		cap->frames += subm_pid_at(truth, i)->calls;
 	if (mp) {
 		cap->has_frames = true;
 		cap->pid = mp->pid;
@@ -380,7 +380,7 @@ int score_capture(const struct replay_source *src, const struct replay_options *
 	cap->truncated = n > 0 && results[0].truncated;
 	for (size_t i = 0; i < n; i++)
 		results[i].worst_path = src->path;
-	truth_free(truth);
+	subm_free(truth);
 	return rc;
 }
 

@@ -4,7 +4,7 @@
  * JSON, HTML) and `frameanalyze golden` render this model and nothing else
  * (report_render.h). analyzer/REPORT.md defines every number.
  *
- * Built by one counting replay (truth_count: the main surfaces) and one report replay whose
+ * Built by one counting replay (subm_count: the main surfaces) and one report replay whose
  * sinks are: the tracker's summary (the heuristics' numbers), the submissions' summary (the
  * truth series of the main PID's main surface through the same statistics code), the
  * per-surface table and the charts' accumulators. Memory is bounded independent of the
@@ -68,7 +68,7 @@ struct report_model {
 	size_t n_scores;
 	/* owned */
 	struct summary *s_run, *s_sub;
-	struct truth *truth;
+	struct submissions *subm;
 };
 
 /*

@@ -138,42 +138,31 @@ static const char check_help[] =
     "  frameanalyze check build/fixtures/steady_60hz_triple.frc \\\n"
     "      fixtures/steady_60hz_triple.golden\n";
 
-static const struct option golden_opts[] = {
-    {"help", no_argument, NULL, 'h'}, {"tracker", required_argument, NULL, 'k'}, {0}};
-
-/* Parse golden's and check's options. Returns -1 to go on, else an exit code. */
-static int parse_options(int argc, char **argv, const char *help, struct replay_options *ropt)
+/* golden's and check's options: the tracker, and their operands. */
+static bool parse_options(int argc, char **argv, const char *help, int n_pos, const char *pos_usage,
+			  struct cli_args *a, int *exit_code)
 {
-	int c;
+	const struct cli_spec spec = {
+	    .cmd = argv[0],
+	    .help = help,
+	    .takes = CLI_TRACKER,
+	    .min_pos = n_pos,
+	    .max_pos = n_pos,
+	    .pos_usage = pos_usage,
+	};
 
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "h", golden_opts, NULL)) != -1) {
-		if (c == 'h') {
-			fputs(help, stdout);
-			return EXIT_OK;
-		}
-		if (c == 'k') {
-			if (cli_parse_tracker(argv[0], optarg, &ropt->tracker_name))
-				return EXIT_USAGE;
-			continue;
-		}
-		return cli_usage_error(argv[0], "unknown option or missing value: '%s'",
-				       argv[optind - 1]);
-	}
-	return -1;
+	return cli_parse(&spec, argc, argv, a, exit_code);
 }
 
 int cmd_golden(int argc, char **argv)
 {
-	struct replay_options ropt = {0};
-	int rc = parse_options(argc, argv, golden_help, &ropt);
+	struct cli_args a;
+	int rc;
 
-	if (rc >= 0)
+	if (!parse_options(argc, argv, golden_help, 1, "expected exactly one capture (IN.frc)", &a,
+			   &rc))
 		return rc;
-	if (argc - optind != 1)
-		return cli_usage_error("golden", "expected exactly one capture (IN.frc)");
-	rc = write_golden("golden", argv[optind], &ropt, stdout);
+	rc = write_golden("golden", a.pos[0], &a.ropt, stdout);
 	if (fflush(stdout) != 0) {
 		cli_error("golden", "writing stdout: %s", strerror(errno));
 		return EXIT_INPUT;
@@ -187,15 +176,14 @@ int cmd_check(int argc, char **argv)
 	size_t actual_len = 0, expected_len = 0;
 	const char *in, *exp;
 	FILE *mem;
-	struct replay_options ropt = {0};
-	int rc = parse_options(argc, argv, check_help, &ropt);
+	struct cli_args a;
+	int rc;
 
-	if (rc >= 0)
+	if (!parse_options(argc, argv, check_help, 2, "expected IN.frc and EXPECTED.golden", &a,
+			   &rc))
 		return rc;
-	if (argc - optind != 2)
-		return cli_usage_error("check", "expected IN.frc and EXPECTED.golden");
-	in = argv[optind];
-	exp = argv[optind + 1];
+	in = a.pos[0];
+	exp = a.pos[1];
 	rc = cli_read_file(exp, GOLDEN_MAX, &expected, &expected_len);
 	if (rc) {
 		cli_error("check", "%s: %s", exp, strerror(-rc));
@@ -207,7 +195,7 @@ int cmd_check(int argc, char **argv)
 		free(expected);
 		return EXIT_INPUT;
 	}
-	rc = write_golden("check", in, &ropt, mem);
+	rc = write_golden("check", in, &a.ropt, mem);
 	fclose(mem);
 	if (rc == EXIT_OK) {
 		snprintf(label, sizeof(label), "frameanalyze golden %s", in);

@@ -2,7 +2,7 @@
 /*
  * score.h - `frameanalyze score`: each tracker variant against the capture's submissions.
  *
- * The truth is the main surface of the capture's main PID (truth.h). For each variant the
+ * The truth is the main surface of the capture's main PID (submissions.h). For each variant the
  * capture is replayed with that tracker; the score compares, on the main PID only: FPS per
  * 1 s window, frame-time percentiles, PerfDog janks matched in time, and the FPS meter's
  * reading at every tick against the truth's calls in the second before it.

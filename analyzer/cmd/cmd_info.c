@@ -150,30 +150,24 @@ static void print_json(const frc_reader *r, const char *path, const struct frc_r
 
 int cmd_info(int argc, char **argv)
 {
-	static const struct option opts[] = {
-	    {"json", no_argument, NULL, 'j'}, {"help", no_argument, NULL, 'h'}, {0}};
+	static const struct cli_spec spec = {
+	    .cmd = "info",
+	    .help = info_help,
+	    .takes = CLI_JSON,
+	    .min_pos = 1,
+	    .max_pos = 1,
+	    .pos_usage = "expected exactly one capture (IN.frc)",
+	};
+	struct cli_args a;
 	struct frc_reader_stats st;
 	struct frc_record rec;
 	frc_reader *r = NULL;
-	bool json = false;
 	const char *path;
-	int c, rc;
+	int rc;
 
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-		if (c == 'j') {
-			json = true;
-		} else if (c == 'h') {
-			fputs(info_help, stdout);
-			return EXIT_OK;
-		} else {
-			return cli_usage_error("info", "unknown option '%s'", argv[optind - 1]);
-		}
-	}
-	if (argc - optind != 1)
-		return cli_usage_error("info", "expected exactly one capture (IN.frc)");
-	path = argv[optind];
+	if (!cli_parse(&spec, argc, argv, &a, &rc))
+		return rc;
+	path = a.pos[0];
 	rc = frc_reader_open(&r, path);
 	if (rc) {
 		cli_error("info", "%s", r ? frc_reader_error(r) : frc_strerror(rc));
@@ -188,7 +182,7 @@ int cmd_info(int argc, char **argv)
 		goto cleanup;
 	}
 	frc_reader_stats(r, &st);
-	if (json)
+	if (a.format == CLI_FORMAT_JSON)
 		print_json(r, path, &st);
 	else
 		print_text(r, path, &st);

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * perfetto.c - `frameanalyze perfetto CAPTURE -o FILE.pftrace`: the capture as a native
+ * perfetto.c - the capture as a native
  * Perfetto trace (protobuf, written by pb.c; field numbers from Perfetto's public protos,
  * analyzer/REPORT.md "Perfetto trace"), to open in ui.perfetto.dev next to the device's
- * own system trace.
+ * own system trace. `frameanalyze perfetto` (cmd/cmd_perfetto.c) writes it to a file.
  *
  * One trusted sequence; every event carries its CLOCK_MONOTONIC timestamp (Perfetto's
  * builtin clock 3: bpf_ktime_get_ns()), and a clock snapshot relates it to CLOCK_REALTIME
@@ -15,15 +15,12 @@
  * and exit. Streaming: memory is bounded by the tracks, not the capture's length.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cli.h"
-#include "commands.h"
 #include "fps_meter.h"
 #include "frc_escape.h"
 #include "pb.h"
@@ -31,7 +28,7 @@
 #include "perfdog.h"
 #include "pidmap.h"
 #include "replay.h"
-#include "truth.h"
+#include "submissions.h"
 
 /* Perfetto field numbers (../shared/reference/perfetto-fields.md). */
 enum {
@@ -93,7 +90,7 @@ static const char *const ct_name[CT_KINDS] = {"submitted FPS (main surface)",
 static const char *const ct_unit[CT_KINDS] = {"FPS", "ms", "ms", "FPS", "FPS", "FPS", "", ""};
 #define CT_UUID(k) (0x100u + (unsigned)(k))
 
-#define MAX_SURFACE_TRACKS 256
+#define MAX_SURFACE_TRACKS PERFETTO_MAX_SURFACE_TRACKS
 
 struct surface_track {
 	uint32_t pid;
@@ -110,6 +107,7 @@ struct exporter {
 	uint64_t untracked, last_ns, sub_win[4];
 	const char *target;
 	uint32_t main_pid;
+	struct frc_reader_stats stats; /* the replay's, at its end */
 	char err[160];
 };
 
@@ -445,6 +443,7 @@ static int px_end(void *ctx, const struct replay_info *info, const struct pipeli
 	struct exporter *x = ctx;
 
 	(void)ps;
+	x->stats = info->stats;
 	close_slices(
 	    x, 0, info->stats.last_ktime_ns > x->last_ns ? info->stats.last_ktime_ns : x->last_ns);
 	return 0;
@@ -485,41 +484,13 @@ static int sub_record(void *ctx, const struct frc_record *rec, uint64_t frame_se
 	return 0;
 }
 
-/* ------------------------------------------------------------ the command */
-
-static const char perfetto_help[] =
-    "usage: frameanalyze perfetto IN.frc -o OUT.pftrace [--tick-ms N] [--tracker NAME]\n"
-    "\n"
-    "Write the capture as a native Perfetto trace (protobuf), to open in\n"
-    "https://ui.perfetto.dev (Open trace file) alone or next to a system trace taken on the\n"
-    "same device: timestamps are CLOCK_MONOTONIC (Perfetto clock 3) and a clock snapshot\n"
-    "relates them to CLOCK_REALTIME (the capture's realtime.offset_ns).\n"
-    "\n"
-    "tracks: a process track per PID, a thread track per TID (an instant per queueBuffer\n"
-    "call), a track per surface with one slice per submission interval; counters: submitted\n"
-    "FPS and frame time of the main surface, the tracker's deltas, the meter's readings by\n"
-    "source, sysfs FPS, cumulative reservation failures; instants: Jank / BigJank of the\n"
-    "submissions, janks of the tracker's deltas, attach, exit.\n"
-    "\n"
-    "options:\n"
-    "  -o FILE         the trace (written whole to FILE.tmp, then renamed)\n"
-    "  --tick-ms N     read the meter every N ms when the capture has no tick records\n"
-    "  --tracker NAME  the tracker variant replayed (default: the recording's, else kala)\n"
-    "\n"
-    "exit: 0 ok (a truncated capture too, with a warning), 1 corrupt or unreadable capture\n"
-    "or unwritable output, 2 usage.\n"
-    "\n"
-    "examples:\n"
-    "  frameanalyze perfetto capture.frc -o capture.pftrace\n"
-    "  frameanalyze perfetto --tracker main-surface capture.frc -o ms.pftrace\n";
-
-int perfetto_export(const char *path, const struct replay_options *ropt, FILE *out, char *err,
-		    size_t errlen)
+int perfetto_export(const char *path, const struct replay_options *ropt, FILE *out,
+		    struct perfetto_result *res, char *err, size_t errlen)
 {
 	struct replay_source src = {.path = path};
 	struct exporter *x = calloc(1, sizeof(*x));
-	struct truth *t = NULL;
-	struct truth_feed feed = {.only_pid = true};
+	struct submissions *t = NULL;
+	struct subm_feed feed = {.only_pid = true};
 	struct replay_sink sinks[2];
 	int rc;
 
@@ -528,11 +499,11 @@ int perfetto_export(const char *path, const struct replay_options *ropt, FILE *o
 		return -ENOMEM;
 	}
 	x->out = out;
-	rc = truth_count(&src, ropt, &t, err, errlen);
+	rc = subm_count(&src, ropt, &t, err, errlen);
 	if (rc)
 		goto cleanup;
-	x->main_pid = truth_main_pid(t) ? truth_main_pid(t)->pid : 0;
-	feed.truth = t;
+	x->main_pid = subm_main_pid(t) ? subm_main_pid(t)->pid : 0;
+	feed.subm = t;
 	feed.pid_filter = x->main_pid;
 	feed.target = (struct replay_sink){.ctx = x, .record = sub_record, .delta = sub_delta};
 	sinks[0] = (struct replay_sink){.ctx = x,
@@ -542,19 +513,16 @@ int perfetto_export(const char *path, const struct replay_options *ropt, FILE *o
 					.reading = px_reading,
 					.end = px_end,
 					.error = px_error};
-	sinks[1] = truth_feed_sink(&feed);
+	sinks[1] = subm_feed_sink(&feed);
 	rc = replay_run_source(&src, ropt, sinks, 2, err, errlen);
 	if (!rc && (x->pkt.oom || x->ev.oom || x->sub.oom)) {
 		snprintf(err, errlen, "%s: out of memory", path);
 		rc = -ENOMEM;
 	}
-	if (!rc && x->untracked)
-		cli_error("perfetto",
-			  "warning: %s: %" PRIu64 " calls on surfaces past the first %d have no "
-			  "slice track",
-			  path, x->untracked, MAX_SURFACE_TRACKS);
+	res->untracked = x->untracked;
+	res->stats = x->stats;
 cleanup:
-	truth_free(t);
+	subm_free(t);
 	pb_free(&x->pkt);
 	pb_free(&x->ev);
 	pb_free(&x->sub);
@@ -563,64 +531,4 @@ cleanup:
 	pidmap_free(&x->trk_win);
 	free(x);
 	return rc;
-}
-
-/* The trace to path (cli_output: FILE.tmp renamed, or in place for a device or link). */
-static int write_trace(const char *in, const char *path, const struct replay_options *ropt)
-{
-	char err[FRC_MSG_MAX];
-	struct cli_output o;
-	int rc = cli_output_open("perfetto", path, &o);
-
-	if (rc)
-		return rc;
-	rc = perfetto_export(in, ropt, o.f, err, sizeof(err));
-	if (rc) {
-		rc = cli_output_close("perfetto", &o, false);
-		cli_error("perfetto", "%s", err);
-		return rc;
-	}
-	return cli_output_close("perfetto", &o, true);
-}
-
-int cmd_perfetto(int argc, char **argv)
-{
-	static const struct option opts[] = {{"output", required_argument, NULL, 'o'},
-					     {"tick-ms", required_argument, NULL, 't'},
-					     {"tracker", required_argument, NULL, 'k'},
-					     {"help", no_argument, NULL, 'h'},
-					     {0}};
-	struct replay_options ropt = {0};
-	const char *out = NULL;
-	int c;
-
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "ho:", opts, NULL)) != -1) {
-		switch (c) {
-		case 'o':
-			out = optarg;
-			break;
-		case 'k':
-			if (cli_parse_tracker("perfetto", optarg, &ropt.tracker_name))
-				return EXIT_USAGE;
-			break;
-		case 't':
-			if (replay_parse_tick_ms(optarg, &ropt.tick_ms))
-				return cli_usage_error(
-				    "perfetto", "--tick-ms: '%s' is not in [1, 3600000]", optarg);
-			break;
-		case 'h':
-			fputs(perfetto_help, stdout);
-			return EXIT_OK;
-		default:
-			return cli_usage_error("perfetto", "unknown option or missing value: '%s'",
-					       argv[optind - 1]);
-		}
-	}
-	if (argc - optind != 1)
-		return cli_usage_error("perfetto", "expected exactly one capture (IN.frc)");
-	if (!out)
-		return cli_usage_error("perfetto", "-o OUT.pftrace is required (a binary trace)");
-	return write_trace(argv[optind], out, &ropt);
 }

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* truth.c - the capture's submissions: main surfaces and their series (see truth.h). */
-#include "truth.h"
+/* submissions.c - the capture's submissions: main surfaces and their series (submissions.h). */
+#include "submissions.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -19,22 +19,22 @@ struct pair {
 };
 
 struct pid_state {
-	struct truth_pid info;
+	struct subm_pid info;
 	bool seen;	  /* the series has a previous call */
 	uint64_t last_ns; /* that call's ktime */
 };
 
-struct truth {
+struct submissions {
 	struct pair *pairs;
 	size_t mask, count;
-	struct pid_state *pids; /* sorted by pid after truth_count */
+	struct pid_state *pids; /* sorted by pid after subm_count */
 	size_t n_pids;
 	struct heur_map index; /* pid -> position in pids */
-	const struct truth_pid *main_pid;
+	const struct subm_pid *main_pid;
 	char err[128];
 };
 
-static size_t pair_slot(const struct truth *t, uint32_t pid, uint64_t surface)
+static size_t pair_slot(const struct submissions *t, uint32_t pid, uint64_t surface)
 {
 	uint64_t h = (surface ^ ((uint64_t)pid << 32 | pid)) * 0x9E3779B97F4A7C15ull;
 	size_t i = (size_t)(h >> 20) & t->mask;
@@ -44,7 +44,7 @@ static size_t pair_slot(const struct truth *t, uint32_t pid, uint64_t surface)
 	return i;
 }
 
-static int pairs_grow(struct truth *t)
+static int pairs_grow(struct submissions *t)
 {
 	size_t cap = t->pairs ? 2 * (t->mask + 1) : 64;
 	struct pair *old = t->pairs;
@@ -65,7 +65,7 @@ static int pairs_grow(struct truth *t)
 
 static int count_record(void *ctx, const struct frc_record *rec, uint64_t frame_seq)
 {
-	struct truth *t = ctx;
+	struct submissions *t = ctx;
 	const struct frc_frame *f = &rec->u.frame;
 	struct pair *p;
 
@@ -74,10 +74,10 @@ static int count_record(void *ctx, const struct frc_record *rec, uint64_t frame_
 		return 0;
 	/* Keep the table at most half full so probes stay short. */
 	if (2 * (t->count + 1) > t->mask + 1) {
-		if (t->count >= TRUTH_MAX_PAIRS) {
+		if (t->count >= SUBM_MAX_PAIRS) {
 			snprintf(t->err, sizeof(t->err),
 				 "more than %u (pid, surface) pairs: not a real capture?",
-				 TRUTH_MAX_PAIRS);
+				 SUBM_MAX_PAIRS);
 			return -E2BIG;
 		}
 		if (pairs_grow(t))
@@ -94,7 +94,7 @@ static int count_record(void *ctx, const struct frc_record *rec, uint64_t frame_
 
 static const char *count_error(void *ctx)
 {
-	return ((struct truth *)ctx)->err;
+	return ((struct submissions *)ctx)->err;
 }
 
 static int cmp_pid(const void *a, const void *b)
@@ -107,10 +107,10 @@ static int cmp_pid(const void *a, const void *b)
 
 /*
  * Main surface of every PID: most calls, ties the smallest surface value. PIDs are few in
- * real captures; a hostile one with many PIDs is bounded by TRUTH_MAX_PAIRS, and the
+ * real captures; a hostile one with many PIDs is bounded by SUBM_MAX_PAIRS, and the
  * per-pair PID lookup goes through a map built as PIDs appear.
  */
-static int select_mains(struct truth *t)
+static int select_mains(struct submissions *t)
 {
 	struct heur_map tmp;
 
@@ -120,7 +120,7 @@ static int select_mains(struct truth *t)
 	for (size_t i = 0; i <= t->mask && t->pairs; i++) {
 		const struct pair *p = &t->pairs[i];
 		uint32_t at;
-		struct truth_pid *ti;
+		struct subm_pid *ti;
 
 		if (!p->used)
 			continue;
@@ -132,7 +132,7 @@ static int select_mains(struct truth *t)
 				return -ENOMEM;
 			}
 			t->pids[at].info =
-			    (struct truth_pid){.pid = p->pid, .main_surface = p->surface};
+			    (struct subm_pid){.pid = p->pid, .main_surface = p->surface};
 		}
 		ti = &t->pids[at].info;
 		ti->calls += p->calls;
@@ -148,7 +148,7 @@ static int select_mains(struct truth *t)
 	if (heur_map_init(&t->index, (uint32_t)t->n_pids + 1))
 		return -ENOMEM;
 	for (size_t i = 0; i < t->n_pids; i++) {
-		const struct truth_pid *ti = &t->pids[i].info;
+		const struct subm_pid *ti = &t->pids[i].info;
 
 		if (heur_map_put(&t->index, ti->pid, (uint32_t)i))
 			return -ENOMEM;
@@ -158,10 +158,10 @@ static int select_mains(struct truth *t)
 	return 0;
 }
 
-int truth_count(const struct replay_source *src, const struct replay_options *opt,
-		struct truth **out, char *err, size_t errlen)
+int subm_count(const struct replay_source *src, const struct replay_options *opt,
+	       struct submissions **out, char *err, size_t errlen)
 {
-	struct truth *t = calloc(1, sizeof(*t));
+	struct submissions *t = calloc(1, sizeof(*t));
 	struct replay_sink sink = {.record = count_record, .error = count_error};
 	/*
 	 * The truth is the records themselves: no tracker is involved, so the capture's
@@ -182,14 +182,14 @@ int truth_count(const struct replay_source *src, const struct replay_options *op
 	if (!rc && (rc = select_mains(t)) != 0)
 		snprintf(err, errlen, "%s: out of memory", src->path);
 	if (rc) {
-		truth_free(t);
+		subm_free(t);
 		return rc;
 	}
 	*out = t;
 	return 0;
 }
 
-void truth_free(struct truth *t)
+void subm_free(struct submissions *t)
 {
 	if (!t)
 		return;
@@ -200,28 +200,28 @@ void truth_free(struct truth *t)
 	free(t);
 }
 
-size_t truth_pid_count(const struct truth *t)
+size_t subm_pid_count(const struct submissions *t)
 {
 	return t->n_pids;
 }
 
-const struct truth_pid *truth_pid_at(const struct truth *t, size_t i)
+const struct subm_pid *subm_pid_at(const struct submissions *t, size_t i)
 {
 	return i < t->n_pids ? &t->pids[i].info : NULL;
 }
 
-const struct truth_pid *truth_main_pid(const struct truth *t)
+const struct subm_pid *subm_main_pid(const struct submissions *t)
 {
 	return t->main_pid;
 }
 
-void truth_series_reset(struct truth *t)
+void subm_series_reset(struct submissions *t)
 {
 	for (size_t i = 0; i < t->n_pids; i++)
 		t->pids[i].seen = false;
 }
 
-static void forget_pid(struct truth *t, uint32_t pid)
+static void forget_pid(struct submissions *t, uint32_t pid)
 {
 	uint32_t i = heur_map_get(&t->index, pid);
 
@@ -229,8 +229,8 @@ static void forget_pid(struct truth *t, uint32_t pid)
 		t->pids[i].seen = false;
 }
 
-bool truth_series_next(struct truth *t, const struct frc_record *rec, uint64_t frame_seq,
-		       struct pipeline_delta *d)
+bool subm_series_next(struct submissions *t, const struct frc_record *rec, uint64_t frame_seq,
+		      struct pipeline_delta *d)
 {
 	const struct frc_frame *f = &rec->u.frame;
 	struct pid_state *ps;
@@ -264,19 +264,19 @@ bool truth_series_next(struct truth *t, const struct frc_record *rec, uint64_t f
 
 static int feed_begin(void *ctx, const struct replay_info *info)
 {
-	struct truth_feed *f = ctx;
+	struct subm_feed *f = ctx;
 
-	truth_series_reset(f->truth);
+	subm_series_reset(f->subm);
 	return f->target.begin ? f->target.begin(f->target.ctx, info) : 0;
 }
 
 static int feed_record(void *ctx, const struct frc_record *rec, uint64_t frame_seq)
 {
-	struct truth_feed *f = ctx;
+	struct subm_feed *f = ctx;
 	struct pipeline_delta d;
 	int rc = f->target.record ? f->target.record(f->target.ctx, rec, frame_seq) : 0;
 
-	if (rc || !truth_series_next(f->truth, rec, frame_seq, &d))
+	if (rc || !subm_series_next(f->subm, rec, frame_seq, &d))
 		return rc;
 	if (f->only_pid && d.pid != f->pid_filter)
 		return 0;
@@ -285,19 +285,19 @@ static int feed_record(void *ctx, const struct frc_record *rec, uint64_t frame_s
 
 static int feed_end(void *ctx, const struct replay_info *info, const struct pipeline_stats *ps)
 {
-	struct truth_feed *f = ctx;
+	struct subm_feed *f = ctx;
 
 	return f->target.end ? f->target.end(f->target.ctx, info, ps) : 0;
 }
 
 static const char *feed_error(void *ctx)
 {
-	struct truth_feed *f = ctx;
+	struct subm_feed *f = ctx;
 
 	return f->target.error ? f->target.error(f->target.ctx) : NULL;
 }
 
-struct replay_sink truth_feed_sink(struct truth_feed *f)
+struct replay_sink subm_feed_sink(struct subm_feed *f)
 {
 	return (struct replay_sink){.ctx = f,
 				    .begin = feed_begin,

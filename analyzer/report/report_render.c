@@ -16,7 +16,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
 #include "frc_escape.h"
 
 /* ------------------------------------------------------------ emit helpers */
@@ -626,7 +625,7 @@ static void text_row(void *ctx, const char *label, const char *text, bool untrus
 		fputs("  ", out);
 	/* metadata comes from the file: control bytes are shown escaped, never sent raw */
 	if (untrusted)
-		cli_put_text(out, text);
+		frc_escape_write(out, text, strlen(text), FRC_ESCAPE_TEXT);
 	else
 		fputs(text, out);
 	fputc('\n', out);
@@ -685,7 +684,7 @@ static void json_value(void *ctx, const char *key, enum report_value kind, const
 		fputs("null", j->out);
 	} else if (kind == RV_STR) {
 		fputc('"', j->out);
-		cli_put_json_chars(j->out, v);
+		frc_escape_write(j->out, v, strlen(v), FRC_ESCAPE_JSON);
 		fputc('"', j->out);
 	} else {
 		fputs(v, j->out);

@@ -10,7 +10,7 @@
 #include "report_chart.h"
 #include "score.h"
 #include "tracker_kind.h"
-#include "truth.h"
+#include "submissions.h"
 
 #define MODEL_MAX_EXTRA 4
 
@@ -189,9 +189,9 @@ static int finish_seconds(struct report_seconds *s)
 
 static void mark_mains(struct report_model *m)
 {
-	const struct truth_pid *mp = truth_main_pid(m->truth);
+	const struct subm_pid *mp = subm_main_pid(m->subm);
 
-	m->n_pids = truth_pid_count(m->truth);
+	m->n_pids = subm_pid_count(m->subm);
 	m->has_truth = mp != NULL;
 	if (mp) {
 		m->main_pid = mp->pid;
@@ -203,7 +203,7 @@ static void mark_mains(struct report_model *m)
 		struct report_surface *s = &m->surfaces[i];
 
 		for (size_t p = 0; p < m->n_pids; p++) {
-			const struct truth_pid *tp = truth_pid_at(m->truth, p);
+			const struct subm_pid *tp = subm_pid_at(m->subm, p);
 			if (tp->pid == s->pid && tp->main_surface == s->surface)
 				s->main = true;
 		}
@@ -236,7 +236,7 @@ static int model_replay(struct report_model *m, const struct replay_source *src,
 				  .record = sub_record,
 				  .delta = sub_delta,
 				  .end = sub_end};
-	struct truth_feed feed = {.truth = m->truth, .target = tap, .only_pid = true};
+	struct subm_feed feed = {.subm = m->subm, .target = tap, .only_pid = true};
 	struct replay_sink sinks[3 + MODEL_MAX_EXTRA];
 
 	feed.pid_filter = m->main_pid;
@@ -246,7 +246,7 @@ static int model_replay(struct report_model *m, const struct replay_source *src,
 					.record = ms_record,
 					.delta = ms_delta,
 					.reading = ms_reading};
-	sinks[2] = truth_feed_sink(&feed);
+	sinks[2] = subm_feed_sink(&feed);
 	for (size_t i = 0; i < n_extra && i < MODEL_MAX_EXTRA; i++)
 		sinks[3 + i] = extra[i];
 	return replay_run_source(src, opt, sinks,
@@ -267,7 +267,7 @@ int report_model_build(const char *path, const struct replay_options *opt,
 		snprintf(err, errlen, "%s: out of memory", path);
 		goto fail;
 	}
-	rc = truth_count(&src, opt, &m->truth, err, errlen);
+	rc = subm_count(&src, opt, &m->subm, err, errlen);
 	if (rc)
 		goto fail;
 	/* the main surface is known before the report replay: the charts draw the others apart */
@@ -302,7 +302,7 @@ void report_model_free(struct report_model *m)
 	free(m->surfaces);
 	summary_free(m->s_sub);
 	summary_free(m->s_run);
-	truth_free(m->truth);
+	subm_free(m->subm);
 	free(m);
 }
 

@@ -19,12 +19,12 @@ struct command {
 };
 
 static const struct command commands[] = {
-    {"import", cmd_import, "text form -> capture        import IN.txt -o OUT.frc"},
+    {"import", cmd_import, "text form -> capture        import IN.txt -o OUT.frc [--force]"},
     {"export", cmd_export, "capture -> text form        export IN.frc"},
     {"info", cmd_info, "what a capture holds        info IN.frc [--json]"},
     {"report", cmd_report,
-     "replay -> report            report IN.frc [--json] [--tick-ms N] "
-     "[--tracker NAME] [--strict]"},
+     "replay -> report            report IN.frc [--json|--html] [-o FILE [--force]]\n"
+     "                                       [--tick-ms N] [--tracker NAME] [--strict]"},
     {"db", cmd_db,
      "replay -> SQLite            db IN.frc... -o OUT.db [--tick-ms N] [--tracker NAME]"},
     {"golden", cmd_golden, "replay -> golden text       golden IN.frc [--tracker NAME]"},
@@ -32,10 +32,11 @@ static const struct command commands[] = {
      "replay vs golden file       check IN.frc EXPECTED.golden [--tracker NAME]"},
     {"score", cmd_score,
      "trackers vs submissions     score IN.frc... [--tracker all|NAME,...] [--json]"},
-    {"perfetto", cmd_perfetto, "capture -> Perfetto trace   perfetto IN.frc -o OUT.pftrace"},
+    {"perfetto", cmd_perfetto,
+     "capture -> Perfetto trace   perfetto IN.frc -o OUT.pftrace [--force]"},
     {"compare", cmd_compare,
-     "before vs after, CI gates   compare BEFORE.frc AFTER.frc [--json|--html] "
-     "[--fail-if GATE]"},
+     "before vs after, CI gates   compare BEFORE.frc AFTER.frc [--json|--html]\n"
+     "                                       [-o FILE [--force]] [--fail-if GATE]..."},
 };
 
 static void usage(FILE *out)

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* report.c - `frameanalyze report`: replay a capture and print the report (REPORT.md). */
+/* cmd_report.c - `frameanalyze report`: replay a capture and print the report (REPORT.md). */
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
@@ -14,11 +14,9 @@
 #include "report_model.h"
 #include "report_render.h"
 
-enum report_format { FORMAT_TEXT, FORMAT_JSON, FORMAT_HTML };
-
 static const char report_help[] =
-    "usage: frameanalyze report IN.frc [--json | --html] [-o FILE] [--tick-ms N]\n"
-    "                           [--tracker NAME] [--strict]\n"
+    "usage: frameanalyze report IN.frc [--json | --html] [-o FILE [--force]]\n"
+    "                           [--tick-ms N] [--tracker NAME] [--strict]\n"
     "\n"
     "Replay a capture and print first what the app submitted, with no heuristic: its\n"
     "queueBuffer calls per PID and surface, and for the main surface calls/s, interval\n"
@@ -32,7 +30,9 @@ static const char report_help[] =
     "options:\n"
     "  --json        JSON for machines (schema: analyzer/REPORT.md)\n"
     "  --html        one self-contained HTML page with SVG charts (no network, no script)\n"
-    "  -o FILE       write to FILE (whole or not at all) instead of stdout\n"
+    "  -o FILE       write to FILE (whole or not at all) instead of stdout; never the\n"
+    "                capture itself\n"
+    "  --force       replace FILE if it exists (without it an existing FILE is refused)\n"
     "  --tick-ms N   read the meter every N ms when the capture has no tick records\n"
     "                (default 1000)\n"
     "  --tracker NAME  the frame tracker variant to replay (kala, surface, process,\n"
@@ -51,35 +51,29 @@ static const char report_help[] =
     "  frameanalyze report --tracker main-surface capture.frc\n";
 
 /* Write the report in its format to out. */
-static void render(const struct report_model *m, enum report_format fmt, FILE *out)
+static void render(const struct report_model *m, enum cli_format fmt, FILE *out)
 {
-	if (fmt == FORMAT_JSON)
+	if (fmt == CLI_FORMAT_JSON)
 		report_render_json(m, REPORT_VIEW_FULL, true, out);
-	else if (fmt == FORMAT_HTML)
+	else if (fmt == CLI_FORMAT_HTML)
 		report_render_html(m, out);
 	else
 		report_render_text(m, out);
 }
 
-/* The report to -o FILE (cli_output: never half written) or stdout. */
-static int write_report(const struct report_model *m, enum report_format fmt, const char *path)
+/* Build the model (with the score table for the page) or say why not; 0 or EXIT_INPUT. */
+static int build(const char *in, const struct cli_args *a, struct report_model **m)
 {
-	struct cli_output o;
-	int rc;
+	char err[FRC_MSG_MAX];
 
-	if (!path) {
-		render(m, fmt, stdout);
-		if (fflush(stdout) != 0) {
-			cli_error("report", "writing stdout: %s", strerror(errno));
-			return EXIT_INPUT;
-		}
-		return EXIT_OK;
+	if (report_model_build(in, &a->ropt, NULL, 0, m, err, sizeof(err)) ||
+	    /* the page shows the heuristic lab's score table: every variant on this capture */
+	    (a->format == CLI_FORMAT_HTML &&
+	     report_model_score(*m, in, &a->ropt, err, sizeof(err)))) {
+		cli_error("report", "%s", err);
+		return EXIT_INPUT;
 	}
-	rc = cli_output_open("report", path, &o);
-	if (rc)
-		return rc;
-	render(m, fmt, o.f);
-	return cli_output_close("report", &o, true);
+	return EXIT_OK;
 }
 
 /* The exit code for what the replay found (warnings on stderr). */
@@ -104,68 +98,36 @@ static int verdict(const struct report_model *m, const char *path, bool strict)
 
 int cmd_report(int argc, char **argv)
 {
-	static const struct option opts[] = {
-	    {"json", no_argument, NULL, 'j'},	{"tick-ms", required_argument, NULL, 't'},
-	    {"strict", no_argument, NULL, 's'}, {"tracker", required_argument, NULL, 'k'},
-	    {"html", no_argument, NULL, 'H'},	{"output", required_argument, NULL, 'o'},
-	    {"help", no_argument, NULL, 'h'},	{0}};
-	struct replay_options ropt = {0};
+	static const struct cli_spec spec = {
+	    .cmd = "report",
+	    .help = report_help,
+	    .takes =
+		CLI_OUTPUT | CLI_FORCE | CLI_TICK | CLI_TRACKER | CLI_STRICT | CLI_JSON | CLI_HTML,
+	    .min_pos = 1,
+	    .max_pos = 1,
+	    .pos_usage = "expected exactly one capture (IN.frc)",
+	};
 	struct report_model *m = NULL;
-	enum report_format fmt = FORMAT_TEXT;
-	const char *out_path = NULL;
-	bool strict = false;
-	char err[FRC_MSG_MAX];
-	int c, rc;
+	struct cli_output o = {.f = stdout};
+	struct cli_args a;
+	int rc;
 
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "ho:", opts, NULL)) != -1) {
-		switch (c) {
-		case 'j':
-			fmt = FORMAT_JSON;
-			break;
-		case 'H':
-			fmt = FORMAT_HTML;
-			break;
-		case 'o':
-			out_path = optarg;
-			break;
-		case 's':
-			strict = true;
-			break;
-		case 'k':
-			if (cli_parse_tracker("report", optarg, &ropt.tracker_name))
-				return EXIT_USAGE;
-			break;
-		case 't':
-			if (replay_parse_tick_ms(optarg, &ropt.tick_ms))
-				return cli_usage_error(
-				    "report", "--tick-ms: '%s' is not in [1, 3600000]", optarg);
-			break;
-		case 'h':
-			fputs(report_help, stdout);
-			return EXIT_OK;
-		default:
-			return cli_usage_error("report", "unknown option or missing value: '%s'",
-					       argv[optind - 1]);
-		}
-	}
-	if (argc - optind != 1)
-		return cli_usage_error("report", "expected exactly one capture (IN.frc)");
-	rc = report_model_build(argv[optind], &ropt, NULL, 0, &m, err, sizeof(err));
-	if (rc) {
-		cli_error("report", "%s", err);
-		return EXIT_INPUT;
-	}
-	/* the page shows the heuristic lab's score table: every variant on this capture */
-	if (fmt == FORMAT_HTML && report_model_score(m, argv[optind], &ropt, err, sizeof(err))) {
-		cli_error("report", "%s", err);
-		report_model_free(m);
-		return EXIT_INPUT;
-	}
-	rc = write_report(m, fmt, out_path);
+	if (!cli_parse(&spec, argc, argv, &a, &rc))
+		return rc;
+	/* the output is checked and opened first: a refusal costs no replay */
+	if (a.output && (rc = cli_output_open("report", a.output, a.force, a.pos, 1, &o)))
+		return rc;
+	rc = build(a.pos[0], &a, &m);
 	if (rc == EXIT_OK)
-		rc = verdict(m, argv[optind], strict);
+		render(m, a.format, o.f);
+	if (a.output)
+		rc = cli_output_close("report", &o, rc == EXIT_OK);
+	else if (rc == EXIT_OK && fflush(stdout) != 0) {
+		cli_error("report", "writing stdout: %s", strerror(errno));
+		rc = EXIT_INPUT;
+	}
+	if (rc == EXIT_OK)
+		rc = verdict(m, a.pos[0], a.strict);
 	report_model_free(m);
 	return rc;
 }

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * text.c - `frameanalyze import` and `frameanalyze export`: the text form of a capture
+ * cmd_text.c - `frameanalyze import` and `frameanalyze export`: the text form of a capture
  * (format/frc_text.h does the work; this is the command line around it).
  */
 #include <errno.h>
@@ -8,13 +8,15 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "frc_text.h"
 #include "cli.h"
 #include "commands.h"
+#include "signals.h"
 
 static const char import_help[] =
-    "usage: frameanalyze import IN.txt -o OUT.frc\n"
+    "usage: frameanalyze import IN.txt -o OUT.frc [--force]\n"
     "\n"
     "Compile the text form of a capture (one record per line, see format/FORMAT.md) into\n"
     "a .frc capture. Importing the same text twice gives byte-identical files. On a syntax\n"
@@ -31,8 +33,8 @@ static const char import_help[] =
     "RAW, VALUE and SYMBOL take the escapes \\n \\t \\\\ \\\" \\xHH.\n"
     "\n"
     "options:\n"
-    "  -o, --output OUT.frc  the capture to write (replaced atomically if it exists; a\n"
-    "                        directory, device or FIFO is refused)\n"
+    "  -o, --output OUT.frc  the capture to write (whole or not at all; never IN itself)\n"
+    "  --force               replace OUT.frc if it exists (refused without it)\n"
     "\n"
     "exit: 0 written, 1 a syntax error (IN:LINE:COL: what) or an unreadable/unwritable\n"
     "file, 2 usage.\n"
@@ -59,65 +61,68 @@ static const char export_help[] =
 
 int cmd_import(int argc, char **argv)
 {
-	static const struct option opts[] = {
-	    {"output", required_argument, NULL, 'o'}, {"help", no_argument, NULL, 'h'}, {0}};
-	const char *out = NULL;
+	static const struct cli_spec spec = {
+	    .cmd = "import",
+	    .help = import_help,
+	    .takes = CLI_OUTPUT | CLI_FORCE,
+	    .min_pos = 1,
+	    .max_pos = 1,
+	    .pos_usage = "expected exactly one text file (IN.txt)",
+	};
+	struct cli_output o;
+	struct cli_args a;
+	struct stat st;
 	char err[FRC_MSG_MAX];
-	int c, rc;
+	int rc;
 
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "ho:", opts, NULL)) != -1) {
-		if (c == 'o') {
-			out = optarg;
-		} else if (c == 'h') {
-			fputs(import_help, stdout);
-			return EXIT_OK;
-		} else {
-			return cli_usage_error("import", "unknown option or missing value: '%s'",
-					       argv[optind - 1]);
-		}
-	}
-	if (!out)
+	if (!cli_parse(&spec, argc, argv, &a, &rc))
+		return rc;
+	if (!a.output)
 		return cli_usage_error("import", "missing -o OUT.frc");
-	if (argc - optind != 1)
-		return cli_usage_error("import", "expected exactly one text file (IN.txt)");
-	err[0] = '\0';
+	/* a capture goes into a file: a device or FIFO would block or swallow it */
+	if (stat(a.output, &st) == 0 && !S_ISREG(st.st_mode)) {
+		cli_error("import", "%s: not a regular file; refusing to replace it", a.output);
+		return EXIT_INPUT;
+	}
+	rc = cli_output_open("import", a.output, a.force, a.pos, 1, &o);
+	if (rc)
+		return rc;
 	/*
 	 * Ctrl-C or SIGTERM stops the import between two lines, and the import removes its
 	 * temporary file next to OUT (dying at once would leave it behind); then we die of
 	 * the signal as usual.
 	 */
-	rc = frc_text_import_ex(argv[optind], out, NULL, cli_catch_stop(), err, sizeof(err));
+	rc = frc_text_import_fd(a.pos[0], o.fd, a.output, NULL, sig_catch_stop(), err, sizeof(err));
 	if (rc)
 		cli_error("import", "%s", err[0] ? err : frc_strerror(rc));
-	cli_end_stop();
-	return rc ? EXIT_INPUT : EXIT_OK;
+	rc = cli_output_close("import", &o, rc == 0);
+	sig_end_stop();
+	return rc;
 }
 
 int cmd_export(int argc, char **argv)
 {
-	static const struct option opts[] = {{"help", no_argument, NULL, 'h'}, {0}};
+	static const struct cli_spec spec = {
+	    .cmd = "export",
+	    .help = export_help,
+	    .min_pos = 1,
+	    .max_pos = 1,
+	    .pos_usage = "expected exactly one capture (IN.frc)",
+	};
+	struct cli_args a;
 	frc_reader *r = NULL;
-	int c, rc;
+	char **argv_in;
+	int rc;
 
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-		if (c == 'h') {
-			fputs(export_help, stdout);
-			return EXIT_OK;
-		}
-		return cli_usage_error("export", "unknown option '%s'", argv[optind - 1]);
-	}
-	if (argc - optind != 1)
-		return cli_usage_error("export", "expected exactly one capture (IN.frc)");
-	rc = frc_reader_open(&r, argv[optind]);
+	if (!cli_parse(&spec, argc, argv, &a, &rc))
+		return rc;
+	argv_in = a.pos;
+	rc = frc_reader_open(&r, argv_in[0]);
 	if (rc) {
 		if (r)
 			cli_error("export", "%s", frc_reader_error(r));
 		else
-			cli_error("export", "%s: %s", argv[optind], frc_strerror(rc));
+			cli_error("export", "%s: %s", argv_in[0], frc_strerror(rc));
 		frc_reader_close(r);
 		return EXIT_INPUT;
 	}
@@ -147,7 +152,7 @@ int cmd_export(int argc, char **argv)
 			cli_error("export",
 				  "warning: %s: %" PRIu64 " record(s) of unknown types skipped (the"
 				  " text form cannot hold them; import will not restore them)",
-				  argv[optind], st.unknown);
+				  argv_in[0], st.unknown);
 	}
 	frc_reader_close(r);
 	return rc ? EXIT_INPUT : EXIT_OK;

@@ -363,46 +363,50 @@ static int score_to_stdout(char **paths, size_t n_paths, const struct replay_opt
 	return rc;
 }
 
+/* --tracker all|NAME,...: the variants to score (not the shared one-variant option). */
+static int on_option(void *ctx, int opt, const char *arg)
+{
+	const char **list = ctx;
+
+	if (opt != 'T')
+		return EXIT_USAGE;
+	*list = arg;
+	return 0;
+}
+
 int cmd_score(int argc, char **argv)
 {
-	static const struct option opts[] = {{"json", no_argument, NULL, 'j'},
-					     {"tracker", required_argument, NULL, 'T'},
-					     {"tick-ms", required_argument, NULL, 't'},
-					     {"help", no_argument, NULL, 'h'},
-					     {0}};
-	struct replay_options ropt = {0};
+	static const struct option extra[] = {{"tracker", required_argument, NULL, 'T'}, {0}};
+	const char *list = NULL;
+	const struct cli_spec spec = {
+	    .cmd = "score",
+	    .help = score_help,
+	    .takes = CLI_TICK | CLI_JSON,
+	    .extra = extra,
+	    .on_extra = on_option,
+	    .ctx = &list,
+	    .min_pos = 1,
+	    .max_pos = -1,
+	    .pos_usage = "expected at least one capture (CAPTURE...)",
+	};
 	const char *names[MAX_TRACKERS];
-	char *list = NULL;
+	char all[] = "all", *copy;
+	struct cli_args a;
 	size_t n = 0;
-	bool json = false;
-	int c, rc;
+	int rc;
 
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-		switch (c) {
-		case 'j':
-			json = true;
-			break;
-		case 'T':
-			list = optarg;
-			break;
-		case 't':
-			if (replay_parse_tick_ms(optarg, &ropt.tick_ms))
-				return cli_usage_error("score", "bad --tick-ms '%s'", optarg);
-			break;
-		case 'h':
-			fputs(score_help, stdout);
-			return EXIT_OK;
-		default:
-			return cli_usage_error("score", "unknown option or missing value: '%s'",
-					       argv[optind - 1]);
-		}
-	}
-	if (argc - optind < 1)
-		return cli_usage_error("score", "expected at least one capture (CAPTURE...)");
-	rc = parse_trackers(list ? list : (char[]){"all"}, names, &n);
-	if (rc)
+	if (!cli_parse(&spec, argc, argv, &a, &rc))
 		return rc;
-	return score_to_stdout(argv + optind, (size_t)(argc - optind), &ropt, names, n, json);
+	copy = list ? strdup(list) : all;
+	if (!copy) {
+		cli_error("score", "out of memory");
+		return EXIT_INPUT;
+	}
+	rc = parse_trackers(copy, names, &n);
+	if (!rc)
+		rc = score_to_stdout(a.pos, (size_t)a.n_pos, &a.ropt, names, n,
+				     a.format == CLI_FORMAT_JSON);
+	if (copy != all)
+		free(copy);
+	return rc;
 }

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * db.c - `frameanalyze db`: replay captures into SQLite (schema: analyzer/SCHEMA.md).
+ * db.c - the SQLite store: replay captures into a database (schema: analyzer/SCHEMA.md;
+ * the command is cmd/cmd_db.c).
  *
  * One transaction per capture with prepared statements. The database is marked with
  * PRAGMA application_id/user_version so that an existing file that is not ours is refused
@@ -17,21 +18,21 @@
  * file takes the new file's journal for its own hot journal and rolls it back.)
  */
 #include <errno.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <sqlite3.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <stdbool.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cli.h"
-#include "commands.h"
+#include "db.h"
 #include "db_schema.h"
 #include "pidmap.h"
 #include "replay.h"
 #include "sha256.h"
+#include "signals.h"
 
 enum stmt_id { S_FRAME, S_DELTA, S_READING, S_LIVE, S_SYSFS, S_DROPS, S_EVENT, S_META, S_COUNT };
 
@@ -527,7 +528,7 @@ static int db_start_capture(struct dbsink *s, const char *path, const char *sha,
 	return rc;
 }
 
-/* Store one capture in its own transaction into the open database. Returns an exit code. */
+/* Store one capture in its own transaction into the open database. 0 or -errno (s->msg). */
 static int store_capture(struct dbsink *s, const char *path, const char *sha,
 			 const struct replay_options *ropt)
 {
@@ -541,192 +542,132 @@ static int store_capture(struct dbsink *s, const char *path, const char *sha,
 	    .error = db_error,
 	};
 	char err[FRC_MSG_MAX];
+	int rc;
 
 	pidmap_free(&s->lives);
 	s->deltas = s->readings = 0;
 	s->truncated = false;
 	s->msg[0] = '\0';
-	if (exec(s, "BEGIN IMMEDIATE", "starting a write transaction") ||
-	    db_start_capture(s, path, sha, &s->replaced)) {
-		cli_error("db", "%s (storing %s)", s->msg, path);
+	if ((rc = exec(s, "BEGIN IMMEDIATE", "starting a write transaction")) ||
+	    (rc = db_start_capture(s, path, sha, &s->replaced)))
+		goto rollback;
+	rc = replay_run(path, ropt, &sink, 1, err, sizeof(err));
+	if (rc) {
+		snprintf(s->msg, sizeof(s->msg), "%s", err);
 		goto rollback;
 	}
-	if (replay_run(path, ropt, &sink, 1, err, sizeof(err))) {
-		cli_error("db", "%s", err);
+	if ((rc = exec(s, "COMMIT", "committing the capture")))
 		goto rollback;
-	}
-	if (exec(s, "COMMIT", "committing the capture")) {
-		cli_error("db", "%s (storing %s)", s->msg, path);
-		goto rollback;
-	}
-	return EXIT_OK;
+	return 0;
 rollback:
+	if (rc == -EIO && !strstr(s->msg, path))
+		snprintf(s->msg + strlen(s->msg), sizeof(s->msg) - strlen(s->msg), " (storing %s)",
+			 path);
 	rollback(s);
-	return EXIT_INPUT;
+	return rc;
 }
 
 /*
- * OUT.db does not exist yet: build it next to OUT.db with this capture stored, then
- * publish it with link(), which never replaces a file. When another run published OUT.db
- * first, the capture is stored into that one instead. A run whose captures all fail thus
- * creates no file, and no run ever deletes a database that others may have opened.
+ * The database does not exist yet: build it next to it with this capture stored, then
+ * publish it with link(), which never replaces a file. When another run published the
+ * database first, the capture is stored into that one instead. A run whose captures all
+ * fail thus creates no file, and no run ever deletes a database that others may have
+ * opened.
  */
 static int store_first_capture(struct dbsink *s, const char *path, const char *sha,
 			       const struct replay_options *ropt)
 {
 	char tmp[4096], journal[4096 + 8];
-	int rc = EXIT_INPUT;
 	bool theirs = false;
+	int rc;
 
 	if ((size_t)snprintf(tmp, sizeof(tmp), "%s.tmp-%ld", s->path, (long)getpid()) >=
 	    sizeof(tmp)) {
-		cli_error("db", "%s: path too long", s->path);
-		return EXIT_INPUT;
+		snprintf(s->msg, sizeof(s->msg), "%s: path too long", s->path);
+		return -ENAMETOOLONG;
 	}
 	snprintf(journal, sizeof(journal), "%s-journal", tmp);
 	/* leftovers of a killed run with our PID (its journal would be taken as hot) */
 	unlink(journal);
 	unlink(tmp);
-	cli_unlink_on_signal(tmp, journal);
-	if (db_open(s, tmp, true)) {
-		cli_error("db", "%s", s->msg);
-		goto cleanup;
+	sig_unlink_on_stop(tmp, journal);
+	rc = db_open(s, tmp, true);
+	if (!rc) {
+		rc = store_capture(s, path, sha, ropt);
+		db_disconnect(s);
 	}
-	rc = store_capture(s, path, sha, ropt);
-	db_disconnect(s);
-	if (rc != EXIT_OK)
-		goto cleanup;
-	if (link(tmp, s->path) != 0) {
-		if (errno != EEXIST) {
-			cli_error("db", "%s: cannot create: %s", s->path, strerror(errno));
-			rc = EXIT_INPUT;
-			goto cleanup;
-		}
-		theirs = true;
+	if (!rc && link(tmp, s->path) != 0) {
+		rc = errno == EEXIST ? 0 : -errno;
+		theirs = rc == 0;
+		if (rc)
+			snprintf(s->msg, sizeof(s->msg), "%s: cannot create: %s", s->path,
+				 strerror(-rc));
 	}
 	/* ours or, when link() found one, the database another run published meanwhile */
-	if (db_open(s, s->path, false)) {
-		cli_error("db", "%s", s->msg[0] ? s->msg : "database vanished");
-		rc = EXIT_INPUT;
-		goto cleanup;
-	}
-	if (theirs)
+	if (!rc && (rc = db_open(s, s->path, false)) && !s->msg[0])
+		snprintf(s->msg, sizeof(s->msg), "%s: database vanished", s->path);
+	if (!rc && theirs)
 		rc = store_capture(s, path, sha, ropt);
-cleanup:
 	unlink(tmp);
 	unlink(journal); /* SQLite removed it at the commit or rollback; after a crash not */
-	cli_unlink_on_signal(NULL, NULL);
+	sig_unlink_on_stop(NULL, NULL);
 	return rc;
 }
 
-/* Add one capture. Returns an exit code. */
-static int add_capture(struct dbsink *s, const char *path, const struct replay_options *ropt)
+/* ------------------------------------------------------------ the store (db.h) */
+
+int db_store_open(struct db_store **out, const char *path)
 {
+	struct dbsink *s = calloc(1, sizeof(*s));
+	int rc;
+
+	*out = (struct db_store *)s;
+	if (!s)
+		return -ENOMEM;
+	s->path = path;
+	/* a missing database is created with the first capture stored (store_first_capture) */
+	rc = db_open(s, path, false);
+	return rc == -ENOENT ? 0 : rc;
+}
+
+const char *db_store_error(const struct db_store *store)
+{
+	const struct dbsink *s = (const struct dbsink *)store;
+
+	return s && s->msg[0] ? s->msg : "out of memory";
+}
+
+int db_store_add(struct db_store *store, const char *path, const struct replay_options *ropt,
+		 struct db_added *added)
+{
+	struct dbsink *s = (struct dbsink *)store;
 	char sha[65];
 	int rc;
 
+	s->msg[0] = '\0';
 	rc = sha256_file(path, sha);
 	if (rc) {
-		cli_error("db", "%s: %s", path,
-			  rc == -EINVAL ? "not a regular file" : strerror(-rc));
-		return EXIT_INPUT;
+		snprintf(s->msg, sizeof(s->msg), "%s: %s", path,
+			 rc == -EINVAL ? "not a regular file" : strerror(-rc));
+		return rc;
 	}
 	rc = s->db ? store_capture(s, path, sha, ropt) : store_first_capture(s, path, sha, ropt);
-	if (rc != EXIT_OK)
+	if (rc)
 		return rc;
-	fprintf(stderr,
-		"frameanalyze db: %s -> capture_id %" PRId64 "%s (%" PRIu64 " deltas, %" PRIu64
-		" readings)\n",
-		path, s->capture_id, s->replaced ? ", replaced the same capture" : "", s->deltas,
-		s->readings);
-	if (s->truncated)
-		cli_error("db",
-			  "warning: %s is truncated; stored up to the damage (status "
-			  "'truncated')",
-			  path);
-	return EXIT_OK;
+	*added = (struct db_added){.capture_id = s->capture_id,
+				   .replaced = s->replaced,
+				   .truncated = s->truncated,
+				   .deltas = s->deltas,
+				   .readings = s->readings};
+	return 0;
 }
 
-static const char db_help[] =
-    "usage: frameanalyze db IN.frc... -o OUT.db [--tick-ms N] [--tracker NAME]\n"
-    "\n"
-    "Replay captures into an SQLite database: raw records (frames, sysfs samples, drops,\n"
-    "attach/exit events, live readings), every tracker delta and every FPS meter reading,\n"
-    "one capture_id per capture, plus views (frame_time_percentiles, fps_over_time,\n"
-    "janks). A capture already in the database (same SHA-256) is replaced. OUT.db is\n"
-    "created if missing (only once a capture is stored in it); an existing file is only\n"
-    "written when it has our schema. Several db runs may fill the same OUT.db at once.\n"
-    "Schema: analyzer/SCHEMA.md.\n"
-    "\n"
-    "options:\n"
-    "  -o, --output OUT.db  the database (required)\n"
-    "  --tick-ms N          read the meter every N ms when a capture has no tick records\n"
-    "                       (default 1000)\n"
-    "  --tracker NAME       the frame tracker variant whose deltas are stored (kala,\n"
-    "                       surface, process, main-surface; default: the one each\n"
-    "                       recording ran, else kala); captures.tracker says which\n"
-    "\n"
-    "exit: 0 all captures stored (truncated ones too, with a warning), 1 a capture was\n"
-    "corrupt or unreadable (it is skipped, the others are stored) or the database was\n"
-    "refused, 2 usage.\n"
-    "\n"
-    "examples:\n"
-    "  frameanalyze db run1.frc run2.frc -o runs.db\n"
-    "  sqlite3 runs.db 'SELECT * FROM frame_time_percentiles'\n"
-    "  sqlite3 runs.db 'SELECT kind, count(*) FROM janks GROUP BY kind'\n";
-
-int cmd_db(int argc, char **argv)
+void db_store_close(struct db_store *store)
 {
-	static const struct option opts[] = {{"output", required_argument, NULL, 'o'},
-					     {"tick-ms", required_argument, NULL, 't'},
-					     {"tracker", required_argument, NULL, 'k'},
-					     {"help", no_argument, NULL, 'h'},
-					     {0}};
-	struct replay_options ropt = {0};
-	struct dbsink s = {0};
-	const char *out = NULL;
-	int c, rc = EXIT_OK;
+	struct dbsink *s = (struct dbsink *)store;
 
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "ho:", opts, NULL)) != -1) {
-		switch (c) {
-		case 'o':
-			out = optarg;
-			break;
-		case 't':
-			if (replay_parse_tick_ms(optarg, &ropt.tick_ms))
-				return cli_usage_error(
-				    "db", "--tick-ms: '%s' is not in [1, 3600000]", optarg);
-			break;
-		case 'k':
-			if (cli_parse_tracker("db", optarg, &ropt.tracker_name))
-				return EXIT_USAGE;
-			break;
-		case 'h':
-			fputs(db_help, stdout);
-			return EXIT_OK;
-		default:
-			return cli_usage_error("db", "unknown option or missing value: '%s'",
-					       argv[optind - 1]);
-		}
-	}
-	if (!out)
-		return cli_usage_error("db", "missing -o OUT.db");
-	if (optind >= argc)
-		return cli_usage_error("db", "expected at least one capture (IN.frc)");
-	/* A missing OUT.db is created with the first capture stored (store_first_capture). */
-	s.path = out;
-	c = db_open(&s, out, false);
-	if (c && c != -ENOENT) {
-		cli_error("db", "%s", s.msg);
-		db_close(&s);
-		return EXIT_INPUT;
-	}
-	for (int i = optind; i < argc; i++) {
-		if (add_capture(&s, argv[i], &ropt) != EXIT_OK)
-			rc = EXIT_INPUT;
-	}
-	db_close(&s);
-	return rc;
+	if (!s)
+		return;
+	db_close(s);
+	free(s);
 }

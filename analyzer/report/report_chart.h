@@ -80,7 +80,7 @@ struct report_charts {
 	struct pidmap w_trk; /* PerfDog windows of the tracker, per PID */
 	uint64_t last_drops;
 	double fps_max; /* the meter's sysfs bound, to tell valid samples */
-	/* set after chart_init: the main surface of the main PID (truth.h) */
+	/* set after chart_init: the main surface of the main PID (submissions.h) */
 	bool has_main;
 	uint32_t main_pid;
 	uint64_t main_surface;

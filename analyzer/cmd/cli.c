@@ -1,0 +1,403 @@
+/* SPDX-License-Identifier: MIT */
+/* cli.c - helpers the subcommands share; see cli.h. */
+#define _GNU_SOURCE /* mkostemp */
+#include "cli.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <fcntl.h>
+
+#include "commands.h"
+#include "frc_escape.h"
+#include "signals.h"
+#include "tracker_kind.h"
+
+int cli_usage_error(const char *cmd, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, PROG " %s: ", cmd);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, " (try '" PROG " %s --help')\n", cmd);
+	return EXIT_USAGE;
+}
+
+int cli_parse_tracker(const char *cmd, const char *arg, const char **out)
+{
+	char names[256];
+
+	if (tracker_kind_find(arg)) {
+		*out = arg;
+		return 0;
+	}
+	tracker_kind_names(names, sizeof(names));
+	return cli_usage_error(cmd, "--tracker: unknown tracker '%s' (known: %s)", arg, names);
+}
+
+/* ------------------------------------------------------------ the one option parser */
+
+/* getopt values of the shared options: above any short option character */
+enum { O_OUTPUT = 'o', O_FORCE = 256, O_TICK, O_TRACKER, O_STRICT, O_JSON, O_HTML, O_HELP = 'h' };
+
+static const struct {
+	unsigned flag;
+	struct option opt;
+} shared_opts[] = {
+    {CLI_OUTPUT, {"output", required_argument, NULL, O_OUTPUT}},
+    {CLI_FORCE, {"force", no_argument, NULL, O_FORCE}},
+    {CLI_TICK, {"tick-ms", required_argument, NULL, O_TICK}},
+    {CLI_TRACKER, {"tracker", required_argument, NULL, O_TRACKER}},
+    {CLI_STRICT, {"strict", no_argument, NULL, O_STRICT}},
+    {CLI_JSON, {"json", no_argument, NULL, O_JSON}},
+    {CLI_HTML, {"html", no_argument, NULL, O_HTML}},
+};
+
+#define N_SHARED (sizeof(shared_opts) / sizeof(shared_opts[0]))
+#define MAX_EXTRA 16
+
+/* The getopt_long table: the shared options spec takes, its own, --help, {0}. */
+static int build_table(const struct cli_spec *spec, struct option *t, size_t cap)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < N_SHARED; i++)
+		if (spec->takes & shared_opts[i].flag)
+			t[n++] = shared_opts[i].opt;
+	for (const struct option *e = spec->extra; e && e->name; e++) {
+		if (n + 2 >= cap)
+			return -E2BIG;
+		t[n++] = *e;
+	}
+	t[n++] = (struct option){"help", no_argument, NULL, O_HELP};
+	t[n] = (struct option){0};
+	return 0;
+}
+
+/* --tick-ms: the meter's period in ms when a capture has no tick records. */
+static int parse_tick_ms(const char *s, uint32_t *out)
+{
+	char *end;
+	unsigned long v;
+
+	errno = 0;
+	v = strtoul(s, &end, 10);
+	if (errno || end == s || *end || s[0] == '-' || v < CLI_TICK_MS_MIN || v > CLI_TICK_MS_MAX)
+		return -ERANGE;
+	*out = (uint32_t)v;
+	return 0;
+}
+
+/* One shared option; 0 or an exit code. */
+static int shared_option(const struct cli_spec *spec, int c, const char *arg, struct cli_args *a)
+{
+	switch (c) {
+	case O_OUTPUT:
+		a->output = arg;
+		return 0;
+	case O_FORCE:
+		a->force = true;
+		return 0;
+	case O_STRICT:
+		a->strict = true;
+		return 0;
+	case O_TICK:
+		if (parse_tick_ms(arg, &a->ropt.tick_ms))
+			return cli_usage_error(spec->cmd, "--tick-ms: '%s' is not in [%d, %d]", arg,
+					       CLI_TICK_MS_MIN, CLI_TICK_MS_MAX);
+		return 0;
+	case O_TRACKER:
+		return cli_parse_tracker(spec->cmd, arg, &a->ropt.tracker_name);
+	case O_JSON:
+	case O_HTML:
+		if (a->format != CLI_TEXT)
+			return cli_usage_error(spec->cmd, "--json and --html: choose one");
+		a->format = c == O_JSON ? CLI_FORMAT_JSON : CLI_FORMAT_HTML;
+		return 0;
+	}
+	return -1;
+}
+
+/* The operand count against spec; 0 or the usage error. */
+static int check_operands(const struct cli_spec *spec, const struct cli_args *a)
+{
+	if (a->n_pos < spec->min_pos || (spec->max_pos >= 0 && a->n_pos > spec->max_pos))
+		return cli_usage_error(spec->cmd, "%s", spec->pos_usage);
+	return 0;
+}
+
+bool cli_parse(const struct cli_spec *spec, int argc, char **argv, struct cli_args *a,
+	       int *exit_code)
+{
+	struct option table[N_SHARED + MAX_EXTRA + 2];
+	int c, rc = 0;
+
+	memset(a, 0, sizeof(*a));
+	if (build_table(spec, table, sizeof(table) / sizeof(table[0]))) {
+		*exit_code = cli_usage_error(spec->cmd, "internal: too many options");
+		return false;
+	}
+	optind = 1;
+	opterr = 0;
+	while (!rc && (c = getopt_long(argc, argv, spec->takes & CLI_OUTPUT ? "ho:" : "h", table,
+				       NULL)) != -1) {
+		if (c == O_HELP) {
+			fputs(spec->help, stdout);
+			*exit_code = EXIT_OK;
+			return false;
+		}
+		if (c == '?' || c == ':')
+			rc = cli_usage_error(spec->cmd, "unknown option or missing value: '%s'",
+					     argv[optind - 1]);
+		else if ((rc = shared_option(spec, c, optarg, a)) < 0)
+			rc = spec->on_extra ? spec->on_extra(spec->ctx, c, optarg) : EXIT_USAGE;
+	}
+	a->pos = argv + optind;
+	a->n_pos = argc - optind;
+	if (!rc)
+		rc = check_operands(spec, a);
+	if (!rc && a->force && !a->output)
+		rc = cli_usage_error(spec->cmd, "--force without -o FILE");
+	*exit_code = rc;
+	return rc == 0;
+}
+
+/* ------------------------------------------------------------ output files */
+
+/* The output is one of the inputs (same device and inode, links followed)? */
+static const char *same_as_input(const struct stat *out, char *const *inputs, size_t n)
+{
+	struct stat st;
+
+	for (size_t i = 0; i < n; i++)
+		if (stat(inputs[i], &st) == 0 && st.st_dev == out->st_dev &&
+		    st.st_ino == out->st_ino)
+			return inputs[i];
+	return NULL;
+}
+
+/*
+ * What exists at path decides how it is written: 0 new or replaced (o->in_place false),
+ * 0 in place (a device or FIFO), or the exit code after saying why it is refused.
+ */
+static int check_existing(const char *cmd, const char *path, bool force, char *const *inputs,
+			  size_t n, struct cli_output *o)
+{
+	struct stat lst, st;
+	const char *in;
+	bool followed; /* false: a dangling symbolic link */
+
+	if (lstat(path, &lst) != 0) {
+		if (errno == ENOENT)
+			return 0;
+		cli_error(cmd, "%s: %s", path, strerror(errno));
+		return EXIT_INPUT;
+	}
+	followed = stat(path, &st) == 0;
+	/*
+	 * /dev/stdout, /dev/fd/N and the like name a descriptor, whatever it is open on
+	 * (often a file the shell redirected to): written in place, never replaced.
+	 */
+	if (followed && (!strncmp(path, "/dev/", 5) || !strncmp(path, "/proc/self/fd/", 14)) &&
+	    !same_as_input(&st, inputs, n)) {
+		o->in_place = true;
+		return 0;
+	}
+	if (followed && (in = same_as_input(&st, inputs, n))) {
+		cli_error(cmd, "%s: is the input %s; not writing over it", path, in);
+		return EXIT_INPUT;
+	}
+	if (followed && S_ISDIR(st.st_mode)) {
+		cli_error(cmd, "%s: is a directory", path);
+		return EXIT_INPUT;
+	}
+	/* a device, a FIFO, a socket, or a link to one (/dev/stdout): written, never replaced */
+	if (followed && !S_ISREG(st.st_mode)) {
+		o->in_place = true;
+		return 0;
+	}
+	if (!force) {
+		cli_error(cmd, "%s: exists; not replacing it without --force", path);
+		return EXIT_INPUT;
+	}
+	return 0;
+}
+
+/* A unique FILE.tmp-XXXXXX next to path, mode 0666 less the umask like fopen()'s. */
+static int open_temporary(const char *cmd, struct cli_output *o)
+{
+	mode_t mask = umask(0);
+
+	umask(mask);
+	if ((size_t)snprintf(o->tmp, sizeof(o->tmp), "%s.tmp-XXXXXX", o->path) >= sizeof(o->tmp))
+		return cli_usage_error(cmd, "%s: path too long", o->path);
+	o->fd = mkostemp(o->tmp, O_CLOEXEC);
+	if (o->fd < 0) {
+		cli_error(cmd, "writing %s: %s", o->path, strerror(errno));
+		return EXIT_INPUT;
+	}
+	sig_unlink_on_stop(o->tmp, NULL);
+	if (fchmod(o->fd, 0666 & ~mask) != 0) {
+		cli_error(cmd, "writing %s: %s", o->tmp, strerror(errno));
+		return EXIT_INPUT;
+	}
+	return 0;
+}
+
+int cli_output_open(const char *cmd, const char *path, bool force, char *const *inputs, size_t n,
+		    struct cli_output *o)
+{
+	int rc;
+
+	memset(o, 0, sizeof(*o));
+	o->fd = -1;
+	o->path = path;
+	o->force = force;
+	rc = check_existing(cmd, path, force, inputs, n, o);
+	if (rc)
+		return rc;
+	if (o->in_place) {
+		o->fd = open(path, O_WRONLY | O_CLOEXEC | O_NOCTTY);
+		if (o->fd < 0) {
+			cli_error(cmd, "writing %s: %s", path, strerror(errno));
+			return EXIT_INPUT;
+		}
+	} else if ((rc = open_temporary(cmd, o))) {
+		if (o->fd >= 0)
+			(void)!cli_output_close(cmd, o, false);
+		return rc;
+	}
+	o->f = fdopen(o->fd, "w");
+	if (!o->f) {
+		cli_error(cmd, "writing %s: %s", path, strerror(errno));
+		(void)!cli_output_close(cmd, o, false);
+		return EXIT_INPUT;
+	}
+	return EXIT_OK;
+}
+
+/* Make the temporary o->path: 0 or -errno (EEXIST: another run published it first). */
+static int publish(struct cli_output *o)
+{
+	if (fsync(o->fd) != 0)
+		return -errno;
+	if (o->force) {
+		if (rename(o->tmp, o->path) != 0)
+			return -errno;
+	} else {
+		if (link(o->tmp, o->path) != 0)
+			return -errno;
+		unlink(o->tmp);
+	}
+	o->tmp[0] = '\0'; /* published: the name may be another run's temporary next */
+	return 0;
+}
+
+int cli_output_close(const char *cmd, struct cli_output *o, bool ok)
+{
+	int err = 0;
+
+	if (o->f && (fflush(o->f) != 0 || ferror(o->f)))
+		err = errno ? -errno : -EIO;
+	if (ok && !err && !o->in_place)
+		err = publish(o);
+	if (o->f ? fclose(o->f) != 0 : (o->fd >= 0 && close(o->fd) != 0))
+		err = err ? err : -errno;
+	o->f = NULL;
+	o->fd = -1;
+	if (!o->in_place && o->tmp[0])
+		unlink(o->tmp);
+	sig_unlink_on_stop(NULL, NULL);
+	if (!ok)
+		return EXIT_INPUT;
+	if (err == -EEXIST)
+		cli_error(cmd, "%s: appeared while writing it; not replacing it without --force",
+			  o->path);
+	else if (err)
+		cli_error(cmd, "writing %s: %s", o->path, strerror(-err));
+	return err ? EXIT_INPUT : EXIT_OK;
+}
+
+void cli_error(const char *cmd, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, PROG " %s: ", cmd);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+int cli_read_file(const char *path, size_t max, char **out, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf = NULL;
+	size_t n = 0, cap = 0;
+	int err = 0;
+
+	struct stat sb;
+
+	*out = NULL;
+	*len = 0;
+	if (!f)
+		return -errno;
+	/* fopen() accepts a directory; reading it would only say "Input/output error" */
+	if (fstat(fileno(f), &sb) == 0 && S_ISDIR(sb.st_mode)) {
+		fclose(f);
+		return -EISDIR;
+	}
+	for (;;) {
+		size_t got;
+		if (cap - n < 4096) {
+			size_t ncap = cap ? cap * 2 : 65536;
+			char *nb;
+			if (ncap > max + 1)
+				ncap = max + 1;
+			if (ncap <= n + 1) {
+				err = -EFBIG;
+				break;
+			}
+			nb = realloc(buf, ncap);
+			if (!nb) {
+				err = -ENOMEM;
+				break;
+			}
+			buf = nb, cap = ncap;
+		}
+		got = fread(buf + n, 1, cap - n - 1, f);
+		n += got;
+		if (got == 0) {
+			if (ferror(f))
+				err = -EIO;
+			break;
+		}
+	}
+	fclose(f);
+	if (err) {
+		free(buf);
+		return err;
+	}
+	if (!buf && !(buf = malloc(1)))
+		return -ENOMEM;
+	buf[n] = '\0';
+	*out = buf;
+	*len = n;
+	return 0;
+}
+
+void cli_put_json_chars(FILE *out, const char *v)
+{
+	frc_escape_write(out, v, strlen(v), FRC_ESCAPE_JSON);
+}
+
+void cli_put_text(FILE *out, const char *v)
+{
+	frc_escape_write(out, v, strlen(v), FRC_ESCAPE_TEXT);
+}
