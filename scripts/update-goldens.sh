@@ -13,7 +13,8 @@ build=${1:-build}
 regex=${2:-'^(golden\.|analyzer\.perfetto_decode$|analyzer\.report_html_golden$)'}
 cd "$top"
 cmake --build "$build" -j "$(nproc 2>/dev/null || echo 2)" >/dev/null
-FRAMEANALYZE_UPDATE_GOLDEN=1 ctest --test-dir "$build" -R "$regex" -E 'score_goals' \
-	--output-on-failure | grep -E 'rewrote|Failed|tests passed' || true
+# -V: each test's "rewrote FILE" line; a test that failed instead shows its output too
+FRAMEANALYZE_UPDATE_GOLDEN=1 ctest --test-dir "$build" -R "$regex" -E 'score_goals' -V |
+	grep -E 'rewrote |\*\*\*Failed|tests passed' || true
 echo "changed goldens (review with git diff, then commit):"
 git status --short -- '*.golden' | sed 's/^/  /'

@@ -26,11 +26,14 @@
 
 #define GOLDEN_MAX (256u << 20) /* an expected file larger than this is refused */
 
+/* The first line of every golden text: check refuses an EXPECTED without it. */
+#define GOLDEN_HEADER "# frameanalyze golden 1\n"
+
 static int g_begin(void *ctx, const struct replay_info *info)
 {
 	FILE *out = ctx;
 
-	fprintf(out, "# frameanalyze golden 1\n");
+	fputs(GOLDEN_HEADER, out);
 	fprintf(out, "# delta SEQ KTIME_NS PID BUFFER DELTA_NS\n");
 	fprintf(out, "# reading TICK_NS FPS SOURCE [live FPS SOURCE]   (synthesized ticks: "
 		     "reading* ...)\n");
@@ -118,7 +121,7 @@ static const char golden_help[] =
     "examples:\n"
     "  frameanalyze golden capture.frc > capture.golden\n"
     "  frameanalyze golden build/fixtures/steady_60hz_triple.frc | less\n"
-    "  FRAMEANALYZE_UPDATE_GOLDEN=1 ctest --test-dir build -R '^golden\\.'  # rewrite all\n";
+    "  scripts/update-goldens.sh      # rewrite every checked-in golden, then review git diff\n";
 
 static const char check_help[] =
     "usage: frameanalyze check IN.frc EXPECTED.golden [--tracker NAME]\n"
@@ -129,9 +132,9 @@ static const char check_help[] =
     "options:\n"
     "  --tracker NAME  replay with this tracker variant (as golden --tracker)\n"
     "\n"
-    "exit: 0 identical, 1 different, EXPECTED unreadable, or the capture corrupt or not a\n"
-    "capture, 2 usage. FRAMEANALYZE_UPDATE_GOLDEN=1 with ctest rewrites the fixtures'\n"
-    "expected files instead (see README).\n"
+    "exit: 0 identical (one line: ok), 1 different, EXPECTED unreadable or not a golden\n"
+    "file, or the capture corrupt or not a capture, 2 usage. scripts/update-goldens.sh\n"
+    "rewrites the fixtures' expected files instead (see README).\n"
     "\n"
     "examples:\n"
     "  frameanalyze check capture.frc capture.golden\n"
@@ -170,6 +173,15 @@ int cmd_golden(int argc, char **argv)
 	return rc;
 }
 
+/* Does text start with the golden header line (LF or CRLF: check explains CRLF)? */
+static bool is_golden(const char *text)
+{
+	size_t n = strlen(GOLDEN_HEADER) - 1;
+
+	return !strncmp(text, GOLDEN_HEADER, n) &&
+	       (text[n] == '\n' || (text[n] == '\r' && text[n + 1] == '\n'));
+}
+
 int cmd_check(int argc, char **argv)
 {
 	char *actual = NULL, *expected = NULL, label[FRC_MSG_MAX];
@@ -189,6 +201,7 @@ int cmd_check(int argc, char **argv)
 		cli_error("check", "%s: %s", exp, strerror(-rc));
 		return EXIT_INPUT;
 	}
+
 	mem = open_memstream(&actual, &actual_len);
 	if (!mem) {
 		cli_error("check", "out of memory");
@@ -197,7 +210,12 @@ int cmd_check(int argc, char **argv)
 	}
 	rc = write_golden("check", in, &a.ropt, mem);
 	fclose(mem);
-	if (rc == EXIT_OK) {
+	if (rc == EXIT_OK && !is_golden(expected)) {
+		/* a capture or any other file as EXPECTED: say so instead of diffing binary */
+		cli_error("check", "%s: not a golden file (it does not start with '%.*s')", exp,
+			  (int)strlen(GOLDEN_HEADER) - 1, GOLDEN_HEADER);
+		rc = EXIT_INPUT;
+	} else if (rc == EXIT_OK) {
 		snprintf(label, sizeof(label), "frameanalyze golden %s", in);
 		rc = diff_unified(stdout, exp, expected, expected_len, label, actual, actual_len);
 		if (rc < 0) {
@@ -219,6 +237,8 @@ int cmd_check(int argc, char **argv)
 					"frameanalyze check: %s differs from %s (diff above)\n", in,
 					exp);
 			rc = EXIT_INPUT;
+		} else {
+			printf("ok: %s matches %s\n", in, exp);
 		}
 	}
 	free(actual);

@@ -572,18 +572,19 @@ static void sec_fidelity(const struct em *x)
 /* ------------------------------------------------------------ the list */
 
 /*
- * Every section, in order, and the views that show it. The golden keeps the heuristics'
- * numbers only (what the tracker and meter computed, and whether the replay saw the whole
- * capture): a new section for people changes no golden file.
+ * Every section, in order, and the views that show it. The golden keeps the numbers a
+ * change must show in review: what was submitted (the headline), what the tracker and
+ * meter computed, and whether the replay saw the whole capture; a new section for people
+ * (the capture's description, the verdict's prose) changes no golden file.
  */
 static const struct {
 	void (*emit)(const struct em *x);
 	bool full, golden;
 } sections[] = {
-    {sec_submissions, true, false}, {sec_verdict, true, false}, {sec_capture, true, false},
-    {sec_status, false, true},	    {sec_replay, true, false},	{sec_accounting, true, true},
-    {sec_frame_times, true, true},  {sec_janks, true, true},	{sec_readings, true, true},
-    {sec_sysfs, true, true},	    {sec_fidelity, true, true},
+    {sec_submissions, true, true}, {sec_verdict, true, false}, {sec_capture, true, false},
+    {sec_status, false, true},	   {sec_replay, true, false},  {sec_accounting, true, true},
+    {sec_frame_times, true, true}, {sec_janks, true, true},    {sec_readings, true, true},
+    {sec_sysfs, true, true},	   {sec_fidelity, true, true},
 };
 
 void report_emit(const struct report_model *m, enum report_view view, bool with_path,

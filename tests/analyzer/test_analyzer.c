@@ -901,7 +901,10 @@ START_TEST(golden_check_diff)
 	ck_out_has("\"p99_ms\": 200.000,");
 	spit(g, out_text);
 	ck_assert_int_eq(fa("check", frc, g, NULL), 0);
-	ck_assert_str_eq(out_text, "");
+	/* success is one line, naming both files */
+	ck_assert_int_eq(count_lines(out_text), 1);
+	ck_out_has("ok: ");
+	ck_out_has(" matches ");
 	/* change one expected delta: check shows it as a unified diff and fails */
 	text = slurp(g, NULL);
 	p = strstr(text, "delta 15 1642000000 500 0x1000 200000000\n");
@@ -917,6 +920,47 @@ START_TEST(golden_check_diff)
 	ck_out_has("@@ -");
 	ck_err_has("differs");
 	ck_assert_int_eq(fa("check", frc, tmp("absent.golden"), NULL), 1);
+}
+END_TEST
+
+/*
+ * What was submitted is in the golden: one frame of the steady fixture moved 8 ms later
+ * makes its interval 16.573036 + 8 = 24.573 ms (frames 300 and 301 of the text are 16.573036
+ * ms apart), the submissions' max, and check shows it. A capture given as EXPECTED is
+ * refused by name, not diffed as binary.
+ */
+START_TEST(golden_shows_submissions)
+{
+	char *text = slurp(FIXTURES_SRC_DIR "/steady_60hz_triple.txt", NULL), *p = text;
+	const char *moved = tmp("moved.txt"), *frc = tmp("moved.frc");
+	unsigned long long kt;
+	FILE *f;
+	int n = 0;
+
+	ck_assert_ptr_nonnull(text);
+	f = fopen(moved, "w");
+	ck_assert_ptr_nonnull(f);
+	for (char *line = strtok_r(p, "\n", &p); line; line = strtok_r(NULL, "\n", &p)) {
+		if (!strncmp(line, "frame ", 6) && ++n == 301) {
+			char *rest;
+
+			kt = strtoull(line + 6, &rest, 10);
+			ck_assert_uint_eq(kt, 5999841817ull);
+			fprintf(f, "frame %llu%s\n", kt + 8000000ull, rest);
+			continue;
+		}
+		fprintf(f, "%s\n", line);
+	}
+	ck_assert_int_eq(fclose(f), 0);
+	free(text);
+	ck_assert_int_eq(fa("import", moved, "-o", frc, NULL), 0);
+	ck_assert_int_eq(fa("check", frc, FIXTURES_SRC_DIR "/steady_60hz_triple.golden", NULL), 1);
+	ck_out_has("\n-    \"max_ms\": 17.042,\n");
+	ck_out_has("\n+    \"max_ms\": 24.573,\n");
+	ck_assert_int_eq(fa("check", frc, frc, NULL), 1);
+	ck_err_has(
+	    "moved.frc: not a golden file (it does not start with '# frameanalyze golden 1')");
+	ck_assert_str_eq(out_text, "");
 }
 END_TEST
 
@@ -1002,10 +1046,10 @@ START_TEST(help_examples_literal)
 	ck_assert_ptr_null(strstr(out_text, "%%"));
 	ck_assert_int_eq(fa("golden", "--help", NULL), 0);
 	ck_out_has("  frameanalyze golden build/fixtures/steady_60hz_triple.frc | less\n");
-	ck_out_has("FRAMEANALYZE_UPDATE_GOLDEN=1");
+	ck_out_has("scripts/update-goldens.sh");
 	ck_out_has("\nexit: 0 ok (a truncated capture too, with a warning), 1 corrupt or not a");
 	ck_assert_int_eq(fa("check", "--help", NULL), 0);
-	ck_out_has("\nexit: 0 identical, 1 different, EXPECTED unreadable, or the capture corrupt");
+	ck_out_has("\nexit: 0 identical (one line: ok), 1 different, EXPECTED unreadable or not a golden");
 	ck_out_has("  frameanalyze check build/fixtures/steady_60hz_triple.frc \\\n"
 		   "      fixtures/steady_60hz_triple.golden\n");
 	ck_assert_int_eq(exists(FIXTURES_SRC_DIR "/steady_60hz_triple.txt"), 1);
@@ -2087,6 +2131,7 @@ int main(int argc, char **argv)
 	    FRC_CASE("db_corrupt_input_stores_nothing", db_corrupt_input_stores_nothing),
 	    FRC_CASE("golden_check_diff", golden_check_diff),
 	    FRC_CASE("golden_stable_across_paths", golden_stable_across_paths),
+	    FRC_CASE("golden_shows_submissions", golden_shows_submissions),
 	    FRC_CASE("special_files_refused", special_files_refused),
 	    FRC_CASE("db_nothing_stored_leaves_no_file", db_nothing_stored_leaves_no_file),
 	    FRC_CASE("info_no_frames", info_no_frames),
