@@ -11,7 +11,7 @@
 #include <stdlib.h>
 
 #include "heur_lru.h"
-#include "heur_map.h"
+#include "frc_map.h"
 #include "main_surface.h"
 
 #define NIL UINT32_MAX
@@ -28,7 +28,7 @@ struct ms_slot {
 
 struct main_surface {
 	uint32_t max_surfaces;
-	struct heur_map map;
+	struct frc_map map;
 	struct ms_slot *slots;
 	uint32_t used, cap;
 	struct heur_lru lru; /* slots by last call, for the max_surfaces bound */
@@ -49,7 +49,7 @@ int main_surface_new(struct main_surface **out, const struct tracker_config *cfg
 	t->max_surfaces = cfg->max_buffers;
 	heur_lru_init(&t->lru);
 	t->leader = NIL;
-	if (heur_map_init(&t->map, 4)) {
+	if (frc_map_init(&t->map, 4)) {
 		free(t);
 		return -ENOMEM;
 	}
@@ -63,7 +63,7 @@ void main_surface_free(struct main_surface *t)
 		return;
 	free(t->slots);
 	heur_lru_free(&t->lru);
-	heur_map_free(&t->map);
+	frc_map_free(&t->map);
 	free(t);
 }
 
@@ -98,13 +98,13 @@ static uint32_t remember(struct main_surface *t, uint64_t ktime_ns, uint64_t sur
 			return NIL;
 		t->cap = cap;
 	}
-	if (heur_map_put(&t->map, surface, fresh ? t->used : t->lru.tail))
+	if (frc_map_put(&t->map, surface, fresh ? t->used : t->lru.tail))
 		return NIL;
 	if (fresh) {
 		i = t->used++;
 	} else {
 		i = t->lru.tail;
-		heur_map_del(&t->map, t->slots[i].surface);
+		frc_map_del(&t->map, t->slots[i].surface);
 		heur_lru_unlink(&t->lru, i);
 		t->st.buffers_evicted++;
 		if (t->leader == i)
@@ -175,7 +175,7 @@ static void elect(struct main_surface *t, uint32_t i, uint64_t ktime_ns)
 bool main_surface_record(struct main_surface *t, uint64_t ktime_ns, uint64_t surface,
 			 uint64_t *delta_ns)
 {
-	uint32_t i = heur_map_get(&t->map, surface);
+	uint32_t i = frc_map_get(&t->map, surface);
 	struct ms_slot *s;
 	uint64_t delta;
 

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "heur_lru.h"
-#include "heur_map.h"
+#include "frc_map.h"
 #include "pipeline.h"
 
 #define NIL UINT32_MAX
@@ -35,7 +35,7 @@ struct pipeline {
 	bool ticks_over;    /* next_tick would overflow: no more synthesized ticks */
 	uint64_t max_ktime; /* the largest ktime fed so far */
 
-	struct heur_map pids; /* pid -> slot */
+	struct frc_map pids; /* pid -> slot */
 	struct pid_slot *slots;
 	uint32_t used; /* slots ever handed out */
 	uint32_t cap;
@@ -98,7 +98,7 @@ int pipeline_new(struct pipeline **out, const struct pipeline_config *cfg,
 	p->free_head = NIL;
 	heur_lru_init(&p->lru);
 	p->last_slot = NIL;
-	if (heur_map_init(&p->pids, 4)) {
+	if (frc_map_init(&p->pids, 4)) {
 		free(p);
 		return -ENOMEM;
 	}
@@ -115,7 +115,7 @@ void pipeline_free(struct pipeline *p)
 			p->kind->destroy(p->slots[i].t);
 	free(p->slots);
 	heur_lru_free(&p->lru);
-	heur_map_free(&p->pids);
+	frc_map_free(&p->pids);
 	fps_meter_free(p->meter);
 	free(p);
 }
@@ -153,7 +153,7 @@ static void forget_slot(struct pipeline *p, uint32_t i)
 
 	drop_tracker(p, s->t);
 	s->t = NULL;
-	heur_map_del(&p->pids, s->pid);
+	frc_map_del(&p->pids, s->pid);
 	heur_lru_unlink(&p->lru, i);
 	p->lru.link[i].next = p->free_head;
 	p->free_head = i;
@@ -200,7 +200,7 @@ static int take_slot(struct pipeline *p, uint32_t *out)
  */
 static int start_tracker(struct pipeline *p, uint32_t pid, uint32_t *slot)
 {
-	uint32_t i = heur_map_get(&p->pids, pid);
+	uint32_t i = frc_map_get(&p->pids, pid);
 	void *t;
 	int err;
 
@@ -215,7 +215,7 @@ static int start_tracker(struct pipeline *p, uint32_t pid, uint32_t *slot)
 	err = take_slot(p, &i);
 	if (err)
 		goto fail;
-	err = heur_map_put(&p->pids, pid, i);
+	err = frc_map_put(&p->pids, pid, i);
 	if (err) {
 		p->lru.link[i].next = p->free_head;
 		p->free_head = i;
@@ -303,7 +303,7 @@ static int feed_frame(struct pipeline *p, const struct frc_record *r)
 	struct pipeline_delta d;
 
 	if (i == NIL || p->slots[i].pid != f->pid) {
-		i = heur_map_get(&p->pids, f->pid);
+		i = frc_map_get(&p->pids, f->pid);
 		if (i == NIL) {
 			int err = start_tracker(p, f->pid, &i);
 
@@ -369,7 +369,7 @@ int pipeline_feed(struct pipeline *p, const struct frc_record *r)
 	case FRC_ATTACH:
 		return start_tracker(p, r->u.attach.pid, &i);
 	case FRC_EXIT:
-		i = heur_map_get(&p->pids, r->u.exit.pid);
+		i = frc_map_get(&p->pids, r->u.exit.pid);
 		if (i != NIL)
 			forget_slot(p, i);
 		return 0;

@@ -14,7 +14,7 @@
 #include <stdlib.h>
 
 #include "heur_lru.h"
-#include "heur_map.h"
+#include "frc_map.h"
 #include "tracker.h"
 
 #define NIL UINT32_MAX
@@ -33,7 +33,7 @@ struct slot {
 
 struct tracker {
 	struct tracker_config cfg;
-	struct heur_map map;
+	struct frc_map map;
 	struct slot *slots;
 	uint64_t *rings;     /* slot i's ring: rings[i * history .. (i + 1) * history) */
 	uint32_t *heap;	     /* slot indices; heap[0] is the active buffer */
@@ -63,7 +63,7 @@ int tracker_new(struct tracker **out, const struct tracker_config *cfg)
 	t->cfg = *cfg;
 	heur_lru_init(&t->lru);
 	/* Most apps have 2-4 buffers in flight: start small, grow by doubling. */
-	if (heur_map_init(&t->map, 4)) {
+	if (frc_map_init(&t->map, 4)) {
 		free(t);
 		return -ENOMEM;
 	}
@@ -79,7 +79,7 @@ void tracker_free(struct tracker *t)
 	free(t->rings);
 	free(t->slots);
 	heur_lru_free(&t->lru);
-	heur_map_free(&t->map);
+	frc_map_free(&t->map);
 	free(t);
 }
 
@@ -173,7 +173,7 @@ static uint32_t forget_lru(struct tracker *t)
 {
 	uint32_t idx = t->lru.tail;
 
-	heur_map_del(&t->map, t->slots[idx].buffer);
+	frc_map_del(&t->map, t->slots[idx].buffer);
 	heur_lru_unlink(&t->lru, idx);
 	t->st.buffers_evicted++;
 	return idx;
@@ -193,7 +193,7 @@ static bool first_sighting(struct tracker *t, uint64_t ktime_ns, uint64_t buffer
 
 	if (fresh && t->used == t->cap && grow_slots(t))
 		return false;
-	if (heur_map_put(&t->map, buffer, fresh ? t->used : t->lru.tail))
+	if (frc_map_put(&t->map, buffer, fresh ? t->used : t->lru.tail))
 		return false;
 	if (fresh) {
 		idx = t->used++;
@@ -216,7 +216,7 @@ static bool first_sighting(struct tracker *t, uint64_t ktime_ns, uint64_t buffer
 
 bool tracker_record(struct tracker *t, uint64_t ktime_ns, uint64_t buffer, uint64_t *delta_ns)
 {
-	uint32_t idx = heur_map_get(&t->map, buffer);
+	uint32_t idx = frc_map_get(&t->map, buffer);
 	uint32_t history = t->cfg.history;
 	struct slot *s;
 	uint64_t *ring;

@@ -60,11 +60,6 @@ void pb_u64(struct pb *p, uint32_t field, uint64_t v)
 	pb_varint(p, v);
 }
 
-void pb_i64(struct pb *p, uint32_t field, int64_t v)
-{
-	pb_u64(p, field, (uint64_t)v);
-}
-
 /* IEEE 754 binary64, little-endian whatever the host's byte order. */
 void pb_double(struct pb *p, uint32_t field, double v)
 {

@@ -24,8 +24,6 @@ void pb_reset(struct pb *p);
 void pb_free(struct pb *p);
 void pb_varint(struct pb *p, uint64_t v);
 void pb_u64(struct pb *p, uint32_t field, uint64_t v);
-/* An int64 field (two's complement as a varint, as protobuf encodes int32/int64). */
-void pb_i64(struct pb *p, uint32_t field, int64_t v);
 void pb_double(struct pb *p, uint32_t field, double v);
 void pb_bytes(struct pb *p, uint32_t field, const void *data, size_t n);
 void pb_str(struct pb *p, uint32_t field, const char *s);

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * pidmap.c - see pidmap.h. The heuristics' hash map (heur_map) finds a PID's position in
+ * pidmap.c - see pidmap.h. The heuristics' hash map (frc_map) finds a PID's position in
  * a dense array of entries; a deleted entry's place is taken by the last one, so the
  * array never has holes and the project keeps one hash map implementation.
  */
@@ -24,26 +24,26 @@ static int grow(struct pidmap *m)
 /* Forget every PID at once: the bound that keeps a hostile capture's PIDs in check. */
 static void reset(struct pidmap *m)
 {
-	heur_map_free(&m->index);
+	frc_map_free(&m->index);
 	m->count = 0;
 	m->resets++;
 }
 
 struct pidmap_entry *pidmap_get(struct pidmap *m, uint32_t pid, bool create)
 {
-	uint32_t i = m->index.e ? heur_map_get(&m->index, pid) : HEUR_MAP_NONE;
+	uint32_t i = m->index.e ? frc_map_get(&m->index, pid) : FRC_MAP_NONE;
 
-	if (i != HEUR_MAP_NONE)
+	if (i != FRC_MAP_NONE)
 		return &m->slots[i];
 	if (!create)
 		return NULL;
 	if (m->count >= PIDMAP_MAX)
 		reset(m);
-	if (!m->index.e && heur_map_init(&m->index, 16))
+	if (!m->index.e && frc_map_init(&m->index, 16))
 		return NULL;
 	if (m->count == m->cap && grow(m))
 		return NULL;
-	if (heur_map_put(&m->index, pid, m->count))
+	if (frc_map_put(&m->index, pid, m->count))
 		return NULL;
 	m->slots[m->count] = (struct pidmap_entry){.pid = pid};
 	return &m->slots[m->count++];
@@ -51,22 +51,22 @@ struct pidmap_entry *pidmap_get(struct pidmap *m, uint32_t pid, bool create)
 
 void pidmap_del(struct pidmap *m, uint32_t pid)
 {
-	uint32_t i = m->index.e ? heur_map_get(&m->index, pid) : HEUR_MAP_NONE;
+	uint32_t i = m->index.e ? frc_map_get(&m->index, pid) : FRC_MAP_NONE;
 	uint32_t last = m->count - 1;
 
-	if (i == HEUR_MAP_NONE)
+	if (i == FRC_MAP_NONE)
 		return;
-	heur_map_del(&m->index, pid);
+	frc_map_del(&m->index, pid);
 	if (i != last) {
 		m->slots[i] = m->slots[last];
-		heur_map_set(&m->index, m->slots[i].pid, i);
+		frc_map_set(&m->index, m->slots[i].pid, i);
 	}
 	m->count--;
 }
 
 void pidmap_free(struct pidmap *m)
 {
-	heur_map_free(&m->index);
+	frc_map_free(&m->index);
 	free(m->slots);
 	memset(m, 0, sizeof(*m));
 }

@@ -3,7 +3,7 @@
  * pidmap.h - a small per-PID state table for the analyzer's sinks (PerfDog jank windows,
  * PID lives), bounded so that a hostile capture with millions of PIDs cannot make memory
  * or time grow without limit: at most PIDMAP_MAX PIDs; inserting one more forgets every
- * PID first (counted in resets). Indexed by the heuristics' hash map (heur_map.h).
+ * PID first (counted in resets). Indexed by the heuristics' hash map (frc_map.h).
  */
 #ifndef FRAMEANALYZE_PIDMAP_H
 #define FRAMEANALYZE_PIDMAP_H
@@ -11,7 +11,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "heur_map.h"
+#include "frc_map.h"
 
 #define PIDMAP_MAX 65536u
 
@@ -21,7 +21,7 @@ struct pidmap_entry {
 };
 
 struct pidmap {
-	struct heur_map index;	    /* pid -> position in slots */
+	struct frc_map index;	    /* pid -> position in slots */
 	struct pidmap_entry *slots; /* dense: the first count are in use */
 	uint32_t cap;		    /* entries allocated, at most PIDMAP_MAX */
 	uint32_t count;

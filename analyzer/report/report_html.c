@@ -27,7 +27,6 @@
 
 struct scale {
 	double lo, hi;	 /* value range of the plot's height */
-	double t_per_px; /* seconds per column */
 };
 
 /* The smallest 1, 2 or 5 x 10^k step giving at most n ticks over range (no libm). */
@@ -239,7 +238,7 @@ static void chart_frame_times(FILE *out, const struct report_model *m)
 	char label[96], names[REPORT_CHART_SURFACES][48];
 	struct legend_item it[2 + REPORT_CHART_SURFACES] = {{"s-sub", "submissions (main surface)"},
 							    {"s-trk", label}};
-	struct scale sc = {0, 0, 0};
+	struct scale sc = {0, 0};
 	double top = series_max(&c->ft_trk, series_max(&c->ft_sub, 0));
 	size_t n = 2;
 
@@ -286,7 +285,7 @@ static void chart_fps(FILE *out, const struct report_model *m)
 {
 	const struct report_charts *c = m->charts;
 	struct legend_item it[FPS_KINDS];
-	struct scale sc = {0, 0, 0};
+	struct scale sc = {0, 0};
 	double top = 0;
 
 	for (int k = 0; k < FPS_KINDS; k++) {
@@ -380,7 +379,7 @@ static void chart_distribution(FILE *out, const struct report_model *m)
 	const struct report_charts *c = m->charts;
 	char label[96];
 	struct legend_item it[2] = {{"s-sub", "submissions (main surface)"}, {"s-trk", label}};
-	struct scale sc = {0, 0, 0}, cdf = {0, 100, 0};
+	struct scale sc = {0, 0}, cdf = {0, 100};
 	double top = 0, ts = (double)hist_total(c->hist_sub), tt = (double)hist_total(c->hist_trk);
 
 	snprintf(label, sizeof(label), "tracker %s deltas", m->tracker);

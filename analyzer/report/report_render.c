@@ -23,7 +23,6 @@
 struct em {
 	const struct report_emitter *e;
 	const struct report_model *m;
-	enum report_view view;
 	bool with_path;
 };
 
@@ -590,7 +589,7 @@ static const struct {
 void report_emit(const struct report_model *m, enum report_view view, bool with_path,
 		 const struct report_emitter *e)
 {
-	struct em x = {.e = e, .m = m, .view = view, .with_path = with_path};
+	struct em x = {.e = e, .m = m, .with_path = with_path};
 
 	for (size_t i = 0; i < sizeof(sections) / sizeof(sections[0]); i++)
 		if (view == REPORT_VIEW_GOLDEN ? sections[i].golden : sections[i].full)

@@ -8,8 +8,11 @@
 
 #include <stdint.h>
 
-#define PERFDOG_JANK_MIN_NS 84000000ull	    /* two frames of a 24 FPS film */
-#define PERFDOG_BIGJANK_MIN_NS 125000000ull /* three frames of a 24 FPS film */
+/* The thresholds as bare integer literals: db_schema.h puts the same ones into SQL. */
+#define PERFDOG_JANK_NS_LITERAL 84000000     /* two frames of a 24 FPS film */
+#define PERFDOG_BIGJANK_NS_LITERAL 125000000 /* three frames of a 24 FPS film */
+#define PERFDOG_JANK_MIN_NS ((uint64_t)PERFDOG_JANK_NS_LITERAL)
+#define PERFDOG_BIGJANK_MIN_NS ((uint64_t)PERFDOG_BIGJANK_NS_LITERAL)
 
 enum perfdog_kind { PERFDOG_NONE = 0, PERFDOG_JANK = 1, PERFDOG_BIGJANK = 2 };
 

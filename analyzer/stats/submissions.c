@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "heur_map.h"
+#include "frc_map.h"
 #include "tracker_kind.h"
 
 /* One (PID, surface) pair: an open-addressing table, linear probing, never deleted. */
@@ -29,7 +29,7 @@ struct submissions {
 	size_t mask, count;
 	struct pid_state *pids; /* sorted by pid after subm_count */
 	size_t n_pids;
-	struct heur_map index; /* pid -> position in pids */
+	struct frc_map index; /* pid -> position in pids */
 	const struct subm_pid *main_pid;
 	char err[128];
 };
@@ -112,10 +112,10 @@ static int cmp_pid(const void *a, const void *b)
  */
 static int select_mains(struct submissions *t)
 {
-	struct heur_map tmp;
+	struct frc_map tmp;
 
 	t->pids = calloc(t->count ? t->count : 1, sizeof(*t->pids));
-	if (!t->pids || heur_map_init(&tmp, 4))
+	if (!t->pids || frc_map_init(&tmp, 4))
 		return -ENOMEM;
 	for (size_t i = 0; i <= t->mask && t->pairs; i++) {
 		const struct pair *p = &t->pairs[i];
@@ -124,11 +124,11 @@ static int select_mains(struct submissions *t)
 
 		if (!p->used)
 			continue;
-		at = heur_map_get(&tmp, p->pid);
-		if (at == HEUR_MAP_NONE) {
+		at = frc_map_get(&tmp, p->pid);
+		if (at == FRC_MAP_NONE) {
 			at = (uint32_t)t->n_pids++;
-			if (heur_map_put(&tmp, p->pid, at)) {
-				heur_map_free(&tmp);
+			if (frc_map_put(&tmp, p->pid, at)) {
+				frc_map_free(&tmp);
 				return -ENOMEM;
 			}
 			t->pids[at].info =
@@ -143,14 +143,14 @@ static int select_mains(struct submissions *t)
 			ti->main_calls = p->calls;
 		}
 	}
-	heur_map_free(&tmp);
+	frc_map_free(&tmp);
 	qsort(t->pids, t->n_pids, sizeof(*t->pids), cmp_pid);
-	if (heur_map_init(&t->index, (uint32_t)t->n_pids + 1))
+	if (frc_map_init(&t->index, (uint32_t)t->n_pids + 1))
 		return -ENOMEM;
 	for (size_t i = 0; i < t->n_pids; i++) {
 		const struct subm_pid *ti = &t->pids[i].info;
 
-		if (heur_map_put(&t->index, ti->pid, (uint32_t)i))
+		if (frc_map_put(&t->index, ti->pid, (uint32_t)i))
 			return -ENOMEM;
 		if (!t->main_pid || ti->calls > t->main_pid->calls)
 			t->main_pid = ti; /* increasing PIDs: a tie keeps the smaller */
@@ -196,7 +196,7 @@ void subm_free(struct submissions *t)
 	free(t->pairs);
 	free(t->pids);
 	if (t->index.e)
-		heur_map_free(&t->index);
+		frc_map_free(&t->index);
 	free(t);
 }
 
@@ -223,9 +223,9 @@ void subm_series_reset(struct submissions *t)
 
 static void forget_pid(struct submissions *t, uint32_t pid)
 {
-	uint32_t i = heur_map_get(&t->index, pid);
+	uint32_t i = frc_map_get(&t->index, pid);
 
-	if (i != HEUR_MAP_NONE)
+	if (i != FRC_MAP_NONE)
 		t->pids[i].seen = false;
 }
 
@@ -242,7 +242,7 @@ bool subm_series_next(struct submissions *t, const struct frc_record *rec, uint6
 		forget_pid(t, rec->type == FRC_ATTACH ? rec->u.attach.pid : rec->u.exit.pid);
 		return false;
 	}
-	if (rec->type != FRC_FRAME || (i = heur_map_get(&t->index, f->pid)) == HEUR_MAP_NONE)
+	if (rec->type != FRC_FRAME || (i = frc_map_get(&t->index, f->pid)) == FRC_MAP_NONE)
 		return false;
 	ps = &t->pids[i];
 	if (f->surface != ps->info.main_surface)

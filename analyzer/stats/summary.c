@@ -346,21 +346,6 @@ struct replay_sink summary_sink(struct summary *s)
 	};
 }
 
-bool summary_truncated(const struct summary *s)
-{
-	return s->stats.status != FRC_STATUS_COMPLETE;
-}
-
-uint64_t summary_valid_end(const struct summary *s)
-{
-	return s->stats.valid_end;
-}
-
-uint64_t summary_mismatches(const struct summary *s)
-{
-	return s->mismatches;
-}
-
 /* ------------------------------------------------------------ derived numbers */
 
 static int cmp_u64(const void *a, const void *b)

@@ -32,13 +32,6 @@ void summary_free(struct summary *s);
 /* The sink view of s (callbacks begin/record/delta/reading/end). */
 struct replay_sink summary_sink(struct summary *s);
 
-/* After the replay: */
-bool summary_truncated(const struct summary *s);
-/* Truncated: the byte offset where valid data ends. */
-uint64_t summary_valid_end(const struct summary *s);
-/* Live readings not reproduced (0 = perfect fidelity or no live readings). */
-uint64_t summary_mismatches(const struct summary *s);
-
 /*
  * The frame-time numbers of the report (REPORT.md "frame times" and "janks"), for other
  * commands (score, and the submissions of the capture's truth series). A summary fed only

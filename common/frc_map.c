@@ -1,24 +1,24 @@
 /* SPDX-License-Identifier: MIT */
-/* heur_map.c - see heur_map.h. */
+/* frc_map.c - see frc_map.h. */
 #include <errno.h>
 #include <stdlib.h>
 
-#include "heur_map.h"
+#include "frc_map.h"
 
-static uint32_t home(const struct heur_map *m, uint64_t key)
+static uint32_t home(const struct frc_map *m, uint64_t key)
 {
 	return (uint32_t)((key * 0x9E3779B97F4A7C15ull) >> m->shift);
 }
 
-static int alloc_table(struct heur_map *m, uint32_t bits)
+static int alloc_table(struct frc_map *m, uint32_t bits)
 {
 	uint32_t cap = 1u << bits;
-	struct heur_map_entry *e = malloc((size_t)cap * sizeof(*e));
+	struct frc_map_entry *e = malloc((size_t)cap * sizeof(*e));
 
 	if (!e)
 		return -ENOMEM;
 	for (uint32_t i = 0; i < cap; i++)
-		e[i].val = HEUR_MAP_NONE;
+		e[i].val = FRC_MAP_NONE;
 	m->e = e;
 	m->mask = cap - 1;
 	m->shift = 64 - bits;
@@ -26,7 +26,7 @@ static int alloc_table(struct heur_map *m, uint32_t bits)
 	return 0;
 }
 
-int heur_map_init(struct heur_map *m, uint32_t min_entries)
+int frc_map_init(struct frc_map *m, uint32_t min_entries)
 {
 	uint32_t bits = 2;
 
@@ -36,26 +36,26 @@ int heur_map_init(struct heur_map *m, uint32_t min_entries)
 	return alloc_table(m, bits);
 }
 
-void heur_map_free(struct heur_map *m)
+void frc_map_free(struct frc_map *m)
 {
 	free(m->e);
 	m->e = NULL;
 }
 
-static void insert_new(struct heur_map *m, uint64_t key, uint32_t val)
+static void insert_new(struct frc_map *m, uint64_t key, uint32_t val)
 {
 	uint32_t i = home(m, key);
 
-	while (m->e[i].val != HEUR_MAP_NONE)
+	while (m->e[i].val != FRC_MAP_NONE)
 		i = (i + 1) & m->mask;
 	m->e[i].key = key;
 	m->e[i].val = val;
 	m->count++;
 }
 
-static int grow(struct heur_map *m)
+static int grow(struct frc_map *m)
 {
-	struct heur_map old = *m;
+	struct frc_map old = *m;
 	uint32_t bits = 64 - m->shift + 1;
 
 	if (bits > 30 || alloc_table(m, bits)) {
@@ -63,13 +63,13 @@ static int grow(struct heur_map *m)
 		return -ENOMEM;
 	}
 	for (uint32_t i = 0; i <= old.mask; i++)
-		if (old.e[i].val != HEUR_MAP_NONE)
+		if (old.e[i].val != FRC_MAP_NONE)
 			insert_new(m, old.e[i].key, old.e[i].val);
 	free(old.e);
 	return 0;
 }
 
-int heur_map_put(struct heur_map *m, uint64_t key, uint32_t val)
+int frc_map_put(struct frc_map *m, uint64_t key, uint32_t val)
 {
 	if (2ull * (m->count + 1) > (uint64_t)m->mask + 1) {
 		int err = grow(m);
@@ -81,12 +81,12 @@ int heur_map_put(struct heur_map *m, uint64_t key, uint32_t val)
 	return 0;
 }
 
-void heur_map_del(struct heur_map *m, uint64_t key)
+void frc_map_del(struct frc_map *m, uint64_t key)
 {
 	uint32_t i = home(m, key);
 
 	for (;;) {
-		if (m->e[i].val == HEUR_MAP_NONE)
+		if (m->e[i].val == FRC_MAP_NONE)
 			return;
 		if (m->e[i].key == key)
 			break;
@@ -101,7 +101,7 @@ void heur_map_del(struct heur_map *m, uint64_t key)
 
 	for (;;) {
 		i = (i + 1) & m->mask;
-		if (m->e[i].val == HEUR_MAP_NONE)
+		if (m->e[i].val == FRC_MAP_NONE)
 			break;
 		uint32_t h = home(m, m->e[i].key);
 
@@ -111,13 +111,13 @@ void heur_map_del(struct heur_map *m, uint64_t key)
 			hole = i;
 		}
 	}
-	m->e[hole].val = HEUR_MAP_NONE;
+	m->e[hole].val = FRC_MAP_NONE;
 	m->count--;
 }
 
-void heur_map_set(struct heur_map *m, uint64_t key, uint32_t val)
+void frc_map_set(struct frc_map *m, uint64_t key, uint32_t val)
 {
-	for (uint32_t i = home(m, key); m->e[i].val != HEUR_MAP_NONE; i = (i + 1) & m->mask)
+	for (uint32_t i = home(m, key); m->e[i].val != FRC_MAP_NONE; i = (i + 1) & m->mask)
 		if (m->e[i].key == key) {
 			m->e[i].val = val;
 			return;
