@@ -26,7 +26,7 @@
 /* ------------------------------------------------------------ scales and axes */
 
 struct scale {
-	double lo, hi;	 /* value range of the plot's height */
+	double lo, hi; /* value range of the plot's height */
 };
 
 /* The smallest 1, 2 or 5 x 10^k step giving at most n ticks over range (no libm). */

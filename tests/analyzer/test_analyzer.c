@@ -1049,7 +1049,8 @@ START_TEST(help_examples_literal)
 	ck_out_has("scripts/update-goldens.sh");
 	ck_out_has("\nexit: 0 ok (a truncated capture too, with a warning), 1 corrupt or not a");
 	ck_assert_int_eq(fa("check", "--help", NULL), 0);
-	ck_out_has("\nexit: 0 identical (one line: ok), 1 different, EXPECTED unreadable or not a golden");
+	ck_out_has(
+	    "\nexit: 0 identical (one line: ok), 1 different, EXPECTED unreadable or not a golden");
 	ck_out_has("  frameanalyze check build/fixtures/steady_60hz_triple.frc \\\n"
 		   "      fixtures/steady_60hz_triple.golden\n");
 	ck_assert_int_eq(exists(FIXTURES_SRC_DIR "/steady_60hz_triple.txt"), 1);
