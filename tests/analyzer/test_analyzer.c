@@ -7,6 +7,7 @@
  * tests/analyzer/hand.txt was worked out by hand (its comment shows the arithmetic).
  */
 #include <check.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
@@ -1272,38 +1273,88 @@ END_TEST
  * A database another process is writing is waited for (it was refused at once as "not a
  * frameanalyze database (database is locked)"). The child holds an exclusive lock 1.5 s.
  */
+static pid_t fa_start(char *const argv[]);
+
+/* Does process pid have a descriptor open on path (it reached the database)? */
+static bool has_open(pid_t pid, const char *path)
+{
+	char fd_dir[64], link[600], target[600];
+	struct dirent *d;
+	DIR *dir;
+	bool found = false;
+	ssize_t n;
+
+	snprintf(fd_dir, sizeof(fd_dir), "/proc/%d/fd", (int)pid);
+	dir = opendir(fd_dir);
+	if (!dir)
+		return false;
+	while (!found && (d = readdir(dir)) != NULL) {
+		snprintf(link, sizeof(link), "%s/%s", fd_dir, d->d_name);
+		n = readlink(link, target, sizeof(target) - 1);
+		if (n > 0) {
+			target[n] = '\0';
+			found = !strcmp(target, path);
+		}
+	}
+	closedir(dir);
+	return found;
+}
+
+/*
+ * A db run finding the database locked by another writer waits for it (SQLite's busy
+ * timeout) instead of failing "database is locked". The lock is held until the run has
+ * opened the database and is still running 300 ms later (a run on this capture takes a few
+ * ms): only then is it released, so the run demonstrably waited.
+ */
 START_TEST(db_waits_for_lock)
 {
 	const char *frc = hand_frc(), *dbp = tmp("l.db");
-	int fds[2], status;
+	char *argv[] = {"frameanalyze", "db", TESTS_SRC_DIR "/hand.txt", (char *)frc, "-o",
+			(char *)dbp,	NULL};
+	int ready[2], go[2], status;
 	char c;
 	sqlite3 *db;
-	pid_t pid;
+	pid_t holder, run;
 
 	ck_assert_int_eq(fa("db", frc, "-o", dbp, NULL), 0);
-	ck_assert_int_eq(pipe(fds), 0);
-	pid = fork();
-	ck_assert_int_ge(pid, 0);
-	if (pid == 0) {
+	ck_assert_int_eq(pipe(ready), 0);
+	ck_assert_int_eq(pipe(go), 0);
+	holder = fork();
+	ck_assert_int_ge(holder, 0);
+	if (holder == 0) {
 		sqlite3 *w;
 
+		alarm(30);
 		if (sqlite3_open(dbp, &w) != SQLITE_OK ||
 		    sqlite3_exec(w, "BEGIN EXCLUSIVE", NULL, NULL, NULL) != SQLITE_OK)
 			_exit(1);
-		(void)!write(fds[1], "x", 1);
-		usleep(1500000);
+		(void)!write(ready[1], "x", 1);
+		(void)!read(go[0], &c, 1); /* hold the lock until told */
 		sqlite3_exec(w, "COMMIT", NULL, NULL, NULL);
 		sqlite3_close(w);
 		_exit(0);
 	}
-	close(fds[1]);
-	ck_assert_int_eq(read(fds[0], &c, 1), 1); /* the lock is held now */
-	close(fds[0]);
-	ck_assert_int_eq(fa("db", TESTS_SRC_DIR "/hand.txt", frc, "-o", dbp, NULL), 1);
+	close(ready[1]);
+	close(go[0]);
+	ck_assert_int_eq(read(ready[0], &c, 1), 1); /* the lock is held now */
+	close(ready[0]);
+	run = fa_start(argv);
+	for (int i = 0; i < 1000 && !has_open(run, dbp); i++)
+		usleep(10000);
+	ck_assert_msg(has_open(run, dbp), "the db run never opened %s", dbp);
+	usleep(300000);
+	ck_assert_msg(waitpid(run, &status, WNOHANG) == 0, "the db run ended under the lock");
+	ck_assert_int_eq(write(go[1], "x", 1), 1);
+	close(go[1]);
+	ck_assert_int_eq(waitpid(run, &status, 0), run);
+	ck_assert_int_eq(WIFEXITED(status) && WEXITSTATUS(status) == 1, 1);
+	free(err_text);
+	err_text = slurp(err_path, NULL);
+	ck_assert_ptr_nonnull(err_text);
 	ck_err_has("hand.txt: offset 0: not an .frc capture");
 	ck_err_has("hand.frc -> capture_id 1, replaced the same capture");
 	ck_assert_ptr_null(strstr(err_text, "locked"));
-	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+	ck_assert_int_eq(waitpid(holder, &status, 0), holder);
 	ck_assert_int_eq(WIFEXITED(status) && WEXITSTATUS(status) == 0, 1);
 	db = db_open_ro(dbp);
 	ck_assert_str_eq(q(db, "SELECT count(*) FROM captures"), "1");
