@@ -24,7 +24,7 @@ static const char import_help[] =
     "\n"
     "text form ('#' comment lines and blank lines are ignored):\n"
     "  meta KEY VALUE...                 (header metadata, before the first record)\n"
-    "  frame KTIME_NS PID TID 0xBUFFER\n"
+    "  frame KTIME_NS PID TID 0xBUFFER [0xSURFACE]   (surface: argument 0, default 0)\n"
     "  sysfs KTIME_NS \"RAW\"   |   sysfs KTIME_NS !ERRNO\n"
     "  drops KTIME_NS CUMULATIVE\n"
     "  attach KTIME_NS PID SYMBOL\n"

@@ -295,16 +295,3 @@ int replay_run_source(const struct replay_source *src, const struct replay_optio
 	pipeline_free(st.p);
 	return rc;
 }
-
-int replay_parse_tick_ms(const char *s, uint32_t *out)
-{
-	char *end;
-	unsigned long v;
-
-	errno = 0;
-	v = strtoul(s, &end, 10);
-	if (errno || end == s || *end || s[0] == '-' || v < 1 || v > 3600000)
-		return -1;
-	*out = (uint32_t)v;
-	return 0;
-}

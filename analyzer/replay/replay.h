@@ -74,8 +74,8 @@ FRC_MUST_USE int replay_run(const char *path, const struct replay_options *opt,
 
 /*
  * Where a replay's records come from: the capture file at path, or (recs != NULL) n
- * records in memory, in file order — for tests, and for records that no capture format
- * carries yet (the surface). An in-memory replay has no reader (info.reader is NULL: a
+ * records in memory, in file order — for tests and the fuzzer (records built in code,
+ * with no file to write first). An in-memory replay has no reader (info.reader is NULL: a
  * sink that reads metadata must not be given one), status complete, and the same
  * has_sysfs / synthesized-ticks decisions from the records.
  */
@@ -90,8 +90,5 @@ FRC_MUST_USE int replay_run_source(const struct replay_source *src,
 				   const struct replay_options *opt,
 				   const struct replay_sink *sinks, size_t n_sinks, char *err,
 				   size_t errlen);
-
-/* Command-line helper: parse a --tick-ms value (1..3600000). Returns 0 or -1. */
-FRC_MUST_USE int replay_parse_tick_ms(const char *s, uint32_t *out);
 
 #endif
