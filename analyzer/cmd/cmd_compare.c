@@ -113,7 +113,7 @@ static void metric_names(char *buf, size_t len)
 
 /*
  * "METRIC[.after|.delta|.pct]OP NUMBER", OP one of > >= < <= (spaces around OP allowed);
- * a bare METRIC is its delta (after - before). Returns 0, or -1 with why in why[len].
+ * a bare METRIC is its delta (after - before). Returns 0, or -EINVAL with why in why[len].
  */
 static int parse_gate(const char *s, struct gate *g, char *why, size_t len)
 {
@@ -128,7 +128,7 @@ static int parse_gate(const char *s, struct gate *g, char *why, size_t len)
 	if (g->m == M_COUNT) {
 		metric_names(names, sizeof(names));
 		snprintf(why, len, "unknown metric '%.*s' (known: %s)", (int)klen, s, names);
-		return -1;
+		return -EINVAL;
 	}
 	if (*p == '.') {
 		size_t flen = strcspn(++p, "<>= ");
@@ -139,7 +139,7 @@ static int parse_gate(const char *s, struct gate *g, char *why, size_t len)
 		if (f == 3) {
 			snprintf(why, len, "unknown field '.%.*s' (known: .after, .delta, .pct)",
 				 (int)flen, p);
-			return -1;
+			return -EINVAL;
 		}
 		g->field = (enum gate_field)f;
 		p += flen;
@@ -147,7 +147,7 @@ static int parse_gate(const char *s, struct gate *g, char *why, size_t len)
 	p += strspn(p, " ");
 	if (*p != '<' && *p != '>') {
 		snprintf(why, len, "expected an operator (> >= < <=) after the metric");
-		return -1;
+		return -EINVAL;
 	}
 	g->greater = *p++ == '>';
 	g->or_equal = *p == '=';
@@ -157,7 +157,7 @@ static int parse_gate(const char *s, struct gate *g, char *why, size_t len)
 	end += strspn(end, " ");
 	if (end == num || *end || errno || !isfinite(g->threshold)) {
 		snprintf(why, len, "expected a number after the operator");
-		return -1;
+		return -EINVAL;
 	}
 	return 0;
 }

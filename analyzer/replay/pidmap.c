@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * pidmap.c - see pidmap.h. The heuristics' hash map (frc_map) finds a PID's position in
+ * pidmap.c - see pidmap.h. The project's hash map (common/frc_map.h) finds a PID's position in
  * a dense array of entries; a deleted entry's place is taken by the last one, so the
  * array never has holes and the project keeps one hash map implementation.
  */
 #include "pidmap.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -15,7 +16,7 @@ static int grow(struct pidmap *m)
 	struct pidmap_entry *ns = realloc(m->slots, (size_t)ncap * sizeof(*ns));
 
 	if (!ns)
-		return -1;
+		return -ENOMEM;
 	m->slots = ns;
 	m->cap = ncap;
 	return 0;

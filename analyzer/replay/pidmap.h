@@ -3,7 +3,7 @@
  * pidmap.h - a small per-PID state table for the analyzer's sinks (PerfDog jank windows,
  * PID lives), bounded so that a hostile capture with millions of PIDs cannot make memory
  * or time grow without limit: at most PIDMAP_MAX PIDs; inserting one more forgets every
- * PID first (counted in resets). Indexed by the heuristics' hash map (frc_map.h).
+ * PID first (counted in resets). Indexed by the project's hash map (common/frc_map.h).
  */
 #ifndef FRAMEANALYZE_PIDMAP_H
 #define FRAMEANALYZE_PIDMAP_H
