@@ -315,7 +315,7 @@ START_TEST(compare_gates)
 	ck_out_has("\"frameanalyze_compare\": 1,\n");
 	ck_out_has("\"janks_per_min\": {\"before\": 0.000, ");
 	ck_out_has("{\"gate\": \"janks_per_min.after>0\", \"value\": ");
-	ck_out_has("\"tripped\": true}");
+	ck_out_has("\"tripped\": true, \"state\": \"tripped\", \"why\": null}");
 	snprintf(args, sizeof(args), "compare --html %s %s", steady, janky);
 	ck_assert_int_eq(fa(args), 0);
 	ck_assert(!strncmp(out_text, "<!DOCTYPE html>", 15));
@@ -342,6 +342,72 @@ START_TEST(compare_gates)
 	}
 	snprintf(args, sizeof(args), "compare %s", steady);
 	ck_assert_int_eq(fa(args), 2);
+}
+END_TEST
+
+/*
+ * A gate on a metric that does not exist fails with a message (a broken recording with no
+ * frames cannot pass a CI gate); a truncated capture is warned about and fails under
+ * --strict; captures replayed with different trackers are warned about.
+ */
+START_TEST(compare_no_data_fails)
+{
+	char steady[400], none[512], cut[512], ms[512], args[2400];
+	size_t n;
+	char *bytes;
+	FILE *f;
+
+	snprintf(steady, sizeof(steady), "%s/steady_60hz_triple.frc", FIXTURES_BIN_DIR);
+	snprintf(none, sizeof(none), "%s", path("none.frc"));
+	spit_text(path("none.txt"), "meta target nothing\ntick 1000000000\ntick 2000000000\n");
+	snprintf(args, sizeof(args), "import '%s' -o '%s'", path("none.txt"), none);
+	ck_assert_int_eq(fa(args), 0);
+	snprintf(args, sizeof(args),
+		 "compare '%s' '%s' --fail-if 'submitted_fps.pct<-5' --fail-if 'p99_ms.delta>2'",
+		 steady, none);
+	ck_assert_int_eq(fa(args), 1);
+	ck_out_has(
+	    "  submitted_fps.pct<-5                       null  NO DATA: no frames in AFTER\n");
+	ck_err_has("gate 'submitted_fps.pct<-5' failed: no frames in AFTER (");
+	ck_err_has("gate 'p99_ms.delta>2' failed: no frames in AFTER (");
+	/* the other way round, BEFORE has nothing */
+	snprintf(args, sizeof(args), "compare '%s' '%s' --fail-if 'max_ms.delta>2'", none, steady);
+	ck_assert_int_eq(fa(args), 1);
+	ck_err_has("gate 'max_ms.delta>2' failed: no frames in BEFORE (");
+	/* a truncated AFTER: the first half of the steady capture */
+	bytes = slurp(steady, &n);
+	ck_assert_ptr_nonnull(bytes);
+	snprintf(cut, sizeof(cut), "%s", path("cut.frc"));
+	f = fopen(cut, "wb");
+	ck_assert_ptr_nonnull(f);
+	ck_assert_uint_eq(fwrite(bytes, 1, n / 2, f), n / 2);
+	ck_assert_int_eq(fclose(f), 0);
+	free(bytes);
+	snprintf(args, sizeof(args), "compare '%s' '%s'", steady, cut);
+	ck_assert_int_eq(fa(args), 0);
+	ck_err_has("cut.frc: offset ");
+	ck_err_has(": truncated; compared up to the damage\n");
+	snprintf(args, sizeof(args), "compare --strict '%s' '%s'", steady, cut);
+	ck_assert_int_eq(fa(args), 1);
+	ck_err_has("(--strict: failing)");
+	/* recorded with another tracker */
+	snprintf(ms, sizeof(ms), "%s", path("ms.frc"));
+	bytes = slurp(FIXTURES_SRC_DIR "/steady_60hz_triple.txt", NULL);
+	ck_assert_ptr_nonnull(bytes);
+	f = fopen(path("ms.txt"), "w");
+	ck_assert_ptr_nonnull(f);
+	fprintf(f, "meta tracker main-surface\n%s", bytes);
+	ck_assert_int_eq(fclose(f), 0);
+	free(bytes);
+	snprintf(args, sizeof(args), "import '%s' -o '%s'", path("ms.txt"), ms);
+	ck_assert_int_eq(fa(args), 0);
+	snprintf(args, sizeof(args), "compare '%s' '%s'", steady, ms);
+	ck_assert_int_eq(fa(args), 0);
+	ck_err_has("warning: the captures were replayed with different trackers (kala -> "
+		   "main-surface");
+	snprintf(args, sizeof(args), "compare --tracker kala '%s' '%s'", steady, ms);
+	ck_assert_int_eq(fa(args), 0);
+	ck_assert_ptr_null(strstr(err_text, "different trackers"));
 }
 END_TEST
 
@@ -506,6 +572,7 @@ int main(int argc, char **argv)
 	    FRC_CASE("html_unwritable_output", html_unwritable_output),
 	    FRC_CASE("perfetto_usage_and_errors", perfetto_usage_and_errors),
 	    FRC_CASE("compare_gates", compare_gates),
+	    FRC_CASE("compare_no_data_fails", compare_no_data_fails),
 	    FRC_CASE("output_is_input_refused", output_is_input_refused),
 	    FRC_CASE("output_exists_needs_force", output_exists_needs_force),
 	    FRC_CASE("output_planted_link_not_followed", output_planted_link_not_followed),
