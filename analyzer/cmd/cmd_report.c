@@ -126,6 +126,11 @@ int cmd_report(int argc, char **argv)
 		cli_error("report", "writing stdout: %s", strerror(errno));
 		rc = EXIT_INPUT;
 	}
+	if (rc == EXIT_OK && a.ropt.tick_ms && !m->run.synthesize_ticks)
+		cli_error("report",
+			  "warning: --tick-ms %" PRIu32 " has no effect: %s has tick records (the "
+			  "meter is read at the recording's own ticks)",
+			  a.ropt.tick_ms, a.pos[0]);
 	if (rc == EXIT_OK)
 		rc = verdict(m, a.pos[0], a.strict);
 	report_model_free(m);

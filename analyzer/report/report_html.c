@@ -412,7 +412,7 @@ static void chart_distribution(FILE *out, const struct report_model *m)
 struct card {
 	const char *title, *json_key, *unit, *source;
 	bool has;
-	char value[48];
+	char value[200]; /* room for a 31-byte name with every byte escaped as &#NN; */
 };
 
 static void card_f3(struct card *c, const char *title, const char *key, bool has, double v,
@@ -427,6 +427,20 @@ static void card_u64(struct card *c, const char *title, const char *key, uint64_
 {
 	*c = (struct card){title, key, unit, source, true, ""};
 	snprintf(c->value, sizeof(c->value), "%" PRIu64, v);
+}
+
+static void card_str(struct card *c, const char *title, const char *key, const char *v,
+		     const char *unit, const char *source)
+{
+	FILE *f;
+
+	*c = (struct card){title, key, unit, source, true, ""};
+	/* untrusted (the capture's metadata): escaped; a tracker name is at most 31 bytes */
+	f = fmemopen(c->value, sizeof(c->value), "w");
+	if (f) {
+		report_put_html(f, v);
+		fclose(f);
+	}
 }
 
 /* The value sits in an element of its own with data-json naming the JSON report's key. */
@@ -468,8 +482,13 @@ static void cards(FILE *out, const struct report_model *m)
 	card_f3(&c[n++], "Tracker error", "tracker.error_percent", t->deltas && has,
 		report_error_pct(t->mean_fps, s->mean_fps), "%",
 		"(tracker - submitted) / submitted");
-	card_u64(&c[n++], "Replay fidelity", "fidelity.mismatches", m->run.mismatches, "mismatches",
-		 "live readings the replay did not reproduce (must be 0)");
+	if (m->run.fidelity_applies)
+		card_u64(&c[n++], "Replay fidelity", "fidelity.mismatches", m->run.mismatches,
+			 "mismatches", "live readings the replay did not reproduce (must be 0)");
+	else
+		card_str(&c[n++], "Replay fidelity", "fidelity.recorded_tracker",
+			 m->run.recorded_tracker, "recorded: n/a",
+			 "fidelity compares live readings with a replay of the recorded tracker");
 	card_f3(&c[n++], "Loss", "accounting.loss_percent", true, m->run.loss_pct, "%",
 		"reservation failures / (frames + failures)");
 	fputs("<div class=\"cards\">\n", out);

@@ -534,6 +534,11 @@ static void fidelity_rows(const struct em *x)
 	const struct summary_view *s = &x->m->run;
 	char a[32], b[32];
 
+	if (!s->fidelity_applies) {
+		row(x, "live readings", "n/a (capture recorded with %s; replayed with %s)",
+		    s->recorded_tracker, x->m->tracker);
+		return;
+	}
 	if (!s->live) {
 		row(x, "live readings", "no live readings in the capture");
 		return;
@@ -558,6 +563,8 @@ static void sec_fidelity(const struct em *x)
 	char *json = NULL;
 
 	open_(x, "fidelity", "replay fidelity");
+	val_bool(x, "applies", s->fidelity_applies);
+	val(x, "recorded_tracker", RV_STR, s->recorded_tracker);
 	val_u64(x, "live_readings", s->live);
 	val_u64(x, "reproduced", s->reproduced);
 	val_u64(x, "mismatches", s->mismatches);

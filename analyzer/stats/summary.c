@@ -11,6 +11,7 @@
 
 #include "perfdog.h"
 #include "pidmap.h"
+#include "tracker_kind.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -71,7 +72,9 @@ struct summary {
 	/* sysfs samples */
 	uint64_t sysfs_count, sysfs_invalid, sysfs_errors;
 	uint64_t drops;
-	/* fidelity */
+	/* fidelity: only a replay of the tracker the recording ran can reproduce its readings */
+	bool fidelity_applies;
+	char recorded_tracker[32];
 	uint64_t live, reproduced, mismatches;
 	struct fidelity_diff *diffs;
 	size_t n_diffs;
@@ -146,6 +149,10 @@ static int sum_begin(void *ctx, const struct replay_info *info)
 	s->synthesize_ticks = info->synthesize_ticks;
 	s->tick_ms = info->tick_ms;
 	s->fps_max = info->config.meter.fps_max;
+	/* a capture without the key was recorded before variants existed: with the default */
+	snprintf(s->recorded_tracker, sizeof(s->recorded_tracker), "%s",
+		 info->recorded_tracker[0] ? info->recorded_tracker : TRACKER_KIND_DEFAULT);
+	s->fidelity_applies = !strcmp(info->tracker, s->recorded_tracker);
 	return 0;
 }
 
@@ -310,7 +317,7 @@ static int sum_reading(void *ctx, const struct pipeline_reading *r)
 		st->count++;
 		st->sum_micro += micro;
 	}
-	if (r->tick && r->tick->u.tick.has_result) {
+	if (r->tick && r->tick->u.tick.has_result && s->fidelity_applies) {
 		const struct frc_tick *t = &r->tick->u.tick;
 		uint64_t live_micro = t->source == FRC_SOURCE_NONE ? 0 : t->fps_micro;
 		s->live++;
@@ -514,6 +521,8 @@ void summary_view(struct summary *s, struct summary_view *v)
 	v->sysfs_count = s->sysfs_count;
 	v->sysfs_invalid = s->sysfs_invalid;
 	v->sysfs_errors = s->sysfs_errors;
+	v->fidelity_applies = s->fidelity_applies;
+	v->recorded_tracker = s->recorded_tracker;
 	v->live = s->live;
 	v->reproduced = s->reproduced;
 	v->mismatches = s->mismatches;

@@ -69,6 +69,13 @@ struct summary_view {
 	struct summary_source src[3]; /* by enum frc_source */
 	uint64_t lagged, lagged_deltas;
 	uint64_t sysfs_count, sysfs_invalid, sysfs_errors;
+	/*
+	 * Fidelity compares the live readings with a replay of the tracker the recording ran
+	 * (recorded_tracker); replayed with another (--tracker), it does not apply: live,
+	 * reproduced and mismatches stay 0.
+	 */
+	bool fidelity_applies;
+	const char *recorded_tracker;
 	uint64_t live, reproduced, mismatches;
 	const struct fidelity_diff *diffs;
 	size_t n_diffs;

@@ -411,6 +411,43 @@ START_TEST(compare_no_data_fails)
 }
 END_TEST
 
+/*
+ * Fidelity (live readings == a replay) applies only to the tracker the recording ran:
+ * standin_60hz_jank.frc was recorded with kala and holds its live readings. Replayed with
+ * main-surface it says n/a and exits 0 (it said ** MISMATCH ** and exited 1). --tick-ms
+ * on a capture with tick records has no effect, and says so.
+ */
+START_TEST(fidelity_only_recorded_tracker)
+{
+	const char *cap = FIXTURES_SRC_DIR "/real/standin_60hz_jank.frc";
+	char args[1200];
+
+	snprintf(args, sizeof(args), "report --tracker main-surface '%s'", cap);
+	ck_assert_int_eq(fa(args), 0);
+	ck_out_has("  live readings            n/a (capture recorded with kala; replayed with "
+		   "main-surface)\n");
+	ck_assert_ptr_null(strstr(out_text, "MISMATCH"));
+	snprintf(args, sizeof(args), "report --json --tracker main-surface '%s'", cap);
+	ck_assert_int_eq(fa(args), 0);
+	ck_out_has("\"applies\": false,\n    \"recorded_tracker\": \"kala\",\n    "
+		   "\"live_readings\": 0,\n    \"reproduced\": 0,\n    \"mismatches\": 0,");
+	snprintf(args, sizeof(args), "report --html --tracker main-surface '%s'", cap);
+	ck_assert_int_eq(fa(args), 0);
+	ck_out_has("data-json=\"fidelity.recorded_tracker\">kala</span>");
+	ck_assert_ptr_null(strstr(out_text, "(must be 0)"));
+	/* the recorded tracker: fidelity applies, every live reading reproduced */
+	snprintf(args, sizeof(args), "report --json '%s'", cap);
+	ck_assert_int_eq(fa(args), 0);
+	ck_out_has("\"applies\": true,\n    \"recorded_tracker\": \"kala\",\n");
+	ck_out_has("\"mismatches\": 0,");
+	ck_assert_ptr_null(strstr(out_text, "\"live_readings\": 0,"));
+	snprintf(args, sizeof(args), "report --tick-ms 250 '%s'", cap);
+	ck_assert_int_eq(fa(args), 0);
+	ck_err_has("warning: --tick-ms 250 has no effect: ");
+	ck_err_has("has tick records");
+}
+END_TEST
+
 /* Bytes of a file, to compare an input before and after a refused run. */
 static char *bytes_of(const char *p, size_t *len)
 {
@@ -573,6 +610,7 @@ int main(int argc, char **argv)
 	    FRC_CASE("perfetto_usage_and_errors", perfetto_usage_and_errors),
 	    FRC_CASE("compare_gates", compare_gates),
 	    FRC_CASE("compare_no_data_fails", compare_no_data_fails),
+	    FRC_CASE("fidelity_only_recorded_tracker", fidelity_only_recorded_tracker),
 	    FRC_CASE("output_is_input_refused", output_is_input_refused),
 	    FRC_CASE("output_exists_needs_force", output_exists_needs_force),
 	    FRC_CASE("output_planted_link_not_followed", output_planted_link_not_followed),
