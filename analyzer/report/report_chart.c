@@ -76,7 +76,9 @@ void chart_submission(struct report_charts *c, uint64_t t, uint64_t delta_ns)
 	chart_add(c, &c->ft_sub, t, (double)delta_ns / 1e6);
 	hist_add(c->hist_sub, delta_ns);
 	if (k != PERFDOG_NONE)
-		mark(c, k == PERFDOG_BIGJANK ? MARK_BIGJANK : MARK_JANK, t);
+		mark(c, MARK_JANK, t);
+	if (k == PERFDOG_BIGJANK)
+		mark(c, MARK_BIGJANK, t);
 }
 
 int chart_tracker(struct report_charts *c, uint32_t pid, uint64_t t, uint64_t delta_ns)
@@ -87,8 +89,12 @@ int chart_tracker(struct report_charts *c, uint32_t pid, uint64_t t, uint64_t de
 		return -ENOMEM;
 	chart_add(c, &c->ft_trk, t, (double)delta_ns / 1e6);
 	hist_add(c->hist_trk, delta_ns);
-	if (perfdog_push(w->v, delta_ns) != PERFDOG_NONE)
+	enum perfdog_kind k = perfdog_push(w->v, delta_ns);
+
+	if (k != PERFDOG_NONE)
 		mark(c, MARK_TJANK, t);
+	if (k == PERFDOG_BIGJANK)
+		mark(c, MARK_TBIGJANK, t);
 	return 0;
 }
 

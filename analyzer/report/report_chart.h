@@ -42,12 +42,14 @@ struct chart_persec {
 };
 
 enum chart_mark {
-	MARK_JANK,    /* PerfDog Jank of the submissions */
-	MARK_BIGJANK, /* PerfDog BigJank of the submissions */
-	MARK_TJANK,   /* Jank or BigJank of the tracker's deltas */
-	MARK_DROPS,   /* reservation failures went up */
-	MARK_ATTACH,  /* attach record */
-	MARK_EXIT,    /* exit record */
+	/* Jank counts every jank, BigJank the big ones among them: as the report and cards do */
+	MARK_JANK,     /* PerfDog Jank of the submissions (BigJanks included) */
+	MARK_BIGJANK,  /* PerfDog BigJank of the submissions */
+	MARK_TJANK,    /* Jank of the tracker's deltas (BigJanks included) */
+	MARK_TBIGJANK, /* BigJank of the tracker's deltas */
+	MARK_DROPS,    /* reservation failures went up */
+	MARK_ATTACH,   /* attach record */
+	MARK_EXIT,     /* exit record */
 	MARK_KINDS
 };
 

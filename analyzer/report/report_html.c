@@ -17,7 +17,8 @@
 #include "report_render.h"
 #include "score.h"
 
-#define PLOT_X 88 /* left margin: the y axis and marker labels */
+/* left margin: the y axis and the marker labels ("tracker BigJank (1234567)", 11 px font) */
+#define PLOT_X 150
 #define PLOT_W REPORT_CHART_PX
 #define PLOT_H 220
 #define PLOT_TOP 34 /* the legend above the plot */
@@ -59,10 +60,9 @@ static void svg_open(FILE *out, const char *id, const char *label, int extra_h)
 {
 	fprintf(out,
 		"<svg id=\"%s\" class=\"chart\" role=\"img\" aria-label=\"%s\" "
-		"viewBox=\"0 0 %d %d\" width=\"%d\" height=\"%d\" "
+		"viewBox=\"0 0 %d %d\" preserveAspectRatio=\"xMinYMin meet\" "
 		"xmlns=\"http://www.w3.org/2000/svg\">\n",
-		id, label, SVG_W, PLOT_TOP + PLOT_H + 44 + extra_h, SVG_W,
-		PLOT_TOP + PLOT_H + 44 + extra_h);
+		id, label, SVG_W, PLOT_TOP + PLOT_H + 44 + extra_h);
 	fprintf(out, "<rect class=\"plot\" x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\"/>\n",
 		PLOT_X, PLOT_TOP, PLOT_W, PLOT_H);
 }
@@ -200,10 +200,10 @@ static double series_max(const struct chart_series *s, double cur)
 
 /* ------------------------------------------------------------ the charts */
 
-static const char *const mark_cls[MARK_KINDS] = {"m-jank",  "m-bigjank", "m-tjank",
+static const char *const mark_cls[MARK_KINDS] = {"m-jank",  "m-bigjank", "m-tjank", "m-tbigjank",
 						 "m-drops", "m-attach",	 "m-exit"};
-static const char *const mark_name[MARK_KINDS] = {"Jank",  "BigJank", "tracker jank",
-						  "drops", "attach",  "exit"};
+static const char *const mark_name[MARK_KINDS] = {
+    "Jank", "BigJank", "tracker Jank", "tracker BigJank", "drops", "attach", "exit"};
 
 /* A strip of markers under a plot: one row per kind, one tick per column with events. */
 static void markers(FILE *out, const struct report_charts *c, int y0)
@@ -230,6 +230,9 @@ static void markers(FILE *out, const struct report_charts *c, int y0)
 #define MARK_H (10 * MARK_KINDS + 8)
 #define SVG_CLOSE "</svg>\n"
 
+/* Frame times above this are drawn at the plot's top edge (REPORT.md "HTML report"). */
+#define FT_CLIP_MS 250
+
 static const char *const other_cls[REPORT_CHART_SURFACES] = {"s-o0", "s-o1", "s-o2", "s-o3"};
 
 static void chart_frame_times(FILE *out, const struct report_model *m)
@@ -240,6 +243,8 @@ static void chart_frame_times(FILE *out, const struct report_model *m)
 							    {"s-trk", label}};
 	struct scale sc = {0, 0};
 	double top = series_max(&c->ft_trk, series_max(&c->ft_sub, 0));
+	bool clipped;
+	char clip_note[96] = "";
 	size_t n = 2;
 
 	snprintf(label, sizeof(label), "tracker %s deltas", m->tracker);
@@ -249,7 +254,8 @@ static void chart_frame_times(FILE *out, const struct report_model *m)
 		top = series_max(&c->other[i].ft, top);
 	}
 	/* a pause of minutes would flatten every frame: above 250 ms, values sit on the edge */
-	sc.hi = top > 250 ? 250 : top > 0 ? top * 1.1 : 50;
+	clipped = top > FT_CLIP_MS;
+	sc.hi = clipped ? FT_CLIP_MS : top > 0 ? top * 1.1 : 50;
 	sc.hi = nice_step(sc.hi, 5) * (double)(int)(sc.hi / nice_step(sc.hi, 5) + 0.999);
 	fputs("<figure><figcaption>Frame time over time, per surface of the main process"
 	      "</figcaption>\n",
@@ -259,21 +265,25 @@ static void chart_frame_times(FILE *out, const struct report_model *m)
 	y_axis(out, &sc, "frame time (ms)");
 	for (unsigned i = 0; i < c->n_other; i++)
 		series(out, c, &c->other[i].ft, &sc, other_cls[i], names[i], "ms");
-	series(out, c, &c->ft_sub, &sc, "s-sub", "submission interval", "ms");
+	/* the tracker under the submissions: the headline series stays visible on top */
 	series(out, c, &c->ft_trk, &sc, "s-trk", "tracker delta", "ms");
+	series(out, c, &c->ft_sub, &sc, "s-sub", "submission interval", "ms");
 	markers(out, c, PLOT_TOP + PLOT_H + 6);
 	t_axis(out, c, PLOT_TOP + PLOT_H + MARK_H);
 	fputs(SVG_CLOSE, out);
+	if (clipped)
+		snprintf(clip_note, sizeof(clip_note),
+			 "; values above %d ms are drawn at the top edge", FT_CLIP_MS);
 	fprintf(out,
 		"<p class=\"note\">Each of the %d columns shows the min..max (bar) and mean (line) "
 		"of the %" PRIu64 " submission intervals of the main surface, the %" PRIu64
-		" tracker deltas and the intervals of the main process's other surfaces (the first "
-		"%d%s) that fall in it; values above %g ms are drawn at the top edge. Markers: "
-		"PerfDog Jank and BigJank of the submissions, janks of the tracker's deltas, "
-		"reservation failures (drops), process attach and exit. Hover a column for its "
-		"values.</p></figure>\n",
+		" tracker deltas (drawn beneath) and the intervals of the main process's other "
+		"surfaces (the first %d%s) that fall in it%s. Markers: PerfDog Jank (BigJanks "
+		"included) and BigJank of the submissions and of the tracker's deltas, reservation "
+		"failures (drops), process attach and exit. Hover a column for its values.</p>"
+		"</figure>\n",
 		REPORT_CHART_PX, c->ft_sub.points, c->ft_trk.points, REPORT_CHART_SURFACES,
-		c->other_more ? "; more are not drawn" : "", sc.hi);
+		c->other_more ? "; more are not drawn" : "", clip_note);
 }
 
 static const char *const fps_cls[FPS_KINDS] = {"s-sub", "s-trk", "s-msys", "s-mebpf", "s-raw"};
@@ -610,6 +620,7 @@ static const char css[] =
     ".note{font-size:12px;color:#555;margin:2px 0}\n"
     "table{border-collapse:collapse;font-size:13px}th{text-align:left;font-weight:normal;"
     "color:#555;padding:1px 12px 1px 0;vertical-align:top}td{font-family:monospace}\n"
+    "svg.chart{display:block;width:100%;height:auto}\n"
     "svg .plot{fill:#fafafa;stroke:#999}svg .grid{stroke:#e4e4e4}svg .tickmark{stroke:#999}\n"
     "svg text{font:11px sans-serif;fill:#333}svg .axis{font-size:12px}\n"
     "svg .line{fill:none;stroke-width:1}\n"
@@ -624,7 +635,8 @@ static const char css[] =
     ".s-o1 rect,.s-o1.swatch{fill:#bcbd22;fill-opacity:.55}.s-o1 .line{stroke:#bcbd22}\n"
     ".s-o2 rect,.s-o2.swatch{fill:#e377c2;fill-opacity:.55}.s-o2 .line{stroke:#e377c2}\n"
     ".s-o3 rect,.s-o3.swatch{fill:#7f7f7f;fill-opacity:.55}.s-o3 .line{stroke:#7f7f7f}\n"
-    ".m-jank rect{fill:#ff7f0e}.m-bigjank rect{fill:#d62728}.m-tjank rect{fill:#8c564b}\n"
+    ".m-jank rect{fill:#ff7f0e}.m-bigjank rect{fill:#d62728}.m-tjank rect{fill:#c49c94}"
+    ".m-tbigjank rect{fill:#8c564b}\n"
     ".m-drops rect{fill:#9467bd}.m-attach rect{fill:#2ca02c}.m-exit rect{fill:#7f7f7f}\n"
     "@media print{body{margin:0}.card{break-inside:avoid}figure{break-inside:avoid}}\n";
 

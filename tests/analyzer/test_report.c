@@ -448,6 +448,37 @@ START_TEST(fidelity_only_recorded_tracker)
 }
 END_TEST
 
+/*
+ * The page counts janks one way: the Jank card, the Jank marker row (BigJanks included)
+ * and the BigJank row agree with the JSON report (standin_60hz_jank: 5 hitches of about
+ * 160 ms, each a Jank and a BigJank); the tracker's janks have rows of their own; the
+ * charts scale with the page (no fixed width); the clip note appears only when a frame
+ * time is above 250 ms (pauses: 4 s gaps) and says 250.
+ */
+START_TEST(html_janks_one_meaning)
+{
+	const char *cap = FIXTURES_SRC_DIR "/real/standin_60hz_jank.frc";
+	char args[1200];
+
+	snprintf(args, sizeof(args), "report --html '%s'", cap);
+	ck_assert_int_eq(fa(args), 0);
+	ck_out_has("data-json=\"submissions.janks\">5</span>");
+	ck_out_has("data-json=\"submissions.big_janks\">5</span>");
+	ck_out_has(">Jank (5)</text>");
+	ck_out_has(">BigJank (5)</text>");
+	ck_out_has(">tracker Jank (");
+	ck_out_has(">tracker BigJank (");
+	/* the chart's own size is its viewBox only: CSS fits it to the page */
+	ck_out_has("aria-label=\"frame time over time\" viewBox=\"0 0 1134 376\" "
+		   "preserveAspectRatio=\"xMinYMin meet\" xmlns=");
+	ck_out_has("svg.chart{display:block;width:100%;height:auto}");
+	ck_assert_ptr_null(strstr(out_text, "drawn at the top edge"));
+	snprintf(args, sizeof(args), "report --html '%s/pauses.frc'", FIXTURES_BIN_DIR);
+	ck_assert_int_eq(fa(args), 0);
+	ck_out_has("; values above 250 ms are drawn at the top edge.");
+}
+END_TEST
+
 /* Bytes of a file, to compare an input before and after a refused run. */
 static char *bytes_of(const char *p, size_t *len)
 {
@@ -611,6 +642,7 @@ int main(int argc, char **argv)
 	    FRC_CASE("compare_gates", compare_gates),
 	    FRC_CASE("compare_no_data_fails", compare_no_data_fails),
 	    FRC_CASE("fidelity_only_recorded_tracker", fidelity_only_recorded_tracker),
+	    FRC_CASE("html_janks_one_meaning", html_janks_one_meaning),
 	    FRC_CASE("output_is_input_refused", output_is_input_refused),
 	    FRC_CASE("output_exists_needs_force", output_exists_needs_force),
 	    FRC_CASE("output_planted_link_not_followed", output_planted_link_not_followed),
