@@ -333,6 +333,7 @@ void compare_render_html(const struct comparison *c, FILE *out)
 			metrics[m].label, metrics[m].unit, metrics[m].key, b, a, d, p);
 	}
 	fputs("</table>\n", out);
+	report_html_compare_charts(out, c->before, c->after);
 	if (c->n_gates)
 		fputs("<h2>Gates</h2>\n<table>\n", out);
 	for (size_t i = 0; i < c->n_gates; i++) {

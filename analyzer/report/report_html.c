@@ -631,6 +631,7 @@ static const char css[] =
     ".s-mebpf .line{stroke:#ff7f0e}\n"
     ".s-raw rect,.s-raw.swatch{fill:#2ca02c;fill-opacity:.5}.s-raw .line{stroke:#2ca02c}\n"
     ".band rect{fill-opacity:.15}\n"
+    ".s-after rect,.s-after.swatch{fill:#ff7f0e;fill-opacity:.55}.s-after .line{stroke:#ff7f0e}\n"
     ".s-o0 rect,.s-o0.swatch{fill:#17becf;fill-opacity:.55}.s-o0 .line{stroke:#17becf}\n"
     ".s-o1 rect,.s-o1.swatch{fill:#bcbd22;fill-opacity:.55}.s-o1 .line{stroke:#bcbd22}\n"
     ".s-o2 rect,.s-o2.swatch{fill:#e377c2;fill-opacity:.55}.s-o2 .line{stroke:#e377c2}\n"
@@ -639,6 +640,83 @@ static const char css[] =
     ".m-tbigjank rect{fill:#8c564b}\n"
     ".m-drops rect{fill:#9467bd}.m-attach rect{fill:#2ca02c}.m-exit rect{fill:#7f7f7f}\n"
     "@media print{body{margin:0}.card{break-inside:avoid}figure{break-inside:avoid}}\n";
+
+/* ------------------------------------------------------------ compare's charts */
+
+/* The submissions' per-second counts of m as a polyline over n_max seconds. */
+static void seconds_line(FILE *out, const struct report_model *m, size_t n_max,
+			 const struct scale *sc, const char *cls)
+{
+	double w = n_max > 1 ? (double)PLOT_W / (double)(n_max - 1) : 0;
+
+	if (!m->secs.n)
+		return;
+	fprintf(out, "<g class=\"%s\"><path class=\"line\" d=\"", cls);
+	for (size_t k = 0; k < m->secs.n; k++)
+		fprintf(out, "%s%.1f %.1f", k ? " L" : "M", PLOT_X + (double)k * w,
+			y_of(sc, m->secs.count[k]));
+	fputs("\"/></g>\n", out);
+}
+
+/* Seconds 0..n_max-1 under the per-second chart. */
+static void seconds_axis(FILE *out, size_t n_max)
+{
+	double step = nice_step((double)n_max, 10), w = n_max > 1 ? PLOT_W / (n_max - 1.0) : 0;
+
+	for (double k = 0; k < (double)n_max; k += step)
+		fprintf(
+		    out,
+		    "<text class=\"tick\" x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%g</text>\n",
+		    PLOT_X + k * w, PLOT_TOP + PLOT_H + 16, k);
+	fprintf(out,
+		"<text class=\"axis\" x=\"%d\" y=\"%d\" text-anchor=\"middle\">full second of "
+		"the submissions (from each capture's first interval)</text>\n",
+		PLOT_X + PLOT_W / 2, PLOT_TOP + PLOT_H + 34);
+}
+
+static void compare_fps_chart(FILE *out, const struct report_model *b, const struct report_model *a)
+{
+	static const struct legend_item it[2] = {{"s-sub", "before"}, {"s-after", "after"}};
+	size_t n_max = b->secs.n > a->secs.n ? b->secs.n : a->secs.n;
+	struct scale sc = {0, 0};
+	double top = (double)(b->secs.max > a->secs.max ? b->secs.max : a->secs.max);
+
+	sc.hi = top > 0 ? top * 1.1 : 60;
+	sc.hi = nice_step(sc.hi, 6) * (double)(int)(sc.hi / nice_step(sc.hi, 6) + 0.999);
+	fputs("<figure><figcaption>Submitted FPS per second, before and after</figcaption>\n", out);
+	svg_open(out, "chart-compare-fps", "submitted FPS per second before and after", 0);
+	legend(out, it, 2);
+	y_axis(out, &sc, "calls per second");
+	seconds_line(out, b, n_max, &sc, "s-sub");
+	seconds_line(out, a, n_max, &sc, "s-after");
+	seconds_axis(out, n_max);
+	fputs(SVG_CLOSE "</figure>\n", out);
+}
+
+static void compare_cdf_chart(FILE *out, const struct report_model *b, const struct report_model *a)
+{
+	static const struct legend_item it[2] = {{"s-sub", "before"}, {"s-after", "after"}};
+	struct scale cdf = {0, 100};
+
+	fputs("<figure><figcaption>Frame-time distribution of the submissions, before and "
+	      "after</figcaption>\n",
+	      out);
+	svg_open(out, "chart-compare-cdf", "frame time distribution before and after", 0);
+	legend(out, it, 2);
+	y_axis(out, &cdf, "intervals at or below (%)");
+	cdf_line(out, b->charts->hist_sub, &cdf, "s-sub");
+	cdf_line(out, a->charts->hist_sub, &cdf, "s-after");
+	x_ms_axis(out);
+	fputs(SVG_CLOSE "</figure>\n", out);
+}
+
+void report_html_compare_charts(FILE *out, const struct report_model *before,
+				const struct report_model *after)
+{
+	fprintf(out, "<style>%s</style>\n", css);
+	compare_fps_chart(out, before, after);
+	compare_cdf_chart(out, before, after);
+}
 
 void report_render_html(const struct report_model *m, FILE *out)
 {

@@ -48,6 +48,9 @@ void report_render_json(const struct report_model *m, enum report_view view, boo
 			FILE *out);
 /* The self-contained HTML page with inline SVG charts (report_html.c). */
 void report_render_html(const struct report_model *m, FILE *out);
+/* compare's charts: submitted FPS per second and the frame-time CDF, before and after. */
+void report_html_compare_charts(FILE *out, const struct report_model *before,
+				const struct report_model *after);
 
 /* Untrusted text as HTML (FRC_ESCAPE_TEXT, then the five HTML specials as entities). */
 void report_put_html(FILE *out, const char *v);

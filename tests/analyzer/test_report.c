@@ -320,6 +320,11 @@ START_TEST(compare_gates)
 	ck_assert_int_eq(fa(args), 0);
 	ck_assert(!strncmp(out_text, "<!DOCTYPE html>", 15));
 	ck_assert_ptr_null(strstr(out_text, "<script"));
+	/* its charts: both captures' per-second FPS and frame-time CDF, each a drawn line */
+	ck_out_has("<svg id=\"chart-compare-fps\"");
+	ck_out_has("<svg id=\"chart-compare-cdf\"");
+	ck_out_has("<g class=\"s-after\"><path class=\"line\" d=\"M");
+	ck_out_has("<g class=\"s-sub\"><path class=\"line\" d=\"M");
 	/* A gate may have spaces around its operator (as users type it in quotes). */
 	snprintf(args, sizeof(args), "compare %s %s --fail-if 'submitted_fps.after >= 59.9'",
 		 steady, steady);
