@@ -11,6 +11,8 @@
 #include <unistd.h>
 
 #include "frc_text.h"
+
+#include "frc_escape.h"
 #include "frc_internal.h"
 
 /* ------------------------------------------------------------ printing */
@@ -547,8 +549,13 @@ static int parse_record(struct frc_parser *p, const char *kw, size_t kwn, size_t
 		if (c && strlen(c->name) == kwn && !memcmp(c->name, kw, kwn))
 			t = c;
 	}
-	if (!t || !t->parse)
-		return syntax(p, kwat, "unknown record type '%.*s'", (int)kwn, kw);
+	if (!t || !t->parse) {
+		/* the line's own bytes: escaped, so a control sequence never reaches a terminal */
+		char shown[4 * 64 + 1];
+
+		frc_escape(kw, kwn < 64 ? kwn : 64, FRC_ESCAPE_TEXT, shown, sizeof(shown));
+		return syntax(p, kwat, "unknown record type '%s'%s", shown, kwn > 64 ? "..." : "");
+	}
 	r->type = (uint8_t)t->type;
 	if ((ret = number(p, "KTIME_NS", UINT64_MAX, &r->ktime_ns)))
 		return ret;

@@ -965,6 +965,32 @@ START_TEST(golden_shows_submissions)
 }
 END_TEST
 
+/*
+ * An import error quotes the line's bytes escaped: an OSC sequence (ESC ] ... BEL), the
+ * C1 control U+009B (CSI, as UTF-8 c2 9b) and a lone 0x9b byte (not UTF-8; CSI to an 8-bit
+ * terminal) never reach stderr raw.
+ */
+START_TEST(import_error_escaped)
+{
+	static const char *const lines[] = {"frame\x1b]0;pwned\x07 1 2 3 0x1\n",
+					    "\xc2\x9b"
+					    "31m 1\n",
+					    "\x9b"
+					    "31m 1\n"};
+	const char *txt = tmp("bad.txt");
+
+	for (size_t i = 0; i < sizeof(lines) / sizeof(lines[0]); i++) {
+		spit(txt, lines[i]);
+		ck_assert_int_eq(fa("import", txt, "-o", tmp("bad.frc"), NULL), 1);
+		ck_err_has("unknown record type '");
+		for (const unsigned char *c = (const unsigned char *)err_text; *c; c++)
+			ck_assert_msg((*c >= 0x20 && *c < 0x7f) || *c == '\n',
+				      "line %zu: raw byte 0x%02x on stderr: %s", i, *c, err_text);
+	}
+	ck_err_has("\\x9b31m");
+}
+END_TEST
+
 START_TEST(golden_stable_across_paths)
 {
 	const char *a = hand_frc(), *b = tmp("elsewhere.frc");
@@ -2184,6 +2210,7 @@ int main(int argc, char **argv)
 	    FRC_CASE("golden_check_diff", golden_check_diff),
 	    FRC_CASE("golden_stable_across_paths", golden_stable_across_paths),
 	    FRC_CASE("golden_shows_submissions", golden_shows_submissions),
+	    FRC_CASE("import_error_escaped", import_error_escaped),
 	    FRC_CASE("special_files_refused", special_files_refused),
 	    FRC_CASE("db_nothing_stored_leaves_no_file", db_nothing_stored_leaves_no_file),
 	    FRC_CASE("info_no_frames", info_no_frames),
