@@ -104,7 +104,7 @@ struct exporter {
 	struct pidmap pids, tids, trk_win;
 	struct surface_track surf[MAX_SURFACE_TRACKS];
 	size_t n_surf;
-	uint64_t untracked, last_ns, sub_win[4];
+	uint64_t untracked, sub_win[4];
 	const char *target;
 	uint32_t main_pid;
 	struct frc_reader_stats stats; /* the replay's, at its end */
@@ -172,8 +172,6 @@ static void event(struct exporter *x, uint64_t t, int type, uint64_t track, cons
 	pb_u64(&x->pkt, PKT_SEQ_ID, SEQ_ID);
 	pb_msg(&x->pkt, PKT_TRACK_EVENT, &x->ev);
 	emit_packet(x);
-	if (t > x->last_ns)
-		x->last_ns = t;
 }
 
 /* Text from the capture as a valid UTF-8 string field (frc_escape.h, the one escaper). */
@@ -349,23 +347,31 @@ static int px_frame(struct exporter *x, const struct frc_record *rec)
 		x->untracked++;
 		return 0;
 	}
-	/* one slice per interval: a call ends the previous interval and begins the next */
+	/*
+	 * One slice per interval: a call ends the previous interval and begins the next. A
+	 * call before the open slice's begin (a clock step back) makes no interval: that
+	 * slice ends at its begin, as a zero interval is none in the truth series.
+	 */
 	if (s->open)
-		event(x, rec->ktime_ns, SLICE_END, s->uuid, NULL, 0, NULL, 0);
+		event(x, rec->ktime_ns > s->begin_ns ? rec->ktime_ns : s->begin_ns, SLICE_END,
+		      s->uuid, NULL, 0, NULL, 0);
 	event(x, rec->ktime_ns, SLICE_BEGIN, s->uuid, "frame", 0, NULL, 0);
 	s->open = true;
 	s->begin_ns = rec->ktime_ns;
 	return 0;
 }
 
-/* A process life ends: its open slices end here (no interval across a restart). */
-static void close_slices(struct exporter *x, uint32_t pid, uint64_t t)
+/*
+ * A process life (pid) or the capture (pid 0) ends: the slices still open began at their
+ * surface's last call, which no call closes. Running them to the exit or to the capture's
+ * end would draw a frame that never was; each ends at its own begin (zero length).
+ */
+static void close_slices(struct exporter *x, uint32_t pid)
 {
 	for (size_t i = 0; i < x->n_surf; i++) {
 		struct surface_track *s = &x->surf[i];
 		if (s->open && (s->pid == pid || pid == 0)) {
-			event(x, t > s->begin_ns ? t : s->begin_ns, SLICE_END, s->uuid, NULL, 0,
-			      NULL, 0);
+			event(x, s->begin_ns, SLICE_END, s->uuid, NULL, 0, NULL, 0);
 			s->open = false;
 		}
 	}
@@ -379,7 +385,7 @@ static int px_lifecycle(struct exporter *x, const struct frc_record *rec, bool a
 	if (rc)
 		return rc;
 	if (!attach)
-		close_slices(x, pid, rec->ktime_ns);
+		close_slices(x, pid);
 	pidmap_del(&x->trk_win, pid); /* a fresh tracker: its jank window starts empty */
 	event(x, rec->ktime_ns, INSTANT, process_uuid(pid), attach ? "attach" : "exit", 0, NULL, 0);
 	return 0;
@@ -444,8 +450,7 @@ static int px_end(void *ctx, const struct replay_info *info, const struct pipeli
 
 	(void)ps;
 	x->stats = info->stats;
-	close_slices(
-	    x, 0, info->stats.last_ktime_ns > x->last_ns ? info->stats.last_ktime_ns : x->last_ns);
+	close_slices(x, 0);
 	return 0;
 }
 

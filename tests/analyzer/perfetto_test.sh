@@ -3,13 +3,18 @@
 #
 # analyzer.perfetto: `frameanalyze perfetto` writes traces that protoc decodes against the
 # .proto subset we wrote from Perfetto's field numbers (perfetto_subset.proto):
-#   - every fixture is exported (a refusal fails) and its trace decodes; slices begin and end in equal numbers; one
-#     queueBuffer instant per frame record (the count `report --json` gives);
+#   - every fixture is exported (a refusal fails) and its trace decodes; perfetto_check.py
+#     (python3, no exporter code) rebuilds it as Perfetto reads it and compares it with the
+#     capture's records from `frameanalyze export`: one queueBuffer instant per frame record
+#     at its ktime on its thread, the surface slices balanced and exactly the submission
+#     intervals of REPORT.md (the last slice of each surface ends at its last call); the
+#     instants also number the frames `report --json` counts;
 #   - the hand scenario with realtime.offset_ns decodes to exactly perfetto_hand.golden
 #     (scripts/update-goldens.sh rewrites it), its clock snapshot puts REALTIME at
 #     first ktime + offset;
 #   - the same trace cut inside its last packet fails to decode.
-# Exit 77 (SKIPPED) without protoc (Debian's protobuf-compiler, installed by setup.sh).
+# Exit 77 (SKIPPED) without protoc (Debian's protobuf-compiler, installed by setup.sh) or
+# python3.
 set -u
 fa=$1
 src=$2
@@ -17,22 +22,27 @@ fixtures=$3
 work=$4
 proto="$src/perfetto_subset.proto"
 command -v protoc >/dev/null || { echo "SKIP: no protoc (protobuf-compiler)"; exit 77; }
+command -v python3 >/dev/null || { echo "SKIP: no python3 (perfetto_check.py)"; exit 77; }
 rm -rf "$work" && mkdir -p "$work"
 decode() { protoc --decode=perfetto.protos.Trace -I "$src" "$proto"; }
 fail() { echo "FAIL: $*"; exit 1; }
+# check NAME FRC: perfetto_check.py against the capture's own records (`export`), then its
+# count of queueBuffer instants against the frames `report --json` counts.
+check() {
+	"$fa" export "$2" >"$work/$1.export" 2>/dev/null
+	python3 "$src/perfetto_check.py" "$work/$1.txt" "$work/$1.export" >"$work/$1.check" ||
+		fail "$1: $(cat "$work/$1.check")"
+	calls=$(sed -n 's/^instants=\([0-9]*\) .*/\1/p' "$work/$1.check")
+	frames=$("$fa" report --json "$2" 2>/dev/null | sed -n 's/^    "frames": \([0-9]*\),$/\1/p')
+	[ -n "$calls" ] && [ "$calls" = "$frames" ] || fail "$1: $calls queueBuffer instants, $frames frames"
+}
 n=0
 for frc in "$fixtures"/*.frc; do
 	name=$(basename "$frc" .frc)
 	"$fa" perfetto "$frc" -o "$work/$name.pftrace" 2>"$work/$name.err" ||
 		fail "$name: perfetto refused the fixture: $(cat "$work/$name.err")"
 	decode <"$work/$name.pftrace" >"$work/$name.txt" || fail "$name: protoc cannot decode the trace"
-	begins=$(grep -c 'type: TYPE_SLICE_BEGIN' "$work/$name.txt")
-	ends=$(grep -c 'type: TYPE_SLICE_END' "$work/$name.txt")
-	[ "$begins" -eq "$ends" ] || fail "$name: $begins slices begin, $ends end"
-	calls=$(grep -c 'name: "queueBuffer"' "$work/$name.txt")
-	frames=$("$fa" report --json "$frc" 2>/dev/null | sed -n 's/^    "frames": \([0-9]*\),$/\1/p')
-	[ "$calls" = "$frames" ] || fail "$name: $calls queueBuffer instants, $frames frames"
-	grep -q 'timestamp_clock_id: 3' "$work/$name.txt" || fail "$name: not on CLOCK_MONOTONIC"
+	check "$name" "$frc"
 	n=$((n + 1))
 done
 [ "$n" -gt 0 ] || fail "no fixture trace was checked"
@@ -44,6 +54,8 @@ done
 "$fa" import "$work/hand.txt" -o "$work/hand.frc" || fail "import hand.txt"
 "$fa" perfetto "$work/hand.frc" -o "$work/hand.pftrace" || fail "perfetto hand"
 decode <"$work/hand.pftrace" >"$work/hand.decoded" || fail "hand: protoc cannot decode"
+cp "$work/hand.decoded" "$work/hand_trace.txt"
+check hand_trace "$work/hand.frc"
 # the first record (attach) is at 999000000 ns: REALTIME = 999000000 + the offset
 grep -A1 'clock_id: 1$' "$work/hand.decoded" | grep -q 'timestamp: 1764547200999000000$' ||
 	fail "hand: no REALTIME clock at first ktime + realtime.offset_ns"
