@@ -2,7 +2,7 @@
 # perfetto_check.py DECODED.txt EXPORT.txt - check a decoded `frameanalyze perfetto` trace
 # (protoc --decode=perfetto.protos.Trace, text format) against the capture's records
 # (`frameanalyze export`, the canonical text), with Perfetto's own reading rules and none of
-# the exporter's code. Prints "instants=N slices=M" and exits 0, or names the first failure
+# the exporter's code. Prints "instants=N slices=M intervals=K" and exits 0, or names the first failure
 # and exits 1. What it checks:
 #   - timestamps: each packet's time is rebuilt as trace processor does (timestamp_clock_id,
 #     else the sequence's TracePacketDefaults; a ClockSnapshot clock with is_incremental
@@ -10,8 +10,16 @@
 #     from the snapshot's value; the snapshot relates it to MONOTONIC, clock 3);
 #   - names, tracks: name or name_iid (InternedData.event_names), track_uuid or the
 #     sequence's TrackEventDefaults.track_uuid; an interned id must be emitted before use;
+#   - one sequence (a nonzero trusted_packet_sequence_id): its first packet clears the
+#     incremental state, every later one says it needs it (and none clears it again);
 #   - one queueBuffer instant per frame record, in file order, at the record's ktime, on
-#     the thread track of its (pid, tid);
+#     the thread track of its (pid, tid), with annotations buffer and surface equal to the
+#     record's (hex strings: interned, or inline);
+#   - the counters "submitted FPS" and "frame time ms" of the main surface (single samples
+#     or extra_double_counter_values, mapped to tracks as trace processor does) are the
+#     truth series of REPORT.md "Ground truth", computed here from the records: one pair
+#     per interval of the main PID's main surface, at its ktime, 1e9 / interval and
+#     interval / 1e6;
 #   - per surface track: slices begin and end in turn, never end before they begin, and are
 #     exactly the submission intervals of REPORT.md "Perfetto trace": each call of a
 #     (pid, surface) ends the open slice at the call (at the slice's begin if the call is
@@ -79,6 +87,7 @@ class Sequence:
     def clear(self):
         self.default_clock = None
         self.default_track = None
+        self.default_extras = []
         self.event_names = {}
         self.annotation_names = {}
         self.strings = {}
@@ -91,8 +100,9 @@ def read_defaults(seq, pkt):
     if d is None:
         return
     seq.default_clock = num(d, "timestamp_clock_id")
-    ted = one(d, "track_event_defaults")
-    seq.default_track = num(ted, "track_uuid") if ted else None
+    ted = one(d, "track_event_defaults") or {}
+    seq.default_track = num(ted, "track_uuid")
+    seq.default_extras = [int(v) for v in ted.get("extra_double_counter_track_uuids", [])]
 
 
 def read_interned(seq, pkt):
@@ -147,10 +157,33 @@ def resolve(seq, table, iid, what):
     return table[iid]
 
 
+def check_sequence(trace):
+    packets = trace.get("packet", [])
+    if not packets:
+        fail("no packet")
+    if {num(p, "trusted_packet_sequence_id", 0) for p in packets} != {1}:
+        fail("the packets are not all on trusted sequence 1")
+    if num(packets[0], "sequence_flags", 0) != 1:
+        fail("the first packet does not clear the incremental state (sequence_flags 1)")
+    for i, p in enumerate(packets[1:], 1):
+        if num(p, "sequence_flags", 0) != 2:
+            fail("packet %d: sequence_flags %s, not SEQ_NEEDS_INCREMENTAL_STATE (2)" %
+                 (i, num(p, "sequence_flags")))
+
+
+def extra_samples(seq, te, t):
+    """(track, t, value) of each extra_double_counter_values entry."""
+    values = [float(v) for v in te.get("extra_double_counter_values", [])]
+    uuids = [int(v) for v in te.get("extra_double_counter_track_uuids", [])] or seq.default_extras
+    if len(values) > len(uuids):
+        fail("%d extra counter values for %d counter tracks" % (len(values), len(uuids)))
+    return [(u, t, v) for u, v in zip(uuids, values)]
+
+
 def track_events(trace):
-    """Every track event as (ktime, type, track, name, annotations) in trace order, and the
-    track descriptors by uuid."""
-    seqs, tracks, events = {}, {}, []
+    """Every track event as (ktime, type, track, name, annotations) in trace order, the
+    track descriptors by uuid, and the counter samples as (track, ktime, value)."""
+    seqs, tracks, events, samples = {}, {}, [], []
     for pkt in trace.get("packet", []):
         seq_id = num(pkt, "trusted_packet_sequence_id", 0)
         seq = seqs.setdefault(seq_id, Sequence())
@@ -177,7 +210,13 @@ def track_events(trace):
         if name is None and "name_iid" in te:
             name = resolve(seq, seq.event_names, num(te, "name_iid"), "event name")
         events.append((t, one(te, "type"), track, name, annotations(seq, te)))
-    return events, tracks
+        if one(te, "type") == "TYPE_COUNTER":
+            samples.append((track, t, float(one(te, "double_counter_value", "nan"))))
+        samples.extend(extra_samples(seq, te, t))
+    for track, _, _ in samples:
+        if track not in tracks or one(tracks[track], "counter") is None:
+            fail("a counter sample on track %d, which is no counter track" % track)
+    return events, tracks, samples
 
 
 def annotations(seq, te):
@@ -203,8 +242,8 @@ def read_export(path):
             if w and w[0] == "frame":
                 surface = int(w[5], 16) if len(w) > 5 else 0
                 recs.append(("frame", int(w[1]), int(w[2]), int(w[3]), int(w[4], 16), surface))
-            elif w and w[0] == "exit":
-                recs.append(("exit", int(w[1]), int(w[2])))
+            elif w and w[0] in ("exit", "attach"):
+                recs.append((w[0], int(w[1]), int(w[2])))
     return recs
 
 
@@ -217,7 +256,7 @@ def expected_slices(recs):
             if key in open_at:
                 out.setdefault(key, []).append((open_at[key], max(t, open_at[key])))
             open_at[key] = t
-        else:
+        elif r[0] == "exit":
             for key in [k for k in open_at if k[0] == r[2]]:
                 out.setdefault(key, []).append((open_at[key], open_at.pop(key)))
     for key, t in open_at.items():
@@ -250,6 +289,45 @@ def check_instants(events, tracks, recs):
         if got != rec[1:4]:
             fail("queueBuffer %d: (ktime, pid, tid) %s, the record has %s" % (i, got, rec[1:4]))
     return len(calls)
+
+
+def truth_series(recs):
+    """[(ktime, interval ns)] of the main PID's main surface (REPORT.md "Ground truth")."""
+    frames = [r for r in recs if r[0] == "frame"]
+    if not frames:
+        return []
+    per_pid, per_surface = {}, {}
+    for r in frames:
+        per_pid[r[2]] = per_pid.get(r[2], 0) + 1
+        per_surface[(r[2], r[5])] = per_surface.get((r[2], r[5]), 0) + 1
+    pid = min(per_pid, key=lambda p: (-per_pid[p], p))
+    surface = min((s for p, s in per_surface if p == pid),
+                  key=lambda s: (-per_surface[(pid, s)], s))
+    out, prev = [], None
+    for r in recs:
+        if r[0] in ("attach", "exit") and r[2] == pid:
+            prev = None
+        elif r[0] == "frame" and (r[2], r[5]) == (pid, surface):
+            if prev is not None and r[1] > prev:
+                out.append((r[1], r[1] - prev))
+            prev = r[1]
+    return out
+
+
+def check_counters(tracks, samples, recs):
+    by_name = {}
+    for track, t, v in samples:
+        by_name.setdefault(text(tracks[track], "name"), []).append((t, v))
+    fps = by_name.get("submitted FPS (main surface)", [])
+    ms = by_name.get("frame time ms (main surface)", [])
+    want = truth_series(recs)
+    if len(fps) != len(want) or len(ms) != len(want):
+        fail("%d FPS and %d frame time samples, %d intervals" % (len(fps), len(ms), len(want)))
+    for i, ((t, d), (tf, f), (tm, m)) in enumerate(zip(want, fps, ms)):
+        if tf != t or tm != t or abs(f - 1e9 / d) > 1e-9 * f or abs(m - d / 1e6) > 1e-9 * m:
+            fail("interval %d (%d ns at %d): FPS %s at %d, frame time %s at %d" %
+                 (i, d, t, f, tf, m, tm))
+    return len(want)
 
 
 def check_slices(events, tracks, recs):
@@ -292,10 +370,12 @@ def main():
     with open(sys.argv[1]) as f:
         trace = parse_text(f.read())
     recs = read_export(sys.argv[2])
-    events, tracks = track_events(trace)
+    check_sequence(trace)
+    events, tracks, samples = track_events(trace)
     n_instants = check_instants(events, tracks, recs)
     n_slices = check_slices(events, tracks, recs)
-    print("instants=%d slices=%d" % (n_instants, n_slices))
+    n_intervals = check_counters(tracks, samples, recs)
+    print("instants=%d slices=%d intervals=%d" % (n_instants, n_slices, n_intervals))
 
 
 main()

@@ -4,11 +4,13 @@
 # analyzer.perfetto: `frameanalyze perfetto` writes traces that protoc decodes against the
 # .proto subset we wrote from Perfetto's field numbers (perfetto_subset.proto):
 #   - every fixture is exported (a refusal fails) and its trace decodes; perfetto_check.py
-#     (python3, no exporter code) rebuilds it as Perfetto reads it and compares it with the
-#     capture's records from `frameanalyze export`: one queueBuffer instant per frame record
-#     at its ktime on its thread, the surface slices balanced and exactly the submission
-#     intervals of REPORT.md (the last slice of each surface ends at its last call); the
-#     instants also number the frames `report --json` counts;
+#     (python3, no exporter code) rebuilds it as Perfetto reads it (sequence flags,
+#     defaults, interned names, delta timestamps on the snapshot's incremental clock) and
+#     compares it with the capture's records from `frameanalyze export`: one queueBuffer
+#     instant per frame record at its ktime on its thread, the surface slices balanced and
+#     exactly the submission intervals of REPORT.md (the last slice of each surface ends at
+#     its last call), the main surface's FPS and frame time samples exactly its truth
+#     series; the instants also number the frames `report --json` counts;
 #   - the hand scenario with realtime.offset_ns decodes to exactly perfetto_hand.golden
 #     (scripts/update-goldens.sh rewrites it), its clock snapshot puts REALTIME at
 #     first ktime + offset;
