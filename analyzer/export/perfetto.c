@@ -14,10 +14,11 @@
  * packet needs that state; its timestamp is the ns since the previous one's.
  *
  * Tracks: a process track per PID, a thread track per TID (an instant per queueBuffer
- * call), a track per (PID, surface) with one slice per submission interval; counter tracks for the
- * main surface's FPS and frame time, the tracker's deltas, the meter's readings by source, sysfs
- * samples and cumulative reservation failures; instants for janks, BigJanks, attach and exit.
- * Streaming: memory is bounded by the tracks, not the capture's length.
+ * call, annotated with its buffer and surface), a track per (PID, surface) with one slice
+ * per submission interval; counter tracks for the main surface's FPS and frame time, the
+ * tracker's deltas, the meter's readings by source, sysfs samples and cumulative
+ * reservation failures; instants for janks, BigJanks, attach and exit. Streaming: memory
+ * is bounded by the tracks, not the capture's length.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -171,7 +172,8 @@ static const enum counter_track extra_ct[] = {CT_SUB_FPS, CT_SUB_MS, CT_TRK_MS};
 #define N_EXTRA (sizeof(extra_ct) / sizeof(extra_ct[0]))
 
 #define MAX_SURFACE_TRACKS PERFETTO_MAX_SURFACE_TRACKS
-#define STR_SLOTS 1024 /* interned hex strings remembered (direct-mapped) */
+#define STR_BITS 10 /* 1024 interned hex strings remembered (direct-mapped) */
+#define STR_SLOTS (1u << STR_BITS)
 
 struct surface_track {
 	uint32_t pid;
@@ -347,6 +349,37 @@ static void event(struct exporter *x, uint64_t t, int type, uint64_t track, enum
 }
 
 /*
+ * The iid of v's hex text among the interned annotation string values; a new one joins
+ * x->intern (written with the pending instant, the first packet to use it). The slots
+ * forget a value whose slot another takes: it is interned again, under a new iid.
+ */
+static uint64_t intern_hex(struct exporter *x, uint64_t v)
+{
+	struct str_slot *s = &x->strs[(v * 0x9E3779B97F4A7C15ull) >> (64 - STR_BITS)];
+	char hex[24];
+
+	if (s->iid && s->v == v)
+		return s->iid;
+	s->v = v;
+	s->iid = ++x->next_str_iid;
+	snprintf(hex, sizeof(hex), "0x%" PRIx64, v);
+	pb_reset(&x->tmp);
+	pb_u64(&x->tmp, IN_IID, s->iid);
+	pb_str(&x->tmp, IN_NAME, hex);
+	pb_msg(&x->intern, ID_ANNOTATION_STRINGS, &x->tmp);
+	return s->iid;
+}
+
+/* An annotation of the pending instant: name = the hex text of v (interned). */
+static void hex_annotation(struct exporter *x, enum ann_name name, uint64_t v)
+{
+	pb_reset(&x->sub);
+	pb_u64(&x->sub, DA_NAME_IID, name);
+	pb_u64(&x->sub, DA_STRING_IID, intern_hex(x, v));
+	pb_msg(&x->pend_ev, TE_ANNOTATION, &x->sub);
+}
+
+/*
  * The queueBuffer instant of f on its thread track: held back (pending) until the next
  * packet, so the counter samples at its ktime ride in it as extra values.
  */
@@ -358,7 +391,8 @@ static void queue_instant(struct exporter *x, uint64_t t, uint64_t thread,
 	pb_u64(&x->pend_ev, TE_TYPE, INSTANT);
 	pb_u64(&x->pend_ev, TE_TRACK, thread);
 	pb_u64(&x->pend_ev, TE_NAME_IID, EN_QUEUEBUFFER);
-	(void)f;
+	hex_annotation(x, AN_BUFFER, f->buffer);
+	hex_annotation(x, AN_SURFACE, f->surface);
 	x->pend = (struct pending){.on = true, .t = t};
 }
 

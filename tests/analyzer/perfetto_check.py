@@ -288,6 +288,12 @@ def check_instants(events, tracks, recs):
         got = (ev[0], num(thread, "pid"), num(thread, "tid"))
         if got != rec[1:4]:
             fail("queueBuffer %d: (ktime, pid, tid) %s, the record has %s" % (i, got, rec[1:4]))
+        ann = ev[4]
+        if set(ann) != {"buffer", "surface"}:
+            fail("queueBuffer %d: annotations %s, not buffer and surface" % (i, sorted(ann)))
+        got = (int(ann["buffer"], 16), int(ann["surface"], 16))
+        if got != rec[4:6]:
+            fail("queueBuffer %d: (buffer, surface) %s, the record has %s" % (i, got, rec[4:6]))
     return len(calls)
 
 

@@ -10,7 +10,8 @@
 #     instant per frame record at its ktime on its thread, the surface slices balanced and
 #     exactly the submission intervals of REPORT.md (the last slice of each surface ends at
 #     its last call), the main surface's FPS and frame time samples exactly its truth
-#     series; the instants also number the frames `report --json` counts;
+#     series; the instants also number the frames `report --json` counts; the same for a
+#     generated capture with more distinct buffers than the exporter keeps interned;
 #   - the hand scenario with realtime.offset_ns decodes to exactly perfetto_hand.golden
 #     (scripts/update-goldens.sh rewrites it), its clock snapshot puts REALTIME at
 #     first ktime + offset;
@@ -48,6 +49,15 @@ for frc in "$fixtures"/*.frc; do
 	n=$((n + 1))
 done
 [ "$n" -gt 0 ] || fail "no fixture trace was checked"
+# More distinct buffers (3000) than the exporter remembers interned (1024), on 5 surfaces
+# and 2 threads: every annotation must still name its own call's values.
+awk 'BEGIN { for (i = 0; i < 3000; i++)
+	printf "frame %.0f 700 %d 0x%x 0x%x\n", 1000000000 + i * 16666667, 701 + i % 2,
+		65536 + i * 4096, i % 5 * 4096 }' >"$work/many.txt"
+"$fa" import "$work/many.txt" -o "$work/many.frc" || fail "import many.txt"
+"$fa" perfetto "$work/many.frc" -o "$work/many.pftrace" || fail "perfetto many"
+decode <"$work/many.pftrace" >"$work/many_trace.txt" || fail "many: protoc cannot decode"
+check many_trace "$work/many.frc"
 # The hand scenario, with a wall-clock offset: the golden decoded text.
 {
 	echo "meta realtime.offset_ns 1764547200000000000"
