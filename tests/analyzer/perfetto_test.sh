@@ -15,6 +15,8 @@
 #   - the hand scenario with realtime.offset_ns decodes to exactly perfetto_hand.golden
 #     (scripts/update-goldens.sh rewrites it), its clock snapshot puts REALTIME at
 #     first ktime + offset;
+#   - a capture cut in half is exported with a warning naming the offset `info` gives as
+#     the end of its valid data (a complete one warns of nothing), and checks as above;
 #   - the same trace cut inside its last packet fails to decode.
 # Exit 77 (SKIPPED) without protoc (Debian's protobuf-compiler, installed by setup.sh) or
 # python3.
@@ -45,6 +47,7 @@ for frc in "$fixtures"/*.frc; do
 	"$fa" perfetto "$frc" -o "$work/$name.pftrace" 2>"$work/$name.err" ||
 		fail "$name: perfetto refused the fixture: $(cat "$work/$name.err")"
 	decode <"$work/$name.pftrace" >"$work/$name.txt" || fail "$name: protoc cannot decode the trace"
+	! grep -q truncated "$work/$name.err" || fail "$name: a complete capture warned: $(cat "$work/$name.err")"
 	check "$name" "$frc"
 	n=$((n + 1))
 done
@@ -58,6 +61,18 @@ awk 'BEGIN { for (i = 0; i < 3000; i++)
 "$fa" perfetto "$work/many.frc" -o "$work/many.pftrace" || fail "perfetto many"
 decode <"$work/many.pftrace" >"$work/many_trace.txt" || fail "many: protoc cannot decode"
 check many_trace "$work/many.frc"
+# A capture cut in half: exported up to the damage (exit 0) with a warning on stderr that
+# names the offset where `info` says the valid data ends; the trace holds those records.
+steady="$fixtures/steady_60hz_triple.frc"
+head -c $(($(wc -c <"$steady") / 2)) "$steady" >"$work/half.frc"
+"$fa" perfetto "$work/half.frc" -o "$work/half.pftrace" 2>"$work/half.err" ||
+	fail "perfetto refused a truncated capture: $(cat "$work/half.err")"
+end=$("$fa" info "$work/half.frc" | sed -n 's/.*truncated, valid data ends at byte \([0-9]*\).*/\1/p')
+[ -n "$end" ] || fail "info does not see the cut capture as truncated"
+grep -q "warning: .*half.frc: offset $end: truncated" "$work/half.err" ||
+	fail "no truncation warning at offset $end on stderr: $(cat "$work/half.err")"
+decode <"$work/half.pftrace" >"$work/half_trace.txt" || fail "half: protoc cannot decode"
+check half_trace "$work/half.frc"
 # The hand scenario, with a wall-clock offset: the golden decoded text.
 {
 	echo "meta realtime.offset_ns 1764547200000000000"
