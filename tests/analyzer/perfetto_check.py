@@ -2,8 +2,8 @@
 # perfetto_check.py DECODED.txt EXPORT.txt - check a decoded `frameanalyze perfetto` trace
 # (protoc --decode=perfetto.protos.Trace, text format) against the capture's records
 # (`frameanalyze export`, the canonical text), with Perfetto's own reading rules and none of
-# the exporter's code. Prints "instants=N slices=M intervals=K" and exits 0, or names the first failure
-# and exits 1. What it checks:
+# the exporter's code. Prints "instants=N slices=M intervals=K" and exits 0, or names the
+# first failure and exits 1. What it checks:
 #   - timestamps: each packet's time is rebuilt as trace processor does (timestamp_clock_id,
 #     else the sequence's TracePacketDefaults; a ClockSnapshot clock with is_incremental
 #     makes a packet's timestamp a delta from the previous packet on that clock, the first
@@ -362,7 +362,8 @@ def check_slices(events, tracks, recs):
         for key in sorted(set(got) | set(want)):
             if got.get(key) != want.get(key):
                 a, b = got.get(key, []), want.get(key, [])
-                diff = next((i for i, p in enumerate(zip(a, b)) if p[0] != p[1]), min(len(a), len(b)))
+                diff = next((i for i, p in enumerate(zip(a, b)) if p[0] != p[1]),
+                            min(len(a), len(b)))
                 fail("surface %s: slice %d is %s, the records give %s (%d slices, %d expected)" %
                      (key, diff, a[diff] if diff < len(a) else None,
                       b[diff] if diff < len(b) else None, len(a), len(b)))

@@ -39,7 +39,8 @@ check() {
 		fail "$1: $(cat "$work/$1.check")"
 	calls=$(sed -n 's/^instants=\([0-9]*\) .*/\1/p' "$work/$1.check")
 	frames=$("$fa" report --json "$2" 2>/dev/null | sed -n 's/^    "frames": \([0-9]*\),$/\1/p')
-	[ -n "$calls" ] && [ "$calls" = "$frames" ] || fail "$1: $calls queueBuffer instants, $frames frames"
+	[ -n "$calls" ] && [ "$calls" = "$frames" ] ||
+		fail "$1: $calls queueBuffer instants, $frames frames"
 }
 n=0
 for frc in "$fixtures"/*.frc; do
@@ -47,7 +48,8 @@ for frc in "$fixtures"/*.frc; do
 	"$fa" perfetto "$frc" -o "$work/$name.pftrace" 2>"$work/$name.err" ||
 		fail "$name: perfetto refused the fixture: $(cat "$work/$name.err")"
 	decode <"$work/$name.pftrace" >"$work/$name.txt" || fail "$name: protoc cannot decode the trace"
-	! grep -q truncated "$work/$name.err" || fail "$name: a complete capture warned: $(cat "$work/$name.err")"
+	! grep -q truncated "$work/$name.err" ||
+		fail "$name: a complete capture warned: $(cat "$work/$name.err")"
 	check "$name" "$frc"
 	n=$((n + 1))
 done
@@ -67,7 +69,8 @@ steady="$fixtures/steady_60hz_triple.frc"
 head -c $(($(wc -c <"$steady") / 2)) "$steady" >"$work/half.frc"
 "$fa" perfetto "$work/half.frc" -o "$work/half.pftrace" 2>"$work/half.err" ||
 	fail "perfetto refused a truncated capture: $(cat "$work/half.err")"
-end=$("$fa" info "$work/half.frc" | sed -n 's/.*truncated, valid data ends at byte \([0-9]*\).*/\1/p')
+end=$("$fa" info "$work/half.frc" 2>/dev/null |
+	sed -n 's/.*truncated, valid data ends at byte \([0-9]*\).*/\1/p')
 [ -n "$end" ] || fail "info does not see the cut capture as truncated"
 grep -q "warning: .*half.frc: offset $end: truncated" "$work/half.err" ||
 	fail "no truncation warning at offset $end on stderr: $(cat "$work/half.err")"
@@ -99,4 +102,5 @@ head -c $((size - 3)) "$work/hand.pftrace" >"$work/cut.pftrace"
 if decode <"$work/cut.pftrace" >/dev/null 2>&1; then
 	fail "a truncated trace decoded"
 fi
-echo "ok: $n fixture traces decoded, hand golden equal, truncated trace refused"
+echo "ok: $n fixture traces, the generated and the truncated capture decoded and checked," \
+	"hand golden equal, a cut trace refused"
