@@ -5,14 +5,20 @@
  * analyzer/REPORT.md "Perfetto trace"), to open in ui.perfetto.dev next to the device's
  * own system trace. `frameanalyze perfetto` (cmd/cmd_perfetto.c) writes it to a file.
  *
- * One trusted sequence; every event carries its CLOCK_MONOTONIC timestamp (Perfetto's
- * builtin clock 3: bpf_ktime_get_ns()), and a clock snapshot relates it to CLOCK_REALTIME
- * from the capture's realtime.offset_ns metadata, so the two traces line up. Tracks: a
- * process track per PID, a thread track per TID (an instant per queueBuffer call), a
- * track per (PID, surface) with one slice per submission interval; counter tracks for the
- * main surface's FPS and frame time, the tracker's deltas, the meter's readings by source,
- * sysfs samples and cumulative reservation failures; instants for janks, BigJanks, attach
- * and exit. Streaming: memory is bounded by the tracks, not the capture's length.
+ * One trusted sequence, written compactly with Perfetto's own incremental state: its first
+ * packet clears that state and sets the sequence's defaults (the delta clock as timestamp
+ * clock, the main surface's track, the counters an event may carry), interns every event
+ * and annotation name, and snapshots the clocks: the delta clock and CLOCK_MONOTONIC
+ * (Perfetto's builtin clock 3: bpf_ktime_get_ns()) at the first record, CLOCK_REALTIME
+ * from the capture's realtime.offset_ns metadata, so the two traces line up. Every later
+ * packet needs that state; its timestamp is the ns since the previous one's.
+ *
+ * Tracks: a process track per PID, a thread track per TID (an instant per queueBuffer
+ * call, annotated with its buffer and surface), a track per (PID, surface) with one slice
+ * per submission interval; counter tracks for the main surface's FPS and frame time, the
+ * tracker's deltas, the meter's readings by source, sysfs samples and cumulative
+ * reservation failures; instants for janks, BigJanks, attach and exit. Streaming: memory
+ * is bounded by the tracks, not the capture's length.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -30,44 +36,110 @@
 #include "replay.h"
 #include "submissions.h"
 
-/* Perfetto field numbers (../shared/reference/perfetto-fields.md). */
+/*
+ * Perfetto field numbers, each from the message named above it in Perfetto's protos
+ * (google/perfetto, protos/perfetto/...; tests/analyzer/perfetto_subset.proto has the same).
+ */
 enum {
+	/* trace/trace.proto: Trace */
 	TRACE_PACKET = 1,
-	PKT_TIMESTAMP = 8,
-	PKT_CLOCK_ID = 58,
+	/* trace/trace_packet.proto: TracePacket */
 	PKT_CLOCK_SNAPSHOT = 6,
-	PKT_SEQ_ID = 10,
+	PKT_TIMESTAMP = 8,
+	PKT_SEQ_ID = 10, /* trusted_packet_sequence_id */
 	PKT_TRACK_EVENT = 11,
+	PKT_INTERNED_DATA = 12,
+	PKT_SEQ_FLAGS = 13, /* sequence_flags */
+	PKT_CLOCK_ID = 58,  /* timestamp_clock_id */
+	PKT_DEFAULTS = 59,  /* trace_packet_defaults */
 	PKT_TRACK_DESCRIPTOR = 60,
+	/* trace/trace_packet_defaults.proto: TracePacketDefaults */
+	DEF_TRACK_EVENT = 11, /* track_event_defaults */
+	DEF_CLOCK_ID = 58,    /* timestamp_clock_id */
+	/* trace/track_event/track_event.proto: TrackEventDefaults */
+	TED_TRACK = 11,		      /* track_uuid */
+	TED_EXTRA_DOUBLE_TRACKS = 45, /* extra_double_counter_track_uuids */
+	/* trace/track_event/track_event.proto: TrackEvent */
+	TE_ANNOTATION = 4, /* debug_annotations */
+	TE_TYPE = 9,
+	TE_NAME_IID = 10,
+	TE_TRACK = 11, /* track_uuid */
+	TE_DOUBLE_VALUE = 44,
+	TE_EXTRA_DOUBLE_TRACKS = 45, /* extra_double_counter_track_uuids */
+	TE_EXTRA_DOUBLE_VALUES = 46, /* extra_double_counter_values */
+	/* trace/track_event/debug_annotation.proto: DebugAnnotation */
+	DA_NAME_IID = 1,
+	DA_DOUBLE = 5,
+	DA_STRING_IID = 17, /* string_value_iid */
+	/* trace/interned_data/interned_data.proto: InternedData */
+	ID_EVENT_NAMES = 2,
+	ID_ANNOTATION_NAMES = 3,
+	ID_ANNOTATION_STRINGS = 29, /* debug_annotation_string_values */
+	/*
+	 * EventName (track_event.proto), DebugAnnotationName (debug_annotation.proto),
+	 * InternedString (trace/profiling/profile_common.proto): iid 1, name (str) 2
+	 */
+	IN_IID = 1,
+	IN_NAME = 2,
+	/* trace/clock_snapshot.proto: ClockSnapshot, ClockSnapshot.Clock */
+	CS_CLOCKS = 1,
+	CLK_ID = 1,
+	CLK_TIMESTAMP = 2,
+	CLK_INCREMENTAL = 3, /* is_incremental */
+	/* trace/track_event/track_descriptor.proto: TrackDescriptor */
 	TD_UUID = 1,
 	TD_NAME = 2,
 	TD_PROCESS = 3,
 	TD_THREAD = 4,
 	TD_PARENT = 5,
 	TD_COUNTER = 8,
+	/* trace/track_event/process_descriptor.proto: ProcessDescriptor */
 	PD_PID = 1,
 	PD_NAME = 6,
+	/* trace/track_event/thread_descriptor.proto: ThreadDescriptor */
 	THD_PID = 1,
 	THD_TID = 2,
 	THD_NAME = 5,
+	/* trace/track_event/counter_descriptor.proto: CounterDescriptor */
 	CD_UNIT = 3,
 	CD_UNIT_NAME = 6,
-	TE_TYPE = 9,
-	TE_TRACK = 11,
-	TE_NAME = 23,
-	TE_DOUBLE_VALUE = 44,
-	TE_ANNOTATION = 4,
-	DA_NAME = 10,
-	DA_DOUBLE = 5,
-	CS_CLOCKS = 1,
-	CLK_ID = 1,
-	CLK_TIMESTAMP = 2,
 };
+/* TrackEvent.Type (track_event.proto) */
 enum { SLICE_BEGIN = 1, SLICE_END = 2, INSTANT = 3, COUNTER = 4 };
-enum { CLOCK_ID_REALTIME = 1, CLOCK_ID_MONOTONIC = 3 };
+/* TracePacket.SequenceFlags (trace_packet.proto) */
+enum { SEQ_INCREMENTAL_STATE_CLEARED = 1, SEQ_NEEDS_INCREMENTAL_STATE = 2 };
+/*
+ * Clock ids: REALTIME 1 and MONOTONIC 3 are BuiltinClock (common/builtin_clock.proto); ids
+ * 64..127 are the sequence's own clocks (ClockSnapshot.Clock.clock_id), and the delta
+ * clock, is_incremental in the snapshot, makes each timestamp a delta from the previous.
+ */
+enum { CLOCK_ID_REALTIME = 1, CLOCK_ID_MONOTONIC = 3, CLOCK_ID_DELTA = 64 };
 #define SEQ_ID 1
+#define NO_TS UINT64_MAX /* a packet without a timestamp (a track descriptor) */
 
-/* Counter tracks: fixed uuids (nonzero; process, thread and surface uuids are hashes). */
+/* The interned event names and annotation names: iid = index (0 is "none" in Perfetto). */
+enum event_name {
+	EN_NONE,
+	EN_QUEUEBUFFER,
+	EN_FRAME,
+	EN_ATTACH,
+	EN_EXIT,
+	EN_TJANK,
+	EN_JANK,
+	EN_BIGJANK,
+	EN_COUNT
+};
+static const char *const event_name[EN_COUNT] = {NULL,	 "queueBuffer",	 "frame", "attach",
+						 "exit", "tracker jank", "Jank",  "BigJank"};
+enum ann_name { AN_NONE, AN_BUFFER, AN_SURFACE, AN_DELTA_MS, AN_FRAME_TIME_MS, AN_COUNT };
+static const char *const ann_name[AN_COUNT] = {NULL, "buffer", "surface", "delta_ms",
+					       "frame_time_ms"};
+
+/*
+ * Counter tracks: fixed uuids 1..CT_KINDS; threads and surfaces take the next small ones
+ * as they appear (a one- or two-byte varint in every event); process tracks are hashes
+ * with the top bit set, so no uuid is ever two tracks'.
+ */
 enum counter_track {
 	CT_SUB_FPS,
 	CT_SUB_MS,
@@ -88,38 +160,69 @@ static const char *const ct_name[CT_KINDS] = {"submitted FPS (main surface)",
 					      "reservation failures",
 					      "janks (PerfDog)"};
 static const char *const ct_unit[CT_KINDS] = {"FPS", "ms", "ms", "FPS", "FPS", "FPS", "", ""};
-#define CT_UUID(k) (0x100u + (unsigned)(k))
+#define CT_UUID(k) (1u + (unsigned)(k))
+#define FIRST_TRACK_UUID 16
+
+/*
+ * The counters a queueBuffer instant carries as extra values (TrackEventDefaults'
+ * extra_double_counter_track_uuids, in this order) when their samples fall at its ktime:
+ * one packet instead of one per counter.
+ */
+static const enum counter_track extra_ct[] = {CT_SUB_FPS, CT_SUB_MS, CT_TRK_MS};
+#define N_EXTRA (sizeof(extra_ct) / sizeof(extra_ct[0]))
 
 #define MAX_SURFACE_TRACKS PERFETTO_MAX_SURFACE_TRACKS
+#define STR_BITS 10 /* 1024 interned hex strings remembered (direct-mapped) */
+#define STR_SLOTS (1u << STR_BITS)
 
 struct surface_track {
 	uint32_t pid;
 	uint64_t surface, uuid, begin_ns;
-	bool open;
+	bool open, described;
+};
+
+/* The queueBuffer instant not yet written, and the counter samples it may still take. */
+struct pending {
+	bool on;
+	unsigned mask; /* bit k: extra_ct[k]'s value is set */
+	uint64_t t;
+	double v[N_EXTRA];
+};
+
+struct str_slot {
+	uint64_t v, iid; /* iid 0: empty */
 };
 
 struct exporter {
 	FILE *out;
-	struct pb pkt, ev, sub; /* reused: the packet, its event, a nested message */
+	/* reused: the packet, its event, a nested message, the pending instant, interning */
+	struct pb pkt, ev, sub, pend_ev, intern, tmp;
 	struct pidmap pids, tids, trk_win;
 	struct surface_track surf[MAX_SURFACE_TRACKS];
 	size_t n_surf;
-	uint64_t untracked, last_ns, sub_win[4];
+	uint64_t untracked, sub_win[4];
+	uint64_t clock_ns;   /* the delta clock: the last delta-encoded timestamp */
+	uint64_t next_uuid;  /* the next thread or surface track's */
+	uint64_t main_track; /* the sequence's default track: the main surface's, or 0 */
+	struct pending pend;
+	struct str_slot strs[STR_SLOTS];
+	uint64_t next_str_iid;
 	const char *target;
 	uint32_t main_pid;
+	uint64_t main_surface;
+	bool has_main;
 	struct frc_reader_stats stats; /* the replay's, at its end */
 	char err[160];
 };
 
-/* splitmix64: deterministic, well-spread track uuids from (kind, a, b). */
-static uint64_t uuid_of(uint64_t kind, uint64_t a, uint64_t b)
+/* splitmix64: a deterministic, well-spread process track uuid, top bit set. */
+static uint64_t process_uuid(uint32_t pid)
 {
-	uint64_t z = kind * 0x9E3779B97F4A7C15ull ^ a * 0xBF58476D1CE4E5B9ull ^ b;
+	uint64_t z = 0x9E3779B97F4A7C15ull ^ pid * 0xBF58476D1CE4E5B9ull;
 
 	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
 	z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-	z ^= z >> 31;
-	return z < 0x1000 ? z + 0x1000 : z; /* never a counter's uuid */
+	return (z ^ (z >> 31)) | 1ull << 63;
 }
 
 /* The packet as one `packet` field of the Trace: key, length varint, bytes. */
@@ -141,39 +244,156 @@ static void emit_packet(struct exporter *x)
 	fwrite(x->pkt.b, 1, x->pkt.n, x->out);
 }
 
-static void descriptor(struct exporter *x, const struct pb *td)
+/*
+ * The packet's timestamp on the sequence's default clock, the delta clock: the ns since
+ * the previous delta-encoded packet. A step back cannot be a delta (uint64): that packet
+ * carries its absolute MONOTONIC time and its clock id instead (as Perfetto's own SDK
+ * does), and leaves the delta clock where it was.
+ */
+static void timestamp(struct exporter *x, uint64_t t)
+{
+	if (t >= x->clock_ns) {
+		pb_u64(&x->pkt, PKT_TIMESTAMP, t - x->clock_ns);
+		x->clock_ns = t;
+	} else {
+		pb_u64(&x->pkt, PKT_TIMESTAMP, t);
+		pb_u64(&x->pkt, PKT_CLOCK_ID, CLOCK_ID_MONOTONIC);
+	}
+}
+
+/* A packet after the first: its timestamp (or NO_TS), the sequence, its flags. */
+static void packet_head(struct exporter *x, uint64_t t)
 {
 	pb_reset(&x->pkt);
+	if (t != NO_TS)
+		timestamp(x, t);
 	pb_u64(&x->pkt, PKT_SEQ_ID, SEQ_ID);
+	pb_u64(&x->pkt, PKT_SEQ_FLAGS, SEQ_NEEDS_INCREMENTAL_STATE);
+}
+
+/* Write the pending queueBuffer instant, with the counter samples it took. */
+static void flush_pending(struct exporter *x)
+{
+	struct pending *p = &x->pend;
+	/* the defaults' list applies only to a prefix of it; other sets name their tracks */
+	bool named = p->mask & (p->mask + 1);
+
+	if (!p->on)
+		return;
+	p->on = false;
+	for (size_t k = 0; named && k < N_EXTRA; k++)
+		if (p->mask & 1u << k)
+			pb_u64(&x->pend_ev, TE_EXTRA_DOUBLE_TRACKS, CT_UUID(extra_ct[k]));
+	for (size_t k = 0; k < N_EXTRA; k++)
+		if (p->mask & 1u << k)
+			pb_double(&x->pend_ev, TE_EXTRA_DOUBLE_VALUES, p->v[k]);
+	packet_head(x, p->t);
+	if (x->intern.n) {
+		pb_msg(&x->pkt, PKT_INTERNED_DATA, &x->intern);
+		pb_reset(&x->intern);
+	}
+	pb_msg(&x->pkt, PKT_TRACK_EVENT, &x->pend_ev);
+	emit_packet(x);
+}
+
+/* Start a packet: the pending instant is written first, so packets stay in call order. */
+static void packet_start(struct exporter *x, uint64_t t)
+{
+	flush_pending(x);
+	packet_head(x, t);
+}
+
+/* The sample (counter extra_ct[k], v) at t joins the pending instant if it is at t. */
+static bool add_extra(struct exporter *x, uint64_t t, unsigned k, double v)
+{
+	struct pending *p = &x->pend;
+
+	if (!p->on || p->t != t || p->mask & 1u << k)
+		return false;
+	p->mask |= 1u << k;
+	p->v[k] = v;
+	return true;
+}
+
+static void descriptor(struct exporter *x, const struct pb *td)
+{
+	packet_start(x, NO_TS);
 	pb_msg(&x->pkt, PKT_TRACK_DESCRIPTOR, td);
 	emit_packet(x);
 }
 
-/* An event of type on track at t; value: a counter's value; name: a slice's or instant's. */
-static void event(struct exporter *x, uint64_t t, int type, uint64_t track, const char *name,
-		  double value, const char *ann_name, double ann)
+/*
+ * An event of type on track at t; name: an interned event name (EN_NONE: none); value: a
+ * counter's; ann: an interned annotation name (AN_NONE: none) and its double value.
+ */
+static void event(struct exporter *x, uint64_t t, int type, uint64_t track, enum event_name name,
+		  double value, enum ann_name ann, double ann_value)
 {
 	pb_reset(&x->ev);
 	pb_u64(&x->ev, TE_TYPE, (uint64_t)type);
-	pb_u64(&x->ev, TE_TRACK, track);
-	if (name)
-		pb_str(&x->ev, TE_NAME, name);
+	if (track != x->main_track)
+		pb_u64(&x->ev, TE_TRACK, track);
+	if (name != EN_NONE)
+		pb_u64(&x->ev, TE_NAME_IID, name);
 	if (type == COUNTER)
 		pb_double(&x->ev, TE_DOUBLE_VALUE, value);
-	if (ann_name) {
+	if (ann != AN_NONE) {
 		pb_reset(&x->sub);
-		pb_str(&x->sub, DA_NAME, ann_name);
-		pb_double(&x->sub, DA_DOUBLE, ann);
+		pb_u64(&x->sub, DA_NAME_IID, ann);
+		pb_double(&x->sub, DA_DOUBLE, ann_value);
 		pb_msg(&x->ev, TE_ANNOTATION, &x->sub);
 	}
-	pb_reset(&x->pkt);
-	pb_u64(&x->pkt, PKT_TIMESTAMP, t);
-	pb_u64(&x->pkt, PKT_CLOCK_ID, CLOCK_ID_MONOTONIC);
-	pb_u64(&x->pkt, PKT_SEQ_ID, SEQ_ID);
+	packet_start(x, t);
 	pb_msg(&x->pkt, PKT_TRACK_EVENT, &x->ev);
 	emit_packet(x);
-	if (t > x->last_ns)
-		x->last_ns = t;
+}
+
+/*
+ * The iid of v's hex text among the interned annotation string values; a new one joins
+ * x->intern (written with the pending instant, the first packet to use it). The slots
+ * forget a value whose slot another takes: it is interned again, under a new iid.
+ */
+static uint64_t intern_hex(struct exporter *x, uint64_t v)
+{
+	struct str_slot *s = &x->strs[(v * 0x9E3779B97F4A7C15ull) >> (64 - STR_BITS)];
+	char hex[24];
+
+	if (s->iid && s->v == v)
+		return s->iid;
+	s->v = v;
+	s->iid = ++x->next_str_iid;
+	snprintf(hex, sizeof(hex), "0x%" PRIx64, v);
+	pb_reset(&x->tmp);
+	pb_u64(&x->tmp, IN_IID, s->iid);
+	pb_str(&x->tmp, IN_NAME, hex);
+	pb_msg(&x->intern, ID_ANNOTATION_STRINGS, &x->tmp);
+	return s->iid;
+}
+
+/* An annotation of the pending instant: name = the hex text of v (interned). */
+static void hex_annotation(struct exporter *x, enum ann_name name, uint64_t v)
+{
+	pb_reset(&x->sub);
+	pb_u64(&x->sub, DA_NAME_IID, name);
+	pb_u64(&x->sub, DA_STRING_IID, intern_hex(x, v));
+	pb_msg(&x->pend_ev, TE_ANNOTATION, &x->sub);
+}
+
+/*
+ * The queueBuffer instant of f on its thread track: held back (pending) until the next
+ * packet, so the counter samples at its ktime ride in it as extra values.
+ */
+static void queue_instant(struct exporter *x, uint64_t t, uint64_t thread,
+			  const struct frc_frame *f)
+{
+	flush_pending(x);
+	pb_reset(&x->pend_ev);
+	pb_u64(&x->pend_ev, TE_TYPE, INSTANT);
+	pb_u64(&x->pend_ev, TE_TRACK, thread);
+	pb_u64(&x->pend_ev, TE_NAME_IID, EN_QUEUEBUFFER);
+	hex_annotation(x, AN_BUFFER, f->buffer);
+	hex_annotation(x, AN_SURFACE, f->surface);
+	x->pend = (struct pending){.on = true, .t = t};
 }
 
 /* Text from the capture as a valid UTF-8 string field (frc_escape.h, the one escaper). */
@@ -183,11 +403,6 @@ static void safe_name(char *buf, size_t len, const char *s)
 }
 
 /* ------------------------------------------------------------ tracks */
-
-static uint64_t process_uuid(uint32_t pid)
-{
-	return uuid_of(1, pid, 0);
-}
 
 /* The process track of pid, described on first use. */
 static int process_track(struct exporter *x, uint32_t pid)
@@ -217,19 +432,23 @@ static int process_track(struct exporter *x, uint32_t pid)
 	return td.oom || pd.oom ? -ENOMEM : 0;
 }
 
-/* The thread track of tid (child of its process), described on first use. */
+/*
+ * The thread track of tid (child of its process), described on first use; a TID seen in
+ * another process than its track's gets a new track (v[0]: uuid, v[1]: pid + 1).
+ */
 static int thread_track(struct exporter *x, uint32_t pid, uint32_t tid, uint64_t *uuid)
 {
 	struct pidmap_entry *e = pidmap_get(&x->tids, tid, true);
 	struct pb td = {0}, th = {0};
 	char name[32];
 
-	*uuid = uuid_of(2, pid, tid);
 	if (!e)
 		return -ENOMEM;
-	if (e->v[0] == *uuid)
+	*uuid = e->v[0];
+	if (e->v[0] && e->v[1] == (uint64_t)pid + 1)
 		return 0;
-	e->v[0] = *uuid; /* a TID reused by another process gets its own track */
+	*uuid = e->v[0] = x->next_uuid++;
+	e->v[1] = (uint64_t)pid + 1;
 	snprintf(name, sizeof(name), "tid %" PRIu32, tid);
 	pb_u64(&th, THD_PID, pid);
 	pb_u64(&th, THD_TID, tid);
@@ -243,12 +462,10 @@ static int thread_track(struct exporter *x, uint32_t pid, uint32_t tid, uint64_t
 	return 0;
 }
 
-/* The slice track of (pid, surface), described on first use; NULL past the limit. */
-static struct surface_track *surface_track(struct exporter *x, uint32_t pid, uint64_t surface)
+/* The slot of (pid, surface), with a uuid of its own; NULL past the limit. */
+static struct surface_track *surface_slot(struct exporter *x, uint32_t pid, uint64_t surface)
 {
 	struct surface_track *s;
-	struct pb td = {0};
-	char name[64];
 
 	for (size_t i = 0; i < x->n_surf; i++)
 		if (x->surf[i].pid == pid && x->surf[i].surface == surface)
@@ -256,8 +473,20 @@ static struct surface_track *surface_track(struct exporter *x, uint32_t pid, uin
 	if (x->n_surf == MAX_SURFACE_TRACKS)
 		return NULL;
 	s = &x->surf[x->n_surf++];
-	*s = (struct surface_track){
-	    .pid = pid, .surface = surface, .uuid = uuid_of(3, pid, surface)};
+	*s = (struct surface_track){.pid = pid, .surface = surface, .uuid = x->next_uuid++};
+	return s;
+}
+
+/* The slice track of (pid, surface), described on first use; NULL past the limit. */
+static struct surface_track *surface_track(struct exporter *x, uint32_t pid, uint64_t surface)
+{
+	struct surface_track *s = surface_slot(x, pid, surface);
+	struct pb td = {0};
+	char name[64];
+
+	if (!s || s->described)
+		return s;
+	s->described = true;
 	snprintf(name, sizeof(name), "surface 0x%" PRIx64 " (submissions)", surface);
 	pb_u64(&td, TD_UUID, s->uuid);
 	pb_str(&td, TD_NAME, name);
@@ -287,51 +516,126 @@ static void counter_tracks(struct exporter *x)
 	}
 }
 
-/* MONOTONIC <-> REALTIME at the capture's first record, from realtime.offset_ns. */
-static void clock_snapshot(struct exporter *x, const struct replay_info *info)
+/* ------------------------------------------------------------ the first packet */
+
+static void snapshot_clock(struct pb *cs, struct pb *clk, uint32_t id, uint64_t t, bool incremental)
+{
+	pb_reset(clk);
+	pb_u64(clk, CLK_ID, id);
+	pb_u64(clk, CLK_TIMESTAMP, t);
+	if (incremental)
+		pb_u64(clk, CLK_INCREMENTAL, 1);
+	pb_msg(cs, CS_CLOCKS, clk);
+}
+
+/*
+ * The clocks at the capture's first record t0: the delta clock and MONOTONIC at t0, so a
+ * delta-encoded timestamp is MONOTONIC ns; REALTIME at t0 + realtime.offset_ns when the
+ * capture has a valid offset (a missing or malformed one: none, REPORT.md; a bad one must
+ * not lie).
+ */
+static void clock_snapshot(struct exporter *x, const struct replay_info *info, struct pb *cs)
 {
 	const char *off =
 	    info->reader ? frc_reader_meta_get(info->reader, "realtime.offset_ns") : NULL;
 	uint64_t t0 = info->stats.first_ktime_ns;
-	struct pb cs = {0}, clk = {0};
+	struct pb clk = {0};
 	long long o;
 	char *end;
 
+	snapshot_clock(cs, &clk, CLOCK_ID_DELTA, t0, true);
+	snapshot_clock(cs, &clk, CLOCK_ID_MONOTONIC, t0, false);
+	x->clock_ns = t0;
 	errno = 0;
 	o = off ? strtoll(off, &end, 10) : 0;
-	/* a missing or malformed offset: no snapshot (REPORT.md); a bad one must not lie */
-	if (!off || errno || end == off || *end || (o < 0 && (uint64_t)-o > t0))
-		return;
-	pb_u64(&clk, CLK_ID, CLOCK_ID_MONOTONIC);
-	pb_u64(&clk, CLK_TIMESTAMP, t0);
-	pb_msg(&cs, CS_CLOCKS, &clk);
-	pb_reset(&clk);
-	pb_u64(&clk, CLK_ID, CLOCK_ID_REALTIME);
-	pb_u64(&clk, CLK_TIMESTAMP, t0 + (uint64_t)o);
-	pb_msg(&cs, CS_CLOCKS, &clk);
+	if (off && !errno && end != off && !*end && !(o < 0 && (uint64_t)-o > t0))
+		snapshot_clock(cs, &clk, CLOCK_ID_REALTIME, t0 + (uint64_t)o, false);
+	if (clk.oom)
+		cs->oom = true;
+	pb_free(&clk);
+}
+
+/* TracePacketDefaults: the delta clock; the main surface's track; the extra counters. */
+static void defaults(struct exporter *x, struct pb *def)
+{
+	struct pb ted = {0};
+
+	pb_u64(def, DEF_CLOCK_ID, CLOCK_ID_DELTA);
+	if (x->main_track)
+		pb_u64(&ted, TED_TRACK, x->main_track);
+	for (size_t k = 0; k < N_EXTRA; k++)
+		pb_u64(&ted, TED_EXTRA_DOUBLE_TRACKS, CT_UUID(extra_ct[k]));
+	pb_msg(def, DEF_TRACK_EVENT, &ted);
+	pb_free(&ted);
+}
+
+/* InternedData: every event name and annotation name, iid = its enum value. */
+static void interned_names(struct exporter *x, struct pb *idata)
+{
+	for (int i = 1; i < EN_COUNT; i++) {
+		pb_reset(&x->tmp);
+		pb_u64(&x->tmp, IN_IID, (uint64_t)i);
+		pb_str(&x->tmp, IN_NAME, event_name[i]);
+		pb_msg(idata, ID_EVENT_NAMES, &x->tmp);
+	}
+	for (int i = 1; i < AN_COUNT; i++) {
+		pb_reset(&x->tmp);
+		pb_u64(&x->tmp, IN_IID, (uint64_t)i);
+		pb_str(&x->tmp, IN_NAME, ann_name[i]);
+		pb_msg(idata, ID_ANNOTATION_NAMES, &x->tmp);
+	}
+}
+
+/*
+ * The sequence's first packet: it clears the incremental state (Perfetto's readers skip
+ * packets that need it until one does) and sets it up: defaults, names, clocks. It has no
+ * timestamp: a reader takes none from a clock snapshot packet.
+ */
+static void first_packet(struct exporter *x, const struct replay_info *info)
+{
+	struct pb def = {0}, idata = {0}, cs = {0};
+
+	defaults(x, &def);
+	interned_names(x, &idata);
+	clock_snapshot(x, info, &cs);
 	pb_reset(&x->pkt);
-	pb_u64(&x->pkt, PKT_TIMESTAMP, t0);
-	pb_u64(&x->pkt, PKT_CLOCK_ID, CLOCK_ID_MONOTONIC);
 	pb_u64(&x->pkt, PKT_SEQ_ID, SEQ_ID);
+	pb_u64(&x->pkt, PKT_SEQ_FLAGS, SEQ_INCREMENTAL_STATE_CLEARED);
+	pb_msg(&x->pkt, PKT_DEFAULTS, &def);
+	pb_msg(&x->pkt, PKT_INTERNED_DATA, &idata);
 	pb_msg(&x->pkt, PKT_CLOCK_SNAPSHOT, &cs);
 	emit_packet(x);
-	pb_free(&clk);
+	pb_free(&def);
+	pb_free(&idata);
 	pb_free(&cs);
 }
 
 /* ------------------------------------------------------------ the sink */
 
+/*
+ * The main surface's track is the sequence's default (its events name no track): its
+ * uuid is taken before the first packet, its descriptor written after it.
+ */
 static int px_begin(void *ctx, const struct replay_info *info)
 {
 	struct exporter *x = ctx;
+	struct surface_track *s =
+	    x->has_main ? surface_slot(x, x->main_pid, x->main_surface) : NULL;
+	int rc;
 
 	x->target = info->reader ? frc_reader_meta_get(info->reader, "target") : NULL;
-	clock_snapshot(x, info);
+	x->main_track = s ? s->uuid : 0;
+	first_packet(x, info);
 	counter_tracks(x);
-	return 0;
+	if (!s)
+		return 0;
+	rc = process_track(x, x->main_pid);
+	if (!rc)
+		surface_track(x, x->main_pid, x->main_surface);
+	return rc;
 }
 
-/* A queueBuffer call: the thread's instant, the surface's slices. */
+/* A queueBuffer call: the surface's slices, the thread's instant. */
 static int px_frame(struct exporter *x, const struct frc_record *rec)
 {
 	const struct frc_frame *f = &rec->u.frame;
@@ -343,29 +647,38 @@ static int px_frame(struct exporter *x, const struct frc_record *rec)
 		rc = thread_track(x, f->pid, f->tid, &thread);
 	if (rc)
 		return rc;
-	event(x, rec->ktime_ns, INSTANT, thread, "queueBuffer", 0, NULL, 0);
 	s = surface_track(x, f->pid, f->surface);
 	if (!s) {
 		x->untracked++;
-		return 0;
+	} else {
+		/*
+		 * One slice per interval: a call ends the previous interval and begins the
+		 * next. A call before the open slice's begin (a clock step back) makes no
+		 * interval: that slice ends at its begin, as a zero interval is none in the
+		 * truth series.
+		 */
+		if (s->open)
+			event(x, rec->ktime_ns > s->begin_ns ? rec->ktime_ns : s->begin_ns,
+			      SLICE_END, s->uuid, EN_NONE, 0, AN_NONE, 0);
+		event(x, rec->ktime_ns, SLICE_BEGIN, s->uuid, EN_FRAME, 0, AN_NONE, 0);
+		s->open = true;
+		s->begin_ns = rec->ktime_ns;
 	}
-	/* one slice per interval: a call ends the previous interval and begins the next */
-	if (s->open)
-		event(x, rec->ktime_ns, SLICE_END, s->uuid, NULL, 0, NULL, 0);
-	event(x, rec->ktime_ns, SLICE_BEGIN, s->uuid, "frame", 0, NULL, 0);
-	s->open = true;
-	s->begin_ns = rec->ktime_ns;
+	queue_instant(x, rec->ktime_ns, thread, f);
 	return 0;
 }
 
-/* A process life ends: its open slices end here (no interval across a restart). */
-static void close_slices(struct exporter *x, uint32_t pid, uint64_t t)
+/*
+ * A process life (pid) or the capture (pid 0) ends: the slices still open began at their
+ * surface's last call, which no call closes. Running them to the exit or to the capture's
+ * end would draw a frame that never was; each ends at its own begin (zero length).
+ */
+static void close_slices(struct exporter *x, uint32_t pid)
 {
 	for (size_t i = 0; i < x->n_surf; i++) {
 		struct surface_track *s = &x->surf[i];
 		if (s->open && (s->pid == pid || pid == 0)) {
-			event(x, t > s->begin_ns ? t : s->begin_ns, SLICE_END, s->uuid, NULL, 0,
-			      NULL, 0);
+			event(x, s->begin_ns, SLICE_END, s->uuid, EN_NONE, 0, AN_NONE, 0);
 			s->open = false;
 		}
 	}
@@ -379,9 +692,10 @@ static int px_lifecycle(struct exporter *x, const struct frc_record *rec, bool a
 	if (rc)
 		return rc;
 	if (!attach)
-		close_slices(x, pid, rec->ktime_ns);
+		close_slices(x, pid);
 	pidmap_del(&x->trk_win, pid); /* a fresh tracker: its jank window starts empty */
-	event(x, rec->ktime_ns, INSTANT, process_uuid(pid), attach ? "attach" : "exit", 0, NULL, 0);
+	event(x, rec->ktime_ns, INSTANT, process_uuid(pid), attach ? EN_ATTACH : EN_EXIT, 0,
+	      AN_NONE, 0);
 	return 0;
 }
 
@@ -398,17 +712,24 @@ static int px_record(void *ctx, const struct frc_record *rec, uint64_t frame_seq
 	case FRC_EXIT:
 		return px_lifecycle(x, rec, rec->type == FRC_ATTACH);
 	case FRC_DROPS:
-		event(x, rec->ktime_ns, COUNTER, CT_UUID(CT_DROPS), NULL,
-		      (double)rec->u.drops.cumulative, NULL, 0);
+		event(x, rec->ktime_ns, COUNTER, CT_UUID(CT_DROPS), EN_NONE,
+		      (double)rec->u.drops.cumulative, AN_NONE, 0);
 		return 0;
 	case FRC_SYSFS:
 		if (fps_meter_sysfs_value(rec->u.sysfs.err, rec->u.sysfs.raw, rec->u.sysfs.len, 500,
 					  &v))
-			event(x, rec->ktime_ns, COUNTER, CT_UUID(CT_SYSFS), NULL, v, NULL, 0);
+			event(x, rec->ktime_ns, COUNTER, CT_UUID(CT_SYSFS), EN_NONE, v, AN_NONE, 0);
 		return 0;
 	default:
 		return 0;
 	}
+}
+
+/* A counter sample: in the pending instant when it is at its ktime, else a packet. */
+static void sample(struct exporter *x, uint64_t t, unsigned k, double v)
+{
+	if (!add_extra(x, t, k, v))
+		event(x, t, COUNTER, CT_UUID(extra_ct[k]), EN_NONE, v, AN_NONE, 0);
 }
 
 static int px_delta(void *ctx, const struct pipeline_delta *d)
@@ -419,10 +740,9 @@ static int px_delta(void *ctx, const struct pipeline_delta *d)
 
 	if (!w)
 		return -ENOMEM;
-	event(x, d->ktime_ns, COUNTER, CT_UUID(CT_TRK_MS), NULL, ms, NULL, 0);
+	sample(x, d->ktime_ns, 2, ms); /* extra_ct[2]: CT_TRK_MS */
 	if (perfdog_push(w->v, d->delta_ns) != PERFDOG_NONE)
-		event(x, d->ktime_ns, INSTANT, CT_UUID(CT_EVENTS), "tracker jank", 0, "delta_ms",
-		      ms);
+		event(x, d->ktime_ns, INSTANT, CT_UUID(CT_EVENTS), EN_TJANK, 0, AN_DELTA_MS, ms);
 	return 0;
 }
 
@@ -433,8 +753,8 @@ static int px_reading(void *ctx, const struct pipeline_reading *r)
 	if (!r->reading.valid)
 		return 0;
 	event(x, r->tick_ns, COUNTER,
-	      CT_UUID(r->reading.source == FRC_SOURCE_SYSFS ? CT_METER_SYSFS : CT_METER_EBPF), NULL,
-	      r->reading.fps, NULL, 0);
+	      CT_UUID(r->reading.source == FRC_SOURCE_SYSFS ? CT_METER_SYSFS : CT_METER_EBPF),
+	      EN_NONE, r->reading.fps, AN_NONE, 0);
 	return 0;
 }
 
@@ -444,8 +764,8 @@ static int px_end(void *ctx, const struct replay_info *info, const struct pipeli
 
 	(void)ps;
 	x->stats = info->stats;
-	close_slices(
-	    x, 0, info->stats.last_ktime_ns > x->last_ns ? info->stats.last_ktime_ns : x->last_ns);
+	close_slices(x, 0);
+	flush_pending(x);
 	return 0;
 }
 
@@ -463,12 +783,11 @@ static int sub_delta(void *ctx, const struct pipeline_delta *d)
 	double ms = (double)d->delta_ns / 1e6;
 	enum perfdog_kind k = perfdog_push(x->sub_win, d->delta_ns);
 
-	event(x, d->ktime_ns, COUNTER, CT_UUID(CT_SUB_FPS), NULL, 1e9 / (double)d->delta_ns, NULL,
-	      0);
-	event(x, d->ktime_ns, COUNTER, CT_UUID(CT_SUB_MS), NULL, ms, NULL, 0);
+	sample(x, d->ktime_ns, 0, 1e9 / (double)d->delta_ns); /* extra_ct[0]: CT_SUB_FPS */
+	sample(x, d->ktime_ns, 1, ms);			      /* extra_ct[1]: CT_SUB_MS */
 	if (k != PERFDOG_NONE)
 		event(x, d->ktime_ns, INSTANT, CT_UUID(CT_EVENTS),
-		      k == PERFDOG_BIGJANK ? "BigJank" : "Jank", 0, "frame_time_ms", ms);
+		      k == PERFDOG_BIGJANK ? EN_BIGJANK : EN_JANK, 0, AN_FRAME_TIME_MS, ms);
 	return 0;
 }
 
@@ -502,7 +821,12 @@ int perfetto_export(const char *path, const struct replay_options *ropt, FILE *o
 	rc = subm_count(&src, ropt, &t, err, errlen);
 	if (rc)
 		goto cleanup;
-	x->main_pid = subm_main_pid(t) ? subm_main_pid(t)->pid : 0;
+	x->next_uuid = FIRST_TRACK_UUID;
+	if (subm_main_pid(t)) {
+		x->has_main = true;
+		x->main_pid = subm_main_pid(t)->pid;
+		x->main_surface = subm_main_pid(t)->main_surface;
+	}
 	feed.subm = t;
 	feed.pid_filter = x->main_pid;
 	feed.target = (struct replay_sink){.ctx = x, .record = sub_record, .delta = sub_delta};
@@ -515,7 +839,8 @@ int perfetto_export(const char *path, const struct replay_options *ropt, FILE *o
 					.error = px_error};
 	sinks[1] = subm_feed_sink(&feed);
 	rc = replay_run_source(&src, ropt, sinks, 2, err, errlen);
-	if (!rc && (x->pkt.oom || x->ev.oom || x->sub.oom)) {
+	if (!rc && (x->pkt.oom || x->ev.oom || x->sub.oom || x->pend_ev.oom || x->intern.oom ||
+		    x->tmp.oom)) {
 		snprintf(err, errlen, "%s: out of memory", path);
 		rc = -ENOMEM;
 	}
@@ -526,6 +851,9 @@ cleanup:
 	pb_free(&x->pkt);
 	pb_free(&x->ev);
 	pb_free(&x->sub);
+	pb_free(&x->pend_ev);
+	pb_free(&x->intern);
+	pb_free(&x->tmp);
 	pidmap_free(&x->pids);
 	pidmap_free(&x->tids);
 	pidmap_free(&x->trk_win);

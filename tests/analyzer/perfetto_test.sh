@@ -3,13 +3,23 @@
 #
 # analyzer.perfetto: `frameanalyze perfetto` writes traces that protoc decodes against the
 # .proto subset we wrote from Perfetto's field numbers (perfetto_subset.proto):
-#   - every fixture is exported (a refusal fails) and its trace decodes; slices begin and end in equal numbers; one
-#     queueBuffer instant per frame record (the count `report --json` gives);
+#   - every fixture is exported (a refusal fails) and its trace decodes; perfetto_check.py
+#     (python3, no exporter code) rebuilds it as Perfetto reads it (sequence flags,
+#     defaults, interned names, delta timestamps on the snapshot's incremental clock) and
+#     compares it with the capture's records from `frameanalyze export`: one queueBuffer
+#     instant per frame record at its ktime on its thread, the surface slices balanced and
+#     exactly the submission intervals of REPORT.md (the last slice of each surface ends at
+#     its last call), the main surface's FPS and frame time samples exactly its truth
+#     series; the instants also number the frames `report --json` counts; the same for a
+#     generated capture with more distinct buffers than the exporter keeps interned;
 #   - the hand scenario with realtime.offset_ns decodes to exactly perfetto_hand.golden
 #     (scripts/update-goldens.sh rewrites it), its clock snapshot puts REALTIME at
 #     first ktime + offset;
+#   - a capture cut in half is exported with a warning naming the offset `info` gives as
+#     the end of its valid data (a complete one warns of nothing), and checks as above;
 #   - the same trace cut inside its last packet fails to decode.
-# Exit 77 (SKIPPED) without protoc (Debian's protobuf-compiler, installed by setup.sh).
+# Exit 77 (SKIPPED) without protoc (Debian's protobuf-compiler, installed by setup.sh) or
+# python3.
 set -u
 fa=$1
 src=$2
@@ -17,25 +27,55 @@ fixtures=$3
 work=$4
 proto="$src/perfetto_subset.proto"
 command -v protoc >/dev/null || { echo "SKIP: no protoc (protobuf-compiler)"; exit 77; }
+command -v python3 >/dev/null || { echo "SKIP: no python3 (perfetto_check.py)"; exit 77; }
 rm -rf "$work" && mkdir -p "$work"
 decode() { protoc --decode=perfetto.protos.Trace -I "$src" "$proto"; }
 fail() { echo "FAIL: $*"; exit 1; }
+# check NAME FRC: perfetto_check.py against the capture's own records (`export`), then its
+# count of queueBuffer instants against the frames `report --json` counts.
+check() {
+	"$fa" export "$2" >"$work/$1.export" 2>/dev/null
+	python3 "$src/perfetto_check.py" "$work/$1.txt" "$work/$1.export" >"$work/$1.check" ||
+		fail "$1: $(cat "$work/$1.check")"
+	calls=$(sed -n 's/^instants=\([0-9]*\) .*/\1/p' "$work/$1.check")
+	frames=$("$fa" report --json "$2" 2>/dev/null | sed -n 's/^    "frames": \([0-9]*\),$/\1/p')
+	[ -n "$calls" ] && [ "$calls" = "$frames" ] ||
+		fail "$1: $calls queueBuffer instants, $frames frames"
+}
 n=0
 for frc in "$fixtures"/*.frc; do
 	name=$(basename "$frc" .frc)
 	"$fa" perfetto "$frc" -o "$work/$name.pftrace" 2>"$work/$name.err" ||
 		fail "$name: perfetto refused the fixture: $(cat "$work/$name.err")"
 	decode <"$work/$name.pftrace" >"$work/$name.txt" || fail "$name: protoc cannot decode the trace"
-	begins=$(grep -c 'type: TYPE_SLICE_BEGIN' "$work/$name.txt")
-	ends=$(grep -c 'type: TYPE_SLICE_END' "$work/$name.txt")
-	[ "$begins" -eq "$ends" ] || fail "$name: $begins slices begin, $ends end"
-	calls=$(grep -c 'name: "queueBuffer"' "$work/$name.txt")
-	frames=$("$fa" report --json "$frc" 2>/dev/null | sed -n 's/^    "frames": \([0-9]*\),$/\1/p')
-	[ "$calls" = "$frames" ] || fail "$name: $calls queueBuffer instants, $frames frames"
-	grep -q 'timestamp_clock_id: 3' "$work/$name.txt" || fail "$name: not on CLOCK_MONOTONIC"
+	! grep -q truncated "$work/$name.err" ||
+		fail "$name: a complete capture warned: $(cat "$work/$name.err")"
+	check "$name" "$frc"
 	n=$((n + 1))
 done
 [ "$n" -gt 0 ] || fail "no fixture trace was checked"
+# More distinct buffers (3000) than the exporter remembers interned (1024), on 5 surfaces
+# and 2 threads: every annotation must still name its own call's values.
+awk 'BEGIN { for (i = 0; i < 3000; i++)
+	printf "frame %.0f 700 %d 0x%x 0x%x\n", 1000000000 + i * 16666667, 701 + i % 2,
+		65536 + i * 4096, i % 5 * 4096 }' >"$work/many.txt"
+"$fa" import "$work/many.txt" -o "$work/many.frc" || fail "import many.txt"
+"$fa" perfetto "$work/many.frc" -o "$work/many.pftrace" || fail "perfetto many"
+decode <"$work/many.pftrace" >"$work/many_trace.txt" || fail "many: protoc cannot decode"
+check many_trace "$work/many.frc"
+# A capture cut in half: exported up to the damage (exit 0) with a warning on stderr that
+# names the offset where `info` says the valid data ends; the trace holds those records.
+steady="$fixtures/steady_60hz_triple.frc"
+head -c $(($(wc -c <"$steady") / 2)) "$steady" >"$work/half.frc"
+"$fa" perfetto "$work/half.frc" -o "$work/half.pftrace" 2>"$work/half.err" ||
+	fail "perfetto refused a truncated capture: $(cat "$work/half.err")"
+end=$("$fa" info "$work/half.frc" 2>/dev/null |
+	sed -n 's/.*truncated, valid data ends at byte \([0-9]*\).*/\1/p')
+[ -n "$end" ] || fail "info does not see the cut capture as truncated"
+grep -q "warning: .*half.frc: offset $end: truncated" "$work/half.err" ||
+	fail "no truncation warning at offset $end on stderr: $(cat "$work/half.err")"
+decode <"$work/half.pftrace" >"$work/half_trace.txt" || fail "half: protoc cannot decode"
+check half_trace "$work/half.frc"
 # The hand scenario, with a wall-clock offset: the golden decoded text.
 {
 	echo "meta realtime.offset_ns 1764547200000000000"
@@ -44,6 +84,8 @@ done
 "$fa" import "$work/hand.txt" -o "$work/hand.frc" || fail "import hand.txt"
 "$fa" perfetto "$work/hand.frc" -o "$work/hand.pftrace" || fail "perfetto hand"
 decode <"$work/hand.pftrace" >"$work/hand.decoded" || fail "hand: protoc cannot decode"
+cp "$work/hand.decoded" "$work/hand_trace.txt"
+check hand_trace "$work/hand.frc"
 # the first record (attach) is at 999000000 ns: REALTIME = 999000000 + the offset
 grep -A1 'clock_id: 1$' "$work/hand.decoded" | grep -q 'timestamp: 1764547200999000000$' ||
 	fail "hand: no REALTIME clock at first ktime + realtime.offset_ns"
@@ -60,4 +102,5 @@ head -c $((size - 3)) "$work/hand.pftrace" >"$work/cut.pftrace"
 if decode <"$work/cut.pftrace" >/dev/null 2>&1; then
 	fail "a truncated trace decoded"
 fi
-echo "ok: $n fixture traces decoded, hand golden equal, truncated trace refused"
+echo "ok: $n fixture traces, the generated and the truncated capture decoded and checked," \
+	"hand golden equal, a cut trace refused"
