@@ -12,7 +12,7 @@ PACKAGES=(cmake make gcc g++ pkg-config clang llvm bpftool
 	libbpf-dev libelf-dev zlib1g-dev libzstd-dev libsqlite3-dev check
 	zstd sqlite3 file binutils
 	clang-format # tests/style: the sources follow .clang-format
-	chromium protobuf-compiler) # the HTML report's browser test, the Perfetto trace's decode test
+	chromium protobuf-compiler python3) # the HTML report's browser test, the Perfetto trace's decode test
 
 # A name without ":arch" means the native (or arch-independent) package. `dpkg -s NAME`
 # cannot say: once the arm64 architecture is added (scripts/build-android.sh), it fails as
