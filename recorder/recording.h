@@ -164,10 +164,17 @@ void rec_summary(struct rec *r, uint64_t duration_ns, bool failed);
 
 /* ---------------------------------------------------------------- output.c */
 
-/* Check before any BPF work; create + header after the attach. */
+/*
+ * Each returns 0, or -errno (an FRC_E* code when the format library failed) with the
+ * message in err; record.c turns a failure into framerec's exit status.
+ * Check before any BPF work; create + header after the attach.
+ */
 FRC_MUST_USE int rec_check_output(const struct options *opt, char *err, size_t errlen);
 FRC_MUST_USE int rec_open_capture(struct rec *r, char *err, size_t errlen);
-/* --force: rename the finished capture over -o (at stop; nothing to do without --force). */
+/*
+ * --force: rename the finished capture over -o (at stop; nothing to do without --force).
+ * 0, or -errno after saying on stderr where the recording is kept instead.
+ */
 FRC_MUST_USE int rec_publish_capture(struct rec *r);
 /* Remove the capture being created: nothing of it is worth keeping. */
 void rec_discard_capture(struct rec *r);
