@@ -1,0 +1,253 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * test_recorder_cli.c - framerec where no BPF probe is needed: its command line and usage
+ * messages, the refusals it makes before it loads BPF (an output that exists, cannot be
+ * created or is a special file, a missing --sysfs node), --sysfs-only recordings and
+ * --force's publication, and doctor's user-space lines.
+ *
+ * These run as any user, on any kernel, and under the sanitizers (scripts/test.sh runs
+ * recorder_cli.* in build-asan); the end-to-end tests with the probe are test_recorder.c.
+ *
+ * Run one test: test_recorder_cli NAME (CTest registers each as recorder_cli.NAME).
+ */
+#define _GNU_SOURCE
+#include <check.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "frc.h"
+#include "frc_case.h"
+#include "rectest.h"
+
+START_TEST(refuse_overwrite)
+{
+	const char *cap = tmp("existing.frc"), *log = tmp("framerec.log");
+	FILE *f = fopen(cap, "w");
+	ck_assert_ptr_nonnull(f);
+	fputs("precious\n", f);
+	fclose(f);
+	pid_t game = idle_game();
+	pid_t rec = start_framerec(log, "--pid", pidstr(game), "-o", cap, NULL);
+	assert_refused(rec, log, cap);
+	ck_assert_str_eq(slurp(cap), "precious\n");
+}
+END_TEST
+
+START_TEST(unwritable_path)
+{
+	const char *cap = tmp("no-such-dir/cap.frc"), *log = tmp("framerec.log");
+	pid_t game = idle_game();
+	pid_t rec = start_framerec(log, "--pid", pidstr(game), "-o", cap, NULL);
+	assert_refused(rec, log, cap);
+	ck_assert_int_ne(access(cap, F_OK), 0);
+}
+END_TEST
+
+/*
+ * -d 1 with --tick-ms 500: the ticks due at 0.5 s and at 1.0 s are both written; the
+ * one due at the same instant as the end used to be dropped (so -d 1 with the default
+ * tick gave no reading at all), and with it the sysfs sample taken right before it.
+ */
+START_TEST(duration_last_tick)
+{
+	const char *cap = tmp("cap.frc"), *log = tmp("framerec.log"), *node = tmp("fps");
+	write_file(node, "60\n");
+	pid_t rec = start_framerec(log, "--sysfs-only", "--sysfs", node, "-d", "1", "--tick-ms",
+				   "500", "--sysfs-ms", "250", "-o", cap, NULL);
+	assert_exit(wait_exit(rec, 10000), 0, log);
+
+	struct capture c;
+	read_capture(cap, &c);
+	ck_assert_str_eq(frc_status_name(c.st.status), "complete");
+	ck_assert_uint_eq(count_rec(&c, FRC_TICK, 0), 2);
+	/* The end tick reads the node right before it, like every tick. */
+	long last_tick = find_rec(&c, FRC_TICK, 0, 1);
+	ck_assert_int_gt(last_tick, 0);
+	ck_assert_uint_eq(c.r[last_tick - 1].type, FRC_SYSFS);
+	/* 0, .25, .5, .75, 1 s; a late wakeup under load may merge the .75 one into the end. */
+	ck_assert_uint_ge(count_rec(&c, FRC_SYSFS, 0), 4);
+	ck_assert_uint_le(count_rec(&c, FRC_SYSFS, 0), 5);
+	free_capture(&c);
+}
+END_TEST
+
+/* --sysfs naming a node that does not exist is refused before anything is created. */
+START_TEST(sysfs_missing_node)
+{
+	const char *cap = tmp("cap.frc"), *log = tmp("framerec.log"), *node = tmp("no-such-node");
+	pid_t rec =
+	    start_framerec(log, "--sysfs-only", "--sysfs", node, "-d", "1", "-o", cap, NULL);
+	assert_refused(rec, log, node);
+	ck_assert_msg(access(cap, F_OK) != 0, "%s was created", cap);
+}
+END_TEST
+
+/*
+ * --force replaces a regular file or a symlink, never a device, FIFO or directory: as
+ * root, "--force -o /dev/null" used to unlink /dev/null and put a capture in its place.
+ * A FIFO in the scratch directory stands in for the device.
+ */
+START_TEST(force_special_file)
+{
+	const char *fifo = tmp("fifo.frc"), *log = tmp("framerec.log"), *node = tmp("fps");
+	struct stat st;
+	write_file(node, "60\n");
+	ck_assert_int_eq(mkfifo(fifo, 0600), 0);
+	pid_t rec = start_framerec(log, "--sysfs-only", "--sysfs", node, "-d", "0.3", "--force",
+				   "-o", fifo, NULL);
+	assert_refused(rec, log, fifo);
+	ck_assert_msg(strstr(slurp(log), "FIFO"), "the message does not say what it is: %s",
+		      slurp(log));
+	ck_assert_int_eq(lstat(fifo, &st), 0);
+	ck_assert_msg(S_ISFIFO(st.st_mode), "%s was replaced (mode 0%o)", fifo, st.st_mode);
+}
+END_TEST
+
+/*
+ * Bad command lines: exit 2, and the first line of stderr is "framerec: ..." naming the
+ * option (getopt's own messages used to start with framerec's full path, and an empty
+ * -o or --package value went on as a file or process named ""). A number out of range
+ * is told the range.
+ */
+START_TEST(usage_errors)
+{
+	const char *cap = tmp("cap.frc"), *log = tmp("framerec.log");
+	static const struct {
+		const char *args[4];
+		const char *needle;
+	} bad[] = {
+	    {{"--ring-kib", "0"}, "--ring-kib"},
+	    {{"--ring-kib", "3"}, "--ring-kib"},
+	    {{"--ring-kib", "99999999999999999999"}, "--ring-kib"},
+	    /* out of range: the message states the range */
+	    {{"--tick-ms", "0"}, "--tick-ms: '0' is not in [10, 3600000]"},
+	    {{"--sysfs-ms", "9"}, "--sysfs-ms: '9' is not in [10, 3600000]"},
+	    {{"-d", "0"}, "-d: '0' is not a number of seconds in (0, 10000000]"},
+	    {{"-d", "-1"}, "-d"},
+	    {{"-d", "abc"}, "-d"},
+	    {{"--pid", "abc"}, "--pid"},
+	    {{"--pid", "2147483648"}, "--pid: '2147483648' is not a process id (1..2147483647)"},
+	    {{"--bogus"}, "--bogus"},
+	    {{"-x"}, "-x"},
+	    {{"--quiet=1"}, "--quiet takes no value"},
+	    {{"--sysfs-only=yes"}, "--sysfs-only takes no value"},
+	    {{"--p", "1"}, "ambiguous option '--p'"}, /* --pid or --package */
+	    {{"--package", ""}, "--package"},
+	    {{"--lib", ""}, "--lib"},
+	    {{"--sysfs-only", "--sysfs"}, "--sysfs"}, /* no value: last option */
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		struct args a = {.n = 0};
+		add(&a, "framerec");
+		add(&a, "-o");
+		add(&a, "%s", cap);
+		for (int k = 0; k < 4 && bad[i].args[k]; k++)
+			add(&a, "%s", bad[i].args[k]);
+		pid_t rec = spawn(FRAMEREC, a.v, log);
+		assert_exit(wait_exit(rec, 5000), 2, log);
+		const char *out = slurp(log);
+		const char *hit = strstr(out, bad[i].needle); /* NULL compared below 0x1... */
+		ck_assert_msg(strncmp(out, "framerec: ", 10) == 0 && hit && hit < strchr(out, '\n'),
+			      "case %zu: the first line does not start with 'framerec: ' and name "
+			      "'%s': %s",
+			      i, bad[i].needle, out);
+		ck_assert_msg(access(cap, F_OK) != 0, "case %zu: %s was created", i, cap);
+	}
+	/* Without -o, and with an empty one. */
+	char *no_o[] = {"framerec", "--pid", "1", NULL};
+	assert_exit(wait_exit(spawn(FRAMEREC, no_o, log), 5000), 2, log);
+	ck_assert_msg(strstr(slurp(log), "-o FILE.frc is required"), "%s", slurp(log));
+	char *empty_o[] = {"framerec", "--pid", "1", "-o", "", NULL};
+	assert_exit(wait_exit(spawn(FRAMEREC, empty_o, log), 5000), 2, log);
+	ck_assert_msg(strstr(slurp(log), "--output: empty value"), "%s", slurp(log));
+	/* doctor: the same, named "framerec doctor: " (getopt used to say "doctor: ..."). */
+	static const struct {
+		const char *arg, *needle;
+	} dbad[] = {
+	    {"--bogus", "framerec doctor: unknown option '--bogus'"},
+	    {"-x", "framerec doctor: unknown option '-x'"},
+	    {"--pid", "framerec doctor: --pid needs a value"},
+	    {"--pid=0", "framerec doctor: --pid: '0' is not a process id"},
+	};
+	for (size_t i = 0; i < sizeof(dbad) / sizeof(dbad[0]); i++) {
+		char *dargv[] = {"framerec", "doctor", (char *)dbad[i].arg, NULL};
+		assert_exit(wait_exit(spawn(FRAMEREC, dargv, log), 5000), 2, log);
+		ck_assert_msg(strncmp(slurp(log), dbad[i].needle, strlen(dbad[i].needle)) == 0,
+			      "doctor %s: %s", dbad[i].arg, slurp(log));
+	}
+}
+END_TEST
+
+/*
+ * doctor prints values that come from the target and the device (symbol names, library
+ * paths, sysfs bytes): ESC, C1 controls (U+009B is CSI) and bytes that are not UTF-8
+ * are shown as \xHH, never sent raw to the terminal (they were, through vprintf).
+ */
+START_TEST(doctor_escapes_untrusted)
+{
+	const char *log = tmp("doctor.log");
+	char *argv[] = {"framerec",  "doctor",	 "--lib",
+			STANDIN_LIB, "--symbol", "evil\x1b[2J\xc2\x9b\xff",
+			NULL};
+	const char *out;
+
+	assert_exit(wait_exit(spawn(FRAMEREC, argv, log), 30000), 1, log);
+	out = slurp(log);
+	ck_assert_msg(strstr(out, "evil\\x1b[2J\\xc2\\x9b\\xff: not in"), "%s", out);
+	for (const unsigned char *p = (const unsigned char *)out; *p; p++)
+		ck_assert_msg(*p != 0x1b && *p < 0x80, "raw byte 0x%02x in: %s", *p, out);
+}
+END_TEST
+
+/*
+ * --force writes a new file and renames it over -o when the recording stops: meanwhile -o
+ * keeps the old file, and of two concurrent --force runs each publishes a whole capture
+ * (the one that stops last is what -o holds). framerec used to unlink -o at the start:
+ * the second run unlinked the first one's new file, which went on recording into nothing.
+ */
+START_TEST(force_replaces_at_stop)
+{
+	const char *cap = tmp("cap.frc"), *node = tmp("fps"), *la = tmp("a.log"),
+		   *lb = tmp("b.log");
+	char cmd[600];
+
+	write_file(node, "60\n");
+	write_file(cap, "old\n");
+	pid_t a = start_framerec(la, "--sysfs-only", "--sysfs", node, "-d", "1.5", "--tick-ms",
+				 "400", "--force", "-o", cap, NULL);
+	pid_t b = start_framerec(lb, "--sysfs-only", "--sysfs", node, "-d", "0.7", "--tick-ms",
+				 "300", "--force", "-o", cap, NULL);
+	usleep(400000);
+	ck_assert_str_eq(slurp(cap), "old\n"); /* both are recording */
+	assert_exit(wait_exit(b, 10000), 0, lb);
+	ck_assert_uint_eq(capture_tick_ms(cap), 300);
+	assert_exit(wait_exit(a, 10000), 0, la);
+	ck_assert_uint_eq(capture_tick_ms(cap), 400);
+	/* no temporary file is left next to it */
+	snprintf(cmd, sizeof(cmd), "ls '%s' | grep -q 'cap\\.frc\\.tmp'", tmpdir);
+	ck_assert_int_ne(system(cmd), 0);
+}
+END_TEST
+
+int main(int argc, char **argv)
+{
+	const struct test_entry tests[] = {
+	    FRC_CASE("refuse_overwrite", refuse_overwrite),
+	    FRC_CASE("unwritable_path", unwritable_path),
+	    FRC_CASE("duration_last_tick", duration_last_tick),
+	    FRC_CASE("sysfs_missing_node", sysfs_missing_node),
+	    FRC_CASE("force_special_file", force_special_file),
+	    FRC_CASE("usage_errors", usage_errors),
+	    FRC_CASE("doctor_escapes_untrusted", doctor_escapes_untrusted),
+	    FRC_CASE("force_replaces_at_stop", force_replaces_at_stop),
+	};
+
+	return rectest_main(tests, sizeof(tests) / sizeof(tests[0]), argc, argv);
+}
