@@ -12,6 +12,7 @@
  */
 #define _GNU_SOURCE
 #include <check.h>
+#include <dirent.h>
 #include <fcntl.h>
 #include <inttypes.h>
 #include <signal.h>
@@ -207,30 +208,87 @@ START_TEST(doctor_escapes_untrusted)
 END_TEST
 
 /*
+ * How many of the --force temporary files next to cap (cap.tmp-XXXXXX) hold a capture
+ * header already (its first 4 bytes are the header's skippable-frame magic 5a 2a 4d 18):
+ * a framerec that has created its capture and is recording into it.
+ */
+static int recording_tmp_files(const char *cap)
+{
+	static const unsigned char magic[4] = {0x5a, 0x2a, 0x4d, 0x18};
+	const char *base = strrchr(cap, '/') + 1;
+	char prefix[PATH_MAX], path[PATH_MAX];
+	DIR *d = opendir(tmpdir);
+	struct dirent *e;
+	int n = 0;
+
+	ck_assert_ptr_nonnull(d);
+	snprintf(prefix, sizeof(prefix), "%s.tmp-", base);
+	while ((e = readdir(d))) {
+		unsigned char head[4];
+		int fd;
+
+		if (strncmp(e->d_name, prefix, strlen(prefix)))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", tmpdir, e->d_name);
+		fd = open(path, O_RDONLY);
+		if (fd >= 0 && read(fd, head, 4) == 4 && memcmp(head, magic, 4) == 0)
+			n++;
+		if (fd >= 0)
+			close(fd);
+	}
+	closedir(d);
+	return n;
+}
+
+/* pid has not exited yet (it is not reaped: a later wait_exit still sees its status). */
+static bool running(pid_t pid)
+{
+	siginfo_t si = {0};
+
+	return waitid(P_PID, (id_t)pid, &si, WEXITED | WNOHANG | WNOWAIT) == 0 && si.si_pid == 0;
+}
+
+/*
  * --force writes a new file and renames it over -o when the recording stops: meanwhile -o
  * keeps the old file, and of two concurrent --force runs each publishes a whole capture
  * (the one that stops last is what -o holds). framerec used to unlink -o at the start:
  * the second run unlinked the first one's new file, which went on recording into nothing.
+ * The test first waits for the moment both are recording at once (two temporary captures
+ * with their header written, both framerecs running) and checks that -o is still the old
+ * file, whole, right then.
  */
 START_TEST(force_replaces_at_stop)
 {
 	const char *cap = tmp("cap.frc"), *node = tmp("fps"), *la = tmp("a.log"),
 		   *lb = tmp("b.log");
 	char cmd[600];
+	int both = 0;
 
 	write_file(node, "60\n");
 	write_file(cap, "old\n");
-	pid_t a = start_framerec(la, "--sysfs-only", "--sysfs", node, "-d", "1.5", "--tick-ms",
-				 "400", "--force", "-o", cap, NULL);
-	pid_t b = start_framerec(lb, "--sysfs-only", "--sysfs", node, "-d", "0.7", "--tick-ms",
-				 "300", "--force", "-o", cap, NULL);
-	usleep(400000);
-	ck_assert_str_eq(slurp(cap), "old\n"); /* both are recording */
+	pid_t a = start_framerec(la, "--sysfs-only", "--sysfs", node, "-d", "2", "--tick-ms", "400",
+				 "--force", "-o", cap, NULL);
+	pid_t b = start_framerec(lb, "--sysfs-only", "--sysfs", node, "-d", "1", "--tick-ms", "300",
+				 "--force", "-o", cap, NULL);
+	for (int waited = 0; waited < 5000 && both < 2; waited += 5) {
+		both = running(a) && running(b) ? recording_tmp_files(cap) : -1;
+		if (both < 0)
+			break;
+		usleep(5000);
+	}
+	ck_assert_msg(both == 2, "never saw both recording at once (%s); a: %s b: %s",
+		      both < 0 ? "one stopped first" : "no two temporary captures", slurp(la),
+		      slurp(lb));
+	/* -o is still the old file, whole, while both record */
+	ck_assert_str_eq(slurp(cap), "old\n");
 	assert_exit(wait_exit(b, 10000), 0, lb);
 	ck_assert_uint_eq(capture_tick_ms(cap), 300);
+	ck_assert_msg(running(a) && recording_tmp_files(cap) == 1,
+		      "a stopped with b or lost its temporary capture: %s", slurp(la));
 	assert_exit(wait_exit(a, 10000), 0, la);
 	ck_assert_uint_eq(capture_tick_ms(cap), 400);
 	/* no temporary file is left next to it */
+	ck_assert_int_eq(recording_tmp_files(cap), 0);
 	snprintf(cmd, sizeof(cmd), "ls '%s' | grep -q 'cap\\.frc\\.tmp'", tmpdir);
 	ck_assert_int_ne(system(cmd), 0);
 }
