@@ -294,6 +294,61 @@ START_TEST(force_replaces_at_stop)
 }
 END_TEST
 
+/* doctor's output line that starts with prefix and contains needle, or NULL. */
+static const char *doctor_line(const char *out, const char *prefix, const char *needle)
+{
+	for (const char *l = out; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
+		const char *end = strchr(l, '\n');
+		const char *hit = strstr(l, needle);
+
+		if (strncmp(l, prefix, strlen(prefix)) == 0 && hit && (!end || hit < end))
+			return l;
+	}
+	return NULL;
+}
+
+/* Run framerec doctor with args (NULL-terminated); its output, static storage. */
+static const char *run_doctor(const char *log, const char *const *args)
+{
+	struct args a = {.n = 0};
+
+	add(&a, "framerec");
+	add(&a, "doctor");
+	for (size_t i = 0; args[i]; i++)
+		add(&a, "%s", args[i]);
+	int st = wait_exit(spawn(FRAMEREC, a.v, log), 30000);
+	/* 0 with BPF here, 1 without (its bpf line FAILs): either way it listed the symbols */
+	ck_assert_msg(st != -1 && WIFEXITED(st) && WEXITSTATUS(st) <= 1, "doctor: status 0x%x: %s",
+		      st, slurp(log));
+	return slurp(log);
+}
+
+/*
+ * doctor lists the batch path Surface::queueBuffers, which a recording attaches in addition
+ * to the symbol it chooses: PASS with its file offset when the library defines it, WARN when
+ * it does not, and no line when --symbol forces one symbol (recorder/README.md said so while
+ * doctor printed nothing for it).
+ */
+START_TEST(doctor_lists_batch)
+{
+	const char *log = tmp("doctor.log"), *out;
+	const char *const with[] = {"--lib", STANDIN_LIB, NULL};
+	const char *const without[] = {"--lib", "/bin/true", NULL};
+	const char *const forced[] = {"--lib", STANDIN_LIB, "--symbol", "hook", NULL};
+	const char *l;
+
+	out = run_doctor(log, with);
+	l = doctor_line(out, "PASS  symbol", BATCH_SYMBOL " at 0x");
+	ck_assert_msg(l, "no PASS line with the batch symbol's offset: %s", out);
+	ck_assert_msg(strstr(l, "batch path"), "the line does not say what it is: %s", l);
+	out = run_doctor(log, without);
+	ck_assert_msg(doctor_line(out, "WARN  symbol", BATCH_SYMBOL ": not in"), "%s", out);
+	out = run_doctor(log, forced);
+	ck_assert_msg(!strstr(out, BATCH_SYMBOL), "--symbol hook lists the batch path: %s", out);
+	ck_assert_msg(doctor_line(out, "PASS  symbol", variant_symbol[V_HOOK]), "%s", out);
+}
+END_TEST
+
 int main(int argc, char **argv)
 {
 	const struct test_entry tests[] = {
@@ -305,6 +360,7 @@ int main(int argc, char **argv)
 	    FRC_CASE("usage_errors", usage_errors),
 	    FRC_CASE("doctor_escapes_untrusted", doctor_escapes_untrusted),
 	    FRC_CASE("force_replaces_at_stop", force_replaces_at_stop),
+	    FRC_CASE("doctor_lists_batch", doctor_lists_batch),
 	};
 
 	return rectest_main(tests, sizeof(tests) / sizeof(tests[0]), argc, argv);
