@@ -102,9 +102,10 @@ int BPF_KPROBE(queue_buffer, void *surface, void *buffer)
 
 /*
  * Variants 5/6: argument index 1 is a const sp<GraphicBuffer>&, the address of a smart
- * pointer whose first 8 bytes are the GraphicBuffer*. Reading through it makes `buffer`
- * mean the same object for every symbol. A failed read records buffer 0 (the call still
- * happened and is counted).
+ * pointer whose first 8 bytes are the GraphicBuffer*, which is recorded. That is not the
+ * ANativeWindowBuffer* the other variants record: on Android it is 16 bytes lower (RefBase
+ * comes first in GraphicBuffer; recorder/README.md, "What buffer and surface are"). A
+ * failed read records buffer 0 (the call still happened and is counted).
  */
 SEC("uprobe")
 int BPF_KPROBE(queue_buffer_sp, void *surface, void *sp)

@@ -49,7 +49,8 @@ static const char *load_hint(int err)
 		return "the kernel rejected the program or its ring buffer map (BPF ring buffer "
 		       "needs Linux 5.8+; run 'framerec doctor')";
 	default:
-		return "run 'framerec doctor' (with -v for libbpf's log)";
+		/* doctor has no -v (it would exit 2): the recording's own -v shows the log */
+		return "run 'framerec doctor', or this command again with -v for libbpf's log";
 	}
 }
 
