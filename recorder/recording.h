@@ -93,10 +93,11 @@ struct rec {
 	bool write_failed;
 	uint32_t chunk_records; /* records appended since the last chunk close */
 	uint64_t t_start;
-	uint64_t frames;      /* received from the ring */
-	uint64_t frames_kept; /* in chunks written completely (what a write error leaves) */
-	uint64_t drops;	      /* buffers not recorded, as the last drops record says */
-	uint64_t batch_cut;   /* the part of drops that is batch elements past the cap */
+	uint64_t frames;	  /* received from the ring */
+	uint64_t frames_kept;	  /* in chunks written completely (what a write error leaves) */
+	uint64_t drops;		  /* buffers not recorded, as the last drops record says */
+	uint64_t batch_cut;	  /* the part of drops that is batch elements past the cap */
+	uint64_t batch_anomalies; /* batch calls with a malformed vector (in no drop count) */
 	uint64_t last_ktime, out_of_order; /* records emitted before the previous one's time */
 	bool emitted;
 	struct pipeline_reading reading;

@@ -397,6 +397,7 @@ void read_capture(const char *path, struct capture *c)
 			break;
 		case FRC_DROPS:
 			o->value = rec.u.drops.cumulative;
+			o->anomalies = rec.u.drops.batch_anomalies;
 			break;
 		case FRC_ATTACH:
 			o->pid = rec.u.attach.pid;

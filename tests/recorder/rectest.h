@@ -102,6 +102,7 @@ struct rec {
 	uint32_t tid;
 	uint64_t ktime;
 	uint64_t value;			 /* frame: buffer; drops: cumulative */
+	uint64_t anomalies;		 /* drops: batch anomalies */
 	uint64_t surface;		 /* frame */
 	char symbol[FRC_SYMBOL_MAX + 1]; /* attach */
 };

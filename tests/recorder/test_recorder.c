@@ -173,6 +173,51 @@ START_TEST(variant_batch)
 END_TEST
 
 /*
+ * issue 17: Surface::queueBuffers called with vectors that are no vector of 24-byte
+ * elements (3 elements and 1 byte; 2^36 elements; end before begin), as a wrong symbol or
+ * ABI would show them, then 20 good calls of 3 buffers. The probe used to divide whatever
+ * end - begin was: 3 garbage frames, ~2^36 "drops" and one more. Now each is one batch
+ * anomaly: the capture's drops records say 3, the drops count stays 0, the frames equal
+ * the truth, and the summary names them.
+ */
+START_TEST(batch_malformed)
+{
+	const char *truth = tmp("truth.txt"), *cap = tmp("cap.frc"), *log = tmp("framerec.log");
+	pid_t game = start_game("standin-game", V_HOOK, truth, "200", "20", "--batch", "3",
+				"--batch-malformed", "unaligned,huge,reversed", NULL);
+	char *argv[] = {"framerec",  "--pid", (char *)pidstr(game), "--lib",
+			STANDIN_LIB, "-o",    (char *)cap,	    NULL};
+	pid_t rec = spawn(FRAMEREC, argv, log);
+
+	ck_assert_msg(wait_armed(game, BATCH_SYMBOL, 10000),
+		      "framerec did not attach the batch path within 10 s; output: %s", slurp(log));
+	kill(game, SIGUSR1);
+	assert_exit(wait_exit(game, 10000), 0, NULL);
+	assert_exit(wait_exit(rec, 10000), 0, log);
+
+	struct truth t;
+	struct capture c;
+	bool has;
+	read_truth(truth, &t);
+	ck_assert_uint_eq(t.n, 60);
+	read_capture(cap, &c);
+	ck_assert_str_eq(frc_status_name(c.st.status), "complete");
+	check_frames(&c, game, &t, 60);
+	ck_assert_uint_eq(last_drops(&c, &has), 0);
+	ck_assert(has);
+	long d = -1;
+	for (size_t i = 0; i < c.n; i++)
+		if (c.r[i].type == FRC_DROPS)
+			d = (long)i;
+	ck_assert_msg(c.r[d].anomalies == 3, "the last drops record has %" PRIu64 " anomalies",
+		      c.r[d].anomalies);
+	free_capture(&c);
+	ck_assert_msg(strstr(slurp(log), ": 60 frames, 0 reservation failures,"), "%s", slurp(log));
+	ck_assert_msg(strstr(slurp(log), "framerec: 3 malformed batch calls: "), "%s", slurp(log));
+}
+END_TEST
+
+/*
  * issue 10: a main surface (60 fps, 3 buffers) and an overlay surface (20 fps, 2 buffers)
  * queued by another thread of the same process: every call is attributed to the right
  * Surface and thread, and the two Surfaces' calls come out at their own rates.
@@ -1350,6 +1395,7 @@ int main(int argc, char **argv)
 	    FRC_CASE("variant_sp", variant_sp),
 	    FRC_CASE("variant_sp_output", variant_sp_output),
 	    FRC_CASE("variant_batch", variant_batch),
+	    FRC_CASE("batch_malformed", batch_malformed),
 	    FRC_CASE("two_surfaces", two_surfaces),
 	    FRC_CASE("accounting_batch_tiny_ring", accounting_batch_tiny_ring),
 	    FRC_CASE("accounting_tiny_ring", accounting_tiny_ring),
