@@ -49,8 +49,10 @@
 #include "rectest.h"
 
 /*
- * framerec --pid game --symbol (variant v) [opt val] -o cap, then release the gated game
- * once the probe is armed in it. Returns framerec's PID; its output goes to log.
+ * framerec --pid game --lib STANDIN_LIB --symbol (variant v) [opt val] -o cap, then release
+ * the gated game once the probe is armed in it. Returns framerec's PID; its output goes to
+ * log. --lib: the stand-in's libgui.so is in the build tree, not on a system partition, so
+ * framerec opens it only when it is named (plan.c, lib_trusted).
  */
 static pid_t record_game(pid_t game, int v, const char *cap, const char *log, const char *opt,
 			 const char *val)
@@ -58,11 +60,11 @@ static pid_t record_game(pid_t game, int v, const char *cap, const char *log, co
 	pid_t rec;
 
 	if (opt)
-		rec = start_framerec(log, "--pid", pidstr(game), "--symbol", variant_symbol[v], opt,
-				     val, "-o", cap, NULL);
+		rec = start_framerec(log, "--pid", pidstr(game), "--lib", STANDIN_LIB, "--symbol",
+				     variant_symbol[v], opt, val, "-o", cap, NULL);
 	else
-		rec = start_framerec(log, "--pid", pidstr(game), "--symbol", variant_symbol[v],
-				     "-o", cap, NULL);
+		rec = start_framerec(log, "--pid", pidstr(game), "--lib", STANDIN_LIB, "--symbol",
+				     variant_symbol[v], "-o", cap, NULL);
 	ck_assert_msg(wait_armed(game, variant_symbol[v], 10000),
 		      "framerec did not attach within 10 s; output: %s", slurp(log));
 	kill(game, SIGUSR1);
@@ -149,7 +151,8 @@ START_TEST(variant_batch)
 {
 	const char *truth = tmp("truth.txt"), *cap = tmp("cap.frc"), *log = tmp("framerec.log");
 	pid_t game = start_game("standin-game", V_HOOK, truth, "200", "60", "--batch", "3", NULL);
-	pid_t rec = start_framerec(log, "--pid", pidstr(game), "-o", cap, NULL);
+	pid_t rec =
+	    start_framerec(log, "--pid", pidstr(game), "--lib", STANDIN_LIB, "-o", cap, NULL);
 
 	ck_assert_msg(wait_armed(game, BATCH_SYMBOL, 10000),
 		      "framerec did not attach the batch path within 10 s; output: %s", slurp(log));
@@ -298,7 +301,8 @@ START_TEST(accounting_batch_tiny_ring)
 	const char *cap = tmp("cap.frc"), *log = tmp("framerec.log");
 	pid_t game = start_game("standin-game", V_HOOK, NULL, "60", "20000", "--burst", "--batch",
 				"5", NULL);
-	pid_t rec = start_framerec(log, "--pid", pidstr(game), "--ring-kib", "4", "-o", cap, NULL);
+	pid_t rec = start_framerec(log, "--pid", pidstr(game), "--lib", STANDIN_LIB, "--ring-kib",
+				   "4", "-o", cap, NULL);
 
 	ck_assert_msg(wait_armed(game, BATCH_SYMBOL, 10000),
 		      "framerec did not attach the batch path within 10 s; output: %s", slurp(log));
@@ -427,8 +431,9 @@ START_TEST(package_reattach)
 	pid_t game[2];
 
 	snprintf(name, sizeof(name), "com.example.frctest%d", (int)getpid());
-	pid_t rec = start_framerec(log, "--package", name, "--wait", "--symbol",
-				   variant_symbol[V_OUTPUT], "--flush-ms", "100", "-o", cap, NULL);
+	pid_t rec =
+	    start_framerec(log, "--package", name, "--wait", "--lib", STANDIN_LIB, "--symbol",
+			   variant_symbol[V_OUTPUT], "--flush-ms", "100", "-o", cap, NULL);
 	usleep(200000); /* framerec is waiting before the first target exists */
 	for (int i = 0; i < 2; i++) {
 		game[i] = start_game(name, V_OUTPUT, truth[i], "200", "40", NULL);
@@ -530,8 +535,8 @@ START_TEST(unknown_symbol)
 {
 	const char *cap = tmp("cap.frc"), *log = tmp("framerec.log");
 	pid_t game = idle_game();
-	pid_t rec =
-	    start_framerec(log, "--pid", pidstr(game), "--symbol", "nosuch", "-o", cap, NULL);
+	pid_t rec = start_framerec(log, "--pid", pidstr(game), "--lib", STANDIN_LIB, "--symbol",
+				   "nosuch", "-o", cap, NULL);
 	assert_refused(rec, log, "nosuch");
 	ck_assert_msg(access(cap, F_OK) != 0, "%s was created", cap);
 }
@@ -546,6 +551,56 @@ START_TEST(nonexistent_pid)
 	assert_exit(wait_exit(gone, 5000), 0, NULL);
 	pid_t rec = start_framerec(log, "--pid", pidstr(gone), "-o", cap, NULL);
 	assert_refused(rec, log, pidstr(gone));
+	ck_assert_msg(access(cap, F_OK) != 0, "%s was created", cap);
+}
+END_TEST
+
+/* The first line after the first occurrence of prefix in out ("" when none), static. */
+static const char *line_after(const char *out, const char *prefix)
+{
+	static char line[FRC_MSG_MAX];
+	const char *p = strstr(out, prefix);
+
+	line[0] = 0;
+	if (p)
+		snprintf(line, sizeof(line), "%.*s", (int)strcspn(p + strlen(prefix), "\n"),
+			 p + strlen(prefix));
+	return line;
+}
+
+/*
+ * issue 17: framerec is root and parses the libgui.so its target maps; an app can map a
+ * crafted one from its data directory. Without --lib a mapped libgui.so that is not on a
+ * system partition (here the stand-in's, in the build tree) is refused by name with the
+ * hint --lib PATH, before anything is opened, and doctor --pid FAILs its library step with
+ * the very same words; with --lib naming another file of that name it is refused too, and
+ * with --lib naming it, it is recorded (every other test here).
+ */
+START_TEST(untrusted_library_refused)
+{
+	const char *cap = tmp("cap.frc"), *log = tmp("framerec.log"), *dlog = tmp("doctor.log");
+	const char *other = tmp("libgui.so");
+	char why[FRC_MSG_MAX], cmd[2 * PATH_MAX];
+	pid_t game = idle_game();
+	pid_t rec = start_framerec(log, "--pid", pidstr(game), "-o", cap, NULL);
+
+	assert_refused(rec, log, "framerec: library: PID ");
+	snprintf(why, sizeof(why), "%s", line_after(slurp(log), "framerec: library: "));
+	ck_assert_msg(strstr(why, STANDIN_LIB) && strstr(why, "not on a system partition") &&
+			  strstr(why, "--lib PATH"),
+		      "%s", why);
+	ck_assert_msg(access(cap, F_OK) != 0, "%s was created", cap);
+	char *dargv[] = {"framerec", "doctor", "--pid", (char *)pidstr(game), NULL};
+	assert_exit(wait_exit(spawn(FRAMEREC, dargv, dlog), 20000), 1, dlog);
+	ck_assert_str_eq(line_after(slurp(dlog), "FAIL  library      "), why);
+	ck_assert_msg(strstr(slurp(dlog), "FAIL  symbols      not checked: no library"), "%s",
+		      slurp(dlog));
+
+	snprintf(cmd, sizeof(cmd), "cp '%s' '%s'", STANDIN_LIB, other);
+	ck_assert_int_eq(system(cmd), 0);
+	rec = start_framerec(log, "--pid", pidstr(game), "--lib", other, "-o", cap, NULL);
+	assert_refused(rec, log, "which is not the --lib file");
+	ck_assert_msg(strstr(slurp(log), other), "%s", slurp(log));
 	ck_assert_msg(access(cap, F_OK) != 0, "%s was created", cap);
 }
 END_TEST
@@ -1406,6 +1461,7 @@ int main(int argc, char **argv)
 	    FRC_CASE("command_first_frame", command_first_frame),
 	    FRC_CASE("unknown_symbol", unknown_symbol),
 	    FRC_CASE("nonexistent_pid", nonexistent_pid),
+	    FRC_CASE("untrusted_library_refused", untrusted_library_refused),
 	    FRC_CASE("drops_every_chunk", drops_every_chunk),
 	    FRC_CASE("kernel_thread_pid", kernel_thread_pid),
 	    FRC_CASE("command_ignores_sigterm", command_ignores_sigterm),
