@@ -13,6 +13,7 @@
 #define _GNU_SOURCE
 #include <check.h>
 #include <dirent.h>
+#include <elf.h>
 #include <fcntl.h>
 #include <inttypes.h>
 #include <signal.h>
@@ -349,6 +350,105 @@ START_TEST(doctor_lists_batch)
 }
 END_TEST
 
+/*
+ * A minimal ELF64 shared object at path, for the symbol scan's bounds: section 1 .dynstr,
+ * section 2 .dynsym with nsyms entries (the first nfuncs are functions named by prefix and
+ * their number, the rest zero), then empty sections up to nsect. The symbol table is left
+ * as a hole (ftruncate), so a table of a million entries costs no disk.
+ */
+static void write_elf(const char *path, size_t nsect, size_t nsyms, size_t nfuncs,
+		      const char *prefix)
+{
+	static char strtab[1 << 16];
+	size_t slen = 1, symoff, shoff;
+	Elf64_Ehdr eh = {.e_type = ET_DYN, .e_machine = EM_X86_64, .e_version = EV_CURRENT};
+	Elf64_Shdr sh;
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+
+	ck_assert_int_ge(fd, 0);
+	ck_assert(nfuncs <= nsyms && nsect >= 3);
+	memcpy(eh.e_ident, ELFMAG, SELFMAG);
+	eh.e_ident[EI_CLASS] = ELFCLASS64;
+	eh.e_ident[EI_DATA] = ELFDATA2LSB;
+	eh.e_ident[EI_VERSION] = EV_CURRENT;
+	eh.e_ehsize = sizeof(eh);
+	eh.e_shentsize = sizeof(sh);
+	eh.e_shnum = (Elf64_Half)nsect;
+	symoff = sizeof(eh) + sizeof(strtab);
+	shoff = symoff + nsyms * sizeof(Elf64_Sym);
+	eh.e_shoff = shoff;
+	for (size_t i = 0; i < nfuncs; i++) {
+		Elf64_Sym sym = {.st_name = (Elf64_Word)slen,
+				 .st_info = ELF64_ST_INFO(STB_GLOBAL, STT_FUNC),
+				 .st_shndx = 1};
+
+		slen +=
+		    (size_t)snprintf(strtab + slen, sizeof(strtab) - slen, "%s%zu", prefix, i) + 1;
+		ck_assert_uint_lt(slen, sizeof(strtab));
+		ck_assert_int_eq(pwrite(fd, &sym, sizeof(sym), (off_t)(symoff + i * sizeof(sym))),
+				 sizeof(sym));
+	}
+	ck_assert_int_eq(pwrite(fd, &eh, sizeof(eh), 0), sizeof(eh));
+	ck_assert_int_eq(pwrite(fd, strtab, sizeof(strtab), sizeof(eh)), sizeof(strtab));
+	for (size_t i = 0; i < nsect; i++) {
+		memset(&sh, 0, sizeof(sh));
+		if (i == 1)
+			sh = (Elf64_Shdr){.sh_type = SHT_STRTAB,
+					  .sh_offset = sizeof(eh),
+					  .sh_size = sizeof(strtab),
+					  .sh_addralign = 1};
+		if (i == 2)
+			sh = (Elf64_Shdr){.sh_type = SHT_DYNSYM,
+					  .sh_offset = symoff,
+					  .sh_size = nsyms * sizeof(Elf64_Sym),
+					  .sh_link = 1,
+					  .sh_entsize = sizeof(Elf64_Sym),
+					  .sh_addralign = 8};
+		ck_assert_int_eq(pwrite(fd, &sh, sizeof(sh), (off_t)(shoff + i * sizeof(sh))),
+				 sizeof(sh));
+	}
+	ck_assert_int_eq(close(fd), 0);
+}
+
+/*
+ * issue 17: the symbol scan parses a file from the target's side as root, so it is
+ * bounded whatever the file says, and refuses by name a file past a bound (doctor's
+ * symbols line, the message a recording gives): over 128 MiB, over 1024 sections, over
+ * 2^20 symbols, over 64 queueBuffer candidates. Just inside the last two bounds the
+ * scan goes through.
+ */
+START_TEST(symbol_scan_bounds)
+{
+	const char *lib = tmp("libgui.so"), *log = tmp("doctor.log"), *out;
+	const char *const args[] = {"--lib", lib, NULL};
+	static const char qb[] = "_ZN7android7Surface11queueBufferEv";
+	int fd;
+
+	fd = open(lib, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(ftruncate(fd, (129 << 20)), 0); /* a hole: no disk */
+	close(fd);
+	out = run_doctor(log, args);
+	ck_assert_msg(doctor_line(out, "FAIL  symbols", "(at most 128 MiB): not a libgui.so"), "%s",
+		      out);
+	write_elf(lib, 1025, 1, 0, qb);
+	out = run_doctor(log, args);
+	ck_assert_msg(doctor_line(out, "FAIL  symbols", "1025 sections"), "%s", out);
+	write_elf(lib, 1024, (1u << 20) + 1, 0, qb);
+	out = run_doctor(log, args);
+	ck_assert_msg(doctor_line(out, "FAIL  symbols", "more than 1048576 symbols"), "%s", out);
+	write_elf(lib, 3, 1u << 20, 0, qb);
+	out = run_doctor(log, args);
+	ck_assert_msg(doctor_line(out, "FAIL  symbols", "no queueBuffer symbol"), "%s", out);
+	write_elf(lib, 3, 60, 58, qb); /* the 6 known names and 58 found: 64 candidates */
+	out = run_doctor(log, args);
+	ck_assert_msg(doctor_line(out, "FAIL  symbols", "no queueBuffer symbol"), "%s", out);
+	write_elf(lib, 3, 60, 59, qb);
+	out = run_doctor(log, args);
+	ck_assert_msg(doctor_line(out, "FAIL  symbols", "64 queueBuffer candidates"), "%s", out);
+}
+END_TEST
+
 int main(int argc, char **argv)
 {
 	const struct test_entry tests[] = {
@@ -361,6 +461,7 @@ int main(int argc, char **argv)
 	    FRC_CASE("doctor_escapes_untrusted", doctor_escapes_untrusted),
 	    FRC_CASE("force_replaces_at_stop", force_replaces_at_stop),
 	    FRC_CASE("doctor_lists_batch", doctor_lists_batch),
+	    FRC_CASE("symbol_scan_bounds", symbol_scan_bounds),
 	};
 
 	return rectest_main(tests, sizeof(tests) / sizeof(tests[0]), argc, argv);
