@@ -37,10 +37,10 @@ struct {
 
 /*
  * The counters (frame_event.h, FRAMEREC_DROP_RESERVE...): per CPU so the failure path
- * never contends on a cache line. The increment is still atomic: a uprobe program runs with
- * migration, not preemption, disabled, so two tasks on one CPU can interleave a plain
- * load/add/store and lose a count (the accounting must be exact). An uncontended atomic add costs
- * next to nothing.
+ * never contends on a cache line. The increment is still atomic: a uprobe program runs
+ * with migration, not preemption, disabled, so two tasks on one CPU can interleave a
+ * plain load/add/store and lose a count (the accounting must be exact). An uncontended
+ * atomic add costs next to nothing.
  */
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);

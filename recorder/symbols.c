@@ -121,12 +121,17 @@ static bool has_prefix(const char *name)
 /* The longest name kept: a longer one is no candidate (every known name is ~130 bytes). */
 #define SYM_NAME_MAX FRC_SYMBOL_MAX
 
-/* One scan: the ELF, the image's size (offsets must lie in it), the symbols walked. */
+/*
+ * One scan: the ELF, the image's size (offsets must lie in it), the symbols walked, and
+ * which bound stopped it (for the message).
+ */
 struct scan {
 	Elf *elf;
 	size_t len;
 	size_t phnum;
 	size_t symbols;
+	const char *over; /* "symbols" or "queueBuffer candidates", with its bound */
+	unsigned over_max;
 };
 
 /*
@@ -196,8 +201,11 @@ static int scan_table(struct scan *sc, Elf_Scn *scn, const GElf_Shdr *sh, struct
 		const char *name;
 		int ret;
 
-		if (++sc->symbols > SYM_SYMBOLS_MAX)
+		if (++sc->symbols > SYM_SYMBOLS_MAX) {
+			sc->over = "symbols";
+			sc->over_max = SYM_SYMBOLS_MAX;
 			return -E2BIG;
+		}
 		if (GELF_ST_TYPE(s.st_info) != STT_FUNC)
 			continue;
 		/* elf_strptr checks the offset and the NUL against its string section. */
@@ -205,6 +213,10 @@ static int scan_table(struct scan *sc, Elf_Scn *scn, const GElf_Shdr *sh, struct
 		if (!name || !*name || strnlen(name, SYM_NAME_MAX + 1) > SYM_NAME_MAX)
 			continue;
 		ret = visit_symbol(sc, l, name, &s, add);
+		if (ret == -E2BIG) {
+			sc->over = "queueBuffer candidates";
+			sc->over_max = SYM_CANDIDATES_MAX;
+		}
 		if (ret)
 			return ret;
 	}
@@ -282,12 +294,11 @@ static int list_init(struct sym_list *out, const char *forced)
 	return ret;
 }
 
-static void scan_failed(int ret, const char *name, char *err, size_t errlen)
+static void scan_failed(const struct scan *sc, int ret, const char *name, char *err, size_t errlen)
 {
-	if (ret == -E2BIG)
-		snprintf(err, errlen,
-			 "%s: more than %u symbols or %d queueBuffer candidates: not a libgui.so",
-			 name, SYM_SYMBOLS_MAX, SYM_CANDIDATES_MAX);
+	if (ret == -E2BIG && sc->over)
+		snprintf(err, errlen, "%s: more than %u %s: not a libgui.so", name, sc->over_max,
+			 sc->over);
 	else
 		snprintf(err, errlen, "%s: out of memory reading symbols", name);
 }
@@ -314,7 +325,7 @@ int sym_scan_image(void *img, size_t len, const char *name, const char *forced,
 		if (!ret)
 			ret = scan_symtabs(&sc, out, forced == NULL);
 		if (ret) {
-			scan_failed(ret, name, err, errlen);
+			scan_failed(&sc, ret, name, err, errlen);
 			sym_list_free(out);
 		}
 	}
