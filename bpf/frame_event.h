@@ -26,15 +26,30 @@ struct frame_event {
  * libc++ std::vector, {begin, end, end_of_storage} pointers, of 24-byte elements whose
  * first 8 bytes are the ANativeWindowBuffer*. One event per element, at most
  * FRAMEREC_BATCH_MAX per call (the verifier needs a bound); elements past it are counted
- * in drops slot FRAMEREC_DROP_CUT instead of recorded.
+ * in slot FRAMEREC_DROP_CUT instead of recorded.
  */
 #define FRAMEREC_BATCH_ELEM 24
 #define FRAMEREC_BATCH_MAX 64
+/*
+ * More elements than this is no batch of buffers: a BufferQueue has 64 slots
+ * (BufferQueueDefs::NUM_BUFFER_SLOTS), so a real batch queues at most 64 distinct
+ * buffers; 4096 leaves a wide margin (and is the stand-in's --batch maximum). A vector
+ * above it, or one whose end is before its begin, or whose size is not a multiple of 24,
+ * is what a wrong symbol or another ABI shows: its "size" is garbage, and dividing it
+ * used to add up to 2^59 drops. Such a call (or one whose vector cannot be read) queues an
+ * unknown number of buffers: it is counted in slot FRAMEREC_BATCH_ANOMALY, a number of
+ * calls, and in no drop count.
+ */
+#define FRAMEREC_BATCH_SANE 4096
 
-/* The per-CPU drop counters: slot 0 reservation failures, slot 1 batch elements cut. */
+/*
+ * The per-CPU counters. Buffers not recorded (the drops records): slot 0 reservation
+ * failures, slot 1 batch elements cut. Slot 2: batch calls with a malformed vector.
+ */
 #define FRAMEREC_DROP_RESERVE 0
 #define FRAMEREC_DROP_CUT 1
-#define FRAMEREC_DROP_SLOTS 2
+#define FRAMEREC_BATCH_ANOMALY 2
+#define FRAMEREC_COUNTER_SLOTS 3
 
 /* Default ring buffer size (Kala: 256 KiB); framerec --ring-kib overrides it. */
 #define FRAMEREC_RING_KIB_DEFAULT 256

@@ -4,7 +4,8 @@
  * batch path Surface::queueBuffers.
  *
  * Every buffer queued becomes one struct frame_event in a ring buffer, or, when the ring
- * is full, one increment of a per-CPU counter: nothing is lost silently.
+ * is full, one increment of a per-CPU counter: nothing is lost silently. A batch call
+ * whose vector is malformed (so the number of its buffers is unknown) is counted as such.
  * The PID filter is the uprobe's own (userspace attaches per PID), so there is none here.
  *
  * No vmlinux.h: the program reads only pt_regs, so the UAPI headers of the target
@@ -35,21 +36,22 @@ struct {
 } events SEC(".maps");
 
 /*
- * Reservation failures: per CPU so the failure path never contends on a cache line. The
- * increment is still atomic: a uprobe program runs with migration, not preemption,
- * disabled, so two tasks on one CPU can interleave a plain load/add/store and lose a
- * count (the accounting must be exact). An uncontended atomic add costs next to nothing.
+ * The counters (frame_event.h, FRAMEREC_DROP_RESERVE...): per CPU so the failure path
+ * never contends on a cache line. The increment is still atomic: a uprobe program runs
+ * with migration, not preemption, disabled, so two tasks on one CPU can interleave a
+ * plain load/add/store and lose a count (the accounting must be exact). An uncontended
+ * atomic add costs next to nothing.
  */
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(max_entries, FRAMEREC_DROP_SLOTS);
+	__uint(max_entries, FRAMEREC_COUNTER_SLOTS);
 	__type(key, __u32);
 	__type(value, __u64);
-} drops SEC(".maps");
+} counters SEC(".maps");
 
-static __always_inline void count_drop(__u32 slot, __u64 n)
+static __always_inline void counter_add(__u32 slot, __u64 n)
 {
-	__u64 *count = bpf_map_lookup_elem(&drops, &slot);
+	__u64 *count = bpf_map_lookup_elem(&counters, &slot);
 
 	if (count)
 		__sync_fetch_and_add(count, n);
@@ -63,7 +65,7 @@ static __always_inline int emit(__u64 buffer, __u64 surface, __u64 ktime)
 
 	e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
 	if (!e) {
-		count_drop(FRAMEREC_DROP_RESERVE, 1);
+		counter_add(FRAMEREC_DROP_RESERVE, 1);
 		return 0;
 	}
 	id = bpf_get_current_pid_tgid();
@@ -102,9 +104,10 @@ int BPF_KPROBE(queue_buffer, void *surface, void *buffer)
 
 /*
  * Variants 5/6: argument index 1 is a const sp<GraphicBuffer>&, the address of a smart
- * pointer whose first 8 bytes are the GraphicBuffer*. Reading through it makes `buffer`
- * mean the same object for every symbol. A failed read records buffer 0 (the call still
- * happened and is counted).
+ * pointer whose first 8 bytes are the GraphicBuffer*, which is recorded. That is not the
+ * ANativeWindowBuffer* the other variants record: on Android it is 16 bytes lower (RefBase
+ * comes first in GraphicBuffer; recorder/README.md, "What buffer and surface are"). A
+ * failed read records buffer 0 (the call still happened and is counted).
  */
 SEC("uprobe")
 int BPF_KPROBE(queue_buffer_sp, void *surface, void *sp)
@@ -118,27 +121,47 @@ int BPF_KPROBE(queue_buffer_sp, void *surface, void *sp)
 }
 
 /*
+ * The vector {begin, end} at vec: 0 with its first element and element count, or -1 when
+ * it is no vector of BatchQueuedBuffers: unreadable, end before begin, a size that is not
+ * a whole number of elements, more than FRAMEREC_BATCH_SANE (frame_event.h says why).
+ * n is unsigned on purpose: with a signed count the verifier walked the 64-iteration loop
+ * in 5663 instructions, unsigned in 2998 (bpftool -d prog loadall; 3284 before the checks).
+ */
+static __always_inline int batch_count(const void *vec, __u64 *begin, __u64 *n)
+{
+	__u64 range[2], bytes;
+
+	if (bpf_probe_read_user(range, sizeof(range), vec) || range[1] < range[0])
+		return -1;
+	bytes = range[1] - range[0];
+	if (bytes % FRAMEREC_BATCH_ELEM || bytes / FRAMEREC_BATCH_ELEM > FRAMEREC_BATCH_SANE)
+		return -1;
+	*begin = range[0];
+	*n = bytes / FRAMEREC_BATCH_ELEM;
+	return 0;
+}
+
+/*
  * The batch path: one event per element of the std::vector<BatchQueuedBuffer> (argument
- * 1), all with the call's time and surface. An unreadable vector records nothing it
- * cannot count: a vector whose header cannot be read is one cut element; an element that
+ * 1), all with the call's time and surface. A malformed vector is one batch anomaly (how
+ * many buffers it queued is unknown, so none is counted as dropped); an element that
  * cannot be read records buffer 0 (the buffer was still queued).
  */
 SEC("uprobe")
 int BPF_KPROBE(queue_buffers, void *surface, void *vec)
 {
 	__u64 now = bpf_ktime_get_ns();
-	__u64 range[2], n, buffer;
+	__u64 begin = 0, n = 0, buffer;
 
-	if (bpf_probe_read_user(range, sizeof(range), vec) || range[1] < range[0]) {
-		count_drop(FRAMEREC_DROP_CUT, 1);
+	if (batch_count(vec, &begin, &n)) {
+		counter_add(FRAMEREC_BATCH_ANOMALY, 1);
 		return 0;
 	}
-	n = (range[1] - range[0]) / FRAMEREC_BATCH_ELEM;
 	if (n > FRAMEREC_BATCH_MAX)
-		count_drop(FRAMEREC_DROP_CUT, n - FRAMEREC_BATCH_MAX);
+		counter_add(FRAMEREC_DROP_CUT, n - FRAMEREC_BATCH_MAX);
 	for (__u32 i = 0; i < FRAMEREC_BATCH_MAX && i < n; i++) {
 		if (bpf_probe_read_user(&buffer, sizeof(buffer),
-					(void *)(range[0] + (__u64)i * FRAMEREC_BATCH_ELEM)))
+					(void *)(begin + (__u64)i * FRAMEREC_BATCH_ELEM)))
 			buffer = 0;
 		emit_one(buffer, (__u64)surface, now);
 	}

@@ -67,6 +67,26 @@ int frc_drops_decode(struct frc_cur *c, struct frc_record *r)
 	return 0;
 }
 
+void frc_anomalies_encode(struct frc_buf *out, uint64_t n)
+{
+	frc_buf_varint(out, FRC_ENTRY_ANOMALIES);
+	frc_buf_varint(out, frc_varint_len(n));
+	frc_buf_varint(out, n);
+}
+
+/* 0 is never written (no entry is), so that the same records have one encoding. */
+int frc_anomalies_decode(const uint8_t *p, size_t len, uint64_t *n, const char **what)
+{
+	struct frc_cur c = {.p = p, .len = len};
+
+	frc_cur_varint(&c, n);
+	if (c.bad || c.pos != c.len || *n == 0) {
+		*what = "malformed batch anomaly entry";
+		return FRC_ECORRUPT;
+	}
+	return 0;
+}
+
 int frc_attach_check(const struct frc_record *r)
 {
 	if (r->u.attach.len > FRC_SYMBOL_MAX || r->u.attach.symbol[r->u.attach.len] != '\0' ||

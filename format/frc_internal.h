@@ -42,10 +42,12 @@
 #define FRC_CHUNK_RECORDS_MAX 131072
 /*
  * Entry types that carry no record of their own: 7 is the surface column of the frame run
- * that follows it (FORMAT.md 4.5). It counts as one entry in nrec and the footer's totals.
+ * that follows it (FORMAT.md 4.5), 8 the batch anomaly count of the drops record that
+ * follows it (4.6). Each counts as one entry in nrec and the footer's totals.
  */
 #define FRC_ENTRY_SURFACES 7
-#define FRC_ENTRY_TYPE_MAX 7
+#define FRC_ENTRY_ANOMALIES 8
+#define FRC_ENTRY_TYPE_MAX 8
 #define FRC_SURFACES_MAX 256	/* distinct surfaces in one run (the writer splits runs) */
 #define FRC_INDEX_FIELDS 5	/* varints per footer index entry this writer writes */
 #define FRC_INDEX_FIELDS_MAX 64 /* more per entry is damage, not a newer minor */
@@ -191,6 +193,11 @@ struct frc_run_frame {
 	uint32_t pid;
 	uint32_t tid;
 };
+
+/* Append the batch anomaly entry (type 8) of a drops record with n (>= 1) anomalies. */
+void frc_anomalies_encode(struct frc_buf *out, uint64_t n);
+/* Decode a batch anomaly payload: exactly one varint, >= 1. 0, or FRC_ECORRUPT, *what set. */
+int frc_anomalies_decode(const uint8_t *p, size_t len, uint64_t *n, const char **what);
 
 /* Some frame of f[0..n) has a surface other than 0: the run needs a surface column. */
 bool frc_run_has_surface(const struct frc_run_frame *f, size_t n);

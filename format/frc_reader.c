@@ -59,15 +59,17 @@ struct frc_reader {
 	struct window idx;
 	uint64_t idx_chunks, idx_fields, idx_prev_off, idx_prev_min;
 	uint64_t idx_records, idx_ntypes, idx_by_type[FRC_ENTRY_TYPE_MAX + 1], idx_min, idx_max;
-	uint64_t columns; /* surface column entries in the chunks loaded (type 7) */
+	uint64_t columns;   /* surface column entries in the chunks loaded (type 7) */
+	uint64_t anomalies; /* batch anomaly entries in the chunks loaded (type 8) */
 
 	/* The current chunk. */
 	ZSTD_DCtx *dctx;
 	uint8_t *cbuf, *raw;
 	size_t ccap, rcap, raw_len, raw_pos;
 	struct frc_run_frame *run;
-	const uint8_t *column; /* the surface column read before the next run, or NULL */
-	uint64_t prev_ktime;   /* the last delivered record's (out_of_order) */
+	const uint8_t *column;	  /* the surface column read before the next run, or NULL */
+	uint64_t batch_anomalies; /* the anomaly entry read before the next drops record */
+	uint64_t prev_ktime;	  /* the last delivered record's (out_of_order) */
 	size_t column_len;
 	size_t nrun, run_pos;
 	uint64_t chunk_off; /* offset of the current chunk's descriptor */
@@ -507,7 +509,7 @@ static int grow(uint8_t **p, size_t *cap, size_t need)
 }
 
 struct chunk_sum {
-	uint64_t records, frames, unknown, columns, min, max;
+	uint64_t records, frames, unknown, columns, anomalies, min, max;
 	int has_time;
 };
 
@@ -556,6 +558,35 @@ static int run_check(frc_reader *r, struct frc_cur *c, uint64_t type, const uint
 }
 
 /*
+ * A batch anomaly entry and the drops record that must follow it (FORMAT.md 4.6): decode
+ * and check both, and count the entry.
+ */
+static int anomalies_check(struct frc_cur *c, const uint8_t *p, size_t len, struct chunk_sum *s,
+			   const char **what)
+{
+	struct frc_record rec;
+	uint64_t n, type, dlen;
+	int ret = frc_anomalies_decode(p, len, &n, what);
+
+	if (ret)
+		return ret;
+	frc_cur_varint(c, &type);
+	frc_cur_varint(c, &dlen);
+	p = frc_cur_bytes(c, dlen);
+	if (c->bad || type != FRC_DROPS) {
+		*what = "a batch anomaly entry not followed by a drops record";
+		return FRC_ECORRUPT;
+	}
+	ret = frc_entry_decode(type, p, dlen, &rec, what);
+	if (ret)
+		return ret;
+	sum_time(s, rec.ktime_ns);
+	s->records += 2;
+	s->anomalies++;
+	return 0;
+}
+
+/*
  * Walk the decompressed body once, checking every entry, before anything is delivered. It
  * stops as soon as the chunk holds more than the nrec records its descriptor declared
  * (at most FRC_CHUNK_RECORDS_MAX), so the work is bounded by the limit, not by rsize.
@@ -582,6 +613,11 @@ static int body_check(frc_reader *r, uint64_t nrec, struct chunk_sum *s, const c
 		}
 		if (type == FRC_FRAME || type == FRC_ENTRY_SURFACES) {
 			int ret = run_check(r, &c, type, p, len, s, what);
+
+			if (ret)
+				return ret;
+		} else if (type == FRC_ENTRY_ANOMALIES) {
+			int ret = anomalies_check(&c, p, len, s, what);
 
 			if (ret)
 				return ret;
@@ -638,8 +674,9 @@ static int index_agrees(frc_reader *r, const struct chunk_sum *s)
 static int at_data_end(frc_reader *r)
 {
 	int same = r->st.chunks == r->idx_chunks &&
-		   r->st.records + r->st.unknown + r->columns == r->idx_records &&
-		   r->columns == r->idx_by_type[FRC_ENTRY_SURFACES];
+		   r->st.records + r->st.unknown + r->columns + r->anomalies == r->idx_records &&
+		   r->columns == r->idx_by_type[FRC_ENTRY_SURFACES] &&
+		   r->anomalies == r->idx_by_type[FRC_ENTRY_ANOMALIES];
 
 	if (!r->st.index_used && r->end_tagged)
 		return corrupt(r, r->pos,
@@ -766,6 +803,7 @@ static int chunk_load(frc_reader *r, uint64_t off, uint32_t dsize)
 	r->pos = off + 8 + dsize + csize;
 	r->st.chunks++;
 	r->columns += s.columns;
+	r->anomalies += s.anomalies;
 	return 1;
 }
 
@@ -885,9 +923,20 @@ int frc_reader_next(frc_reader *r, struct frc_record *rec)
 				r->run_pos = 0;
 				continue;
 			}
+			if (type == FRC_ENTRY_ANOMALIES) {
+				/* The drops record that follows it (body_check made sure) gets it.
+				 */
+				if (frc_anomalies_decode(p, len, &r->batch_anomalies, &what))
+					return FRC_ECORRUPT;
+				continue;
+			}
 			if (type <= FRC_TYPE_MAX && frc_type_ops((unsigned)type)) {
 				if (frc_entry_decode(type, p, len, rec, &what))
 					return FRC_ECORRUPT;
+				if (type == FRC_DROPS) {
+					rec->u.drops.batch_anomalies = r->batch_anomalies;
+					r->batch_anomalies = 0;
+				}
 				deliver_time(r, rec);
 				return 1;
 			}

@@ -40,7 +40,7 @@
 enum frc_type {
 	FRC_FRAME = 1,	/* one queueBuffer call */
 	FRC_SYSFS = 2,	/* one read of the display's FPS node */
-	FRC_DROPS = 3,	/* cumulative ring-buffer reservation failures */
+	FRC_DROPS = 3,	/* cumulative buffers the recorder could not record (and anomalies) */
 	FRC_ATTACH = 4, /* the probe was attached to a process */
 	FRC_EXIT = 5,	/* a recorded process exited */
 	FRC_TICK = 6,	/* a moment the FPS meter was read */
@@ -82,7 +82,18 @@ struct frc_sysfs {
 };
 
 struct frc_drops {
-	uint64_t cumulative; /* reservation failures since the recording started */
+	/*
+	 * Buffers queued but not recorded since the recording started: ring-buffer
+	 * reservation failures, and batch elements past the recorder's per-call cap.
+	 */
+	uint64_t cumulative;
+	/*
+	 * Batch calls (Surface::queueBuffers) since the recording started whose vector the
+	 * probe could not read or that is no vector of 24-byte elements (a wrong symbol or
+	 * ABI): how many buffers they queued is unknown, so they are in neither count.
+	 * 0 in captures that predate it (FORMAT.md 4.6).
+	 */
+	uint64_t batch_anomalies;
 };
 
 struct frc_attach {

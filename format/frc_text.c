@@ -87,8 +87,13 @@ int frc_sysfs_print(const struct frc_record *rec, char *buf, size_t len)
 	return printed(snprintf(buf, len, " \"%s\"", esc));
 }
 
+/* BATCH_ANOMALIES only when there are any: texts of captures without them stay as they were. */
 int frc_drops_print(const struct frc_record *rec, char *buf, size_t len)
 {
+	if (rec->u.drops.batch_anomalies)
+		return printed(snprintf(buf, len, " %llu %llu",
+					(unsigned long long)rec->u.drops.cumulative,
+					(unsigned long long)rec->u.drops.batch_anomalies));
 	return printed(snprintf(buf, len, " %llu", (unsigned long long)rec->u.drops.cumulative));
 }
 
@@ -502,7 +507,18 @@ int frc_frame_parse(struct frc_parser *p, struct frc_record *r)
 
 int frc_drops_parse(struct frc_parser *p, struct frc_record *r)
 {
-	return number(p, "CUMULATIVE", UINT64_MAX, &r->u.drops.cumulative);
+	size_t at;
+	int ret = number(p, "CUMULATIVE", UINT64_MAX, &r->u.drops.cumulative);
+
+	/* BATCH_ANOMALIES is optional: absent, there were none (FORMAT.md 4.6). */
+	if (ret)
+		return ret;
+	at = p->pos;
+	skip_blanks(p);
+	if (p->pos == p->len)
+		return 0;
+	p->pos = at;
+	return number(p, "BATCH_ANOMALIES", UINT64_MAX, &r->u.drops.batch_anomalies);
 }
 
 int frc_attach_parse(struct frc_parser *p, struct frc_record *r)

@@ -5,7 +5,7 @@
  *   meta KEY VALUE            (only before the first record; VALUE: rest of line, C-escaped)
  *   frame KTIME_NS PID TID 0xBUFFER
  *   sysfs KTIME_NS "RAW"      or   sysfs KTIME_NS !ERRNO
- *   drops KTIME_NS CUMULATIVE
+ *   drops KTIME_NS CUMULATIVE [BATCH_ANOMALIES]   (the latter only when not 0)
  *   attach KTIME_NS PID SYMBOL          (SYMBOL: rest of line, C-escaped)
  *   exit KTIME_NS PID
  *   tick KTIME_NS                       (the meter was read; result not recorded)

@@ -51,7 +51,8 @@ struct frc_writer {
 	/* The index, built as chunks are written; and totals. */
 	struct frc_buf index;
 	uint64_t prev_desc_off, prev_min;
-	uint64_t by_type[FRC_ENTRY_TYPE_MAX + 1]; /* entries by type: records, and columns (7) */
+	/* entries by type: records, surface columns (7), batch anomaly entries (8) */
+	uint64_t by_type[FRC_ENTRY_TYPE_MAX + 1];
 	uint64_t t_min, t_max;
 	int t_has_time;
 	struct frc_writer_stats st;
@@ -365,6 +366,7 @@ int frc_writer_append(frc_writer *w, const struct frc_record *r)
 {
 	uint64_t flush_ns;
 	bool new_column = false; /* this frame starts the run's surface column */
+	bool extra = false;	 /* a batch anomaly entry goes before this drops record */
 	int ret;
 
 	if (w->err)
@@ -388,6 +390,12 @@ int frc_writer_append(frc_writer *w, const struct frc_record *r)
 	} else {
 		struct frc_buf e = {0};
 
+		/* A drops record's anomaly entry goes right before it, in the same chunk (4.6). */
+		extra = r->type == FRC_DROPS && r->u.drops.batch_anomalies;
+		if (extra && w->c_records + 2 > FRC_CHUNK_RECORDS_MAX && (ret = chunk_close(w)))
+			return ret;
+		if (extra)
+			frc_anomalies_encode(&e, r->u.drops.batch_anomalies);
 		frc_entry_encode(&e, r);
 		ret = e.oom ? fail(w, FRC_ENOMEM, "out of memory") : make_room(w, e.len);
 		if (!ret)
@@ -401,8 +409,9 @@ int frc_writer_append(frc_writer *w, const struct frc_record *r)
 			return ret;
 	}
 	chunk_note_time(w, r->ktime_ns);
-	w->c_records += 1 + new_column;
+	w->c_records += 1 + new_column + extra;
 	w->by_type[r->type]++;
+	w->by_type[FRC_ENTRY_ANOMALIES] += extra;
 	w->st.records++;
 	if (r->type == FRC_FRAME)
 		w->st.frames++;
@@ -450,13 +459,16 @@ static int footer_write(frc_writer *w)
 	frc_buf_varint(&f, w->st.chunks);
 	frc_buf_varint(&f, FRC_INDEX_FIELDS);
 	frc_buf_put(&f, w->index.p, w->index.len);
-	frc_buf_varint(&f, w->st.records + w->by_type[FRC_ENTRY_SURFACES]);
+	frc_buf_varint(&f, w->st.records + w->by_type[FRC_ENTRY_SURFACES] +
+			       w->by_type[FRC_ENTRY_ANOMALIES]);
 	/*
 	 * Self-describing: a reader that knows fewer or more types still finds min/max. The
-	 * surface columns' total only when there are any, so that a capture without surfaces
-	 * is byte for byte what it was before they existed.
+	 * totals of the entries without a record (7, 8) only up to the last one present, so
+	 * that a capture without them is byte for byte what it was before they existed.
 	 */
-	ntypes = w->by_type[FRC_ENTRY_SURFACES] ? FRC_ENTRY_TYPE_MAX : FRC_TYPE_MAX;
+	ntypes = w->by_type[FRC_ENTRY_ANOMALIES]  ? FRC_ENTRY_ANOMALIES
+		 : w->by_type[FRC_ENTRY_SURFACES] ? FRC_ENTRY_SURFACES
+						  : FRC_TYPE_MAX;
 	frc_buf_varint(&f, ntypes);
 	for (int t = 1; t <= ntypes; t++)
 		frc_buf_varint(&f, w->by_type[t]);

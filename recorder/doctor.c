@@ -233,6 +233,24 @@ static void check_library(struct doctor *d)
 		line(d, "PASS", "library", "%s", pl->lib_shown);
 }
 
+/*
+ * The batch path, Surface::queueBuffers: a recording attaches it in addition to the
+ * symbol chosen (its calls never pass through queueBuffer), so it gets its own line. Its
+ * name is "" when --symbol forced one symbol: then it is not a candidate.
+ */
+static void check_batch_symbol(struct doctor *d, const struct sym_candidate *c)
+{
+	if (!c->name[0])
+		return;
+	if (c->status == SYM_FOUND)
+		line(d, "PASS", "symbol", "%s at 0x%llx (the batch path, attached in addition)",
+		     c->name, (unsigned long long)c->offset);
+	else
+		line(d, "WARN", "symbol",
+		     "%s: %s (calls through a batch path would not be recorded)", c->name,
+		     sym_status_str(c->status));
+}
+
 static void check_symbols(struct doctor *d)
 {
 	struct plan *pl = &d->plan;
@@ -255,6 +273,7 @@ static void check_symbols(struct doctor *d)
 			line(d, "WARN", "symbol", "%s: %s", c->name, sym_status_str(c->status));
 		}
 	}
+	check_batch_symbol(d, &pl->syms.batch);
 	if (ret)
 		line(d, "FAIL", "symbols", "%s", plan_reason(err));
 	else

@@ -154,7 +154,9 @@ static void emit_drops(struct rec *r)
 	init_record(&rec, FRC_DROPS);
 	r->drops = probe_drops(r->probe);
 	r->batch_cut = probe_batch_cut(r->probe);
+	r->batch_anomalies = probe_batch_anomalies(r->probe);
 	rec.u.drops.cumulative = r->drops;
+	rec.u.drops.batch_anomalies = r->batch_anomalies; /* FORMAT.md 4.6 */
 	rec_emit(r, &rec);
 }
 

@@ -41,7 +41,7 @@ static const char *file_kind(mode_t m)
 	return "a special file";
 }
 
-/* The refusal of an existing -o that is not a regular file or a symlink, or 0. */
+/* -EEXIST (said in err) for an existing -o that is not a regular file or a symlink, or 0. */
 static int refuse_special(const char *path, char *err, size_t errlen)
 {
 	struct stat st;
@@ -49,7 +49,7 @@ static int refuse_special(const char *path, char *err, size_t errlen)
 	if (lstat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISLNK(st.st_mode)) {
 		snprintf(err, errlen, "%s exists and is %s, not a regular file; not replacing it",
 			 path, file_kind(st.st_mode));
-		return -1;
+		return -EEXIST;
 	}
 	return 0;
 }
@@ -59,70 +59,83 @@ int rec_check_output(const struct options *opt, char *err, size_t errlen)
 {
 	char dir[PATH_MAX];
 	struct stat st;
+	int ret;
 
 	/*
 	 * --force replaces the name: never do that to a device, FIFO, socket or directory (as
 	 * root, "-f -o /dev/null" would delete /dev/null).
 	 */
-	if (refuse_special(opt->output, err, errlen))
-		return -EEXIST;
+	ret = refuse_special(opt->output, err, errlen);
+	if (ret)
+		return ret;
 	if (!opt->force && lstat(opt->output, &st) == 0) {
 		snprintf(err, errlen, "%s exists; use --force to overwrite it", opt->output);
 		return -EEXIST;
 	}
 	snprintf(dir, sizeof(dir), "%s", opt->output);
 	if (access(dirname(dir), W_OK)) {
-		snprintf(err, errlen, "cannot create %s: %s", opt->output, strerror(errno));
-		return -errno;
+		ret = -errno; /* before snprintf, which may change errno */
+		snprintf(err, errlen, "cannot create %s: %s", opt->output, strerror(-ret));
+		return ret;
 	}
 	return 0;
 }
 
-/* --force: a new file next to -o, renamed over it at the end (rec_publish_capture). */
+/*
+ * --force: a new file next to -o, renamed over it at the end (rec_publish_capture). Its fd,
+ * or -errno with the message in err.
+ */
 static int create_temporary(struct rec *r, char *err, size_t errlen)
 {
 	const char *out = r->opt->output;
 	size_t n = strlen(out);
-	int fd;
+	int fd, ret;
 
 	/* it may have become a special file since rec_check_output looked */
-	if (refuse_special(out, err, errlen))
-		return -1;
+	ret = refuse_special(out, err, errlen);
+	if (ret)
+		return ret;
 	r->out_tmp = malloc(n + sizeof(".tmp-XXXXXX"));
 	if (!r->out_tmp) {
 		snprintf(err, errlen, "cannot create %s: out of memory", out);
-		return -1;
+		return -ENOMEM;
 	}
 	memcpy(r->out_tmp, out, n);
 	memcpy(r->out_tmp + n, ".tmp-XXXXXX", sizeof(".tmp-XXXXXX"));
 	fd = mkostemp(r->out_tmp, O_CLOEXEC);
 	if (fd < 0) {
-		snprintf(err, errlen, "cannot create a file next to %s: %s", out, strerror(errno));
+		ret = -errno;
+		snprintf(err, errlen, "cannot create a file next to %s: %s", out, strerror(-ret));
 		free(r->out_tmp);
 		r->out_tmp = NULL;
+		return ret;
 	}
 	return fd;
 }
 
+/* -o itself, never an existing file: its fd, or -errno with the message in err. */
+static int create_exclusive(const char *out, char *err, size_t errlen)
+{
+	int fd = open(out, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0640), ret;
+
+	if (fd >= 0)
+		return fd;
+	ret = -errno;
+	if (ret == -EEXIST)
+		snprintf(err, errlen, "%s exists; use --force to overwrite it", out);
+	else
+		snprintf(err, errlen, "cannot create %s: %s", out, strerror(-ret));
+	return ret;
+}
+
+/* The capture's fd (-o, or --force's temporary file), or -errno with the message in err. */
 static int create_output(struct rec *r, char *err, size_t errlen)
 {
-	const struct options *opt = r->opt;
-	int fd;
+	int fd = r->opt->force ? create_temporary(r, err, errlen)
+			       : create_exclusive(r->opt->output, err, errlen);
 
-	if (opt->force)
-		fd = create_temporary(r, err, errlen);
-	else
-		fd = open(opt->output, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0640);
-	if (fd < 0) {
-		if (opt->force)
-			return -1;
-		if (errno == EEXIST)
-			snprintf(err, errlen, "%s exists; use --force to overwrite it",
-				 opt->output);
-		else
-			snprintf(err, errlen, "cannot create %s: %s", opt->output, strerror(errno));
-		return -1;
-	}
+	if (fd < 0)
+		return fd;
 	/* Exactly 0640 whatever the umask (mkostemp: 0600): captures hold others' data. */
 	if (fchmod(fd, 0640)) {
 		/* not fatal */
@@ -133,7 +146,7 @@ static int create_output(struct rec *r, char *err, size_t errlen)
 int rec_publish_capture(struct rec *r)
 {
 	char err[2 * PATH_MAX + 64];
-	int ret = 0;
+	int ret;
 
 	if (!r->out_tmp)
 		return 0;
@@ -142,15 +155,14 @@ int rec_publish_capture(struct rec *r)
 	 * -o sees the old capture or the whole new one. A special file that appeared at the
 	 * name meanwhile is not replaced; the capture then stays under its temporary name.
 	 */
-	err[0] = '\0';
-	if (refuse_special(r->opt->output, err, sizeof(err)) == 0 &&
-	    rename(r->out_tmp, r->opt->output) != 0)
+	ret = refuse_special(r->opt->output, err, sizeof(err));
+	if (!ret && rename(r->out_tmp, r->opt->output) != 0) {
+		ret = -errno;
 		snprintf(err, sizeof(err), "cannot rename %s to %s: %s", r->out_tmp, r->opt->output,
-			 strerror(errno));
-	if (err[0]) {
-		fprintf(stderr, "framerec: %s; the recording is kept in %s\n", err, r->out_tmp);
-		ret = -1;
+			 strerror(-ret));
 	}
+	if (ret)
+		fprintf(stderr, "framerec: %s; the recording is kept in %s\n", err, r->out_tmp);
 	free(r->out_tmp);
 	r->out_tmp = NULL;
 	return ret;
@@ -217,8 +229,10 @@ int rec_open_capture(struct rec *r, char *err, size_t errlen)
 	build_meta(r, &m);
 	r->fd = create_output(r, err, errlen);
 	if (r->fd < 0) {
+		ret = r->fd;
+		r->fd = -1;
 		meta_free(&m);
-		return -1;
+		return ret;
 	}
 	ret = frc_writer_open_fd(&r->w, r->fd, r->opt->output, m.v, m.n, &wo);
 	meta_free(&m);
@@ -229,7 +243,7 @@ int rec_open_capture(struct rec *r, char *err, size_t errlen)
 		close(r->fd);
 		r->fd = -1;
 		rec_discard_capture(r);
-		return -1;
+		return ret; /* an FRC_E* code of the format library */
 	}
 	return 0;
 }

@@ -7,6 +7,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "frc_escape.h"
@@ -95,20 +96,81 @@ int plan_check_target(const struct plan *pl, char *err, size_t errlen)
 }
 
 /*
+ * Where a libgui.so may come from when no --lib names it. framerec runs as root and parses
+ * the file with libelf, and an app can map any file it likes under that name (a crafted
+ * libgui.so in its data directory): without an explicit choice only the read-only system
+ * partitions, which an app cannot write, are trusted.
+ */
+static const char *const system_dirs[] = {"/system/", "/system_ext/", "/vendor/", "/product/",
+					  "/apex/"};
+
+static bool same_file(const char *a, const char *b)
+{
+	struct stat sa, sb;
+
+	return stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev &&
+	       sa.st_ino == sb.st_ino;
+}
+
+/*
+ * A mapped library may be opened (target_lib_ok for target_mapped_lib): it lies on a system
+ * partition (as the target sees its path), or is the very file of FR_DEFAULT_LIB, or of
+ * --lib (the user's choice; ctx is the plan).
+ */
+static bool lib_trusted(const char *map, const char *open, void *ctx)
+{
+	const struct plan *pl = ctx;
+
+	for (size_t i = 0; i < sizeof(system_dirs) / sizeof(system_dirs[0]); i++)
+		if (strncmp(map, system_dirs[i], strlen(system_dirs[i])) == 0)
+			return true;
+	return same_file(open, FR_DEFAULT_LIB) || (pl->lib && same_file(open, pl->lib));
+}
+
+/* The refusal of a mapped library lib_trusted rejects: named, with the way to choose it. */
+static int refuse_mapped(const struct plan *pl, char *err, size_t errlen)
+{
+	char shown[4 * PATH_MAX + 1]; /* the path comes from the target: escaped */
+
+	frc_escape_str(pl->lib_shown, shown, sizeof(shown));
+	if (pl->lib)
+		plan_fail(err, errlen, PLAN_LIBRARY,
+			  "PID %d maps %s, which is not the --lib file %s and not on a system "
+			  "partition (/system, /system_ext, /vendor, /product, /apex): not opened",
+			  (int)pl->pid, shown, pl->lib);
+	else
+		plan_fail(
+		    err, errlen, PLAN_LIBRARY,
+		    "PID %d maps %s, which is not on a system partition (/system, "
+		    "/system_ext, /vendor, /product, /apex): not opened (framerec would parse "
+		    "it as root); if it is the library to record, choose it with --lib PATH",
+		    (int)pl->pid, shown);
+	return -EPERM;
+}
+
+/*
  * The library the target really maps (opened through /proc/PID/root when its mount
- * namespace differs), else --lib, else the default path. -ENOENT when none can be read:
- * a --package match may not have mapped it yet, and is retried on that code.
+ * namespace differs), the first one lib_trusted takes, else --lib, else the default path.
+ * -ENOENT when none can be read: a --package match may not have mapped it yet, and is
+ * retried on that code; -EPERM for a mapped library that is not trusted.
  */
 int plan_pick_library(struct plan *pl, char *err, size_t errlen)
 {
 	const char *want = pl->lib ? pl->lib : FR_DEFAULT_LIB;
 	const char *base = strrchr(want, '/') ? strrchr(want, '/') + 1 : want;
+	int ret = -ENOENT;
 
 	pl->lib_mapped = false;
 	/* A child has not exec'd yet: its maps are ours, so only the path can be used. */
-	if (pl->pid > 0 && !pl->child &&
-	    target_mapped_lib(pl->pid, base, pl->lib_shown, sizeof(pl->lib_shown), pl->lib_path,
-			      sizeof(pl->lib_path)) == 0) {
+	if (pl->pid > 0 && !pl->child)
+		ret = target_mapped_lib(pl->pid, base, lib_trusted, pl, pl->lib_shown,
+					sizeof(pl->lib_shown), pl->lib_path, sizeof(pl->lib_path));
+	if (ret == -EPERM) {
+		ret = refuse_mapped(pl, err, errlen);
+		pl->lib_shown[0] = pl->lib_path[0] = '\0'; /* nothing to open */
+		return ret;
+	}
+	if (ret == 0) {
 		pl->lib_mapped = true;
 		return 0;
 	}

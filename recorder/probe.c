@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * probe.c - the BPF side seen from userspace: load the skeleton, attach one uprobe per
- * target PID (the kernel filters by PID), drain the ring buffer, sum the drop counter.
+ * target PID (the kernel filters by PID), drain the ring buffer, sum the counters.
  */
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
@@ -31,7 +31,7 @@ struct probe {
 	int n_att;
 	int ncpu;
 	uint64_t *percpu; /* scratch for the per-CPU counter lookup */
-	uint64_t last_drops[FRAMEREC_DROP_SLOTS];
+	uint64_t last[FRAMEREC_COUNTER_SLOTS];
 };
 
 static const char *load_hint(int err)
@@ -49,7 +49,8 @@ static const char *load_hint(int err)
 		return "the kernel rejected the program or its ring buffer map (BPF ring buffer "
 		       "needs Linux 5.8+; run 'framerec doctor')";
 	default:
-		return "run 'framerec doctor' (with -v for libbpf's log)";
+		/* doctor has no -v (it would exit 2): the recording's own -v shows the log */
+		return "run 'framerec doctor', or this command again with -v for libbpf's log";
 	}
 }
 
@@ -257,26 +258,31 @@ int probe_ring_fd(const struct probe *p)
 	return ring_buffer__epoll_fd(p->rb);
 }
 
-/* One per-CPU drop counter, summed over CPUs; a failed lookup repeats the last sum. */
-static uint64_t drop_slot(struct probe *p, uint32_t slot)
+/* One per-CPU counter, summed over CPUs; a failed lookup repeats the last sum. */
+static uint64_t counter(struct probe *p, uint32_t slot)
 {
 	uint64_t sum = 0;
 
-	if (bpf_map__lookup_elem(p->skel->maps.drops, &slot, sizeof(slot), p->percpu,
+	if (bpf_map__lookup_elem(p->skel->maps.counters, &slot, sizeof(slot), p->percpu,
 				 (size_t)p->ncpu * sizeof(uint64_t), 0))
-		return p->last_drops[slot];
+		return p->last[slot];
 	for (int i = 0; i < p->ncpu; i++)
 		sum += p->percpu[i];
-	p->last_drops[slot] = sum;
+	p->last[slot] = sum;
 	return sum;
 }
 
 uint64_t probe_drops(struct probe *p)
 {
-	return drop_slot(p, FRAMEREC_DROP_RESERVE) + drop_slot(p, FRAMEREC_DROP_CUT);
+	return counter(p, FRAMEREC_DROP_RESERVE) + counter(p, FRAMEREC_DROP_CUT);
 }
 
 uint64_t probe_batch_cut(struct probe *p)
 {
-	return drop_slot(p, FRAMEREC_DROP_CUT);
+	return counter(p, FRAMEREC_DROP_CUT);
+}
+
+uint64_t probe_batch_anomalies(struct probe *p)
+{
+	return counter(p, FRAMEREC_BATCH_ANOMALY);
 }

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * probe.h - the BPF side seen from user space (probe.c): load the skeleton, attach one
- * uprobe per target PID, drain the ring buffer into frame records, read the drop counter.
+ * uprobe per target PID, drain the ring buffer into frame records, read the counters.
  */
 #ifndef PROBE_H
 #define PROBE_H
@@ -48,6 +48,11 @@ int probe_ring_fd(const struct probe *p);
 uint64_t probe_drops(struct probe *p);
 /* The part of probe_drops that is batch elements cut. */
 uint64_t probe_batch_cut(struct probe *p);
+/*
+ * Surface::queueBuffers calls whose vector could not be read or is no vector of 24-byte
+ * elements (frame_event.h, FRAMEREC_BATCH_SANE): calls, not buffers, in no drop count.
+ */
+uint64_t probe_batch_anomalies(struct probe *p);
 /* pid's uprobe on Surface::queueBuffers is attached too. */
 bool probe_batch_attached(const struct probe *p, pid_t pid);
 /* Describe why an attach failed (errno) as a layer + hint. */

@@ -93,10 +93,11 @@ struct rec {
 	bool write_failed;
 	uint32_t chunk_records; /* records appended since the last chunk close */
 	uint64_t t_start;
-	uint64_t frames;      /* received from the ring */
-	uint64_t frames_kept; /* in chunks written completely (what a write error leaves) */
-	uint64_t drops;	      /* buffers not recorded, as the last drops record says */
-	uint64_t batch_cut;   /* the part of drops that is batch elements past the cap */
+	uint64_t frames;	  /* received from the ring */
+	uint64_t frames_kept;	  /* in chunks written completely (what a write error leaves) */
+	uint64_t drops;		  /* buffers not recorded, as the last drops record says */
+	uint64_t batch_cut;	  /* the part of drops that is batch elements past the cap */
+	uint64_t batch_anomalies; /* batch calls with a malformed vector (in no drop count) */
 	uint64_t last_ktime, out_of_order; /* records emitted before the previous one's time */
 	bool emitted;
 	struct pipeline_reading reading;
@@ -164,10 +165,17 @@ void rec_summary(struct rec *r, uint64_t duration_ns, bool failed);
 
 /* ---------------------------------------------------------------- output.c */
 
-/* Check before any BPF work; create + header after the attach. */
+/*
+ * Each returns 0, or -errno (an FRC_E* code when the format library failed) with the
+ * message in err; record.c turns a failure into framerec's exit status.
+ * Check before any BPF work; create + header after the attach.
+ */
 FRC_MUST_USE int rec_check_output(const struct options *opt, char *err, size_t errlen);
 FRC_MUST_USE int rec_open_capture(struct rec *r, char *err, size_t errlen);
-/* --force: rename the finished capture over -o (at stop; nothing to do without --force). */
+/*
+ * --force: rename the finished capture over -o (at stop; nothing to do without --force).
+ * 0, or -errno after saying on stderr where the recording is kept instead.
+ */
 FRC_MUST_USE int rec_publish_capture(struct rec *r);
 /* Remove the capture being created: nothing of it is worth keeping. */
 void rec_discard_capture(struct rec *r);

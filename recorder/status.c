@@ -83,6 +83,15 @@ static void losses_summary(const struct rec *r)
 	struct pipeline_stats ps;
 
 	pipeline_stats(r->pl, &ps);
+	if (r->batch_anomalies)
+		fprintf(
+		    stderr,
+		    "framerec: %" PRIu64 " malformed batch calls: Surface::queueBuffers got no "
+		    "vector of 24-byte buffers (unreadable, end before begin, a size that is no "
+		    "multiple of 24, or over %d elements: a wrong symbol or ABI?); how many "
+		    "buffers they queued is unknown, so they are in no drop count (the capture's "
+		    "drops records carry this count)\n",
+		    r->batch_anomalies, FRAMEREC_BATCH_SANE);
 	if (r->out_of_order)
 		fprintf(stderr,
 			"framerec: %" PRIu64 " records reached the ring out of time order (two "

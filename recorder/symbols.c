@@ -102,28 +102,64 @@ static bool has_prefix(const char *name)
 	return false;
 }
 
-/* vaddr -> file offset through the executable PT_LOAD segment holding it. */
-static int vaddr_to_offset(Elf *elf, GElf_Addr vaddr, uint64_t *off)
-{
-	size_t n;
+/*
+ * The scan's bounds. The library comes from the target's side (an app can map any file
+ * as libgui.so, and --lib names any file) and framerec parses it as root, so nothing in
+ * it may make the scan unbounded: each bound is far above a real libgui.so, and a file
+ * past one is refused by name (-E2BIG) rather than walked.
+ */
+/* An unstripped arm64 libgui.so with full debug info is ~40 MB; stripped, 1-3 MB. */
+#define SYM_FILE_MAX (128u << 20)
+/* A linked shared library has 25-45 sections (under 100 with debug info). */
+#define SYM_SECTIONS_MAX 1024
+/* ... and about 10 program headers. */
+#define SYM_PHDRS_MAX 256
+/* libgui's .dynsym holds ~10^4 symbols, an unstripped .symtab some 10^5. */
+#define SYM_SYMBOLS_MAX (1u << 20)
+/* libgui defines ~10 queueBuffer overloads; each candidate is ~430 bytes. */
+#define SYM_CANDIDATES_MAX 64
+/* The longest name kept: a longer one is no candidate (every known name is ~130 bytes). */
+#define SYM_NAME_MAX FRC_SYMBOL_MAX
 
-	if (elf_getphdrnum(elf, &n))
-		return -EINVAL;
-	for (size_t i = 0; i < n; i++) {
+/*
+ * One scan: the ELF, the image's size (offsets must lie in it), the symbols walked, and
+ * which bound stopped it (for the message).
+ */
+struct scan {
+	Elf *elf;
+	size_t len;
+	size_t phnum;
+	size_t symbols;
+	const char *over; /* "symbols" or "queueBuffer candidates", with its bound */
+	unsigned over_max;
+};
+
+/*
+ * vaddr -> file offset through the executable PT_LOAD segment whose file-backed part holds
+ * it. Written so that no crafted p_vaddr/p_filesz/p_offset can wrap around: the offset
+ * must also lie in the file, where the uprobe goes.
+ */
+static int vaddr_to_offset(const struct scan *sc, GElf_Addr vaddr, uint64_t *off)
+{
+	for (size_t i = 0; i < sc->phnum; i++) {
 		GElf_Phdr ph;
 
-		if (!gelf_getphdr(elf, (int)i, &ph) || ph.p_type != PT_LOAD || !(ph.p_flags & PF_X))
+		if (!gelf_getphdr(sc->elf, (int)i, &ph) || ph.p_type != PT_LOAD ||
+		    !(ph.p_flags & PF_X))
 			continue;
-		if (vaddr >= ph.p_vaddr && vaddr < ph.p_vaddr + ph.p_memsz) {
-			*off = vaddr - ph.p_vaddr + ph.p_offset;
-			return 0;
-		}
+		if (vaddr < ph.p_vaddr || vaddr - ph.p_vaddr >= ph.p_filesz)
+			continue;
+		if (ph.p_offset >= sc->len || vaddr - ph.p_vaddr >= sc->len - ph.p_offset)
+			return -ENOENT;
+		*off = ph.p_offset + (vaddr - ph.p_vaddr);
+		return 0;
 	}
 	return -ENOENT;
 }
 
 /* Update the candidate of this symbol (adding prefix matches when add is set). */
-static int visit_symbol(Elf *elf, struct sym_list *l, const char *name, const GElf_Sym *s, bool add)
+static int visit_symbol(const struct scan *sc, struct sym_list *l, const char *name,
+			const GElf_Sym *s, bool add)
 {
 	struct sym_candidate *c = list_find(l, name);
 	uint64_t off;
@@ -131,6 +167,8 @@ static int visit_symbol(Elf *elf, struct sym_list *l, const char *name, const GE
 	if (!c) {
 		if (!add || !has_prefix(name))
 			return 0;
+		if (l->n >= SYM_CANDIDATES_MAX)
+			return -E2BIG;
 		if (list_add(l, name))
 			return -ENOMEM;
 		c = &l->v[l->n - 1];
@@ -141,7 +179,7 @@ static int visit_symbol(Elf *elf, struct sym_list *l, const char *name, const GE
 		c->status = SYM_UNDEFINED;
 		return 0;
 	}
-	if (vaddr_to_offset(elf, s->st_value, &off)) {
+	if (vaddr_to_offset(sc, s->st_value, &off)) {
 		c->status = SYM_NOT_MAPPED;
 		return 0;
 	}
@@ -150,32 +188,55 @@ static int visit_symbol(Elf *elf, struct sym_list *l, const char *name, const GE
 	return 0;
 }
 
-static int scan_symtabs(Elf *elf, struct sym_list *l, bool add)
+/* The function symbols of one symbol table; gelf_getsym stops at the end of its data. */
+static int scan_table(struct scan *sc, Elf_Scn *scn, const GElf_Shdr *sh, struct sym_list *l,
+		      bool add)
+{
+	Elf_Data *data = elf_getdata(scn, NULL);
+	GElf_Sym s;
+
+	if (!data)
+		return 0;
+	for (int i = 0; gelf_getsym(data, i, &s); i++) {
+		const char *name;
+		int ret;
+
+		if (++sc->symbols > SYM_SYMBOLS_MAX) {
+			sc->over = "symbols";
+			sc->over_max = SYM_SYMBOLS_MAX;
+			return -E2BIG;
+		}
+		if (GELF_ST_TYPE(s.st_info) != STT_FUNC)
+			continue;
+		/* elf_strptr checks the offset and the NUL against its string section. */
+		name = elf_strptr(sc->elf, sh->sh_link, s.st_name);
+		if (!name || !*name || strnlen(name, SYM_NAME_MAX + 1) > SYM_NAME_MAX)
+			continue;
+		ret = visit_symbol(sc, l, name, &s, add);
+		if (ret == -E2BIG) {
+			sc->over = "queueBuffer candidates";
+			sc->over_max = SYM_CANDIDATES_MAX;
+		}
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+static int scan_symtabs(struct scan *sc, struct sym_list *l, bool add)
 {
 	Elf_Scn *scn = NULL;
 
-	while ((scn = elf_nextscn(elf, scn)) != NULL) {
+	while ((scn = elf_nextscn(sc->elf, scn)) != NULL) {
 		GElf_Shdr sh;
-		Elf_Data *data;
+		int ret;
 
 		if (!gelf_getshdr(scn, &sh) ||
 		    (sh.sh_type != SHT_DYNSYM && sh.sh_type != SHT_SYMTAB))
 			continue;
-		data = elf_getdata(scn, NULL);
-		if (!data || !sh.sh_entsize)
-			continue;
-		for (size_t i = 0; i < sh.sh_size / sh.sh_entsize; i++) {
-			GElf_Sym s;
-			const char *name;
-
-			if (!gelf_getsym(data, (int)i, &s) || GELF_ST_TYPE(s.st_info) != STT_FUNC)
-				continue;
-			name = elf_strptr(elf, sh.sh_link, s.st_name);
-			if (!name || !*name)
-				continue;
-			if (visit_symbol(elf, l, name, &s, add))
-				return -ENOMEM;
-		}
+		ret = scan_table(sc, scn, &sh, l, add);
+		if (ret)
+			return ret;
 	}
 	return 0;
 }
@@ -191,58 +252,140 @@ static const char *forced_name(const char *forced)
 	return forced;
 }
 
-int sym_resolve(const char *lib, const char *forced, struct sym_list *out, char *err, size_t errlen)
+/* The ELF's kind, class and table sizes, before any symbol is read; -errno, err said. */
+static int check_elf(struct scan *sc, const char *name, char *err, size_t errlen)
 {
-	struct stat st;
-	Elf *elf = NULL;
-	int fd, ret = 0;
+	size_t shnum;
+
+	if (elf_kind(sc->elf) != ELF_K_ELF) {
+		snprintf(err, errlen, "%s: not an ELF file", name);
+		return -ENOEXEC;
+	}
+	if (gelf_getclass(sc->elf) != ELFCLASS64) {
+		snprintf(err, errlen,
+			 "%s: 32-bit library; framerec records 64-bit processes only for now",
+			 name);
+		return -ENOEXEC;
+	}
+	if (elf_getshdrnum(sc->elf, &shnum) || elf_getphdrnum(sc->elf, &sc->phnum)) {
+		snprintf(err, errlen, "%s: malformed ELF: %s", name, elf_errmsg(-1));
+		return -ENOEXEC;
+	}
+	if (shnum > SYM_SECTIONS_MAX || sc->phnum > SYM_PHDRS_MAX) {
+		snprintf(err, errlen,
+			 "%s: %zu sections and %zu program headers (at most %d and %d): not a "
+			 "libgui.so",
+			 name, shnum, sc->phnum, SYM_SECTIONS_MAX, SYM_PHDRS_MAX);
+		return -E2BIG;
+	}
+	return 0;
+}
+
+/* The candidates in out, in attach order, before the scan fills them in. */
+static int list_init(struct sym_list *out, const char *forced)
+{
+	int ret = 0;
+
+	if (forced)
+		return list_add(out, forced_name(forced));
+	for (size_t i = 0; i < 6 && !ret; i++)
+		ret = list_add(out, sym_known[i]);
+	candidate_init(&out->batch, sym_batch);
+	return ret;
+}
+
+static void scan_failed(const struct scan *sc, int ret, const char *name, char *err, size_t errlen)
+{
+	if (ret == -E2BIG && sc->over)
+		snprintf(err, errlen, "%s: more than %u %s: not a libgui.so", name, sc->over_max,
+			 sc->over);
+	else
+		snprintf(err, errlen, "%s: out of memory reading symbols", name);
+}
+
+int sym_scan_image(void *img, size_t len, const char *name, const char *forced,
+		   struct sym_list *out, char *err, size_t errlen)
+{
+	struct scan sc = {.len = len};
+	int ret;
 
 	memset(out, 0, sizeof(*out));
 	if (elf_version(EV_CURRENT) == EV_NONE) {
 		snprintf(err, errlen, "libelf: %s", elf_errmsg(-1));
 		return -EINVAL;
 	}
+	sc.elf = elf_memory(img, len);
+	if (!sc.elf) {
+		snprintf(err, errlen, "%s: not an ELF file", name);
+		return -ENOEXEC;
+	}
+	ret = check_elf(&sc, name, err, errlen);
+	if (!ret) {
+		ret = list_init(out, forced);
+		if (!ret)
+			ret = scan_symtabs(&sc, out, forced == NULL);
+		if (ret) {
+			scan_failed(&sc, ret, name, err, errlen);
+			sym_list_free(out);
+		}
+	}
+	elf_end(sc.elf);
+	return ret;
+}
+
+/* The whole regular file at fd (at most SYM_FILE_MAX bytes) into *buf; -errno, err said. */
+static int read_image(int fd, const char *lib, void **buf, size_t *len, char *err, size_t errlen)
+{
+	struct stat st;
+	size_t got = 0;
+
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+		snprintf(err, errlen, "%s: not a regular file", lib);
+		return -EINVAL;
+	}
+	if ((uint64_t)st.st_size > SYM_FILE_MAX) {
+		snprintf(err, errlen, "%s: %lld bytes (at most %u MiB): not a libgui.so", lib,
+			 (long long)st.st_size, SYM_FILE_MAX >> 20);
+		return -EFBIG;
+	}
+	/* Read, not mmap: a file truncated under a mapping would kill framerec (SIGBUS). */
+	*buf = malloc(st.st_size ? (size_t)st.st_size : 1);
+	if (!*buf) {
+		snprintf(err, errlen, "%s: out of memory", lib);
+		return -ENOMEM;
+	}
+	while (got < (size_t)st.st_size) {
+		ssize_t n = pread(fd, (char *)*buf + got, (size_t)st.st_size - got, (off_t)got);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break; /* shrunk meanwhile: scan what was read */
+		got += (size_t)n;
+	}
+	*len = got;
+	return 0;
+}
+
+int sym_resolve(const char *lib, const char *forced, struct sym_list *out, char *err, size_t errlen)
+{
+	void *img = NULL;
+	size_t len = 0;
+	int fd, ret;
+
+	memset(out, 0, sizeof(*out));
 	/* O_NONBLOCK, then regular files only: a FIFO named as the library must not hang us. */
 	fd = open(lib, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (fd < 0) {
 		ret = -errno;
-		snprintf(err, errlen, "%s: cannot open: %s", lib, strerror(errno));
+		snprintf(err, errlen, "%s: cannot open: %s", lib, strerror(-ret));
 		return ret;
 	}
-	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
-		snprintf(err, errlen, "%s: not a regular file", lib);
-		close(fd);
-		return -EINVAL;
-	}
-	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
-	if (!elf || elf_kind(elf) != ELF_K_ELF) {
-		snprintf(err, errlen, "%s: not an ELF file", lib);
-		ret = -ENOEXEC;
-		goto cleanup;
-	}
-	if (gelf_getclass(elf) != ELFCLASS64) {
-		snprintf(err, errlen,
-			 "%s: 32-bit library; framerec records 64-bit processes only for now", lib);
-		ret = -ENOEXEC;
-		goto cleanup;
-	}
-	if (forced) {
-		ret = list_add(out, forced_name(forced));
-	} else {
-		for (size_t i = 0; i < 6 && !ret; i++)
-			ret = list_add(out, sym_known[i]);
-		candidate_init(&out->batch, sym_batch);
-	}
-	if (!ret)
-		ret = scan_symtabs(elf, out, forced == NULL);
-	if (ret) {
-		snprintf(err, errlen, "%s: out of memory reading symbols", lib);
-		sym_list_free(out);
-	}
-cleanup:
-	if (elf)
-		elf_end(elf);
+	ret = read_image(fd, lib, &img, &len, err, errlen);
 	close(fd);
+	if (!ret)
+		ret = sym_scan_image(img, len, lib, forced, out, err, errlen);
+	free(img);
 	return ret;
 }
 

@@ -51,10 +51,19 @@ extern const char sym_batch[];
  * Read lib's .dynsym/.symtab and list the candidates in attach order: forced (a mangled
  * name or a variant name) alone, else the six known names then every other name with a
  * queueBuffer prefix, and the batch symbol beside them. Returns 0, or -errno with a message in err
- * (cannot open, not ELF, 32-bit ELF).
+ * (cannot open, not a regular file, over SYM_FILE_MAX bytes, not ELF, 32-bit ELF).
  */
 FRC_MUST_USE int sym_resolve(const char *lib, const char *forced, struct sym_list *out, char *err,
 			     size_t errlen);
+/*
+ * The same for an ELF image in memory (what sym_resolve reads from lib, and what the
+ * fuzzer feeds: tests/fuzz/fuzz_symbols.c): len bytes at img, which libelf may rewrite in
+ * place (a foreign byte order), so it must be writable and private. name is used only in
+ * messages. Bounded whatever the bytes (symbols.c: SYM_*_MAX); -ENOEXEC (not a 64-bit
+ * ELF), -E2BIG (past a bound) or -ENOMEM, with the message in err.
+ */
+FRC_MUST_USE int sym_scan_image(void *img, size_t len, const char *name, const char *forced,
+				struct sym_list *out, char *err, size_t errlen);
 void sym_list_free(struct sym_list *l);
 const char *sym_status_str(enum sym_status s);
 /* True when the name is one of the sp<GraphicBuffer>& overloads. */

@@ -6,6 +6,7 @@
 #include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -169,12 +170,43 @@ int target_find_package(const char *name, pid_t *out, int max)
 	return n;
 }
 
-int target_mapped_lib(pid_t pid, const char *base, char *map_path, size_t map_len, char *open_path,
-		      size_t open_len)
+/*
+ * The file named by one /proc/PID/maps line when its basename is base: its path as the
+ * target shows it into map_path, as framerec opens it into open_path. false otherwise.
+ */
+static bool maps_line_lib(pid_t pid, char *line, const char *base, char *map_path, size_t map_len,
+			  char *open_path, size_t open_len)
 {
-	char path[64], *line = NULL;
+	char *file = strchr(line, '/'), *nl;
+	size_t flen, blen = strlen(base);
+	struct stat a, b;
+
+	if (!file)
+		return false;
+	nl = strchr(file, '\n');
+	if (nl)
+		*nl = 0;
+	flen = strlen(file);
+	/* "/.../libgui.so" exactly: basename equal, not "(deleted)" or a prefix. */
+	if (flen <= blen || file[flen - blen - 1] != '/' || strcmp(file + flen - blen, base))
+		return false;
+	snprintf(map_path, map_len, "%s", file);
+	/*
+	 * The path is in the target's mount namespace; /proc/PID/root/PATH names the same
+	 * file from ours. Prefer the plain path when it is the same file.
+	 */
+	snprintf(open_path, open_len, "/proc/%d/root%s", (int)pid, file);
+	if (stat(file, &a) == 0 && stat(open_path, &b) == 0 && a.st_dev == b.st_dev &&
+	    a.st_ino == b.st_ino)
+		snprintf(open_path, open_len, "%s", file);
+	return true;
+}
+
+int target_mapped_lib(pid_t pid, const char *base, target_lib_ok accept, void *ctx, char *map_path,
+		      size_t map_len, char *open_path, size_t open_len)
+{
+	char path[64], *line = NULL, m[PATH_MAX], o[PATH_MAX];
 	size_t cap = 0;
-	size_t blen = strlen(base);
 	int ret = -ENOENT;
 	FILE *f;
 
@@ -182,35 +214,21 @@ int target_mapped_lib(pid_t pid, const char *base, char *map_path, size_t map_le
 	f = fopen(path, "re");
 	if (!f)
 		return -errno;
-	while (getline(&line, &cap, f) > 0) {
-		char *file = strchr(line, '/'), *nl;
-		size_t flen;
-
-		if (!file)
+	while (ret != 0 && getline(&line, &cap, f) > 0) {
+		if (!maps_line_lib(pid, line, base, m, sizeof(m), o, sizeof(o)))
 			continue;
-		nl = strchr(file, '\n');
-		if (nl)
-			*nl = 0;
-		flen = strlen(file);
-		/* "/.../libgui.so" exactly: basename equal, not "(deleted)" or a prefix. */
-		if (flen <= blen || file[flen - blen - 1] != '/' ||
-		    strcmp(file + flen - blen, base))
+		/* An accepted file wins; else the first one found is what the caller names. */
+		if (accept && !accept(m, o, ctx)) {
+			if (ret == -ENOENT) {
+				snprintf(map_path, map_len, "%s", m);
+				snprintf(open_path, open_len, "%s", o);
+			}
+			ret = -EPERM;
 			continue;
-		snprintf(map_path, map_len, "%s", file);
-		/*
-		 * The path is in the target's mount namespace; /proc/PID/root/PATH names the
-		 * same file from ours. Prefer the plain path when it is the same file.
-		 */
-		snprintf(open_path, open_len, "/proc/%d/root%s", (int)pid, file);
-		{
-			struct stat a, b;
-
-			if (stat(file, &a) == 0 && stat(open_path, &b) == 0 &&
-			    a.st_dev == b.st_dev && a.st_ino == b.st_ino)
-				snprintf(open_path, open_len, "%s", file);
 		}
+		snprintf(map_path, map_len, "%s", m);
+		snprintf(open_path, open_len, "%s", o);
 		ret = 0;
-		break;
 	}
 	free(line);
 	fclose(f);

@@ -24,11 +24,19 @@ void target_cmdline(pid_t pid, char *buf, size_t len);
 /* PIDs whose argv[0] (or its basename) is name; returns the count (at most max). */
 int target_find_package(const char *name, pid_t *out, int max);
 /*
- * The mapped file in /proc/PID/maps whose basename is base, as a path framerec can open
- * (through /proc/PID/root when the target's mount namespace differs). 0 or -ENOENT.
+ * A mapped file's path as the target shows it (map) and as framerec can open it (open):
+ * accept says whether that one may be used.
  */
-FRC_MUST_USE int target_mapped_lib(pid_t pid, const char *base, char *map_path, size_t map_len,
-				   char *open_path, size_t open_len);
+typedef bool (*target_lib_ok)(const char *map, const char *open, void *ctx);
+/*
+ * The first mapped file in /proc/PID/maps whose basename is base and that accept (NULL:
+ * any) takes, as a path framerec can open (through /proc/PID/root when the target's mount
+ * namespace differs). 0; -EPERM when files of that name are mapped but accept took none
+ * (the first of them is then in map_path/open_path); -ENOENT when none is mapped.
+ */
+FRC_MUST_USE int target_mapped_lib(pid_t pid, const char *base, target_lib_ok accept, void *ctx,
+				   char *map_path, size_t map_len, char *open_path,
+				   size_t open_len);
 /* 1: the process is 32-bit (ELFCLASS32 exe); 0: 64-bit; -errno: unknown. */
 int target_is_32bit(pid_t pid);
 /*

@@ -111,6 +111,8 @@ static void rec_assert_eq(const struct frc_record *a, const struct frc_record *b
 		break;
 	case FRC_DROPS:
 		ck_assert(a->u.drops.cumulative == b->u.drops.cumulative);
+		ck_assert_msg(a->u.drops.batch_anomalies == b->u.drops.batch_anomalies,
+			      "record %zu: batch anomalies differ", i);
 		break;
 	case FRC_ATTACH:
 		ck_assert_uint_eq(a->u.attach.pid, b->u.attach.pid);
@@ -1716,6 +1718,136 @@ START_TEST(v1_0_captures_decode_identically)
 }
 END_TEST
 
+/* ------------------------------------------------------------ batch anomalies (issue 17) */
+
+static struct frc_record drops(uint64_t t, uint64_t cumulative, uint64_t anomalies)
+{
+	struct frc_record r = simple(FRC_DROPS, t, cumulative);
+
+	r.u.drops.batch_anomalies = anomalies;
+	return r;
+}
+
+/* The decompressed body of c's first chunk into out; returns its length. */
+static size_t first_body(const struct capture *c, uint8_t *out, size_t cap)
+{
+	size_t off = 8 + frc_get_le32(c->p + 4), fsz, n;
+
+	ck_assert_uint_eq(frc_get_le32(c->p + off), FRC_MAGIC_DESC);
+	off += 8 + frc_get_le32(c->p + off + 4);
+	fsz = ZSTD_findFrameCompressedSize(c->p + off, c->len - off);
+	ck_assert(!ZSTD_isError(fsz));
+	n = ZSTD_decompress(out, cap, c->p + off, fsz);
+	ck_assert(!ZSTD_isError(n));
+	return n;
+}
+
+/*
+ * A drops record's batch anomaly count (FORMAT.md 4.6) comes back with it, 0 included,
+ * in several chunks and at the largest value; the entry is its own, right before the
+ * drops entry: 08 01 02 | 03 02 05 07 for drops 5 7 with 2 anomalies.
+ */
+START_TEST(anomalies_roundtrip)
+{
+	struct frc_record in[6] = {drops(100, 0, 0),
+				   drops(200, 3, 1),
+				   frame(250, 1, 2, 0x10),
+				   drops(300, 3, 2),
+				   drops(400, UINT64_MAX, UINT64_MAX),
+				   drops(500, 9, 0)},
+			  out[8], one = drops(5, 7, 2);
+	static const uint8_t want[] = {0x08, 0x01, 0x02, 0x03, 0x02, 0x05, 0x07};
+	struct capture c = write_capture(in, 6, (const size_t[]){3, 2, 0}, NULL, 1);
+	struct frc_reader_stats st;
+	frc_reader *r = NULL;
+	uint8_t body[64];
+
+	ck_assert_int_eq(frc_reader_open_mem(&r, c.p, c.len, "mem.frc"), 0);
+	ck_assert_uint_eq(read_all(r, out, 8), 6);
+	for (size_t i = 0; i < 6; i++)
+		rec_assert_eq(&in[i], &out[i], i);
+	frc_reader_stats(r, &st);
+	ck_assert_str_eq(frc_status_name(st.status), "complete");
+	ck_assert_uint_eq(st.records, 6);
+	ck_assert_uint_eq(st.by_type[FRC_DROPS], 5);
+	ck_assert_uint_eq(st.unknown, 0);
+	ck_assert_uint_eq(st.chunks, 3);
+	frc_reader_close(r);
+	capture_free(&c);
+
+	c = write_capture(&one, 1, NULL, NULL, 1);
+	ck_assert_uint_eq(first_body(&c, body, sizeof(body)), sizeof(want));
+	ck_assert(!memcmp(body, want, sizeof(want)));
+	capture_free(&c);
+}
+END_TEST
+
+/*
+ * An anomaly entry not followed by a drops record (another record, or the chunk's end), a
+ * count of 0 (never written) or a payload with bytes left over: the chunk is corrupt.
+ */
+START_TEST(anomalies_damaged)
+{
+	static const uint8_t two[] = {0x02}, zero[] = {0x00}, extra[] = {0x02, 0x00};
+	struct frc_record d = drops(10, 1, 0), x = simple(FRC_EXIT, 11, 1), out[4];
+	const struct {
+		const uint8_t *p;
+		size_t len;
+		const struct frc_record *after; /* NULL: the chunk ends */
+		const char *why;
+	} cases[] = {
+	    {two, sizeof(two), &x, "not followed by a drops record"},
+	    {two, sizeof(two), NULL, "not followed by a drops record"},
+	    {zero, sizeof(zero), &d, "malformed batch anomaly entry"},
+	    {extra, sizeof(extra), &d, "malformed batch anomaly entry"},
+	};
+
+	for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+		int fd = memfd_create("a", MFD_CLOEXEC);
+		struct frc_reader_stats st;
+		frc_writer *w = NULL;
+		frc_reader *r = NULL;
+		struct capture c;
+
+		ck_assert_int_eq(frc_writer_open_fd(&w, fd, "a.frc", NULL, 0, NULL), 0);
+		ck_assert_int_eq(frc_writer_append_raw_entry(w, 8, cases[k].p, cases[k].len), 0);
+		if (cases[k].after)
+			ck_assert_int_eq(frc_writer_append(w, cases[k].after), 0);
+		ck_assert_int_eq(frc_writer_finish(w), 0);
+		frc_writer_free(w);
+		c = slurp_fd(fd);
+		close(fd);
+		ck_assert_int_eq(frc_reader_open_mem(&r, c.p, c.len, "a.frc"), 0);
+		ck_assert_uint_eq(read_all(r, out, 4), 0);
+		frc_reader_stats(r, &st);
+		ck_assert_int_eq(st.status, FRC_STATUS_CORRUPT);
+		ck_assert_msg(strstr(frc_reader_error(r), cases[k].why), "case %zu: %s", k,
+			      frc_reader_error(r));
+		frc_reader_close(r);
+		capture_free(&c);
+	}
+}
+END_TEST
+
+/* The text form: a 4th drops field only when not 0, so older texts stay canonical. */
+START_TEST(anomalies_text)
+{
+	static const char text[] = "drops 10 0 1\n"
+				   "drops 20 7\n"
+				   "drops 30 18446744073709551615 18446744073709551615\n";
+	char *got;
+
+	text_dir();
+	got = text_roundtrip(text);
+	ck_assert_str_eq(got, text);
+	free(got);
+	got = text_roundtrip("drops 40 7 0\n");
+	ck_assert_str_eq(got, "drops 40 7\n");
+	free(got);
+	text_dir_rm();
+}
+END_TEST
+
 /* ------------------------------------------------------------ surfaces (issue 10) */
 
 /*
@@ -1936,6 +2068,9 @@ int main(int argc, char **argv)
 	    FRC_CASE("surfaces_roundtrip", surfaces_roundtrip, 30),
 	    FRC_CASE("surfaces_damaged_column", surfaces_damaged_column, 10),
 	    FRC_CASE("surfaces_foreign_capture", surfaces_foreign_capture, 10),
+	    FRC_CASE("anomalies_roundtrip", anomalies_roundtrip, 10),
+	    FRC_CASE("anomalies_damaged", anomalies_damaged, 10),
+	    FRC_CASE("anomalies_text", anomalies_text, 10),
 	    FRC_CASE("v1_0_captures_decode_identically", v1_0_captures_decode_identically, 10),
 	    FRC_CASE("future_minor_capture", future_minor_capture, 10),
 	    FRC_CASE("spliced_recordings_corrupt", spliced_recordings_corrupt, 10),

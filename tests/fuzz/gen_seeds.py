@@ -11,6 +11,13 @@ and fuzz_analyze's: tests/fuzz/gen_seeds.py --analyze tests/fuzz/corpus_analyze
                     that declares 1 record.
 Built from format/FORMAT.md with tests/format/gen_future.py's helpers, not libfrc_format.
 
+fuzz_symbols' hand-made seeds (tests/fuzz/gen_seeds.py --symbols tests/fuzz/corpus_symbols;
+the build adds the stand-in's libgui.so builds to them):
+  found.so          a 1 KB ELF64 .so: .dynstr, .dynsym with hook_queueBuffer and a
+                    queueBuffer prefix match, one executable PT_LOAD holding both
+  sections_bomb.so  an ELF64 header claiming 65535 sections past the end of the file
+  elf32.so          an ELF32 header (refused as 32-bit)
+
 fuzz_analyze's seeds are records in fuzz_records.h's 12-byte encoding after its 3 option
 bytes: games the heuristics were made for, for the fuzzer to start from.
   steady_triple     62.5 Hz, one surface, 3 buffers in rotation, a tick every 60 frames
@@ -95,6 +102,45 @@ def analyze_seeds():
             "pause_exit": opts + b"".join(pause)}
 
 
+def elf64(sections, phdrs, blobs, shnum=None, shoff=None):
+    """An ELF64 little-endian ET_DYN x86-64: header, blobs at their offsets, then the
+    section and program header tables. sections: (type, offset, size, link, entsize)."""
+    body = bytearray(64)
+    for off, data in blobs:
+        body[len(body):off] = bytes(max(0, off - len(body)))
+        body[off:off + len(data)] = data
+    phoff = len(body)
+    for ph in phdrs:
+        body += struct.pack("<IIQQQQQQ", *ph)
+    sh_at = len(body)
+    for t, off, size, link, ent in sections:
+        body += struct.pack("<IIQQQQIIQQ", 0, t, 0, 0, off, size, link, 0, 8, ent)
+    hdr = b"\x7fELF" + bytes([2, 1, 1]) + bytes(9)
+    hdr += struct.pack("<HHIQQQIHHHHHH", 3, 62, 1, 0, phoff if phdrs else 0,
+                       shoff if shoff is not None else sh_at, 0, 64, 56, len(phdrs), 64,
+                       shnum if shnum is not None else len(sections), 0)
+    body[0:64] = hdr
+    return bytes(body)
+
+
+def symbols_seeds():
+    names = [b"", b"_ZN7android7Surface16hook_queueBufferEP13ANativeWindowP19ANativeWindowBufferi",
+             b"_ZN7android7Surface11queueBufferEv"]
+    strtab = b"\0".join(names) + b"\0"
+    offs = [strtab.index(n + b"\0") if n else 0 for n in names]
+    syms = bytes(24)  # index 0: the null symbol
+    for i, value in ((1, 0x400), (2, 0x410)):
+        syms += struct.pack("<IBBHQQ", offs[i], 0x12, 0, 1, value, 16)  # GLOBAL FUNC
+    code = b"\xc3" * 32
+    found = elf64([(0, 0, 0, 0, 0), (3, 0x100, len(strtab), 0, 0),
+                   (11, 0x200, len(syms), 1, 24)],
+                  [(1, 5, 0x400, 0x400, 0x400, len(code), len(code), 0x1000)],
+                  [(0x100, strtab), (0x200, syms), (0x400, code)])
+    return {"found.so": found,
+            "sections_bomb.so": elf64([], [], [], shnum=65535, shoff=64),
+            "elf32.so": b"\x7fELF" + bytes([1, 1, 1]) + bytes(9) + bytes(36)}
+
+
 def main(out):
     with open(os.path.join(out, "bomb_body.bin"), "wb") as f:
         f.write(run_65536() * 3)
@@ -103,8 +149,9 @@ def main(out):
 
 
 if __name__ == "__main__":
-    if sys.argv[1] == "--analyze":
-        for name, data in analyze_seeds().items():
+    if sys.argv[1] in ("--analyze", "--symbols"):
+        seeds = analyze_seeds() if sys.argv[1] == "--analyze" else symbols_seeds()
+        for name, data in seeds.items():
             with open(os.path.join(sys.argv[2], name), "wb") as f:
                 f.write(data)
     else:

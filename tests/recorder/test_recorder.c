@@ -7,8 +7,11 @@
  * line per queueBuffer call, the CLOCK_MONOTONIC time right before the call and the
  * buffer pointer.
  *
- * When this machine cannot run a BPF uprobe (not root, bpf() refused, no uprobe PMU)
- * every test exits 77, which CTest reports as SKIPPED (SKIP_RETURN_CODE 77).
+ * Every case here needs the probe: when this machine cannot run a BPF uprobe (not root,
+ * bpf() refused, no uprobe PMU) each exits 77, which CTest reports as SKIPPED
+ * (SKIP_RETURN_CODE 77). What framerec does without the probe (its command line, the
+ * refusals made before BPF, --sysfs-only) is tested in test_recorder_cli.c, which runs
+ * everywhere. The helpers both share are rectest.c.
  *
  * Run one test: test_recorder NAME (CTest registers each as recorder.NAME).
  */
@@ -41,607 +44,15 @@
 #include <unistd.h>
 
 #include "frc.h"
-#include "pipeline.h"
 #include "frc_case.h"
-
-/* Literal names (format/FORMAT.md, recorder/README.md), indexed like the stand-in's --symbol
- * variants. */
-static const char *const variant_name[6] = {"hook",   "internal", "legacy",
-					    "output", "sp",	  "sp_output"};
-static const char *const variant_symbol[6] = {
-    "_ZN7android7Surface16hook_queueBufferEP13ANativeWindowP19ANativeWindowBufferi",
-    "_ZN7android7Surface19queueBufferInternalEP19ANativeWindowBufferiPNS_"
-    "24SurfaceQueueBufferOutputE",
-    "_ZN7android7Surface11queueBufferEP19ANativeWindowBufferi",
-    "_ZN7android7Surface11queueBufferEP19ANativeWindowBufferiPNS_24SurfaceQueueBufferOutputE",
-    "_ZN7android7Surface11queueBufferERKNS_2spINS_13GraphicBufferEEERKNS1_INS_5FenceEEE",
-    "_ZN7android7Surface11queueBufferERKNS_2spINS_13GraphicBufferEEERKNS1_INS_5FenceEEEPNS_"
-    "24SurfaceQueueBufferOutputE",
-};
-enum { V_HOOK, V_INTERNAL, V_LEGACY, V_OUTPUT, V_SP, V_SP_OUTPUT };
-/* Surface::queueBuffers, the batch path (tests/standin/surface.h). */
-#define BATCH_SYMBOL                                                                               \
-	"_ZN7android7Surface12queueBuffersERKNSt3__16vectorINS0_17BatchQueuedBufferENS1_"          \
-	"9allocatorIS3_EEEEPNS2_INS_24SurfaceQueueBufferOutputENS4_IS9_EEEE"
-
-/* Allowed distance between a recorded ktime and the truth timestamp (issue 4). */
-#define MAX_SKEW_NS 2000000ull
-/*
- * A failure message that starts with this is a skew over MAX_SKEW_NS in a recording that
- * is otherwise exact (every call, buffer, Surface and thread right, every ktime inside its
- * call). main() runs such a test again, up to SKEW_RUNS times: even a SCHED_FIFO game
- * loses the CPU for milliseconds when the hypervisor steals it (this machine is a VM on 2
- * shared cores; a CI run saw 2.03 ms), which the recorder cannot help. A recorder that gets
- * times wrong misses in every run.
- */
-#define SKEW_MARK "skew: "
-#define SKEW_RUNS 3
-
-/* ------------------------------------------------------------ scratch files */
-
-static char tmpdir[64];
-
-static void remove_tmpdir(void)
-{
-	DIR *d = opendir(tmpdir);
-	struct dirent *e;
-	char p[PATH_MAX];
-
-	if (!d)
-		return;
-	while ((e = readdir(d))) {
-		if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) {
-			snprintf(p, sizeof(p), "%s/%s", tmpdir, e->d_name);
-			if (unlink(p))
-				rmdir(p); /* the unwritable-path test's subdirectory */
-		}
-	}
-	closedir(d);
-	rmdir(tmpdir);
-}
-
-/* A path in this test's scratch directory (static rotating storage, 8 live at once). */
-static const char *tmp(const char *name)
-{
-	static char bufs[8][PATH_MAX];
-	static int next;
-	char *p = bufs[next++ % 8];
-
-	snprintf(p, PATH_MAX, "%s/%s", tmpdir, name);
-	return p;
-}
-
-/* ------------------------------------------------------------ child processes */
-
-#define MAX_CHILDREN 16
-static pid_t children[MAX_CHILDREN];
-static int n_children;
-
-/* Runs at exit of the test process, also when an assertion failed (Check calls exit). */
-static char mounted[PATH_MAX]; /* a tmpfs the test mounted ("" when none) */
-
-static void cleanup(void)
-{
-	for (int i = 0; i < n_children; i++) {
-		if (children[i] > 0) {
-			kill(children[i], SIGKILL);
-			waitpid(children[i], NULL, 0);
-		}
-	}
-	n_children = 0;
-	if (mounted[0]) {
-		umount2(mounted, MNT_DETACH);
-		mounted[0] = 0;
-	}
-	remove_tmpdir();
-}
-
-static void setup(void)
-{
-	snprintf(tmpdir, sizeof(tmpdir), "/tmp/frc-rectest-XXXXXX");
-	ck_assert_ptr_nonnull(mkdtemp(tmpdir));
-	atexit(cleanup);
-}
-
-static void teardown(void)
-{
-	cleanup();
-}
-
-/* A reaped child leaves the list, so a test may start more than MAX_CHILDREN in turn. */
-static void forget_child(pid_t pid)
-{
-	for (int i = 0; i < n_children; i++)
-		if (children[i] == pid) {
-			children[i] = children[--n_children];
-			return;
-		}
-}
+#include "pipeline.h"
+#include "rectest.h"
 
 /*
- * Start path with argv (argv[0] may differ from path: the --package tests need a custom
- * process name). stdout and stderr go to out_file (NULL: /dev/null). The child dies with
- * the test process (PR_SET_PDEATHSIG), so a failed test leaves nothing running.
- */
-static rlim_t spawn_fsize;  /* RLIMIT_FSIZE for the next spawn (0: none) */
-static uid_t spawn_uid;	    /* run the next spawn as this user, no groups (0: as we are) */
-static bool spawn_realtime; /* run the next spawn SCHED_FIFO (see start_game) */
-
-static pid_t spawn(const char *path, char *const argv[], const char *out_file)
-{
-	ck_assert_int_lt(n_children, MAX_CHILDREN);
-	pid_t pid = fork();
-	ck_assert_int_ge(pid, 0);
-	if (pid == 0) {
-		sigset_t none;
-		sigemptyset(&none);
-		sigprocmask(SIG_SETMASK, &none, NULL);
-		prctl(PR_SET_PDEATHSIG, SIGKILL);
-		int in = open("/dev/null", O_RDONLY);
-		int out =
-		    open(out_file ? out_file : "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0644);
-		if (in < 0 || out < 0)
-			_exit(126);
-		dup2(in, 0);
-		dup2(out, 1);
-		dup2(out, 2);
-		if (spawn_fsize) {
-			struct rlimit rl = {spawn_fsize, spawn_fsize};
-			setrlimit(RLIMIT_FSIZE, &rl);
-		}
-		if (spawn_realtime) {
-			struct sched_param sp = {.sched_priority = 1};
-			(void)sched_setscheduler(0, SCHED_FIFO,
-						 &sp); /* best effort: see start_game */
-		}
-		if (spawn_uid && (setgroups(0, NULL) || setgid(spawn_uid) || setuid(spawn_uid)))
-			_exit(125);
-		execv(path, argv);
-		_exit(127);
-	}
-	children[n_children++] = pid;
-	return pid;
-}
-
-/* Wait up to timeout_ms for pid; returns its wait status, or -1 (then it is killed). */
-static int wait_exit(pid_t pid, int timeout_ms)
-{
-	int st;
-
-	for (int waited = 0; waited <= timeout_ms; waited += 10) {
-		pid_t r = waitpid(pid, &st, WNOHANG);
-		if (r == pid) {
-			forget_child(pid);
-			return st;
-		}
-		usleep(10000);
-	}
-	kill(pid, SIGKILL);
-	waitpid(pid, &st, 0);
-	forget_child(pid);
-	return -1;
-}
-
-static uint64_t mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
-/* The whole of a small text file (framerec's output), NUL-terminated, static storage. */
-static const char *slurp(const char *path)
-{
-	static char buf[16384];
-	buf[0] = 0;
-	FILE *f = fopen(path, "r");
-	if (f) {
-		size_t n = fread(buf, 1, sizeof(buf) - 1, f);
-		buf[n] = 0;
-		fclose(f);
-	}
-	return buf;
-}
-
-/* An argv under construction: add(&a, "fmt", ...) appends one argument. */
-struct args {
-	char *v[64];
-	int n;
-	char store[64][PATH_MAX];
-};
-
-__attribute__((format(printf, 2, 3))) static void add(struct args *a, const char *fmt, ...)
-{
-	va_list ap;
-
-	ck_assert_int_lt(a->n, 63);
-	va_start(ap, fmt);
-	vsnprintf(a->store[a->n], PATH_MAX, fmt, ap);
-	va_end(ap);
-	a->v[a->n] = a->store[a->n];
-	a->v[++a->n] = NULL;
-}
-
-/* ------------------------------------------------------------ stand-in game */
-
-/* Where the stand-in libgui.so is loaded in pid (its mapping at file offset 0), or 0. */
-static uint64_t lib_base(pid_t pid)
-{
-	char path[64], line[PATH_MAX + 128];
-	uint64_t base = 0;
-
-	snprintf(path, sizeof(path), "/proc/%d/maps", (int)pid);
-	FILE *m = fopen(path, "r");
-	while (m && fgets(line, sizeof(line), m)) {
-		unsigned long long lo, off;
-		char *name = strchr(line, '/');
-		if (!name || sscanf(line, "%llx-%*x %*s %llx", &lo, &off) != 2)
-			continue;
-		name[strcspn(name, "\n")] = 0;
-		if (off == 0 && strcmp(name, STANDIN_LIB) == 0) {
-			base = lo;
-			break;
-		}
-	}
-	if (m)
-		fclose(m);
-	return base;
-}
-
-/* Wait until pid has mapped the stand-in library (the dynamic loader has run). */
-static void wait_mapped(pid_t pid)
-{
-	for (int waited = 0; waited < 10000 && !lib_base(pid); waited += 5)
-		usleep(5000);
-	ck_assert_msg(lib_base(pid), "pid %d never mapped %s", (int)pid, STANDIN_LIB);
-}
-
-/*
- * Start standin-game gated (--wait-signal): it makes no call before SIGUSR1, so a probe
- * can be attached first. argv0 is its process name. extra: further NULL-terminated args.
- * Returns once the game has mapped libgui.so.
- */
-static pid_t start_game(const char *argv0, int variant, const char *truth, const char *fps,
-			const char *frames, ...)
-{
-	static struct args a;
-	va_list ap;
-	const char *s;
-
-	a.n = 0;
-	add(&a, "%s", argv0);
-	add(&a, "--wait-signal");
-	add(&a, "--symbol");
-	add(&a, "%s", variant_name[variant]);
-	add(&a, "--fps");
-	add(&a, "%s", fps);
-	add(&a, "--frames");
-	add(&a, "%s", frames);
-	add(&a, "--buffers");
-	add(&a, "3");
-	if (truth) {
-		add(&a, "--truth");
-		add(&a, "%s", truth);
-	}
-	va_start(ap, frames);
-	while ((s = va_arg(ap, const char *)))
-		add(&a, "%s", s);
-	va_end(ap);
-	/*
-	 * The truth timestamp is taken right before the call, so the scheduler must not run
-	 * anything between the two: on a loaded 2-core CI machine an ordinary thread was once
-	 * descheduled there for 4.3 ms, and the 2 ms check failed a correct recording. A
-	 * SCHED_FIFO game (its threads inherit it) is preempted only by interrupts. It sleeps
-	 * between calls, so it cannot starve framerec.
-	 */
-	spawn_realtime = true;
-	pid_t pid = spawn(STANDIN_GAME, a.v, NULL);
-	spawn_realtime = false;
-	/* Like a running app, the game has libgui.so mapped before anyone attaches to it. */
-	wait_mapped(pid);
-	return pid;
-}
-
-/*
- * Wait until the uprobe on symbol is armed in process pid: the kernel then has written
- * its breakpoint instruction over the function's first instruction in that process's
- * copy of the code page, which /proc/PID/mem shows. This tells us, without relying on
- * anything framerec prints, that calls from now on trap into the BPF program. Returns
- * true when armed within timeout_ms.
- */
-static bool wait_armed(pid_t pid, const char *symbol, int timeout_ms)
-{
-#if defined(__x86_64__)
-	static const unsigned char bkpt[] = {0xcc}; /* int3 */
-#elif defined(__aarch64__)
-	static const unsigned char bkpt[] = {0xa0, 0x00, 0x20, 0xd4}; /* brk #0x5 */
-#else
-#error "wait_armed: no uprobe breakpoint instruction known for this architecture"
-#endif
-	/* The symbol's offset from the library's load base, from our own dlopen of it. */
-	void *h = dlopen(STANDIN_LIB, RTLD_NOW | RTLD_LOCAL);
-	ck_assert_msg(h, "dlopen %s: %s", STANDIN_LIB, dlerror());
-	void *f = dlsym(h, symbol);
-	Dl_info info;
-	ck_assert_msg(f && dladdr(f, &info), "%s not in %s", symbol, STANDIN_LIB);
-	uint64_t rel = (uint64_t)((char *)f - (char *)info.dli_fbase);
-	dlclose(h);
-
-	char path[64];
-	for (int waited = 0; waited <= timeout_ms; waited += 5) {
-		uint64_t base = lib_base(pid);
-		if (base) {
-			unsigned char code[sizeof(bkpt)];
-			snprintf(path, sizeof(path), "/proc/%d/mem", (int)pid);
-			int fd = open(path, O_RDONLY);
-			ssize_t n =
-			    fd >= 0 ? pread(fd, code, sizeof(code), (off_t)(base + rel)) : -1;
-			if (fd >= 0)
-				close(fd);
-			if (n == (ssize_t)sizeof(code) && memcmp(code, bkpt, sizeof(code)) == 0) {
-				/*
-				 * Armed. Attaching is breakpoint first, then the BPF program
-				 * on the perf event: leave that a moment to complete.
-				 */
-				usleep(100000);
-				return true;
-			}
-		}
-		usleep(5000);
-	}
-	return false;
-}
-
-/* ------------------------------------------------------------ truth and capture */
-
-#define TRUTH_MAX 4096
-
-/* The game's truth file: MONOTONIC_NS 0xBUFFER 0xSURFACE TID per queued buffer. */
-struct truth {
-	size_t n;
-	uint64_t ns[TRUTH_MAX];
-	uint64_t buf[TRUTH_MAX];
-	uint64_t surface[TRUTH_MAX];
-	uint32_t tid[TRUTH_MAX];
-};
-
-static void read_truth(const char *path, struct truth *t)
-{
-	FILE *f = fopen(path, "r");
-	char line[256];
-
-	ck_assert_msg(f, "truth file %s: %s", path, strerror(errno));
-	t->n = 0;
-	while (t->n < TRUTH_MAX && fgets(line, sizeof(line), f)) {
-		int got = sscanf(line, "%" SCNu64 " 0x%" SCNx64 " 0x%" SCNx64 " %" SCNu32,
-				 &t->ns[t->n], &t->buf[t->n], &t->surface[t->n], &t->tid[t->n]);
-		ck_assert_msg(got == 4, "truth file %s: bad line %zu: %s", path, t->n + 1, line);
-		t->n++;
-	}
-	ck_assert_msg(feof(f), "truth file %s: more than %d lines", path, TRUTH_MAX);
-	fclose(f);
-}
-
-struct rec {
-	uint8_t type;
-	uint32_t pid;
-	uint32_t tid;
-	uint64_t ktime;
-	uint64_t value;			 /* frame: buffer; drops: cumulative */
-	uint64_t surface;		 /* frame */
-	char symbol[FRC_SYMBOL_MAX + 1]; /* attach */
-};
-
-struct capture {
-	struct frc_reader_stats st;
-	char symbol_meta[FRC_SYMBOL_MAX + 1];
-	size_t n;
-	struct rec *r; /* every record in file order */
-};
-
-static void read_capture(const char *path, struct capture *c)
-{
-	frc_reader *rd = NULL;
-	struct frc_record rec;
-	size_t cap = 0;
-	int rc;
-
-	memset(c, 0, sizeof(*c));
-	rc = frc_reader_open(&rd, path);
-	ck_assert_msg(rc == 0, "frc_reader_open(%s): %s", path,
-		      rd ? frc_reader_error(rd) : frc_strerror(rc));
-	const char *sym = frc_reader_meta_get(rd, "symbol");
-	snprintf(c->symbol_meta, sizeof(c->symbol_meta), "%s", sym ? sym : "");
-	while ((rc = frc_reader_next(rd, &rec)) == 1) {
-		if (c->n == cap) {
-			cap = cap ? 2 * cap : 1024;
-			c->r = realloc(c->r, cap * sizeof(*c->r));
-			ck_assert_ptr_nonnull(c->r);
-		}
-		struct rec *o = &c->r[c->n++];
-		memset(o, 0, sizeof(*o));
-		o->type = rec.type;
-		o->ktime = rec.ktime_ns;
-		switch (rec.type) {
-		case FRC_FRAME:
-			o->pid = rec.u.frame.pid;
-			o->tid = rec.u.frame.tid;
-			o->value = rec.u.frame.buffer;
-			o->surface = rec.u.frame.surface;
-			break;
-		case FRC_DROPS:
-			o->value = rec.u.drops.cumulative;
-			break;
-		case FRC_ATTACH:
-			o->pid = rec.u.attach.pid;
-			snprintf(o->symbol, sizeof(o->symbol), "%s", rec.u.attach.symbol);
-			break;
-		case FRC_EXIT:
-			o->pid = rec.u.exit.pid;
-			break;
-		}
-	}
-	ck_assert_msg(rc == 0, "frc_reader_next(%s): %s", path, frc_reader_error(rd));
-	frc_reader_stats(rd, &c->st);
-	frc_reader_close(rd);
-}
-
-static void free_capture(struct capture *c)
-{
-	free(c->r);
-	c->r = NULL;
-}
-
-/* Index of the k-th record (0-based) of type with pid (0: any pid), or -1. */
-static long find_rec(const struct capture *c, uint8_t type, uint32_t pid, size_t k)
-{
-	for (size_t i = 0; i < c->n; i++)
-		if (c->r[i].type == type && (pid == 0 || c->r[i].pid == pid) && k-- == 0)
-			return (long)i;
-	return -1;
-}
-
-static size_t count_rec(const struct capture *c, uint8_t type, uint32_t pid)
-{
-	size_t n = 0;
-	for (size_t i = 0; i < c->n; i++)
-		n += c->r[i].type == type && (pid == 0 || c->r[i].pid == pid);
-	return n;
-}
-
-/* The cumulative count of the last drops record (0 when there is none). */
-static uint64_t last_drops(const struct capture *c, bool *present)
-{
-	*present = false;
-	uint64_t v = 0;
-	for (size_t i = 0; i < c->n; i++)
-		if (c->r[i].type == FRC_DROPS) {
-			v = c->r[i].value;
-			*present = true;
-		}
-	return v;
-}
-
-/* One call, recorded or true, and its place in its stream. */
-struct call {
-	uint64_t ns, buf, surface;
-	uint32_t tid;
-	size_t order;
-};
-
-/* By surface, then in order: each Surface's calls as one stream (one thread queues it). */
-static int call_cmp(const void *a, const void *b)
-{
-	const struct call *x = a, *y = b;
-
-	if (x->surface != y->surface)
-		return x->surface < y->surface ? -1 : 1;
-	return (x->order > y->order) - (x->order < y->order);
-}
-
-/*
- * pid's frames equal the first `expect` truth calls, call for call within each Surface's
- * stream (the streams of two threads may interleave differently in the ring and in the
- * truth file when two calls are near-simultaneous): same buffer, Surface and thread, ktime
- * within MAX_SKEW_NS of the truth timestamp. Returns the number of pid's frames.
- */
-static size_t check_frames(const struct capture *c, pid_t pid, const struct truth *t, size_t expect)
-{
-	struct call *got = calloc(expect + 1, sizeof(*got)),
-		    *want = calloc(expect + 1, sizeof(*want));
-	size_t k = 0;
-
-	ck_assert(got && want && expect <= t->n);
-	for (size_t i = 0; i < c->n; i++) {
-		const struct rec *r = &c->r[i];
-		if (r->type != FRC_FRAME || r->pid != (uint32_t)pid)
-			continue;
-		ck_assert_msg(k < expect, "pid %d: more frames recorded than the %zu expected",
-			      (int)pid, expect);
-		got[k] = (struct call){r->ktime, r->value, r->surface, r->tid, k};
-		k++;
-	}
-	ck_assert_msg(k == expect, "pid %d: %zu frames recorded, %zu calls expected", (int)pid, k,
-		      expect);
-	for (size_t i = 0; i < expect; i++)
-		want[i] = (struct call){t->ns[i], t->buf[i], t->surface[i], t->tid[i], i};
-	qsort(got, expect, sizeof(*got), call_cmp);
-	qsort(want, expect, sizeof(*want), call_cmp);
-	for (size_t i = 0; i < expect; i++) {
-		const struct call *g = &got[i], *w = &want[i];
-		uint64_t d = g->ns > w->ns ? g->ns - w->ns : w->ns - g->ns;
-
-		ck_assert_msg(g->surface == w->surface && g->buf == w->buf && g->tid == w->tid,
-			      "pid %d truth call %zu: recorded buffer 0x%" PRIx64
-			      " surface 0x%" PRIx64 " tid %u, truth 0x%" PRIx64 " 0x%" PRIx64 " %u",
-			      (int)pid, w->order, g->buf, g->surface, g->tid, w->buf, w->surface,
-			      w->tid);
-		/*
-		 * Causality, exact whatever the load: the game reads CLOCK_MONOTONIC (the
-		 * probe's clock) right before its call and again before its next call.
-		 * (A batch's buffers share one call, one truth time.)
-		 */
-		ck_assert_msg(g->ns >= w->ns,
-			      "pid %d truth call %zu: ktime %" PRIu64
-			      " precedes its call at %" PRIu64,
-			      (int)pid, w->order, g->ns, w->ns);
-		if (i + 1 < expect && w[1].surface == w->surface && w[1].ns > w->ns)
-			ck_assert_msg(g->ns <= w[1].ns,
-				      "pid %d truth call %zu: ktime %" PRIu64
-				      " follows the next call at %" PRIu64,
-				      (int)pid, w->order, g->ns, w[1].ns);
-		ck_assert_msg(d <= MAX_SKEW_NS,
-			      SKEW_MARK "pid %d truth call %zu: ktime %" PRIu64 " is %" PRIu64
-					" ns from the truth %" PRIu64,
-			      (int)pid, w->order, g->ns, d, w->ns);
-	}
-	free(got);
-	free(want);
-	return k;
-}
-
-/* ------------------------------------------------------------ framerec */
-
-/* framerec's argv: the arguments given, NULL-terminated; --quiet always. */
-static pid_t start_framerec(const char *log, ...)
-{
-	static struct args a;
-	va_list ap;
-	const char *s;
-
-	a.n = 0;
-	add(&a, "framerec");
-	add(&a, "--quiet");
-	va_start(ap, log);
-	while ((s = va_arg(ap, const char *)))
-		add(&a, "%s", s);
-	va_end(ap);
-	return spawn(FRAMEREC, a.v, log);
-}
-
-/* Assert a child exited normally with code; show framerec's log otherwise. */
-static void assert_exit(int st, int code, const char *log)
-{
-	ck_assert_msg(st != -1, "timed out; output: %s", log ? slurp(log) : "");
-	ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == code,
-		      "expected exit %d, got status 0x%x; output: %s", code, st,
-		      log ? slurp(log) : "");
-}
-
-static char pidbuf[8][16];
-/* A PID as an argument string (8 live at once). */
-static const char *pidstr(pid_t pid)
-{
-	static int next;
-	char *p = pidbuf[next++ % 8];
-	snprintf(p, 16, "%d", (int)pid);
-	return p;
-}
-
-/*
- * framerec --pid game --symbol (variant v) [opt val] -o cap, then release the gated game
- * once the probe is armed in it. Returns framerec's PID; its output goes to log.
+ * framerec --pid game --lib STANDIN_LIB --symbol (variant v) [opt val] -o cap, then release
+ * the gated game once the probe is armed in it. Returns framerec's PID; its output goes to
+ * log. --lib: the stand-in's libgui.so is in the build tree, not on a system partition, so
+ * framerec opens it only when it is named (plan.c, lib_trusted).
  */
 static pid_t record_game(pid_t game, int v, const char *cap, const char *log, const char *opt,
 			 const char *val)
@@ -649,11 +60,11 @@ static pid_t record_game(pid_t game, int v, const char *cap, const char *log, co
 	pid_t rec;
 
 	if (opt)
-		rec = start_framerec(log, "--pid", pidstr(game), "--symbol", variant_symbol[v], opt,
-				     val, "-o", cap, NULL);
+		rec = start_framerec(log, "--pid", pidstr(game), "--lib", STANDIN_LIB, "--symbol",
+				     variant_symbol[v], opt, val, "-o", cap, NULL);
 	else
-		rec = start_framerec(log, "--pid", pidstr(game), "--symbol", variant_symbol[v],
-				     "-o", cap, NULL);
+		rec = start_framerec(log, "--pid", pidstr(game), "--lib", STANDIN_LIB, "--symbol",
+				     variant_symbol[v], "-o", cap, NULL);
 	ck_assert_msg(wait_armed(game, variant_symbol[v], 10000),
 		      "framerec did not attach within 10 s; output: %s", slurp(log));
 	kill(game, SIGUSR1);
@@ -740,7 +151,8 @@ START_TEST(variant_batch)
 {
 	const char *truth = tmp("truth.txt"), *cap = tmp("cap.frc"), *log = tmp("framerec.log");
 	pid_t game = start_game("standin-game", V_HOOK, truth, "200", "60", "--batch", "3", NULL);
-	pid_t rec = start_framerec(log, "--pid", pidstr(game), "-o", cap, NULL);
+	pid_t rec =
+	    start_framerec(log, "--pid", pidstr(game), "--lib", STANDIN_LIB, "-o", cap, NULL);
 
 	ck_assert_msg(wait_armed(game, BATCH_SYMBOL, 10000),
 		      "framerec did not attach the batch path within 10 s; output: %s", slurp(log));
@@ -760,6 +172,51 @@ START_TEST(variant_batch)
 	bool has;
 	ck_assert_uint_eq(last_drops(&c, &has), 0);
 	free_capture(&c);
+}
+END_TEST
+
+/*
+ * issue 17: Surface::queueBuffers called with vectors that are no vector of 24-byte
+ * elements (3 elements and 1 byte; 2^36 elements; end before begin), as a wrong symbol or
+ * ABI would show them, then 20 good calls of 3 buffers. The probe used to divide whatever
+ * end - begin was: 3 garbage frames, ~2^36 "drops" and one more. Now each is one batch
+ * anomaly: the capture's drops records say 3, the drops count stays 0, the frames equal
+ * the truth, and the summary names them.
+ */
+START_TEST(batch_malformed)
+{
+	const char *truth = tmp("truth.txt"), *cap = tmp("cap.frc"), *log = tmp("framerec.log");
+	pid_t game = start_game("standin-game", V_HOOK, truth, "200", "20", "--batch", "3",
+				"--batch-malformed", "unaligned,huge,reversed", NULL);
+	char *argv[] = {"framerec",  "--pid", (char *)pidstr(game), "--lib",
+			STANDIN_LIB, "-o",    (char *)cap,	    NULL};
+	pid_t rec = spawn(FRAMEREC, argv, log);
+
+	ck_assert_msg(wait_armed(game, BATCH_SYMBOL, 10000),
+		      "framerec did not attach the batch path within 10 s; output: %s", slurp(log));
+	kill(game, SIGUSR1);
+	assert_exit(wait_exit(game, 10000), 0, NULL);
+	assert_exit(wait_exit(rec, 10000), 0, log);
+
+	struct truth t;
+	struct capture c;
+	bool has;
+	read_truth(truth, &t);
+	ck_assert_uint_eq(t.n, 60);
+	read_capture(cap, &c);
+	ck_assert_str_eq(frc_status_name(c.st.status), "complete");
+	check_frames(&c, game, &t, 60);
+	ck_assert_uint_eq(last_drops(&c, &has), 0);
+	ck_assert(has);
+	long d = -1;
+	for (size_t i = 0; i < c.n; i++)
+		if (c.r[i].type == FRC_DROPS)
+			d = (long)i;
+	ck_assert_msg(c.r[d].anomalies == 3, "the last drops record has %" PRIu64 " anomalies",
+		      c.r[d].anomalies);
+	free_capture(&c);
+	ck_assert_msg(strstr(slurp(log), ": 60 frames, 0 reservation failures,"), "%s", slurp(log));
+	ck_assert_msg(strstr(slurp(log), "framerec: 3 malformed batch calls: "), "%s", slurp(log));
 }
 END_TEST
 
@@ -844,7 +301,8 @@ START_TEST(accounting_batch_tiny_ring)
 	const char *cap = tmp("cap.frc"), *log = tmp("framerec.log");
 	pid_t game = start_game("standin-game", V_HOOK, NULL, "60", "20000", "--burst", "--batch",
 				"5", NULL);
-	pid_t rec = start_framerec(log, "--pid", pidstr(game), "--ring-kib", "4", "-o", cap, NULL);
+	pid_t rec = start_framerec(log, "--pid", pidstr(game), "--lib", STANDIN_LIB, "--ring-kib",
+				   "4", "-o", cap, NULL);
 
 	ck_assert_msg(wait_armed(game, BATCH_SYMBOL, 10000),
 		      "framerec did not attach the batch path within 10 s; output: %s", slurp(log));
@@ -973,8 +431,9 @@ START_TEST(package_reattach)
 	pid_t game[2];
 
 	snprintf(name, sizeof(name), "com.example.frctest%d", (int)getpid());
-	pid_t rec = start_framerec(log, "--package", name, "--wait", "--symbol",
-				   variant_symbol[V_OUTPUT], "--flush-ms", "100", "-o", cap, NULL);
+	pid_t rec =
+	    start_framerec(log, "--package", name, "--wait", "--lib", STANDIN_LIB, "--symbol",
+			   variant_symbol[V_OUTPUT], "--flush-ms", "100", "-o", cap, NULL);
 	usleep(200000); /* framerec is waiting before the first target exists */
 	for (int i = 0; i < 2; i++) {
 		game[i] = start_game(name, V_OUTPUT, truth[i], "200", "40", NULL);
@@ -1072,50 +531,12 @@ END_TEST
 
 /* ------------------------------------------------------------ refusals */
 
-/* A game that never calls (gated forever), as a valid --pid for the refusal tests. */
-static pid_t idle_game(void)
-{
-	return start_game("standin-game", V_LEGACY, NULL, "60", "0", NULL);
-}
-
-/* framerec exited 1 with a one-line-or-more message on stderr that contains needle. */
-static void assert_refused(pid_t rec, const char *log, const char *needle)
-{
-	assert_exit(wait_exit(rec, 10000), 1, log);
-	const char *out = slurp(log);
-	ck_assert_msg(strstr(out, needle), "the message does not name '%s': %s", needle, out);
-}
-
-START_TEST(refuse_overwrite)
-{
-	const char *cap = tmp("existing.frc"), *log = tmp("framerec.log");
-	FILE *f = fopen(cap, "w");
-	ck_assert_ptr_nonnull(f);
-	fputs("precious\n", f);
-	fclose(f);
-	pid_t game = idle_game();
-	pid_t rec = start_framerec(log, "--pid", pidstr(game), "-o", cap, NULL);
-	assert_refused(rec, log, cap);
-	ck_assert_str_eq(slurp(cap), "precious\n");
-}
-END_TEST
-
-START_TEST(unwritable_path)
-{
-	const char *cap = tmp("no-such-dir/cap.frc"), *log = tmp("framerec.log");
-	pid_t game = idle_game();
-	pid_t rec = start_framerec(log, "--pid", pidstr(game), "-o", cap, NULL);
-	assert_refused(rec, log, cap);
-	ck_assert_int_ne(access(cap, F_OK), 0);
-}
-END_TEST
-
 START_TEST(unknown_symbol)
 {
 	const char *cap = tmp("cap.frc"), *log = tmp("framerec.log");
 	pid_t game = idle_game();
-	pid_t rec =
-	    start_framerec(log, "--pid", pidstr(game), "--symbol", "nosuch", "-o", cap, NULL);
+	pid_t rec = start_framerec(log, "--pid", pidstr(game), "--lib", STANDIN_LIB, "--symbol",
+				   "nosuch", "-o", cap, NULL);
 	assert_refused(rec, log, "nosuch");
 	ck_assert_msg(access(cap, F_OK) != 0, "%s was created", cap);
 }
@@ -1130,6 +551,56 @@ START_TEST(nonexistent_pid)
 	assert_exit(wait_exit(gone, 5000), 0, NULL);
 	pid_t rec = start_framerec(log, "--pid", pidstr(gone), "-o", cap, NULL);
 	assert_refused(rec, log, pidstr(gone));
+	ck_assert_msg(access(cap, F_OK) != 0, "%s was created", cap);
+}
+END_TEST
+
+/* The first line after the first occurrence of prefix in out ("" when none), static. */
+static const char *line_after(const char *out, const char *prefix)
+{
+	static char line[FRC_MSG_MAX];
+	const char *p = strstr(out, prefix);
+
+	line[0] = 0;
+	if (p)
+		snprintf(line, sizeof(line), "%.*s", (int)strcspn(p + strlen(prefix), "\n"),
+			 p + strlen(prefix));
+	return line;
+}
+
+/*
+ * issue 17: framerec is root and parses the libgui.so its target maps; an app can map a
+ * crafted one from its data directory. Without --lib a mapped libgui.so that is not on a
+ * system partition (here the stand-in's, in the build tree) is refused by name with the
+ * hint --lib PATH, before anything is opened, and doctor --pid FAILs its library step with
+ * the very same words; with --lib naming another file of that name it is refused too, and
+ * with --lib naming it, it is recorded (every other test here).
+ */
+START_TEST(untrusted_library_refused)
+{
+	const char *cap = tmp("cap.frc"), *log = tmp("framerec.log"), *dlog = tmp("doctor.log");
+	const char *other = tmp("libgui.so");
+	char why[FRC_MSG_MAX], cmd[2 * PATH_MAX];
+	pid_t game = idle_game();
+	pid_t rec = start_framerec(log, "--pid", pidstr(game), "-o", cap, NULL);
+
+	assert_refused(rec, log, "framerec: library: PID ");
+	snprintf(why, sizeof(why), "%s", line_after(slurp(log), "framerec: library: "));
+	ck_assert_msg(strstr(why, STANDIN_LIB) && strstr(why, "not on a system partition") &&
+			  strstr(why, "--lib PATH"),
+		      "%s", why);
+	ck_assert_msg(access(cap, F_OK) != 0, "%s was created", cap);
+	char *dargv[] = {"framerec", "doctor", "--pid", (char *)pidstr(game), NULL};
+	assert_exit(wait_exit(spawn(FRAMEREC, dargv, dlog), 20000), 1, dlog);
+	ck_assert_str_eq(line_after(slurp(dlog), "FAIL  library      "), why);
+	ck_assert_msg(strstr(slurp(dlog), "FAIL  symbols      not checked: no library"), "%s",
+		      slurp(dlog));
+
+	snprintf(cmd, sizeof(cmd), "cp '%s' '%s'", STANDIN_LIB, other);
+	ck_assert_int_eq(system(cmd), 0);
+	rec = start_framerec(log, "--pid", pidstr(game), "--lib", other, "-o", cap, NULL);
+	assert_refused(rec, log, "which is not the --lib file");
+	ck_assert_msg(strstr(slurp(log), other), "%s", slurp(log));
 	ck_assert_msg(access(cap, F_OK) != 0, "%s was created", cap);
 }
 END_TEST
@@ -1296,43 +767,6 @@ START_TEST(drops_every_chunk)
 }
 END_TEST
 
-/* A small text file at path. */
-static void write_file(const char *path, const char *text)
-{
-	FILE *f = fopen(path, "w");
-	ck_assert_ptr_nonnull(f);
-	fputs(text, f);
-	ck_assert_int_eq(fclose(f), 0);
-}
-
-/*
- * -d 1 with --tick-ms 500: the ticks due at 0.5 s and at 1.0 s are both written; the
- * one due at the same instant as the end used to be dropped (so -d 1 with the default
- * tick gave no reading at all), and with it the sysfs sample taken right before it.
- */
-START_TEST(duration_last_tick)
-{
-	const char *cap = tmp("cap.frc"), *log = tmp("framerec.log"), *node = tmp("fps");
-	write_file(node, "60\n");
-	pid_t rec = start_framerec(log, "--sysfs-only", "--sysfs", node, "-d", "1", "--tick-ms",
-				   "500", "--sysfs-ms", "250", "-o", cap, NULL);
-	assert_exit(wait_exit(rec, 10000), 0, log);
-
-	struct capture c;
-	read_capture(cap, &c);
-	ck_assert_str_eq(frc_status_name(c.st.status), "complete");
-	ck_assert_uint_eq(count_rec(&c, FRC_TICK, 0), 2);
-	/* The end tick reads the node right before it, like every tick. */
-	long last_tick = find_rec(&c, FRC_TICK, 0, 1);
-	ck_assert_int_gt(last_tick, 0);
-	ck_assert_uint_eq(c.r[last_tick - 1].type, FRC_SYSFS);
-	/* 0, .25, .5, .75, 1 s; a late wakeup under load may merge the .75 one into the end. */
-	ck_assert_uint_ge(count_rec(&c, FRC_SYSFS, 0), 4);
-	ck_assert_uint_le(count_rec(&c, FRC_SYSFS, 0), 5);
-	free_capture(&c);
-}
-END_TEST
-
 /* A kernel thread (PF_KTHREAD in /proc/PID/stat's flags), or 0 when none is visible. */
 static pid_t find_kthread(void)
 {
@@ -1405,17 +839,6 @@ START_TEST(command_ignores_sigterm)
 }
 END_TEST
 
-/* --sysfs naming a node that does not exist is refused before anything is created. */
-START_TEST(sysfs_missing_node)
-{
-	const char *cap = tmp("cap.frc"), *log = tmp("framerec.log"), *node = tmp("no-such-node");
-	pid_t rec =
-	    start_framerec(log, "--sysfs-only", "--sysfs", node, "-d", "1", "-o", cap, NULL);
-	assert_refused(rec, log, node);
-	ck_assert_msg(access(cap, F_OK) != 0, "%s was created", cap);
-}
-END_TEST
-
 /*
  * The live status line on a 40-column terminal: every refresh fits in 39 columns, so it
  * never wraps (a wrapped line leaves a row behind at every refresh: "\r\033[K" clears
@@ -1485,102 +908,6 @@ START_TEST(status_line_width)
 	}
 	ck_assert_msg(status_lines >= 2, "no status line refreshes in: %s", out);
 	ck_assert_msg(summary, "no whole summary line with 260 frames in: %s", out);
-}
-END_TEST
-
-/*
- * --force replaces a regular file or a symlink, never a device, FIFO or directory: as
- * root, "--force -o /dev/null" used to unlink /dev/null and put a capture in its place.
- * A FIFO in the scratch directory stands in for the device.
- */
-START_TEST(force_special_file)
-{
-	const char *fifo = tmp("fifo.frc"), *log = tmp("framerec.log"), *node = tmp("fps");
-	struct stat st;
-	write_file(node, "60\n");
-	ck_assert_int_eq(mkfifo(fifo, 0600), 0);
-	pid_t rec = start_framerec(log, "--sysfs-only", "--sysfs", node, "-d", "0.3", "--force",
-				   "-o", fifo, NULL);
-	assert_refused(rec, log, fifo);
-	ck_assert_msg(strstr(slurp(log), "FIFO"), "the message does not say what it is: %s",
-		      slurp(log));
-	ck_assert_int_eq(lstat(fifo, &st), 0);
-	ck_assert_msg(S_ISFIFO(st.st_mode), "%s was replaced (mode 0%o)", fifo, st.st_mode);
-}
-END_TEST
-
-/*
- * Bad command lines: exit 2, and the first line of stderr is "framerec: ..." naming the
- * option (getopt's own messages used to start with framerec's full path, and an empty
- * -o or --package value went on as a file or process named ""). A number out of range
- * is told the range.
- */
-START_TEST(usage_errors)
-{
-	const char *cap = tmp("cap.frc"), *log = tmp("framerec.log");
-	static const struct {
-		const char *args[4];
-		const char *needle;
-	} bad[] = {
-	    {{"--ring-kib", "0"}, "--ring-kib"},
-	    {{"--ring-kib", "3"}, "--ring-kib"},
-	    {{"--ring-kib", "99999999999999999999"}, "--ring-kib"},
-	    /* out of range: the message states the range */
-	    {{"--tick-ms", "0"}, "--tick-ms: '0' is not in [10, 3600000]"},
-	    {{"--sysfs-ms", "9"}, "--sysfs-ms: '9' is not in [10, 3600000]"},
-	    {{"-d", "0"}, "-d: '0' is not a number of seconds in (0, 10000000]"},
-	    {{"-d", "-1"}, "-d"},
-	    {{"-d", "abc"}, "-d"},
-	    {{"--pid", "abc"}, "--pid"},
-	    {{"--pid", "2147483648"}, "--pid: '2147483648' is not a process id (1..2147483647)"},
-	    {{"--bogus"}, "--bogus"},
-	    {{"-x"}, "-x"},
-	    {{"--quiet=1"}, "--quiet takes no value"},
-	    {{"--sysfs-only=yes"}, "--sysfs-only takes no value"},
-	    {{"--p", "1"}, "ambiguous option '--p'"}, /* --pid or --package */
-	    {{"--package", ""}, "--package"},
-	    {{"--lib", ""}, "--lib"},
-	    {{"--sysfs-only", "--sysfs"}, "--sysfs"}, /* no value: last option */
-	};
-	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
-		struct args a = {.n = 0};
-		add(&a, "framerec");
-		add(&a, "-o");
-		add(&a, "%s", cap);
-		for (int k = 0; k < 4 && bad[i].args[k]; k++)
-			add(&a, "%s", bad[i].args[k]);
-		pid_t rec = spawn(FRAMEREC, a.v, log);
-		assert_exit(wait_exit(rec, 5000), 2, log);
-		const char *out = slurp(log);
-		const char *hit = strstr(out, bad[i].needle); /* NULL compared below 0x1... */
-		ck_assert_msg(strncmp(out, "framerec: ", 10) == 0 && hit && hit < strchr(out, '\n'),
-			      "case %zu: the first line does not start with 'framerec: ' and name "
-			      "'%s': %s",
-			      i, bad[i].needle, out);
-		ck_assert_msg(access(cap, F_OK) != 0, "case %zu: %s was created", i, cap);
-	}
-	/* Without -o, and with an empty one. */
-	char *no_o[] = {"framerec", "--pid", "1", NULL};
-	assert_exit(wait_exit(spawn(FRAMEREC, no_o, log), 5000), 2, log);
-	ck_assert_msg(strstr(slurp(log), "-o FILE.frc is required"), "%s", slurp(log));
-	char *empty_o[] = {"framerec", "--pid", "1", "-o", "", NULL};
-	assert_exit(wait_exit(spawn(FRAMEREC, empty_o, log), 5000), 2, log);
-	ck_assert_msg(strstr(slurp(log), "--output: empty value"), "%s", slurp(log));
-	/* doctor: the same, named "framerec doctor: " (getopt used to say "doctor: ..."). */
-	static const struct {
-		const char *arg, *needle;
-	} dbad[] = {
-	    {"--bogus", "framerec doctor: unknown option '--bogus'"},
-	    {"-x", "framerec doctor: unknown option '-x'"},
-	    {"--pid", "framerec doctor: --pid needs a value"},
-	    {"--pid=0", "framerec doctor: --pid: '0' is not a process id"},
-	};
-	for (size_t i = 0; i < sizeof(dbad) / sizeof(dbad[0]); i++) {
-		char *dargv[] = {"framerec", "doctor", (char *)dbad[i].arg, NULL};
-		assert_exit(wait_exit(spawn(FRAMEREC, dargv, log), 5000), 2, log);
-		ck_assert_msg(strncmp(slurp(log), dbad[i].needle, strlen(dbad[i].needle)) == 0,
-			      "doctor %s: %s", dbad[i].arg, slurp(log));
-	}
 }
 END_TEST
 
@@ -2106,100 +1433,9 @@ static const char *bpf_unavailable(void)
 	return NULL;
 }
 
-struct test_entry {
-	const char *name;
-	const TTest *test;
-};
-
-/*
- * doctor prints values that come from the target and the device (symbol names, library
- * paths, sysfs bytes): ESC, C1 controls (U+009B is CSI) and bytes that are not UTF-8
- * are shown as \xHH, never sent raw to the terminal (they were, through vprintf).
- */
-START_TEST(doctor_escapes_untrusted)
-{
-	const char *log = tmp("doctor.log");
-	char *argv[] = {"framerec",  "doctor",	 "--lib",
-			STANDIN_LIB, "--symbol", "evil\x1b[2J\xc2\x9b\xff",
-			NULL};
-	const char *out;
-
-	assert_exit(wait_exit(spawn(FRAMEREC, argv, log), 30000), 1, log);
-	out = slurp(log);
-	ck_assert_msg(strstr(out, "evil\\x1b[2J\\xc2\\x9b\\xff: not in"), "%s", out);
-	for (const unsigned char *p = (const unsigned char *)out; *p; p++)
-		ck_assert_msg(*p != 0x1b && *p < 0x80, "raw byte 0x%02x in: %s", *p, out);
-}
-END_TEST
-
-/* The capture's tick.ms metadata (which run wrote it), after checking it is complete. */
-static unsigned long capture_tick_ms(const char *path)
-{
-	frc_reader *rd = NULL;
-	struct frc_record rec;
-	const char *v;
-	unsigned long ms;
-	int rc;
-
-	ck_assert_msg(frc_reader_open(&rd, path) == 0, "%s: not a capture", path);
-	v = frc_reader_meta_get(rd, "tick.ms");
-	ck_assert_ptr_nonnull(v);
-	ms = strtoul(v, NULL, 10);
-	while ((rc = frc_reader_next(rd, &rec)) == 1)
-		;
-	ck_assert_int_eq(rc, 0);
-	frc_reader_close(rd);
-	return ms;
-}
-
-/*
- * --force writes a new file and renames it over -o when the recording stops: meanwhile -o
- * keeps the old file, and of two concurrent --force runs each publishes a whole capture
- * (the one that stops last is what -o holds). framerec used to unlink -o at the start:
- * the second run unlinked the first one's new file, which went on recording into nothing.
- */
-START_TEST(force_replaces_at_stop)
-{
-	const char *cap = tmp("cap.frc"), *node = tmp("fps"), *la = tmp("a.log"),
-		   *lb = tmp("b.log");
-	char cmd[600];
-
-	write_file(node, "60\n");
-	write_file(cap, "old\n");
-	pid_t a = start_framerec(la, "--sysfs-only", "--sysfs", node, "-d", "1.5", "--tick-ms",
-				 "400", "--force", "-o", cap, NULL);
-	pid_t b = start_framerec(lb, "--sysfs-only", "--sysfs", node, "-d", "0.7", "--tick-ms",
-				 "300", "--force", "-o", cap, NULL);
-	usleep(400000);
-	ck_assert_str_eq(slurp(cap), "old\n"); /* both are recording */
-	assert_exit(wait_exit(b, 10000), 0, lb);
-	ck_assert_uint_eq(capture_tick_ms(cap), 300);
-	assert_exit(wait_exit(a, 10000), 0, la);
-	ck_assert_uint_eq(capture_tick_ms(cap), 400);
-	/* no temporary file is left next to it */
-	snprintf(cmd, sizeof(cmd), "ls '%s' | grep -q 'cap\\.frc\\.tmp'", tmpdir);
-	ck_assert_int_ne(system(cmd), 0);
-}
-END_TEST
-
-static Suite *build_suite(const struct test_entry *tests, size_t n)
-{
-	Suite *s = suite_create("recorder");
-
-	for (size_t i = 0; i < n; i++) {
-		/* One TCase per test, named like it, so CTest can run each one alone. */
-		TCase *tc = tcase_create(tests[i].name);
-		tcase_set_timeout(tc, 60);
-		tcase_add_checked_fixture(tc, setup, teardown);
-		tcase_add_test(tc, tests[i].test);
-		suite_add_tcase(s, tc);
-	}
-	return s;
-}
-
 int main(int argc, char **argv)
 {
-	const char *only = argc > 1 ? argv[1] : NULL;
+	/* Every case here runs the probe; those that need none are in test_recorder_cli.c. */
 	const char *why = bpf_unavailable();
 
 	if (why) {
@@ -2214,6 +1450,7 @@ int main(int argc, char **argv)
 	    FRC_CASE("variant_sp", variant_sp),
 	    FRC_CASE("variant_sp_output", variant_sp_output),
 	    FRC_CASE("variant_batch", variant_batch),
+	    FRC_CASE("batch_malformed", batch_malformed),
 	    FRC_CASE("two_surfaces", two_surfaces),
 	    FRC_CASE("accounting_batch_tiny_ring", accounting_batch_tiny_ring),
 	    FRC_CASE("accounting_tiny_ring", accounting_tiny_ring),
@@ -2222,18 +1459,13 @@ int main(int argc, char **argv)
 	    FRC_CASE("package_reattach", package_reattach),
 	    FRC_CASE("pid_target_exit", pid_target_exit),
 	    FRC_CASE("command_first_frame", command_first_frame),
-	    FRC_CASE("refuse_overwrite", refuse_overwrite),
-	    FRC_CASE("unwritable_path", unwritable_path),
 	    FRC_CASE("unknown_symbol", unknown_symbol),
 	    FRC_CASE("nonexistent_pid", nonexistent_pid),
+	    FRC_CASE("untrusted_library_refused", untrusted_library_refused),
 	    FRC_CASE("drops_every_chunk", drops_every_chunk),
-	    FRC_CASE("duration_last_tick", duration_last_tick),
 	    FRC_CASE("kernel_thread_pid", kernel_thread_pid),
 	    FRC_CASE("command_ignores_sigterm", command_ignores_sigterm),
-	    FRC_CASE("sysfs_missing_node", sysfs_missing_node),
 	    FRC_CASE("status_line_width", status_line_width),
-	    FRC_CASE("force_special_file", force_special_file),
-	    FRC_CASE("usage_errors", usage_errors),
 	    FRC_CASE("command_exit_status", command_exit_status),
 	    FRC_CASE("enospc_keeps_chunks", enospc_keeps_chunks),
 	    FRC_CASE("file_size_limit", file_size_limit),
@@ -2246,37 +1478,6 @@ int main(int argc, char **argv)
 	    FRC_CASE("tracker_live_equals_replay", tracker_live_equals_replay),
 	    FRC_CASE("fifo_refused", fifo_refused),
 	    FRC_CASE("wait_interrupted", wait_interrupted),
-	    FRC_CASE("doctor_escapes_untrusted", doctor_escapes_untrusted),
-	    FRC_CASE("force_replaces_at_stop", force_replaces_at_stop),
 	};
-	Suite *s = build_suite(tests, sizeof(tests) / sizeof(tests[0]));
-	int run, failed;
-	for (int attempt = 1;; attempt++) {
-		SRunner *sr = srunner_create(s);
-		srunner_run(sr, NULL, only, CK_NORMAL);
-		run = srunner_ntests_run(sr);
-		failed = srunner_ntests_failed(sr);
-		bool skew_only = false;
-		if (failed == 1 && run == 1) {
-			TestResult **tr = srunner_failures(sr);
-			skew_only = tr && strncmp(tr_msg(tr[0]), SKEW_MARK, strlen(SKEW_MARK)) == 0;
-			free(tr);
-		}
-		/* srunner_free frees the suite too: keep it for the next attempt. */
-		if (!skew_only || attempt == SKEW_RUNS) {
-			srunner_free(sr);
-			break;
-		}
-		fprintf(stderr,
-			"test_recorder: run %d of %d missed only the %llu ns skew bound: "
-			"running it again\n",
-			attempt, SKEW_RUNS, MAX_SKEW_NS);
-		srunner_free(sr);
-		s = build_suite(tests, sizeof(tests) / sizeof(tests[0]));
-	}
-	if (run == 0) {
-		fprintf(stderr, "test_recorder: no test named '%s'\n", only ? only : "");
-		return 1;
-	}
-	return failed ? 1 : 0;
+	return rectest_main(tests, sizeof(tests) / sizeof(tests[0]), argc, argv);
 }

@@ -37,6 +37,11 @@ using android::Surface;
 using android::SurfaceQueueBufferOutput;
 
 enum variant { V_HOOK, V_INTERNAL, V_LEGACY, V_OUTPUT, V_SP, V_SP_OUTPUT };
+
+/* --batch-malformed: the vectors no real libgui would pass (a wrong symbol or ABI's view). */
+enum malformed { M_UNALIGNED, M_HUGE, M_REVERSED };
+static const char *const malformed_names[] = {"unaligned", "huge", "reversed"};
+#define N_MALFORMED (sizeof(malformed_names) / sizeof(malformed_names[0]))
 static const char *const variant_names[] = {"hook",   "internal", "legacy",
 					    "output", "sp",	  "sp_output"};
 #define N_VARIANTS (sizeof(variant_names) / sizeof(variant_names[0]))
@@ -72,6 +77,7 @@ struct options {
 	unsigned long long overlay_buffers;
 	unsigned long long batch; /* 0: single-buffer calls of --symbol */
 	unsigned long long realloc_every;
+	unsigned malformed; /* --batch-malformed: a bit per enum malformed */
 	enum variant symbol;
 	bool burst;
 	bool wait_signal;
@@ -115,6 +121,11 @@ static void usage_options(FILE *f)
 	    "                       Surface::queueBuffers (1..4096), on every surface;\n"
 	    "                       --symbol then has no effect; --fps and --frames count\n"
 	    "                       calls, each queueing the next K buffers in rotation\n"
+	    "  --batch-malformed MODE,...  before the first call, one Surface::queueBuffers\n"
+	    "                       call per MODE with a vector that is no vector of\n"
+	    "                       24-byte elements: unaligned (3 elements and 1 byte),\n"
+	    "                       huge (2^36 elements), reversed (end before begin); the\n"
+	    "                       library refuses them (nothing queued, no truth line)\n"
 	    "  --realloc-every N    replace a surface's buffers with new ones (new addresses,\n"
 	    "                       like a resolution change) once N buffers were queued;\n"
 	    "                       checked before each call\n"
@@ -235,6 +246,37 @@ static bool parse_rate_steps(const char *arg, struct pacing *p)
 	return false;
 }
 
+/* --batch-malformed MODE[,MODE...]: each of unaligned, huge, reversed at most once. */
+static bool parse_malformed(const char *arg, unsigned *out)
+{
+	const char *s = arg;
+
+	*out = 0;
+	while (*s) {
+		size_t len = strcspn(s, ","), i;
+
+		for (i = 0; i < N_MALFORMED; i++)
+			if (strlen(malformed_names[i]) == len &&
+			    !strncmp(s, malformed_names[i], len))
+				break;
+		if (i == N_MALFORMED || (*out & (1u << i)))
+			break;
+		*out |= 1u << i;
+		s += len;
+		if (*s == ',' && s[1])
+			s++;
+		else if (*s)
+			break;
+	}
+	if (*out && !*s)
+		return true;
+	fprintf(stderr,
+		"standin-game: --batch-malformed: '%s' is not a list of unaligned, huge, "
+		"reversed (each once)\n",
+		arg);
+	return false;
+}
+
 static bool parse_variant(const char *s, enum variant *out)
 {
 	for (size_t i = 0; i < N_VARIANTS; i++) {
@@ -268,6 +310,7 @@ enum {
 	O_REALLOC,
 	O_PATTERN,
 	O_RATE_STEPS,
+	O_MALFORMED,
 };
 
 /* The options that take one number: name, range and where it goes. */
@@ -316,6 +359,8 @@ static bool parse_one(int c, const char *arg, struct options *o)
 		return parse_pattern(arg, &o->pace);
 	case O_RATE_STEPS:
 		return parse_rate_steps(arg, &o->pace);
+	case O_MALFORMED:
+		return parse_malformed(arg, &o->malformed);
 	}
 	return false;
 }
@@ -354,6 +399,7 @@ static const struct option longopts[] = {
     {"realloc-every", required_argument, nullptr, O_REALLOC},
     {"pattern", required_argument, nullptr, O_PATTERN},
     {"rate-steps", required_argument, nullptr, O_RATE_STEPS},
+    {"batch-malformed", required_argument, nullptr, O_MALFORMED},
     {"help", no_argument, nullptr, 'h'},
     {nullptr, 0, nullptr, 0},
 };
@@ -580,6 +626,33 @@ static int queue_batch(struct scene *s, unsigned long i, unsigned long long k)
 	LibcxxVector<SurfaceQueueBufferOutput> out = {s->batch_out, s->batch_out + k,
 						      s->batch_out + k};
 	return s->surface.queueBuffers(in, &out);
+}
+
+/*
+ * --batch-malformed: one queueBuffers call per mode, with a vector whose begin points at
+ * three real elements (a probe that trusted it would read them) but whose end makes no
+ * vector of 24-byte elements: what a recorder sees through a wrong symbol or another ABI.
+ * The library refuses them (surface.h, STANDIN_BATCH_SANE); they queue nothing.
+ */
+static void queue_malformed(struct scene *s, unsigned modes)
+{
+	Surface::BatchQueuedBuffer elems[3];
+	uintptr_t begin = (uintptr_t)elems, end[N_MALFORMED];
+
+	for (unsigned long j = 0; j < 3; j++)
+		elems[j] = {&s->set.anwb[j % s->set.n], -1, INT64_MIN};
+	end[M_UNALIGNED] = begin + 3 * sizeof(elems[0]) + 1;
+	end[M_HUGE] = begin + (sizeof(elems[0]) << 36);
+	end[M_REVERSED] = begin - sizeof(elems[0]);
+	for (size_t m = 0; m < N_MALFORMED; m++) {
+		if (!(modes & (1u << m)))
+			continue;
+		LibcxxVector<Surface::BatchQueuedBuffer> in = {
+		    reinterpret_cast<Surface::BatchQueuedBuffer *>(begin),
+		    reinterpret_cast<Surface::BatchQueuedBuffer *>(end[m]),
+		    reinterpret_cast<Surface::BatchQueuedBuffer *>(end[m])};
+		(void)s->surface.queueBuffers(in, nullptr);
+	}
 }
 
 /*
@@ -866,6 +939,8 @@ int main(int argc, char **argv)
 		wait_for_go();
 	if (o.start_delay_ms && !stop_signal)
 		sleep_until(now_ns() + o.start_delay_ms * 1000000ull);
+	if (o.malformed && !stop_signal)
+		queue_malformed(&m.scene, o.malformed);
 
 	if (!run(&m, ovp, &elapsed_ns))
 		goto cleanup;

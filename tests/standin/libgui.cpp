@@ -77,12 +77,21 @@ STANDIN_EXPORT int Surface::queueBuffer(const sp<GraphicBuffer> &buffer, const s
 
 /*
  * The batch path: each element counts as one queued buffer, as if queueBuffer had been
- * called for it; an output vector with room gets a frame number per buffer.
+ * called for it; an output vector with room gets a frame number per buffer. A vector that
+ * is no vector of BatchQueuedBuffers (end before begin, a size that is not a multiple of
+ * the element, more than STANDIN_BATCH_SANE elements: what standin-game --batch-malformed
+ * passes, to show a probe what a wrong symbol or ABI looks like) is refused without
+ * being read: -EINVAL (BAD_VALUE), nothing queued.
  */
 STANDIN_EXPORT int Surface::queueBuffers(const LibcxxVector<BatchQueuedBuffer> &buffers,
 					 LibcxxVector<SurfaceQueueBufferOutput> *outputs)
 {
-	size_t n = (size_t)(buffers.end - buffers.begin);
+	uintptr_t b = (uintptr_t)buffers.begin, e = (uintptr_t)buffers.end;
+
+	if (e < b || (e - b) % sizeof(BatchQueuedBuffer) ||
+	    (e - b) / sizeof(BatchQueuedBuffer) > STANDIN_BATCH_SANE)
+		return -22;
+	size_t n = (e - b) / sizeof(BatchQueuedBuffer);
 	bool fill = outputs && (size_t)(outputs->end - outputs->begin) >= n;
 
 	for (size_t i = 0; i < n; i++) {

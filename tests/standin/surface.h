@@ -30,6 +30,9 @@ struct ANativeWindowBuffer {
 	void *handle;
 };
 
+/* The most elements the stand-in's queueBuffers takes (framerec's FRAMEREC_BATCH_SANE). */
+#define STANDIN_BATCH_SANE 4096
+
 /* Surface::queueBuffers as Android's libc++ mangles it (see "7." below). */
 #define STANDIN_QUEUE_BUFFERS_SYMBOL                                                               \
 	"_ZN7android7Surface12queueBuffersERKNSt3__16vectorINS0_17BatchQueuedBufferENS1_"          \

@@ -102,6 +102,18 @@ START_TEST(exports_seven_names)
 	ck_assert_ptr_eq(*last, &bufs[2]);
 	ck_assert_uint_eq(out[0], 2); /* frame numbers after the legacy call's 1 */
 	ck_assert_uint_eq(out[2], 4);
+	/*
+	 * No vector of 24-byte elements (what standin-game --batch-malformed passes): refused
+	 * with -EINVAL without being read, nothing queued.
+	 */
+	uintptr_t b = (uintptr_t)e;
+	struct vec bad[] = {{e, (void *)(b + 3 * 24 + 1), NULL},
+			    {e, (void *)(b + ((uintptr_t)24 << 36)), NULL},
+			    {e + 1, e, NULL}};
+	for (size_t i = 0; i < 3; i++) {
+		ck_assert_int_eq(batch(&surface, &bad[i], NULL), -22);
+		ck_assert_uint_eq(*queued, 4);
+	}
 	dlclose(h);
 }
 END_TEST
@@ -666,6 +678,9 @@ START_TEST(bad_values)
 	BAD("--batch", "--batch", "0");
 	BAD("--batch", "--batch", "4097");
 	BAD("[1, 4096]", "--batch", "x");
+	BAD("--batch-malformed", "--batch-malformed", "sideways");
+	BAD("--batch-malformed", "--batch-malformed", "huge,huge");
+	BAD("--batch-malformed", "--batch-malformed", "huge,");
 	BAD("--overlay-fps", "--surfaces", "--overlay-fps", "0");
 	BAD("--overlay-buffers", "--surfaces", "--overlay-buffers", "1025");
 	BAD("--overlay-fps", "--overlay-fps", "5"); /* without --surfaces */
