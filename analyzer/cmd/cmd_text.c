@@ -26,7 +26,7 @@ static const char import_help[] =
     "  meta KEY VALUE...                 (header metadata, before the first record)\n"
     "  frame KTIME_NS PID TID 0xBUFFER [0xSURFACE]   (surface: argument 0, default 0)\n"
     "  sysfs KTIME_NS \"RAW\"   |   sysfs KTIME_NS !ERRNO\n"
-    "  drops KTIME_NS CUMULATIVE\n"
+    "  drops KTIME_NS CUMULATIVE [BATCH_ANOMALIES]\n"
     "  attach KTIME_NS PID SYMBOL\n"
     "  exit KTIME_NS PID\n"
     "  tick KTIME_NS [FPS SOURCE]        (FPS up to 6 decimals, SOURCE sysfs|ebpf; - - = none)\n"

@@ -389,6 +389,7 @@ static void sec_accounting(const struct em *x)
 	val_u64(x, "frames", s->stats.by_type[FRC_FRAME]);
 	val_u64(x, "reservation_failures", s->drops);
 	val_f3(x, "loss_percent", true, s->loss_pct);
+	val_u64(x, "batch_anomalies", s->batch_anomalies);
 	val_u64(x, "unknown_records", s->stats.unknown);
 	open_(x, "records", NULL);
 	for (int t = 1; t <= FRC_TYPE_MAX; t++)
@@ -396,6 +397,11 @@ static void sec_accounting(const struct em *x)
 	close_(x);
 	row(x, "frames", "%" PRIu64, s->stats.by_type[FRC_FRAME]);
 	row(x, "reservation failures", "%" PRIu64 " (%.3f %% loss)", s->drops, s->loss_pct);
+	if (s->batch_anomalies)
+		row(x, "malformed batch calls",
+		    "%" PRIu64 " (buffers unknown: neither frames nor "
+		    "failures)",
+		    s->batch_anomalies);
 	row(x, "unknown records skipped", "%" PRIu64, s->stats.unknown);
 	close_(x);
 }

@@ -71,7 +71,7 @@ struct summary {
 	struct source_stats src[3];
 	/* sysfs samples */
 	uint64_t sysfs_count, sysfs_invalid, sysfs_errors;
-	uint64_t drops;
+	uint64_t drops, batch_anomalies; /* cumulative, as the last drops record says */
 	/* fidelity: only a replay of the tracker the recording ran can reproduce its readings */
 	bool fidelity_applies;
 	char recorded_tracker[32];
@@ -177,6 +177,7 @@ static int sum_record(void *ctx, const struct frc_record *rec, uint64_t frame_se
 		break;
 	case FRC_DROPS:
 		s->drops = rec->u.drops.cumulative;
+		s->batch_anomalies = rec->u.drops.batch_anomalies;
 		break;
 	case FRC_ATTACH:
 		window_forget(s, rec->u.attach.pid);
@@ -521,6 +522,7 @@ void summary_view(struct summary *s, struct summary_view *v)
 	v->sysfs_count = s->sysfs_count;
 	v->sysfs_invalid = s->sysfs_invalid;
 	v->sysfs_errors = s->sysfs_errors;
+	v->batch_anomalies = s->batch_anomalies;
 	v->fidelity_applies = s->fidelity_applies;
 	v->recorded_tracker = s->recorded_tracker;
 	v->live = s->live;

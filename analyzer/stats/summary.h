@@ -64,6 +64,7 @@ struct summary_view {
 	uint32_t tick_ms;
 	struct summary_frame_numbers fn;
 	uint64_t drops, jank_ns;
+	uint64_t batch_anomalies; /* malformed Surface::queueBuffers calls (FORMAT.md 4.6) */
 	double loss_pct;
 	uint64_t ticks, none;
 	struct summary_source src[3]; /* by enum frc_source */

@@ -484,6 +484,25 @@ START_TEST(html_janks_one_meaning)
 }
 END_TEST
 
+/* The recorder's count of malformed batch calls (FORMAT.md 4.6) is in the accounting. */
+START_TEST(report_batch_anomalies)
+{
+	char args[1200];
+
+	spit_text(path("an.txt"), "frame 1000000000 7 7 0x1\nframe 1016666667 7 7 0x2\n"
+				  "drops 1020000000 4 3\n");
+	snprintf(args, sizeof(args), "import '%s' -o '%s'", path("an.txt"), path("an.frc"));
+	ck_assert_int_eq(fa(args), 0);
+	snprintf(args, sizeof(args), "report '%s'", path("an.frc"));
+	ck_assert_int_eq(fa(args), 0);
+	ck_out_has("  reservation failures     4 (66.667 % loss)\n");
+	ck_out_has("  malformed batch calls    3 (buffers unknown: neither frames nor failures)\n");
+	snprintf(args, sizeof(args), "report --json '%s'", path("an.frc"));
+	ck_assert_int_eq(fa(args), 0);
+	ck_out_has("\"batch_anomalies\": 3,");
+}
+END_TEST
+
 /* Bytes of a file, to compare an input before and after a refused run. */
 static char *bytes_of(const char *p, size_t *len)
 {
@@ -648,6 +667,7 @@ int main(int argc, char **argv)
 	    FRC_CASE("compare_no_data_fails", compare_no_data_fails),
 	    FRC_CASE("fidelity_only_recorded_tracker", fidelity_only_recorded_tracker),
 	    FRC_CASE("html_janks_one_meaning", html_janks_one_meaning),
+	    FRC_CASE("report_batch_anomalies", report_batch_anomalies),
 	    FRC_CASE("output_is_input_refused", output_is_input_refused),
 	    FRC_CASE("output_exists_needs_force", output_exists_needs_force),
 	    FRC_CASE("output_planted_link_not_followed", output_planted_link_not_followed),
