@@ -20,7 +20,7 @@
 
 int rec_start_child(struct rec *r, char *err, size_t errlen)
 {
-	int gate[2], ep[2];
+	int gate[2], ep[2], ret;
 	pid_t pid;
 
 	if (pipe2(gate, O_CLOEXEC))
@@ -70,11 +70,12 @@ int rec_start_child(struct rec *r, char *err, size_t errlen)
 	}
 	return 0;
 fail:
-	snprintf(err, errlen, "cannot start %s: %s", r->opt->command[0], strerror(errno));
-	return -1;
+	ret = errno;
+	snprintf(err, errlen, "cannot start %s: %s", r->opt->command[0], strerror(ret));
+	return -ret;
 }
 
-/* Let the child exec; returns 0 when the exec succeeded. */
+/* Let the child exec; returns 0 when the exec succeeded, else -errno (the exec's). */
 int rec_release_child(struct rec *r, char *err, size_t errlen)
 {
 	int e = 0;
@@ -92,14 +93,14 @@ int rec_release_child(struct rec *r, char *err, size_t errlen)
 	r->child_err = -1;
 	if (n == (ssize_t)sizeof(e) || e) {
 		snprintf(err, errlen, "cannot run %s: %s", r->opt->command[0], strerror(e));
-		return -1;
+		return e ? -e : -EIO;
 	}
 	return 0;
 }
 
 /*
  * Is cmd runnable (a path, or found in PATH)? Checked before any attach. 0, or why not
- * (for a path, the errno of access(X_OK); for a name, ENOENT when no PATH entry has it).
+ * (for a path, -errno of access(X_OK); for a name, -ENOENT when no PATH entry has it).
  */
 int rec_command_check(const char *cmd)
 {
@@ -109,8 +110,8 @@ int rec_command_check(const char *cmd)
 
 	if (strchr(cmd, '/')) {
 		if (access(cmd, X_OK))
-			return errno;
-		return stat(cmd, &st) == 0 && S_ISDIR(st.st_mode) ? EISDIR : 0;
+			return -errno;
+		return stat(cmd, &st) == 0 && S_ISDIR(st.st_mode) ? -EISDIR : 0;
 	}
 	if (!path)
 		path = "/usr/bin:/bin";
@@ -122,5 +123,5 @@ int rec_command_check(const char *cmd)
 			return 0;
 		path += n + (path[n] == ':');
 	}
-	return ENOENT;
+	return -ENOENT;
 }

@@ -228,7 +228,7 @@ int rec_finish(struct rec *r)
 		write_failed(r, FRC_EIO);
 	if (r->write_failed) {
 		fsync(r->fd);
-		return -1;
+		return -EIO; /* the writer's message was said (write_failed) */
 	}
 	frc_writer_stats(r->w, &st);
 	r->frames_kept = st.frames;

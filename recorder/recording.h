@@ -152,7 +152,7 @@ void rec_emit_attach(struct rec *r, const struct target *t);
 void rec_emit_exit(struct rec *r, pid_t pid);
 /* Close the chunk after a cumulative drops record: what --flush-ms and bursts do. */
 void rec_end_chunk(struct rec *r);
-/* Stop: detach, drain to empty, final drops, last chunk + footer + fsync. 0 or -1. */
+/* Stop: detach, drain to empty, final drops, last chunk + footer + fsync. 0 or -EIO. */
 int rec_finish(struct rec *r);
 
 /* ---------------------------------------------------------------- status.c */
@@ -182,6 +182,8 @@ void rec_discard_capture(struct rec *r);
 
 /* ---------------------------------------------------------------- child.c */
 
+/* Each returns 0 or -errno, with the message in err (rec_command_check has none: record.c
+ * words it). */
 FRC_MUST_USE int rec_command_check(const char *cmd);
 FRC_MUST_USE int rec_start_child(struct rec *r, char *err, size_t errlen);
 FRC_MUST_USE int rec_release_child(struct rec *r, char *err, size_t errlen);
