@@ -73,7 +73,9 @@ static const char usage[] =
     "\n"
     "Exit status: 0 recorded, 1 error (nothing recorded, or a write error: what was\n"
     "written before stays readable), 2 usage, 3 recorded but the -- COMMAND failed\n"
-    "(exited non-zero or died of a signal on its own).\n";
+    "(exited non-zero or died of a signal on its own), 4 recorded but no frame: a\n"
+    "target was attached and never called the symbol (the capture is complete; the\n"
+    "message says the usual causes; not with --sysfs-only, which records no frame).\n";
 
 /* libbpf's messages are printf formats: the attribute lets clang check the vfprintf */
 __attribute__((format(printf, 2, 0))) static int libbpf_print_fn(enum libbpf_print_level level,

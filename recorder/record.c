@@ -220,8 +220,14 @@ static int stop(struct rec *r)
 		failed = true;
 	}
 	r->fd = -1;
-	/* A -- COMMAND that failed on its own is not a silent success: exit 3. */
-	return failed ? 1 : command_failed(r) ? 3 : 0;
+	/*
+	 * Not a silent success: a -- COMMAND that failed on its own exits 3, and so does an
+	 * empty capture from a command that failed (its failure is the likelier cause: it is
+	 * said); an attached target that never queued a frame exits 4 (the hint says why).
+	 */
+	if (failed)
+		return 1;
+	return command_failed(r) ? 3 : rec_no_frame(r) ? 4 : 0;
 }
 
 static const char *pick_sysfs(const struct options *opt)

@@ -118,6 +118,15 @@ static inline uint64_t now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
+/*
+ * A probe was attached to a target and not one frame came: framerec says why (status.c)
+ * and exits 4 (record.c). --sysfs-only attaches nothing and records no frame by design.
+ */
+static inline bool rec_no_frame(const struct rec *r)
+{
+	return r->probe && r->had_target && !r->frames;
+}
+
 /* ---------------------------------------------------------------- loop.c */
 
 void rec_loop(struct rec *r);

@@ -104,16 +104,31 @@ static void losses_summary(const struct rec *r)
 			ps.trackers_evicted, ps.buffers_evicted);
 }
 
+/* An empty capture has a few usual causes: name them (the symbol escaped: ELF bytes). */
+static void no_frame_hint(const struct rec *r)
+{
+	char sym[4 * FRC_SYMBOL_MAX + 1];
+
+	fprintf(stderr,
+		"framerec: no frame recorded: the target never called %s (another "
+		"variant? see --symbol; a -- wrapper script must exec the program)\n",
+		r->symbol[0] ? frc_escape_str(r->symbol, sym, sizeof(sym)) : "the symbol");
+}
+
 void rec_summary(struct rec *r, uint64_t duration_ns, bool failed)
 {
 	struct frc_writer_stats st;
 	char lost[64] = "", cut[96] = "";
-	char sym[4 * FRC_SYMBOL_MAX + 1];
+	bool empty = rec_no_frame(r) && !failed;
 
 	if (r->status_line)
 		fputs("\r\033[K", stderr);
-	if (r->opt->quiet && !failed)
+	if (r->opt->quiet && !failed) {
+		/* framerec exits 4 then: a status that is not 0 says why, even with --quiet. */
+		if (empty)
+			no_frame_hint(r);
 		return;
+	}
 	frc_writer_stats(r->w, &st);
 	if (r->batch_cut)
 		snprintf(cut, sizeof(cut),
@@ -130,10 +145,6 @@ void rec_summary(struct rec *r, uint64_t duration_ns, bool failed)
 		r->frames_kept ? (double)st.bytes / (double)r->frames_kept : 0.0,
 		r->stop_why ? "; stopped: " : "", r->stop_why ? r->stop_why : "");
 	losses_summary(r);
-	/* An empty capture has a few usual causes: name them (the symbol escaped: ELF bytes). */
-	if (r->probe && r->had_target && !r->frames && !failed)
-		fprintf(stderr,
-			"framerec: no frame recorded: the target never called %s (another "
-			"variant? see --symbol; a -- wrapper script must exec the program)\n",
-			r->symbol[0] ? frc_escape_str(r->symbol, sym, sizeof(sym)) : "the symbol");
+	if (empty)
+		no_frame_hint(r);
 }

@@ -828,7 +828,7 @@ START_TEST(command_ignores_sigterm)
 	uint64_t t0 = mono_ns();
 	pid_t rec = start_framerec(log, "--lib", STANDIN_LIB, "-d", "0.5", "-o", cap, "--",
 				   "/bin/sh", "-c", "trap '' TERM; exec sleep 30", NULL);
-	assert_exit(wait_exit(rec, 10000), 0, log);
+	assert_exit(wait_exit(rec, 10000), 4, log); /* complete, no frame: sleep queues none */
 	uint64_t took_ms = (mono_ns() - t0) / 1000000u;
 	ck_assert_msg(took_ms < 5000, "framerec took %" PRIu64 " ms to end a 0.5 s recording",
 		      took_ms);
@@ -1016,7 +1016,8 @@ END_TEST
 /*
  * A recording that attached but got no frame says why that usually happens (the target
  * calls another variant, or a wrapper script did not exec the program): here a wrapper
- * that runs the game as its child, which the PID-filtered uprobe does not see.
+ * that runs the game as its child, which the PID-filtered uprobe does not see. It exits
+ * 4, not 0 (the capture is complete but empty), and says why even with --quiet.
  */
 START_TEST(zero_frames_hint)
 {
@@ -1025,12 +1026,25 @@ START_TEST(zero_frames_hint)
 	snprintf(script, sizeof(script), "%s --fps 200 --frames 20; true", STANDIN_GAME);
 	char *argv[] = {"framerec", "--lib",   STANDIN_LIB, "-o",   (char *)cap,
 			"--",	    "/bin/sh", "-c",	    script, NULL};
-	assert_exit(wait_exit(spawn(FRAMEREC, argv, log), 15000), 0, log);
+	assert_exit(wait_exit(spawn(FRAMEREC, argv, log), 15000), 4, log);
 	ck_assert_msg(strstr(slurp(log), ": 0 frames,"), "%s", slurp(log));
 	ck_assert_msg(strstr(slurp(log), "no frame recorded: the target never called "
 					 "_ZN7android7Surface16hook_queueBuffer"),
 		      "no hint: %s", slurp(log));
 	ck_assert_msg(strstr(slurp(log), "must exec"), "no hint: %s", slurp(log));
+	struct capture c;
+	read_capture(cap, &c);
+	ck_assert_str_eq(frc_status_name(c.st.status), "complete");
+	free_capture(&c);
+
+	unlink(cap);
+	pid_t rec = start_framerec(log, "--lib", STANDIN_LIB, "-o", cap, "--", "/bin/sh", "-c",
+				   script, NULL); /* --quiet */
+	assert_exit(wait_exit(rec, 15000), 4, log);
+	ck_assert_msg(strstr(slurp(log), "no frame recorded: the target never called "),
+		      "--quiet hides why the exit status is 4: '%s'", slurp(log));
+	ck_assert_msg(!strstr(slurp(log), ": 0 frames,"), "--quiet printed the summary: %s",
+		      slurp(log));
 }
 END_TEST
 
