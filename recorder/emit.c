@@ -139,6 +139,9 @@ void rec_emit_tick(struct rec *r)
 		if (r->reading.reading.valid) {
 			rec.u.tick.source = (uint8_t)r->reading.reading.source;
 			rec.u.tick.fps_micro = fps_to_micro(r->reading.reading.fps);
+			/* The value written, so the summary's mean is the capture's ticks' mean. */
+			r->fps_sum += (double)rec.u.tick.fps_micro / 1e6;
+			r->fps_n++;
 		}
 	}
 	if (append(r, &rec) == 0)

@@ -203,7 +203,7 @@ static void build_meta(struct rec *r, struct meta *m)
 	if (r->probe)
 		meta_add(m, "ring.kib", "%u", opt->ring_kib);
 	/* The live tracker: a replay runs the same one unless told otherwise. */
-	meta_add(m, "tracker", "%s", opt->tracker ? opt->tracker : TRACKER_KIND_DEFAULT);
+	meta_add(m, "tracker", "%s", rec_tracker_name(r));
 	meta_add(m, "flush.ms", "%u", opt->flush_ms);
 	meta_add(m, "tick.ms", "%u", opt->tick_ms);
 	meta_add(m, "sysfs.ms", "%u", opt->sysfs_ms);

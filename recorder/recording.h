@@ -23,6 +23,7 @@
 #include "pipeline.h"
 #include "probe.h"
 #include "recorder.h"
+#include "tracker_kind.h"
 
 /* What an epoll event is: the kind in the high 32 bits of data.u64 (a PID in the low). */
 #define EV_SIGNAL 1ull
@@ -102,6 +103,8 @@ struct rec {
 	bool emitted;
 	struct pipeline_reading reading;
 	bool have_reading;
+	double fps_sum; /* the live meter's valid readings at the ticks, for the summary's mean */
+	uint64_t fps_n;
 	bool status_line;
 	/* frames/s over the last second: the last 4 refreshes (the drain is 50 ms coarse). */
 	uint64_t status_frames[4];
@@ -125,6 +128,12 @@ static inline uint64_t now_ns(void)
 static inline bool rec_no_frame(const struct rec *r)
 {
 	return r->probe && r->had_target && !r->frames;
+}
+
+/* The live meter's tracker (--tracker, else the default): named wherever its FPS is shown. */
+static inline const char *rec_tracker_name(const struct rec *r)
+{
+	return r->opt->tracker ? r->opt->tracker : TRACKER_KIND_DEFAULT;
 }
 
 /* ---------------------------------------------------------------- loop.c */

@@ -840,14 +840,12 @@ START_TEST(command_ignores_sigterm)
 END_TEST
 
 /*
- * The live status line on a 40-column terminal: every refresh fits in 39 columns, so it
- * never wraps (a wrapped line leaves a row behind at every refresh: "\r\033[K" clears
- * only the last row). Other messages still come out whole, on a cleared line.
+ * Run framerec with argv on a pty of cols columns (stderr is a terminal, so the status line
+ * is shown); its output into out (NUL-terminated). Returns its wait status.
  */
-START_TEST(status_line_width)
+static int run_on_pty(unsigned short cols, char *const argv[], char *out, size_t outlen)
 {
-	const char *cap = tmp("cap.frc");
-	struct winsize ws = {.ws_row = 24, .ws_col = 40};
+	struct winsize ws = {.ws_row = 24, .ws_col = cols};
 	int master, slave;
 	ck_assert_int_eq(openpty(&master, &slave, NULL, NULL, &ws), 0);
 	pid_t rec = fork();
@@ -859,22 +857,18 @@ START_TEST(status_line_width)
 		dup2(slave, 1);
 		dup2(slave, 2);
 		close(master);
-		execl(FRAMEREC, "framerec", "--lib", STANDIN_LIB, "--symbol",
-		      variant_symbol[V_HOOK], "-o", cap, "--", STANDIN_GAME, "--symbol", "hook",
-		      "--fps", "200", "--frames", "260", (char *)NULL);
+		execv(FRAMEREC, argv);
 		_exit(127);
 	}
 	children[n_children++] = rec;
 	close(slave);
 	/* Read while it runs: a full pty would block framerec. */
-	static char out[65536];
 	size_t len = 0;
 	fcntl(master, F_SETFL, O_NONBLOCK);
 	int st = -1;
 	for (int waited = 0; waited < 15000; waited += 10) {
 		ssize_t n;
-		while (len < sizeof(out) - 1 &&
-		       (n = read(master, out + len, sizeof(out) - 1 - len)) > 0)
+		while (len < outlen - 1 && (n = read(master, out + len, outlen - 1 - len)) > 0)
 			len += (size_t)n;
 		pid_t w = waitpid(rec, &st, WNOHANG);
 		if (w == rec) {
@@ -885,11 +879,28 @@ START_TEST(status_line_width)
 		usleep(10000);
 	}
 	ssize_t n;
-	while (len < sizeof(out) - 1 && (n = read(master, out + len, sizeof(out) - 1 - len)) > 0)
+	while (len < outlen - 1 && (n = read(master, out + len, outlen - 1 - len)) > 0)
 		len += (size_t)n;
 	out[len] = 0;
 	close(master);
-	assert_exit(st, 0, NULL);
+	return st;
+}
+
+/*
+ * The live status line on a 40-column terminal: every refresh fits in 39 columns, so it
+ * never wraps (a wrapped line leaves a row behind at every refresh: "\r\033[K" clears
+ * only the last row). Other messages still come out whole, on a cleared line.
+ */
+START_TEST(status_line_width)
+{
+	const char *cap = tmp("cap.frc");
+	char *argv[] = {
+	    "framerec", "--lib",     STANDIN_LIB, "--symbol",	(char *)variant_symbol[V_HOOK],
+	    "-o",	(char *)cap, "--",	  STANDIN_GAME, "--symbol",
+	    "hook",	"--fps",     "200",	  "--frames",	"260",
+	    NULL};
+	static char out[65536];
+	assert_exit(run_on_pty(40, argv, out, sizeof(out)), 0, NULL);
 
 	/* Segments start at each clear-line; a status segment has no "framerec:". */
 	int status_lines = 0;
@@ -908,6 +919,66 @@ START_TEST(status_line_width)
 	}
 	ck_assert_msg(status_lines >= 2, "no status line refreshes in: %s", out);
 	ck_assert_msg(summary, "no whole summary line with 260 frames in: %s", out);
+}
+END_TEST
+
+/*
+ * The live FPS is one tracker's reading, so the status line names the tracker with the
+ * source ("fps 200.0 surface/ebpf"; it said "200.0 (ebpf)"), and the summary gives the
+ * mean of the meter's valid readings, with the tracker named: the capture's ticks' mean.
+ */
+START_TEST(status_names_tracker)
+{
+	const char *cap = tmp("cap.frc");
+	char *argv[] = {"framerec", "--lib",	STANDIN_LIB, "--tracker", "surface",	"--tick-ms",
+			"250",	    "-o",	(char *)cap, "--",	  STANDIN_GAME, "--fps",
+			"200",	    "--frames", "500",	     NULL};
+	static char out[65536];
+	assert_exit(run_on_pty(200, argv, out, sizeof(out)), 0, NULL);
+
+	bool named = false;
+	const char *sum = NULL;
+	for (char *p = strstr(out, "\r\033[K"); p; p = strstr(p, "\r\033[K")) {
+		p += 4;
+		size_t seg = strcspn(p, "\r\n");
+		const char *f = strstr(p, "  fps ");
+		/* "fps -": no reading yet */
+		if (strncmp(p, "framerec:", 9) != 0 && f && f < p + seg && f[6] != '-') {
+			double v;
+			char tracker[32];
+			ck_assert_msg(sscanf(f, "  fps %lf %31[^/ ]/ebpf ", &v, tracker) == 2,
+				      "status line without 'fps N TRACKER/ebpf': %.*s", (int)seg,
+				      p);
+			ck_assert_str_eq(tracker, "surface");
+			named = true;
+		}
+		if (strncmp(p, "framerec:", 9) == 0 && strstr(p, " frames, "))
+			sum = p;
+	}
+	ck_assert_msg(named, "no status line with a reading in: %s", out);
+	ck_assert_msg(sum, "no summary in: %s", out);
+	const char *m = strstr(sum, "mean live fps ");
+	double mean;
+	unsigned long n;
+	ck_assert_msg(m && sscanf(m, "mean live fps %lf (surface, %lu readings)", &mean, &n) == 2,
+		      "no 'mean live fps N (surface, K readings)' in the summary: %s", sum);
+
+	struct capture c;
+	read_capture(cap, &c);
+	double total = 0;
+	unsigned long valid = 0;
+	for (size_t i = 0; i < c.n; i++)
+		if (c.r[i].type == FRC_TICK && c.r[i].valid) {
+			total += (double)c.r[i].value / 1e6;
+			valid++;
+		}
+	free_capture(&c);
+	ck_assert_uint_ge(valid, 4); /* 2.5 s at 4 readings/s */
+	ck_assert_uint_eq(n, valid);
+	double diff = mean - total / (double)valid;
+	ck_assert_msg(diff < 0.051 && diff > -0.051,
+		      "summary mean %.3f, the capture's ticks' mean %.3f", mean,
+		      total / (double)valid);
 }
 END_TEST
 
@@ -1480,6 +1551,7 @@ int main(int argc, char **argv)
 	    FRC_CASE("kernel_thread_pid", kernel_thread_pid),
 	    FRC_CASE("command_ignores_sigterm", command_ignores_sigterm),
 	    FRC_CASE("status_line_width", status_line_width),
+	    FRC_CASE("status_names_tracker", status_names_tracker),
 	    FRC_CASE("command_exit_status", command_exit_status),
 	    FRC_CASE("enospc_keeps_chunks", enospc_keeps_chunks),
 	    FRC_CASE("file_size_limit", file_size_limit),
