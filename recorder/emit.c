@@ -213,7 +213,8 @@ void rec_end_chunk(struct rec *r)
 }
 
 /*
- * Detach (no new events), drain the ring to empty (nothing in flight is lost), the final
+ * Stop every target's recording at one instant and detach (no new events; probe_stop),
+ * drain the ring to empty (nothing in flight is lost), the final
  * drop count, then the last chunk + footer + fsync (frc_writer_finish). After a write
  * error the complete chunks are made durable; the reader reports the file truncated.
  */
@@ -222,7 +223,7 @@ int rec_finish(struct rec *r)
 	struct frc_writer_stats st;
 
 	if (r->probe) {
-		probe_detach_all(r->probe);
+		probe_stop(r->probe);
 		while (!r->write_failed && probe_drain(r->probe) > 0)
 			;
 		emit_drops(r);
