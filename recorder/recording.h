@@ -85,8 +85,9 @@ struct rec {
 	uint64_t sym_offset;
 	uint64_t batch_offset;	   /* 0: the batch path is not attached */
 	int64_t attach_latency_ms; /* --package: the first match's age at attach; -1 unknown */
-	char target_desc[1024];
-	pid_t target_pid;
+	char target_desc[4096];	   /* metadata target: every target attached before the header */
+	pid_t target_pid;	   /* the first target */
+	char target_pids[FR_MAX_TARGETS * 12]; /* metadata target.pid: "PID[,PID...]" */
 
 	/* Running state. */
 	bool stop;

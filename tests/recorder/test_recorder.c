@@ -1251,6 +1251,56 @@ START_TEST(thread_id_pid)
 }
 END_TEST
 
+/* A metadata value of cap (NULL when absent), static storage. */
+static const char *meta_value(const char *cap, const char *key)
+{
+	static char v[8192];
+	frc_reader *rd = NULL;
+	ck_assert_int_eq(frc_reader_open(&rd, cap), 0);
+	const char *got = frc_reader_meta_get(rd, key);
+	snprintf(v, sizeof(v), "%s", got ? got : "");
+	frc_reader_close(rd);
+	return got ? v : NULL;
+}
+
+/*
+ * Metadata target names every --pid, not the first one alone: their command lines, "; "
+ * between two, and target.pid lists their PIDs (metadata_keys checks one target's values).
+ */
+START_TEST(metadata_every_target)
+{
+	const char *cap = tmp("cap.frc"), *log = tmp("framerec.log");
+	pid_t a = idle_game(), b = idle_game();
+	pid_t rec = start_framerec(log, "--lib", STANDIN_LIB, "--pid", pidstr(a), "--pid",
+				   pidstr(b), "-d", "0.3", "-o", cap, NULL);
+	assert_exit(wait_exit(rec, 15000), 4, log); /* idle: no frame */
+	char want[2 * PATH_MAX], one[PATH_MAX], path[64];
+	want[0] = 0;
+	for (int i = 0; i < 2; i++) {
+		snprintf(path, sizeof(path), "/proc/%d/cmdline", (int)(i ? b : a));
+		FILE *f = fopen(path, "r");
+		ck_assert_ptr_nonnull(f);
+		size_t n = fread(one, 1, sizeof(one) - 1, f);
+		fclose(f);
+		while (n > 0 && one[n - 1] == 0)
+			n--;
+		for (size_t j = 0; j < n; j++)
+			one[j] = one[j] ? one[j] : ' ';
+		one[n] = 0;
+		size_t w = strlen(want);
+		snprintf(want + w, sizeof(want) - w, "%s%s", i ? "; " : "", one);
+	}
+	const char *target = meta_value(cap, "target");
+	ck_assert_msg(target && strcmp(target, want) == 0, "target '%s', want '%s'",
+		      target ? target : "(none)", want);
+	char pids[64];
+	snprintf(pids, sizeof(pids), "%d,%d", (int)a, (int)b);
+	const char *tp = meta_value(cap, "target.pid");
+	ck_assert_msg(tp && strcmp(tp, pids) == 0, "target.pid '%s', want '%s'", tp ? tp : "(none)",
+		      pids);
+}
+END_TEST
+
 /*
  * The capture's metadata: exactly the keys framerec documents (format/FORMAT.md, section
  * 3), with the values this recording must have.
@@ -1620,6 +1670,7 @@ int main(int argc, char **argv)
 	    FRC_CASE("command_not_runnable", command_not_runnable),
 	    FRC_CASE("thread_id_pid", thread_id_pid),
 	    FRC_CASE("metadata_keys", metadata_keys),
+	    FRC_CASE("metadata_every_target", metadata_every_target),
 	    FRC_CASE("replay_sysfs_fidelity", replay_sysfs_fidelity),
 	    FRC_CASE("doctor_names_failed_step", doctor_names_failed_step),
 	    FRC_CASE("tracker_live_equals_replay", tracker_live_equals_replay),
