@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -21,7 +22,7 @@
 int rec_start_child(struct rec *r, char *err, size_t errlen)
 {
 	int gate[2], ep[2], ret;
-	pid_t pid;
+	pid_t pid, parent = getpid();
 
 	if (pipe2(gate, O_CLOEXEC))
 		goto fail;
@@ -42,6 +43,19 @@ int rec_start_child(struct rec *r, char *err, size_t errlen)
 		sigset_t all;
 		char c;
 		int e;
+
+		/*
+		 * framerec killed (kill -9, a crash) must not leave the command running on,
+		 * unrecorded. SIGKILL, not SIGTERM: a normal stop sends SIGTERM and SIGKILL
+		 * 2 s later (record.c, end_child), but with framerec dead nobody is left to
+		 * escalate, and a command that ignores SIGTERM would run forever. The signal
+		 * comes when the forking thread exits (framerec's only one) and survives the
+		 * exec (not of a set-user-ID program). framerec may have died before the
+		 * prctl: then the parent is no longer it (reparented to init or a subreaper,
+		 * so compare with its PID, not with 1) and the command must not run at all.
+		 */
+		if (prctl(PR_SET_PDEATHSIG, SIGKILL) || getppid() != parent)
+			_exit(127);
 
 		sigemptyset(&all);
 		sigprocmask(SIG_SETMASK, &all, NULL);

@@ -562,6 +562,61 @@ START_TEST(stop_same_moment)
 }
 END_TEST
 
+/* pid has ended: gone, or a zombie nobody reaped yet. */
+static bool process_ended(pid_t pid)
+{
+	char path[64], buf[512];
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return true;
+	size_t n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = 0;
+	const char *p = strrchr(buf, ')');
+	return !p || p[1] != ' ' || p[2] == 'Z' || p[2] == 'X';
+}
+
+/*
+ * framerec killed with SIGKILL takes its -- COMMAND with it (PR_SET_PDEATHSIG): the game
+ * used to go on running, unrecorded, with no one to stop it.
+ */
+START_TEST(command_dies_with_framerec)
+{
+	const char *cap = tmp("cap.frc"), *log = tmp("framerec.log");
+	pid_t rec = start_framerec(log, "--lib", STANDIN_LIB, "-o", cap, "--", STANDIN_GAME,
+				   "--fps", "200", NULL);
+	char path[64], buf[64];
+	snprintf(path, sizeof(path), "/proc/%d/task/%d/children", (int)rec, (int)rec);
+	pid_t child = 0;
+	for (int waited = 0; waited < 10000 && child <= 0; waited += 10) {
+		FILE *f = fopen(path, "r");
+		if (f && fgets(buf, sizeof(buf), f))
+			child = (pid_t)atoi(buf);
+		if (f)
+			fclose(f);
+		if (child <= 0)
+			usleep(10000);
+	}
+	ck_assert_msg(child > 0, "no child of framerec; output: %s", slurp(log));
+	ck_assert_msg(wait_armed(child, variant_symbol[V_HOOK], 10000),
+		      "the command was not attached; output: %s", slurp(log));
+	kill(rec, SIGKILL);
+	int st = wait_exit(rec, 5000);
+	ck_assert(st != -1 && WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL);
+	bool ended = false;
+	for (int waited = 0; waited < 2000 && !ended; waited += 10) {
+		ended = process_ended(child);
+		if (!ended)
+			usleep(10000);
+	}
+	if (!ended)
+		kill(child, SIGKILL); /* not ours to reap: framerec's orphan */
+	ck_assert_msg(ended, "the command (PID %d) still runs 2 s after framerec was killed",
+		      (int)child);
+}
+END_TEST
+
 /*
  * framerec -- COMMAND: framerec starts the game itself and holds it until the probe is
  * attached, so even the very first call is recorded. No gate, no delay in the game.
@@ -1655,6 +1710,7 @@ int main(int argc, char **argv)
 	    FRC_CASE("pid_target_exit", pid_target_exit),
 	    FRC_CASE("stop_same_moment", stop_same_moment),
 	    FRC_CASE("command_first_frame", command_first_frame),
+	    FRC_CASE("command_dies_with_framerec", command_dies_with_framerec),
 	    FRC_CASE("unknown_symbol", unknown_symbol),
 	    FRC_CASE("nonexistent_pid", nonexistent_pid),
 	    FRC_CASE("untrusted_library_refused", untrusted_library_refused),
