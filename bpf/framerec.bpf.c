@@ -30,6 +30,14 @@ char LICENSE[] SEC("license") = "Dual BSD/GPL";
  */
 const volatile __u64 wakeup_bytes = 0;
 
+/*
+ * Set (to 1) by framerec when the recording stops (probe_stop), before the uprobes are
+ * detached: from then on every program returns at once, so the recordings of all targets
+ * end at that one instant, whatever the detach takes and in whatever order (a detach
+ * waits for a kernel grace period). In .bss, which userspace writes through the mmap.
+ */
+volatile __u32 stopped = 0;
+
 struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
 	__uint(max_entries, FRAMEREC_RING_KIB_DEFAULT * 1024);
@@ -99,6 +107,8 @@ int BPF_KPROBE(queue_buffer, void *surface, void *buffer)
 	/* The clock first, so the timestamp is as close to the call as possible. */
 	__u64 now = bpf_ktime_get_ns();
 
+	if (stopped)
+		return 0;
 	return emit((__u64)buffer, (__u64)surface, now);
 }
 
@@ -115,6 +125,8 @@ int BPF_KPROBE(queue_buffer_sp, void *surface, void *sp)
 	__u64 now = bpf_ktime_get_ns();
 	__u64 buffer = 0;
 
+	if (stopped)
+		return 0;
 	if (bpf_probe_read_user(&buffer, sizeof(buffer), sp))
 		buffer = 0;
 	return emit(buffer, (__u64)surface, now);
@@ -153,6 +165,8 @@ int BPF_KPROBE(queue_buffers, void *surface, void *vec)
 	__u64 now = bpf_ktime_get_ns();
 	__u64 begin = 0, n = 0, buffer;
 
+	if (stopped)
+		return 0;
 	if (batch_count(vec, &begin, &n)) {
 		counter_add(FRAMEREC_BATCH_ANOMALY, 1);
 		return 0;

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -20,8 +21,8 @@
 
 int rec_start_child(struct rec *r, char *err, size_t errlen)
 {
-	int gate[2], ep[2];
-	pid_t pid;
+	int gate[2], ep[2], ret;
+	pid_t pid, parent = getpid();
 
 	if (pipe2(gate, O_CLOEXEC))
 		goto fail;
@@ -42,6 +43,19 @@ int rec_start_child(struct rec *r, char *err, size_t errlen)
 		sigset_t all;
 		char c;
 		int e;
+
+		/*
+		 * framerec killed (kill -9, a crash) must not leave the command running on,
+		 * unrecorded. SIGKILL, not SIGTERM: a normal stop sends SIGTERM and SIGKILL
+		 * 2 s later (record.c, end_child), but with framerec dead nobody is left to
+		 * escalate, and a command that ignores SIGTERM would run forever. The signal
+		 * comes when the forking thread exits (framerec's only one) and survives the
+		 * exec (not of a set-user-ID program). framerec may have died before the
+		 * prctl: then the parent is no longer it (reparented to init or a subreaper,
+		 * so compare with its PID, not with 1) and the command must not run at all.
+		 */
+		if (prctl(PR_SET_PDEATHSIG, SIGKILL) || getppid() != parent)
+			_exit(127);
 
 		sigemptyset(&all);
 		sigprocmask(SIG_SETMASK, &all, NULL);
@@ -70,11 +84,12 @@ int rec_start_child(struct rec *r, char *err, size_t errlen)
 	}
 	return 0;
 fail:
-	snprintf(err, errlen, "cannot start %s: %s", r->opt->command[0], strerror(errno));
-	return -1;
+	ret = errno;
+	snprintf(err, errlen, "cannot start %s: %s", r->opt->command[0], strerror(ret));
+	return -ret;
 }
 
-/* Let the child exec; returns 0 when the exec succeeded. */
+/* Let the child exec; returns 0 when the exec succeeded, else -errno (the exec's). */
 int rec_release_child(struct rec *r, char *err, size_t errlen)
 {
 	int e = 0;
@@ -92,14 +107,14 @@ int rec_release_child(struct rec *r, char *err, size_t errlen)
 	r->child_err = -1;
 	if (n == (ssize_t)sizeof(e) || e) {
 		snprintf(err, errlen, "cannot run %s: %s", r->opt->command[0], strerror(e));
-		return -1;
+		return e ? -e : -EIO;
 	}
 	return 0;
 }
 
 /*
  * Is cmd runnable (a path, or found in PATH)? Checked before any attach. 0, or why not
- * (for a path, the errno of access(X_OK); for a name, ENOENT when no PATH entry has it).
+ * (for a path, -errno of access(X_OK); for a name, -ENOENT when no PATH entry has it).
  */
 int rec_command_check(const char *cmd)
 {
@@ -109,8 +124,8 @@ int rec_command_check(const char *cmd)
 
 	if (strchr(cmd, '/')) {
 		if (access(cmd, X_OK))
-			return errno;
-		return stat(cmd, &st) == 0 && S_ISDIR(st.st_mode) ? EISDIR : 0;
+			return -errno;
+		return stat(cmd, &st) == 0 && S_ISDIR(st.st_mode) ? -EISDIR : 0;
 	}
 	if (!path)
 		path = "/usr/bin:/bin";
@@ -122,5 +137,5 @@ int rec_command_check(const char *cmd)
 			return 0;
 		path += n + (path[n] == ':');
 	}
-	return ENOENT;
+	return -ENOENT;
 }

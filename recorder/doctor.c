@@ -355,13 +355,13 @@ static int parse_pid(const char *arg, pid_t *out)
 	if (errno || end == arg || *end || v <= 0 || v > 0x7fffffff) {
 		fprintf(stderr,
 			"framerec doctor: --pid: '%s' is not a process id (1..2147483647)\n", arg);
-		return -1;
+		return -EINVAL;
 	}
 	*out = (pid_t)v;
 	return 0;
 }
 
-/* Options into d->plan; 0, 1 (--help printed) or -1 (usage error, said). */
+/* Options into d->plan; 0, 1 (--help printed) or -EINVAL (usage error, said). */
 static int parse_args(struct doctor *d, int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -379,7 +379,7 @@ static int parse_args(struct doctor *d, int argc, char **argv)
 		switch (c) {
 		case 'p':
 			if (parse_pid(optarg, &d->plan.pid))
-				return -1;
+				return -EINVAL;
 			break;
 		case 'l':
 			d->plan.lib = optarg;
@@ -393,16 +393,16 @@ static int parse_args(struct doctor *d, int argc, char **argv)
 		case ':':
 			fprintf(stderr, "framerec doctor: %s needs a value\n", argv[optind - 1]);
 			fputs("Try 'framerec doctor --help'.\n", stderr);
-			return -1;
+			return -EINVAL;
 		default:
 			fprintf(stderr, "framerec doctor: unknown option '%s'\n", argv[optind - 1]);
 			fputs("Try 'framerec doctor --help'.\n", stderr);
-			return -1;
+			return -EINVAL;
 		}
 	}
 	if (optind < argc) {
 		fprintf(stderr, "framerec doctor: unexpected argument '%s'\n", argv[optind]);
-		return -1;
+		return -EINVAL;
 	}
 	return 0;
 }

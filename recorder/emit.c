@@ -139,6 +139,9 @@ void rec_emit_tick(struct rec *r)
 		if (r->reading.reading.valid) {
 			rec.u.tick.source = (uint8_t)r->reading.reading.source;
 			rec.u.tick.fps_micro = fps_to_micro(r->reading.reading.fps);
+			/* The value written, so the summary's mean is the capture's ticks' mean. */
+			r->fps_sum += (double)rec.u.tick.fps_micro / 1e6;
+			r->fps_n++;
 		}
 	}
 	if (append(r, &rec) == 0)
@@ -210,7 +213,8 @@ void rec_end_chunk(struct rec *r)
 }
 
 /*
- * Detach (no new events), drain the ring to empty (nothing in flight is lost), the final
+ * Stop every target's recording at one instant and detach (no new events; probe_stop),
+ * drain the ring to empty (nothing in flight is lost), the final
  * drop count, then the last chunk + footer + fsync (frc_writer_finish). After a write
  * error the complete chunks are made durable; the reader reports the file truncated.
  */
@@ -219,7 +223,7 @@ int rec_finish(struct rec *r)
 	struct frc_writer_stats st;
 
 	if (r->probe) {
-		probe_detach_all(r->probe);
+		probe_stop(r->probe);
 		while (!r->write_failed && probe_drain(r->probe) > 0)
 			;
 		emit_drops(r);
@@ -228,7 +232,7 @@ int rec_finish(struct rec *r)
 		write_failed(r, FRC_EIO);
 	if (r->write_failed) {
 		fsync(r->fd);
-		return -1;
+		return -EIO; /* the writer's message was said (write_failed) */
 	}
 	frc_writer_stats(r->w, &st);
 	r->frames_kept = st.frames;

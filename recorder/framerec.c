@@ -42,10 +42,12 @@ static const char usage[] =
     "                       batch) instead of Kala's order and the batch path\n"
     "      --ring-kib N     ring buffer size in KiB, a power of 2 >= page size (256)\n"
     "Sampling:\n"
-    "      --tick-ms MS     read the FPS meter every MS ms (1000)\n"
+    "      --tick-ms MS     read the FPS meter every MS ms (1000; 10..3600000, as\n"
+    "                       frameanalyze --tick-ms)\n"
     "      --sysfs PATH     the display FPS node (default: detect Auriya's list)\n"
     "      --sysfs-ms MS    sample the node every MS ms (250)\n"
-    "      --sysfs-only     no BPF: record the sysfs node only\n"
+    "      --sysfs-only     no BPF: record the sysfs node only (no target, --lib,\n"
+    "                       --symbol or --ring-kib with it)\n"
     "      --tracker NAME   the frame tracker the live FPS meter runs: kala (default,\n"
     "                       Auriya's), surface, process, main-surface; the capture\n"
     "                       names it, and frameanalyze replays it\n"
@@ -73,7 +75,9 @@ static const char usage[] =
     "\n"
     "Exit status: 0 recorded, 1 error (nothing recorded, or a write error: what was\n"
     "written before stays readable), 2 usage, 3 recorded but the -- COMMAND failed\n"
-    "(exited non-zero or died of a signal on its own).\n";
+    "(exited non-zero or died of a signal on its own), 4 recorded but no frame: a\n"
+    "target was attached and never called the symbol (the capture is complete; the\n"
+    "message says the usual causes; not with --sysfs-only, which records no frame).\n";
 
 /* libbpf's messages are printf formats: the attribute lets clang check the vfprintf */
 __attribute__((format(printf, 2, 0))) static int libbpf_print_fn(enum libbpf_print_level level,
@@ -287,9 +291,32 @@ static int bad_option(const char *last)
 	return usage_error("unknown option '-%c'", optopt);
 }
 
+/*
+ * --sysfs-only attaches no probe: a target, a library, a symbol or a ring size would be
+ * ignored in silence (a --pid was: the user thought the process was recorded). Refused,
+ * naming both options; 0 when none of them is given.
+ */
+static int sysfs_only_conflict(const struct options *o, bool ring_given)
+{
+	const char *other = o->n_pids	 ? "--pid"
+			    : o->package ? "--package"
+			    : o->command ? "-- COMMAND"
+			    : o->lib	 ? "--lib"
+			    : o->symbol	 ? "--symbol"
+			    : ring_given ? "--ring-kib"
+					 : NULL;
+
+	if (!other)
+		return 0;
+	return usage_error("--sysfs-only and %s cannot be combined: --sysfs-only records the "
+			   "sysfs node alone, no process",
+			   other);
+}
+
 static int parse_args(struct options *o, int argc, char **argv)
 {
 	int c, ret;
+	bool ring_given = false;
 
 	o->ring_kib = FRAMEREC_RING_KIB_DEFAULT;
 	o->tick_ms = 1000;
@@ -311,6 +338,7 @@ static int parse_args(struct options *o, int argc, char **argv)
 		ret = parse_option(o, c, optarg);
 		if (ret >= 0)
 			return ret;
+		ring_given |= c == OPT_RING;
 	}
 	if (optind < argc) {
 		if (strcmp(argv[optind - 1], "--") != 0)
@@ -320,6 +348,8 @@ static int parse_args(struct options *o, int argc, char **argv)
 	}
 	if (!o->output)
 		return usage_error("-o FILE.frc is required");
+	if (o->sysfs_only && sysfs_only_conflict(o, ring_given))
+		return 2;
 	if (o->wait && !o->package)
 		return usage_error("--wait needs --package");
 	if (!o->sysfs_only && !o->n_pids && !o->package && !o->command)

@@ -183,8 +183,8 @@ static void build_meta(struct rec *r, struct meta *m)
 	meta_add_system(m);
 	if (r->target_desc[0])
 		meta_add(m, "target", "%s", r->target_desc);
-	if (r->target_pid)
-		meta_add(m, "target.pid", "%d", (int)r->target_pid);
+	if (r->target_pids[0])
+		meta_add(m, "target.pid", "%s", r->target_pids);
 	if (r->attach_latency_ms >= 0)
 		meta_add(m, "attach.latency_ms", "%lld", (long long)r->attach_latency_ms);
 	if (r->symbol[0]) {
@@ -203,7 +203,7 @@ static void build_meta(struct rec *r, struct meta *m)
 	if (r->probe)
 		meta_add(m, "ring.kib", "%u", opt->ring_kib);
 	/* The live tracker: a replay runs the same one unless told otherwise. */
-	meta_add(m, "tracker", "%s", opt->tracker ? opt->tracker : TRACKER_KIND_DEFAULT);
+	meta_add(m, "tracker", "%s", rec_tracker_name(r));
 	meta_add(m, "flush.ms", "%u", opt->flush_ms);
 	meta_add(m, "tick.ms", "%u", opt->tick_ms);
 	meta_add(m, "sysfs.ms", "%u", opt->sysfs_ms);

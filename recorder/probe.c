@@ -248,6 +248,13 @@ void probe_detach_all(struct probe *p)
 		probe_detach(p, p->att[0].pid);
 }
 
+void probe_stop(struct probe *p)
+{
+	/* No program records from here on; detaching them may take a while. */
+	__atomic_store_n(&p->skel->bss->stopped, 1, __ATOMIC_SEQ_CST);
+	probe_detach_all(p);
+}
+
 int probe_drain(struct probe *p)
 {
 	return ring_buffer__consume(p->rb);

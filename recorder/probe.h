@@ -36,6 +36,12 @@ FRC_MUST_USE int probe_attach(struct probe *p, pid_t pid, const char *lib, struc
 			      const struct sym_candidate **chosen);
 void probe_detach(struct probe *p, pid_t pid);
 void probe_detach_all(struct probe *p);
+/*
+ * The stop: every program stops recording at once (the BPF side's `stopped` flag), then
+ * every link is detached (one after another: ~0.1 s each in the kernel, which serialises
+ * perf-event uprobe teardown). Afterwards no program runs: drain to empty.
+ */
+void probe_stop(struct probe *p);
 bool probe_attached(const struct probe *p, pid_t pid);
 /* Drain the ring (every event goes to fn). Returns events consumed or -errno. */
 FRC_MUST_USE int probe_drain(struct probe *p);

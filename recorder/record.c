@@ -56,8 +56,10 @@ static int setup_fds(struct rec *r, char *err, size_t errlen)
 	r->tfd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK);
 	r->epfd = epoll_create1(EPOLL_CLOEXEC);
 	if (r->sigfd < 0 || r->tfd < 0 || r->epfd < 0) {
-		snprintf(err, errlen, "event loop: %s", strerror(errno));
-		return -1;
+		int e = errno;
+
+		snprintf(err, errlen, "event loop: %s", strerror(e));
+		return -e;
 	}
 	ev.data.u64 = EV_SIGNAL << 32;
 	epoll_ctl(r->epfd, EPOLL_CTL_ADD, r->sigfd, &ev);
@@ -100,13 +102,14 @@ static int attach_initial(struct rec *r, char *err, size_t errlen)
 		ret = rec_command_check(opt->command[0]);
 		if (ret) {
 			snprintf(err, errlen, "cannot run %s: %s", opt->command[0],
-				 ret == ENOENT && !strchr(opt->command[0], '/')
+				 ret == -ENOENT && !strchr(opt->command[0], '/')
 				     ? "command not found in PATH"
-				     : strerror(ret));
-			return -ret;
+				     : strerror(-ret));
+			return ret;
 		}
-		if (rec_start_child(r, err, errlen))
-			return -1;
+		ret = rec_start_child(r, err, errlen);
+		if (ret)
+			return ret;
 		ret = rec_attach_target(r, r->child, true, err, errlen);
 		if (ret)
 			return ret;
@@ -136,7 +139,7 @@ static int setup_pipeline(struct rec *r, char *err, size_t errlen)
 	cfg.tracker_name = r->opt->tracker;
 	if (pipeline_new(&r->pl, &cfg, &cb, r)) {
 		snprintf(err, errlen, "out of memory");
-		return -1;
+		return -ENOMEM;
 	}
 	return 0;
 }
@@ -217,8 +220,14 @@ static int stop(struct rec *r)
 		failed = true;
 	}
 	r->fd = -1;
-	/* A -- COMMAND that failed on its own is not a silent success: exit 3. */
-	return failed ? 1 : command_failed(r) ? 3 : 0;
+	/*
+	 * Not a silent success: a -- COMMAND that failed on its own exits 3, and so does an
+	 * empty capture from a command that failed (its failure is the likelier cause: it is
+	 * said); an attached target that never queued a frame exits 4 (the hint says why).
+	 */
+	if (failed)
+		return 1;
+	return command_failed(r) ? 3 : rec_no_frame(r) ? 4 : 0;
 }
 
 static const char *pick_sysfs(const struct options *opt)

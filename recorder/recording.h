@@ -23,6 +23,7 @@
 #include "pipeline.h"
 #include "probe.h"
 #include "recorder.h"
+#include "tracker_kind.h"
 
 /* What an epoll event is: the kind in the high 32 bits of data.u64 (a PID in the low). */
 #define EV_SIGNAL 1ull
@@ -84,8 +85,9 @@ struct rec {
 	uint64_t sym_offset;
 	uint64_t batch_offset;	   /* 0: the batch path is not attached */
 	int64_t attach_latency_ms; /* --package: the first match's age at attach; -1 unknown */
-	char target_desc[1024];
-	pid_t target_pid;
+	char target_desc[4096];	   /* metadata target: every target attached before the header */
+	pid_t target_pid;	   /* the first target */
+	char target_pids[FR_MAX_TARGETS * 12]; /* metadata target.pid: "PID[,PID...]" */
 
 	/* Running state. */
 	bool stop;
@@ -102,6 +104,8 @@ struct rec {
 	bool emitted;
 	struct pipeline_reading reading;
 	bool have_reading;
+	double fps_sum; /* the live meter's valid readings at the ticks, for the summary's mean */
+	uint64_t fps_n;
 	bool status_line;
 	/* frames/s over the last second: the last 4 refreshes (the drain is 50 ms coarse). */
 	uint64_t status_frames[4];
@@ -116,6 +120,21 @@ static inline uint64_t now_ns(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/*
+ * A probe was attached to a target and not one frame came: framerec says why (status.c)
+ * and exits 4 (record.c). --sysfs-only attaches nothing and records no frame by design.
+ */
+static inline bool rec_no_frame(const struct rec *r)
+{
+	return r->probe && r->had_target && !r->frames;
+}
+
+/* The live meter's tracker (--tracker, else the default): named wherever its FPS is shown. */
+static inline const char *rec_tracker_name(const struct rec *r)
+{
+	return r->opt->tracker ? r->opt->tracker : TRACKER_KIND_DEFAULT;
 }
 
 /* ---------------------------------------------------------------- loop.c */
@@ -152,7 +171,7 @@ void rec_emit_attach(struct rec *r, const struct target *t);
 void rec_emit_exit(struct rec *r, pid_t pid);
 /* Close the chunk after a cumulative drops record: what --flush-ms and bursts do. */
 void rec_end_chunk(struct rec *r);
-/* Stop: detach, drain to empty, final drops, last chunk + footer + fsync. 0 or -1. */
+/* Stop: detach, drain to empty, final drops, last chunk + footer + fsync. 0 or -EIO. */
 int rec_finish(struct rec *r);
 
 /* ---------------------------------------------------------------- status.c */
@@ -182,6 +201,8 @@ void rec_discard_capture(struct rec *r);
 
 /* ---------------------------------------------------------------- child.c */
 
+/* Each returns 0 or -errno, with the message in err (rec_command_check has none: record.c
+ * words it). */
 FRC_MUST_USE int rec_command_check(const char *cmd);
 FRC_MUST_USE int rec_start_child(struct rec *r, char *err, size_t errlen);
 FRC_MUST_USE int rec_release_child(struct rec *r, char *err, size_t errlen);

@@ -58,8 +58,8 @@ void rec_status(struct rec *r, uint64_t now)
 	frc_writer_stats(r->w, &st);
 	human_bytes(st.bytes, bytes, sizeof(bytes));
 	if (r->have_reading && r->reading.reading.valid)
-		snprintf(fps, sizeof(fps), "%.1f (%s)", r->reading.reading.fps,
-			 frc_source_name(r->reading.reading.source, "none"));
+		snprintf(fps, sizeof(fps), "%.1f %s/%s", r->reading.reading.fps,
+			 rec_tracker_name(r), frc_source_name(r->reading.reading.source, "none"));
 	snprintf(line, sizeof(line),
 		 "%.1fs  frames %" PRIu64 "  %.1f/s  fps %s  drops %" PRIu64 "  %s",
 		 (double)(now - r->t_start) / 1e9, r->frames, rate, fps,
@@ -104,16 +104,31 @@ static void losses_summary(const struct rec *r)
 			ps.trackers_evicted, ps.buffers_evicted);
 }
 
+/* An empty capture has a few usual causes: name them (the symbol escaped: ELF bytes). */
+static void no_frame_hint(const struct rec *r)
+{
+	char sym[4 * FRC_SYMBOL_MAX + 1];
+
+	fprintf(stderr,
+		"framerec: no frame recorded: the target never called %s (another "
+		"variant? see --symbol; a -- wrapper script must exec the program)\n",
+		r->symbol[0] ? frc_escape_str(r->symbol, sym, sizeof(sym)) : "the symbol");
+}
+
 void rec_summary(struct rec *r, uint64_t duration_ns, bool failed)
 {
 	struct frc_writer_stats st;
-	char lost[64] = "", cut[96] = "";
-	char sym[4 * FRC_SYMBOL_MAX + 1];
+	char lost[64] = "", cut[96] = "", fps[128];
+	bool empty = rec_no_frame(r) && !failed;
 
 	if (r->status_line)
 		fputs("\r\033[K", stderr);
-	if (r->opt->quiet && !failed)
+	if (r->opt->quiet && !failed) {
+		/* framerec exits 4 then: a status that is not 0 says why, even with --quiet. */
+		if (empty)
+			no_frame_hint(r);
 		return;
+	}
 	frc_writer_stats(r->w, &st);
 	if (r->batch_cut)
 		snprintf(cut, sizeof(cut),
@@ -122,18 +137,19 @@ void rec_summary(struct rec *r, uint64_t duration_ns, bool failed)
 	/* After a write error, the count the file holds, not what the ring gave. */
 	if (r->frames_kept != r->frames)
 		snprintf(lost, sizeof(lost), " (of %" PRIu64 " received)", r->frames);
+	if (r->fps_n)
+		snprintf(fps, sizeof(fps), "mean live fps %.1f (%s, %" PRIu64 " readings)",
+			 r->fps_sum / (double)r->fps_n, rec_tracker_name(r), r->fps_n);
+	else
+		snprintf(fps, sizeof(fps), "no live fps reading (%s)", rec_tracker_name(r));
 	fprintf(stderr,
 		"framerec: %s: %" PRIu64 " frames%s, %" PRIu64
-		" reservation failures%s, %.1f s, %" PRIu64 " bytes (%.1f bytes/frame)%s%s\n",
+		" reservation failures%s, %.1f s, %" PRIu64 " bytes (%.1f bytes/frame), %s%s%s\n",
 		r->opt->output, r->frames_kept, lost, r->drops - r->batch_cut, cut,
 		(double)duration_ns / 1e9, st.bytes,
-		r->frames_kept ? (double)st.bytes / (double)r->frames_kept : 0.0,
+		r->frames_kept ? (double)st.bytes / (double)r->frames_kept : 0.0, fps,
 		r->stop_why ? "; stopped: " : "", r->stop_why ? r->stop_why : "");
 	losses_summary(r);
-	/* An empty capture has a few usual causes: name them (the symbol escaped: ELF bytes). */
-	if (r->probe && r->had_target && !r->frames && !failed)
-		fprintf(stderr,
-			"framerec: no frame recorded: the target never called %s (another "
-			"variant? see --symbol; a -- wrapper script must exec the program)\n",
-			r->symbol[0] ? frc_escape_str(r->symbol, sym, sizeof(sym)) : "the symbol");
+	if (empty)
+		no_frame_hint(r);
 }

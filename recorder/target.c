@@ -17,18 +17,19 @@
 
 #include "target.h"
 
-/* Read a small /proc file whole; returns bytes read or -1. */
+/* Read a small /proc file whole; returns bytes read or -errno (nothing read). */
 static ssize_t read_small(const char *path, char *buf, size_t len)
 {
-	ssize_t n, total = 0;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n = 0, total = 0;
+	int fd = open(path, O_RDONLY | O_CLOEXEC), e;
 
 	if (fd < 0)
-		return -1;
+		return -errno;
 	while ((size_t)total < len && (n = read(fd, buf + total, len - total)) > 0)
 		total += n;
+	e = errno;
 	close(fd);
-	return total;
+	return n < 0 && total == 0 ? -e : total;
 }
 
 /*
@@ -75,7 +76,7 @@ int64_t target_age_ms(pid_t pid)
 		   "%*d %*d %llu",
 		   &start) != 1 ||
 	    clock_gettime(CLOCK_BOOTTIME, &now))
-		return -1;
+		return rest ? -EINVAL : -ESRCH;
 	/* starttime counts from boot, suspend included: CLOCK_BOOTTIME's origin. */
 	return (int64_t)now.tv_sec * 1000 + now.tv_nsec / 1000000 -
 	       (int64_t)(start * 1000 / (unsigned long long)hz);
@@ -244,7 +245,7 @@ int target_is_32bit(pid_t pid)
 	snprintf(path, sizeof(path), "/proc/%d/exe", (int)pid);
 	n = read_small(path, (char *)ident, sizeof(ident));
 	if (n < 0)
-		return -errno;
+		return (int)n;
 	if (n < EI_NIDENT || memcmp(ident, ELFMAG, SELFMAG))
 		return -ENOEXEC;
 	return ident[EI_CLASS] == ELFCLASS32;
@@ -253,9 +254,10 @@ int target_is_32bit(pid_t pid)
 int target_pidfd(pid_t pid)
 {
 #ifdef SYS_pidfd_open
-	return (int)syscall(SYS_pidfd_open, pid, 0);
+	int fd = (int)syscall(SYS_pidfd_open, pid, 0);
+
+	return fd < 0 ? -errno : fd;
 #else
-	errno = ENOSYS;
-	return -1;
+	return -ENOSYS;
 #endif
 }

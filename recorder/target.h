@@ -40,11 +40,12 @@ FRC_MUST_USE int target_mapped_lib(pid_t pid, const char *base, target_lib_ok ac
 /* 1: the process is 32-bit (ELFCLASS32 exe); 0: 64-bit; -errno: unknown. */
 int target_is_32bit(pid_t pid);
 /*
- * How long ago pid started, in ms (from /proc/PID/stat's starttime); -1 when unknown. A
+ * How long ago pid started, in ms (from /proc/PID/stat's starttime). A
  * process found by --package ran that long before the probe was attached to it.
+ * -errno when unknown (-ESRCH: no such process).
  */
 int64_t target_age_ms(pid_t pid);
-/* pidfd_open(), or -1 when the kernel has none (then liveness is polled). */
+/* pidfd_open(), or -errno (-ENOSYS: the kernel has none; liveness is then polled). */
 int target_pidfd(pid_t pid);
 
 #endif /* TARGET_H */

@@ -67,6 +67,31 @@ static int attach_probe(struct rec *r, struct target *t, char *err, size_t errle
 	return 0;
 }
 
+/*
+ * The metadata's target and target.pid (output.c): the package name, the command (child.c),
+ * or each --pid's command line, "; " between two; target.pid lists the PIDs. Only targets
+ * attached before the header is written (r->w) can be named; with one target both keep the
+ * single value they always had.
+ */
+static void describe_target(struct rec *r, pid_t pid, bool child)
+{
+	size_t n = strlen(r->target_desc), np = strlen(r->target_pids);
+
+	if (r->w)
+		return;
+	snprintf(r->target_pids + np, sizeof(r->target_pids) - np, "%s%d", np ? "," : "", (int)pid);
+	if (!r->target_pid) {
+		r->target_pid = pid;
+		if (r->opt->package)
+			snprintf(r->target_desc, sizeof(r->target_desc), "%s", r->opt->package);
+		else if (!child)
+			target_cmdline(pid, r->target_desc, sizeof(r->target_desc));
+	} else if (!r->opt->package && !child && n + 2 < sizeof(r->target_desc)) {
+		snprintf(r->target_desc + n, sizeof(r->target_desc) - n, "; ");
+		target_cmdline(pid, r->target_desc + n + 2, sizeof(r->target_desc) - n - 2);
+	}
+}
+
 int rec_attach_target(struct rec *r, pid_t pid, bool child, char *err, size_t errlen)
 {
 	struct target *t;
@@ -109,13 +134,7 @@ int rec_attach_target(struct rec *r, pid_t pid, bool child, char *err, size_t er
 			t->pidfd = -1;
 		}
 	}
-	if (!r->target_pid) {
-		r->target_pid = pid;
-		if (r->opt->package)
-			snprintf(r->target_desc, sizeof(r->target_desc), "%s", r->opt->package);
-		else if (!child)
-			target_cmdline(pid, r->target_desc, sizeof(r->target_desc));
-	}
+	describe_target(r, pid, child);
 	r->had_target = true;
 	if (r->w && r->probe)
 		rec_emit_attach(r, t);

@@ -40,8 +40,11 @@ enum cli_takes {
 
 enum cli_format { CLI_TEXT, CLI_FORMAT_JSON, CLI_FORMAT_HTML };
 
-/* --tick-ms range: 1 ms to an hour (the synthesized tick period of a replay). */
-#define CLI_TICK_MS_MIN 1
+/*
+ * --tick-ms range: framerec's own (recorder/framerec.c, parse_period): 10 ms to an hour. A
+ * replay reading the meter more often than a recording can makes no sense.
+ */
+#define CLI_TICK_MS_MIN 10
 #define CLI_TICK_MS_MAX 3600000
 
 /* What the shared options said. */

@@ -43,6 +43,7 @@ static const char compare_help[] =
     "  --strict        a truncated capture fails (exit 1) instead of a warning\n"
     "  --tracker NAME  the tracker variant replayed for both captures\n"
     "  --tick-ms N     read the meter every N ms when a capture has no tick records\n"
+    "                  (10..3600000 ms, as framerec --tick-ms)\n"
     "\n"
     "A truncated capture and two captures replayed with different trackers (each its\n"
     "recorded one, without --tracker) are warned about on stderr.\n"

@@ -25,6 +25,7 @@ static const char db_help[] =
     "options:\n"
     "  -o, --output OUT.db  the database (required)\n"
     "  --tick-ms N          read the meter every N ms when a capture has no tick records\n"
+    "                       (10..3600000 ms, as framerec --tick-ms)\n"
     "                       (default 1000)\n"
     "  --tracker NAME       the frame tracker variant whose deltas are stored (kala,\n"
     "                       surface, process, main-surface; default: the one each\n"

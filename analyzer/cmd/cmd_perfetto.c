@@ -27,6 +27,7 @@ static const char perfetto_help[] =
     "  -o FILE         the trace (written whole or not at all; never the capture itself)\n"
     "  --force         replace FILE if it exists (without it an existing FILE is refused)\n"
     "  --tick-ms N     read the meter every N ms when the capture has no tick records\n"
+    "                  (10..3600000 ms, as framerec --tick-ms)\n"
     "  --tracker NAME  the tracker variant replayed (default: the recording's, else kala)\n"
     "\n"
     "exit: 0 ok (a truncated capture too, with a warning), 1 corrupt or unreadable capture\n"

@@ -34,6 +34,7 @@ static const char report_help[] =
     "                capture itself\n"
     "  --force       replace FILE if it exists (without it an existing FILE is refused)\n"
     "  --tick-ms N   read the meter every N ms when the capture has no tick records\n"
+    "                (10..3600000 ms, as framerec --tick-ms)\n"
     "                (default 1000)\n"
     "  --tracker NAME  the frame tracker variant to replay (kala, surface, process,\n"
     "                main-surface; default: the one the recording ran, else kala;\n"

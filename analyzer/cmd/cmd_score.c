@@ -35,6 +35,7 @@ static const char score_help[] =
     "  --tracker LIST  all (default) or names separated by commas\n"
     "  --json          JSON for machines (schema: analyzer/REPORT.md)\n"
     "  --tick-ms N     meter period when a capture has no tick records (default 1000)\n"
+    "                  (10..3600000 ms, as framerec --tick-ms)\n"
     "\n"
     "exit: 0 scored, 1 a capture is corrupt or unreadable, 2 usage (also an unknown\n"
     "tracker name: the message lists the names).\n"

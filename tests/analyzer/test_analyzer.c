@@ -1516,9 +1516,13 @@ START_TEST(errors_name_file_and_range)
 	ck_err_has(" the schema: disk I/O error\n");
 	ck_assert_int_eq(count_lines(err_text), 1);
 	ck_assert_int_eq(fa("db", frc, "-o", tmp("r.db"), "--tick-ms", "0", NULL), 2);
-	ck_err_has("--tick-ms: '0' is not in [1, 3600000]");
+	ck_err_has("--tick-ms: '0' is not in [10, 3600000]");
 	ck_assert_int_eq(fa("report", "--tick-ms", "3600001", frc, NULL), 2);
-	ck_err_has("--tick-ms: '3600001' is not in [1, 3600000]");
+	ck_err_has("--tick-ms: '3600001' is not in [10, 3600000]");
+	/* framerec's range: a replay cannot read the meter more often than a recording. */
+	ck_assert_int_eq(fa("report", "--tick-ms", "9", frc, NULL), 2);
+	ck_err_has("--tick-ms: '9' is not in [10, 3600000]");
+	ck_assert_int_eq(fa("report", "--tick-ms", "10", frc, NULL), 0);
 }
 END_TEST
 

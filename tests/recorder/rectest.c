@@ -406,6 +406,10 @@ void read_capture(const char *path, struct capture *c)
 		case FRC_EXIT:
 			o->pid = rec.u.exit.pid;
 			break;
+		case FRC_TICK:
+			o->valid = rec.u.tick.has_result && rec.u.tick.source != FRC_SOURCE_NONE;
+			o->value = o->valid ? rec.u.tick.fps_micro : 0;
+			break;
 		}
 	}
 	ck_assert_msg(rc == 0, "frc_reader_next(%s): %s", path, frc_reader_error(rd));

@@ -101,7 +101,8 @@ struct rec {
 	uint32_t pid;
 	uint32_t tid;
 	uint64_t ktime;
-	uint64_t value;			 /* frame: buffer; drops: cumulative */
+	uint64_t value;			 /* frame: buffer; drops: cumulative; tick: fps_micro */
+	bool valid;			 /* tick: has a reading (fps_micro is one) */
 	uint64_t anomalies;		 /* drops: batch anomalies */
 	uint64_t surface;		 /* frame */
 	char symbol[FRC_SYMBOL_MAX + 1]; /* attach */

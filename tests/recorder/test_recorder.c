@@ -502,6 +502,121 @@ START_TEST(pid_target_exit)
 }
 END_TEST
 
+/* SIGINT framerec once every game is armed; the seconds until it exited. */
+static double sigint_stop_seconds(pid_t rec, const pid_t *games, int n, const char *log)
+{
+	for (int i = 0; i < n; i++)
+		ck_assert_msg(wait_armed(games[i], variant_symbol[V_HOOK], 10000),
+			      "PID %d not armed within 10 s; output: %s", (int)games[i],
+			      slurp(log));
+	usleep(500000);
+	uint64_t t0 = mono_ns();
+	kill(rec, SIGINT);
+	assert_exit(wait_exit(rec, 15000), 0, log);
+	return (double)(mono_ns() - t0) / 1e9;
+}
+
+/*
+ * The stop ends every target's recording at one instant. It detached the targets one after
+ * another, each detach waiting ~0.2 s in the kernel, and recorded until its own detach: a
+ * later target's frames went on 0.2 s per target after the first one's had ended.
+ */
+START_TEST(stop_same_moment)
+{
+	const char *cap1 = tmp("one.frc"), *cap4 = tmp("four.frc"), *log = tmp("framerec.log");
+	const char *sym = variant_symbol[V_HOOK];
+	pid_t g[4];
+	for (int i = 0; i < 4; i++) {
+		g[i] = start_game("standin-game", V_HOOK, NULL, "200", "0", NULL);
+		kill(g[i],
+		     SIGUSR1); /* calling from now on: frames before the attach do not matter */
+	}
+	pid_t rec = start_framerec(log, "--lib", STANDIN_LIB, "--symbol", sym, "--pid",
+				   pidstr(g[0]), "-o", cap1, NULL);
+	double one = sigint_stop_seconds(rec, g, 1, log);
+	rec = start_framerec(log, "--lib", STANDIN_LIB, "--symbol", sym, "--pid", pidstr(g[0]),
+			     "--pid", pidstr(g[1]), "--pid", pidstr(g[2]), "--pid", pidstr(g[3]),
+			     "-o", cap4, NULL);
+	double four = sigint_stop_seconds(rec, g, 4, log);
+	/* Not asserted: each uprobe link's detach still costs ~0.1 s (recorder/README.md). */
+	fprintf(stderr, "stop: %.3f s with 1 target, %.3f s with 4\n", one, four);
+
+	struct capture c;
+	read_capture(cap4, &c);
+	ck_assert_str_eq(frc_status_name(c.st.status), "complete");
+	uint64_t first_end = UINT64_MAX, last_end = 0;
+	for (int i = 0; i < 4; i++) {
+		size_t n = count_rec(&c, FRC_FRAME, (uint32_t)g[i]);
+		ck_assert_msg(n > 0, "no frame of PID %d", (int)g[i]);
+		uint64_t end = c.r[find_rec(&c, FRC_FRAME, (uint32_t)g[i], n - 1)].ktime;
+		first_end = end < first_end ? end : first_end;
+		last_end = end > last_end ? end : last_end;
+	}
+	free_capture(&c);
+	/* 200 fps: a target's last frame is at most 5 ms before the end, plus scheduling. */
+	ck_assert_msg(last_end - first_end < 50000000ull,
+		      "the targets' recordings ended %.3f s apart",
+		      (double)(last_end - first_end) / 1e9);
+	for (int i = 0; i < 4; i++)
+		kill(g[i], SIGTERM);
+}
+END_TEST
+
+/* pid has ended: gone, or a zombie nobody reaped yet. */
+static bool process_ended(pid_t pid)
+{
+	char path[64], buf[512];
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return true;
+	size_t n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = 0;
+	const char *p = strrchr(buf, ')');
+	return !p || p[1] != ' ' || p[2] == 'Z' || p[2] == 'X';
+}
+
+/*
+ * framerec killed with SIGKILL takes its -- COMMAND with it (PR_SET_PDEATHSIG): the game
+ * used to go on running, unrecorded, with no one to stop it.
+ */
+START_TEST(command_dies_with_framerec)
+{
+	const char *cap = tmp("cap.frc"), *log = tmp("framerec.log");
+	pid_t rec = start_framerec(log, "--lib", STANDIN_LIB, "-o", cap, "--", STANDIN_GAME,
+				   "--fps", "200", NULL);
+	char path[64], buf[64];
+	snprintf(path, sizeof(path), "/proc/%d/task/%d/children", (int)rec, (int)rec);
+	pid_t child = 0;
+	for (int waited = 0; waited < 10000 && child <= 0; waited += 10) {
+		FILE *f = fopen(path, "r");
+		if (f && fgets(buf, sizeof(buf), f))
+			child = (pid_t)atoi(buf);
+		if (f)
+			fclose(f);
+		if (child <= 0)
+			usleep(10000);
+	}
+	ck_assert_msg(child > 0, "no child of framerec; output: %s", slurp(log));
+	ck_assert_msg(wait_armed(child, variant_symbol[V_HOOK], 10000),
+		      "the command was not attached; output: %s", slurp(log));
+	kill(rec, SIGKILL);
+	int st = wait_exit(rec, 5000);
+	ck_assert(st != -1 && WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL);
+	bool ended = false;
+	for (int waited = 0; waited < 2000 && !ended; waited += 10) {
+		ended = process_ended(child);
+		if (!ended)
+			usleep(10000);
+	}
+	if (!ended)
+		kill(child, SIGKILL); /* not ours to reap: framerec's orphan */
+	ck_assert_msg(ended, "the command (PID %d) still runs 2 s after framerec was killed",
+		      (int)child);
+}
+END_TEST
+
 /*
  * framerec -- COMMAND: framerec starts the game itself and holds it until the probe is
  * attached, so even the very first call is recorded. No gate, no delay in the game.
@@ -828,7 +943,7 @@ START_TEST(command_ignores_sigterm)
 	uint64_t t0 = mono_ns();
 	pid_t rec = start_framerec(log, "--lib", STANDIN_LIB, "-d", "0.5", "-o", cap, "--",
 				   "/bin/sh", "-c", "trap '' TERM; exec sleep 30", NULL);
-	assert_exit(wait_exit(rec, 10000), 0, log);
+	assert_exit(wait_exit(rec, 10000), 4, log); /* complete, no frame: sleep queues none */
 	uint64_t took_ms = (mono_ns() - t0) / 1000000u;
 	ck_assert_msg(took_ms < 5000, "framerec took %" PRIu64 " ms to end a 0.5 s recording",
 		      took_ms);
@@ -840,14 +955,12 @@ START_TEST(command_ignores_sigterm)
 END_TEST
 
 /*
- * The live status line on a 40-column terminal: every refresh fits in 39 columns, so it
- * never wraps (a wrapped line leaves a row behind at every refresh: "\r\033[K" clears
- * only the last row). Other messages still come out whole, on a cleared line.
+ * Run framerec with argv on a pty of cols columns (stderr is a terminal, so the status line
+ * is shown); its output into out (NUL-terminated). Returns its wait status.
  */
-START_TEST(status_line_width)
+static int run_on_pty(unsigned short cols, char *const argv[], char *out, size_t outlen)
 {
-	const char *cap = tmp("cap.frc");
-	struct winsize ws = {.ws_row = 24, .ws_col = 40};
+	struct winsize ws = {.ws_row = 24, .ws_col = cols};
 	int master, slave;
 	ck_assert_int_eq(openpty(&master, &slave, NULL, NULL, &ws), 0);
 	pid_t rec = fork();
@@ -859,22 +972,18 @@ START_TEST(status_line_width)
 		dup2(slave, 1);
 		dup2(slave, 2);
 		close(master);
-		execl(FRAMEREC, "framerec", "--lib", STANDIN_LIB, "--symbol",
-		      variant_symbol[V_HOOK], "-o", cap, "--", STANDIN_GAME, "--symbol", "hook",
-		      "--fps", "200", "--frames", "260", (char *)NULL);
+		execv(FRAMEREC, argv);
 		_exit(127);
 	}
 	children[n_children++] = rec;
 	close(slave);
 	/* Read while it runs: a full pty would block framerec. */
-	static char out[65536];
 	size_t len = 0;
 	fcntl(master, F_SETFL, O_NONBLOCK);
 	int st = -1;
 	for (int waited = 0; waited < 15000; waited += 10) {
 		ssize_t n;
-		while (len < sizeof(out) - 1 &&
-		       (n = read(master, out + len, sizeof(out) - 1 - len)) > 0)
+		while (len < outlen - 1 && (n = read(master, out + len, outlen - 1 - len)) > 0)
 			len += (size_t)n;
 		pid_t w = waitpid(rec, &st, WNOHANG);
 		if (w == rec) {
@@ -885,11 +994,28 @@ START_TEST(status_line_width)
 		usleep(10000);
 	}
 	ssize_t n;
-	while (len < sizeof(out) - 1 && (n = read(master, out + len, sizeof(out) - 1 - len)) > 0)
+	while (len < outlen - 1 && (n = read(master, out + len, outlen - 1 - len)) > 0)
 		len += (size_t)n;
 	out[len] = 0;
 	close(master);
-	assert_exit(st, 0, NULL);
+	return st;
+}
+
+/*
+ * The live status line on a 40-column terminal: every refresh fits in 39 columns, so it
+ * never wraps (a wrapped line leaves a row behind at every refresh: "\r\033[K" clears
+ * only the last row). Other messages still come out whole, on a cleared line.
+ */
+START_TEST(status_line_width)
+{
+	const char *cap = tmp("cap.frc");
+	char *argv[] = {
+	    "framerec", "--lib",     STANDIN_LIB, "--symbol",	(char *)variant_symbol[V_HOOK],
+	    "-o",	(char *)cap, "--",	  STANDIN_GAME, "--symbol",
+	    "hook",	"--fps",     "200",	  "--frames",	"260",
+	    NULL};
+	static char out[65536];
+	assert_exit(run_on_pty(40, argv, out, sizeof(out)), 0, NULL);
 
 	/* Segments start at each clear-line; a status segment has no "framerec:". */
 	int status_lines = 0;
@@ -908,6 +1034,66 @@ START_TEST(status_line_width)
 	}
 	ck_assert_msg(status_lines >= 2, "no status line refreshes in: %s", out);
 	ck_assert_msg(summary, "no whole summary line with 260 frames in: %s", out);
+}
+END_TEST
+
+/*
+ * The live FPS is one tracker's reading, so the status line names the tracker with the
+ * source ("fps 200.0 surface/ebpf"; it said "200.0 (ebpf)"), and the summary gives the
+ * mean of the meter's valid readings, with the tracker named: the capture's ticks' mean.
+ */
+START_TEST(status_names_tracker)
+{
+	const char *cap = tmp("cap.frc");
+	char *argv[] = {"framerec", "--lib",	STANDIN_LIB, "--tracker", "surface",	"--tick-ms",
+			"250",	    "-o",	(char *)cap, "--",	  STANDIN_GAME, "--fps",
+			"200",	    "--frames", "500",	     NULL};
+	static char out[65536];
+	assert_exit(run_on_pty(200, argv, out, sizeof(out)), 0, NULL);
+
+	bool named = false;
+	const char *sum = NULL;
+	for (char *p = strstr(out, "\r\033[K"); p; p = strstr(p, "\r\033[K")) {
+		p += 4;
+		size_t seg = strcspn(p, "\r\n");
+		const char *f = strstr(p, "  fps ");
+		/* "fps -": no reading yet */
+		if (strncmp(p, "framerec:", 9) != 0 && f && f < p + seg && f[6] != '-') {
+			double v;
+			char tracker[32];
+			ck_assert_msg(sscanf(f, "  fps %lf %31[^/ ]/ebpf ", &v, tracker) == 2,
+				      "status line without 'fps N TRACKER/ebpf': %.*s", (int)seg,
+				      p);
+			ck_assert_str_eq(tracker, "surface");
+			named = true;
+		}
+		if (strncmp(p, "framerec:", 9) == 0 && strstr(p, " frames, "))
+			sum = p;
+	}
+	ck_assert_msg(named, "no status line with a reading in: %s", out);
+	ck_assert_msg(sum, "no summary in: %s", out);
+	const char *m = strstr(sum, "mean live fps ");
+	double mean;
+	unsigned long n;
+	ck_assert_msg(m && sscanf(m, "mean live fps %lf (surface, %lu readings)", &mean, &n) == 2,
+		      "no 'mean live fps N (surface, K readings)' in the summary: %s", sum);
+
+	struct capture c;
+	read_capture(cap, &c);
+	double total = 0;
+	unsigned long valid = 0;
+	for (size_t i = 0; i < c.n; i++)
+		if (c.r[i].type == FRC_TICK && c.r[i].valid) {
+			total += (double)c.r[i].value / 1e6;
+			valid++;
+		}
+	free_capture(&c);
+	ck_assert_uint_ge(valid, 4); /* 2.5 s at 4 readings/s */
+	ck_assert_uint_eq(n, valid);
+	double diff = mean - total / (double)valid;
+	ck_assert_msg(diff < 0.051 && diff > -0.051,
+		      "summary mean %.3f, the capture's ticks' mean %.3f", mean,
+		      total / (double)valid);
 }
 END_TEST
 
@@ -1016,7 +1202,8 @@ END_TEST
 /*
  * A recording that attached but got no frame says why that usually happens (the target
  * calls another variant, or a wrapper script did not exec the program): here a wrapper
- * that runs the game as its child, which the PID-filtered uprobe does not see.
+ * that runs the game as its child, which the PID-filtered uprobe does not see. It exits
+ * 4, not 0 (the capture is complete but empty), and says why even with --quiet.
  */
 START_TEST(zero_frames_hint)
 {
@@ -1025,12 +1212,25 @@ START_TEST(zero_frames_hint)
 	snprintf(script, sizeof(script), "%s --fps 200 --frames 20; true", STANDIN_GAME);
 	char *argv[] = {"framerec", "--lib",   STANDIN_LIB, "-o",   (char *)cap,
 			"--",	    "/bin/sh", "-c",	    script, NULL};
-	assert_exit(wait_exit(spawn(FRAMEREC, argv, log), 15000), 0, log);
+	assert_exit(wait_exit(spawn(FRAMEREC, argv, log), 15000), 4, log);
 	ck_assert_msg(strstr(slurp(log), ": 0 frames,"), "%s", slurp(log));
 	ck_assert_msg(strstr(slurp(log), "no frame recorded: the target never called "
 					 "_ZN7android7Surface16hook_queueBuffer"),
 		      "no hint: %s", slurp(log));
 	ck_assert_msg(strstr(slurp(log), "must exec"), "no hint: %s", slurp(log));
+	struct capture c;
+	read_capture(cap, &c);
+	ck_assert_str_eq(frc_status_name(c.st.status), "complete");
+	free_capture(&c);
+
+	unlink(cap);
+	pid_t rec = start_framerec(log, "--lib", STANDIN_LIB, "-o", cap, "--", "/bin/sh", "-c",
+				   script, NULL); /* --quiet */
+	assert_exit(wait_exit(rec, 15000), 4, log);
+	ck_assert_msg(strstr(slurp(log), "no frame recorded: the target never called "),
+		      "--quiet hides why the exit status is 4: '%s'", slurp(log));
+	ck_assert_msg(!strstr(slurp(log), ": 0 frames,"), "--quiet printed the summary: %s",
+		      slurp(log));
 }
 END_TEST
 
@@ -1103,6 +1303,56 @@ START_TEST(thread_id_pid)
 	ck_assert_msg(access(cap, F_OK) != 0, "%s was created", cap);
 	close(thread_gate[1]);
 	pthread_join(th, NULL);
+}
+END_TEST
+
+/* A metadata value of cap (NULL when absent), static storage. */
+static const char *meta_value(const char *cap, const char *key)
+{
+	static char v[8192];
+	frc_reader *rd = NULL;
+	ck_assert_int_eq(frc_reader_open(&rd, cap), 0);
+	const char *got = frc_reader_meta_get(rd, key);
+	snprintf(v, sizeof(v), "%s", got ? got : "");
+	frc_reader_close(rd);
+	return got ? v : NULL;
+}
+
+/*
+ * Metadata target names every --pid, not the first one alone: their command lines, "; "
+ * between two, and target.pid lists their PIDs (metadata_keys checks one target's values).
+ */
+START_TEST(metadata_every_target)
+{
+	const char *cap = tmp("cap.frc"), *log = tmp("framerec.log");
+	pid_t a = idle_game(), b = idle_game();
+	pid_t rec = start_framerec(log, "--lib", STANDIN_LIB, "--pid", pidstr(a), "--pid",
+				   pidstr(b), "-d", "0.3", "-o", cap, NULL);
+	assert_exit(wait_exit(rec, 15000), 4, log); /* idle: no frame */
+	char want[2 * PATH_MAX], one[PATH_MAX], path[64];
+	want[0] = 0;
+	for (int i = 0; i < 2; i++) {
+		snprintf(path, sizeof(path), "/proc/%d/cmdline", (int)(i ? b : a));
+		FILE *f = fopen(path, "r");
+		ck_assert_ptr_nonnull(f);
+		size_t n = fread(one, 1, sizeof(one) - 1, f);
+		fclose(f);
+		while (n > 0 && one[n - 1] == 0)
+			n--;
+		for (size_t j = 0; j < n; j++)
+			one[j] = one[j] ? one[j] : ' ';
+		one[n] = 0;
+		size_t w = strlen(want);
+		snprintf(want + w, sizeof(want) - w, "%s%s", i ? "; " : "", one);
+	}
+	const char *target = meta_value(cap, "target");
+	ck_assert_msg(target && strcmp(target, want) == 0, "target '%s', want '%s'",
+		      target ? target : "(none)", want);
+	char pids[64];
+	snprintf(pids, sizeof(pids), "%d,%d", (int)a, (int)b);
+	const char *tp = meta_value(cap, "target.pid");
+	ck_assert_msg(tp && strcmp(tp, pids) == 0, "target.pid '%s', want '%s'", tp ? tp : "(none)",
+		      pids);
 }
 END_TEST
 
@@ -1458,7 +1708,9 @@ int main(int argc, char **argv)
 	    FRC_CASE("sigint_complete", sigint_complete),
 	    FRC_CASE("package_reattach", package_reattach),
 	    FRC_CASE("pid_target_exit", pid_target_exit),
+	    FRC_CASE("stop_same_moment", stop_same_moment),
 	    FRC_CASE("command_first_frame", command_first_frame),
+	    FRC_CASE("command_dies_with_framerec", command_dies_with_framerec),
 	    FRC_CASE("unknown_symbol", unknown_symbol),
 	    FRC_CASE("nonexistent_pid", nonexistent_pid),
 	    FRC_CASE("untrusted_library_refused", untrusted_library_refused),
@@ -1466,6 +1718,7 @@ int main(int argc, char **argv)
 	    FRC_CASE("kernel_thread_pid", kernel_thread_pid),
 	    FRC_CASE("command_ignores_sigterm", command_ignores_sigterm),
 	    FRC_CASE("status_line_width", status_line_width),
+	    FRC_CASE("status_names_tracker", status_names_tracker),
 	    FRC_CASE("command_exit_status", command_exit_status),
 	    FRC_CASE("enospc_keeps_chunks", enospc_keeps_chunks),
 	    FRC_CASE("file_size_limit", file_size_limit),
@@ -1473,6 +1726,7 @@ int main(int argc, char **argv)
 	    FRC_CASE("command_not_runnable", command_not_runnable),
 	    FRC_CASE("thread_id_pid", thread_id_pid),
 	    FRC_CASE("metadata_keys", metadata_keys),
+	    FRC_CASE("metadata_every_target", metadata_every_target),
 	    FRC_CASE("replay_sysfs_fidelity", replay_sysfs_fidelity),
 	    FRC_CASE("doctor_names_failed_step", doctor_names_failed_step),
 	    FRC_CASE("tracker_live_equals_replay", tracker_live_equals_replay),

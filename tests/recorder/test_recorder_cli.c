@@ -144,6 +144,14 @@ START_TEST(usage_errors)
 	    {{"--package", ""}, "--package"},
 	    {{"--lib", ""}, "--lib"},
 	    {{"--sysfs-only", "--sysfs"}, "--sysfs"}, /* no value: last option */
+	    /* --sysfs-only records no process: what it would ignore is refused, by name */
+	    {{"--sysfs-only", "--pid", "1"}, "--sysfs-only and --pid cannot be combined"},
+	    {{"--pid", "1", "--sysfs-only"}, "--sysfs-only and --pid cannot be combined"},
+	    {{"--sysfs-only", "--package", "x"}, "--sysfs-only and --package cannot"},
+	    {{"--sysfs-only", "--", "/bin/true"}, "--sysfs-only and -- COMMAND cannot"},
+	    {{"--sysfs-only", "--lib", "/x.so"}, "--sysfs-only and --lib cannot"},
+	    {{"--sysfs-only", "--symbol", "hook"}, "--sysfs-only and --symbol cannot"},
+	    {{"--sysfs-only", "--ring-kib", "64"}, "--sysfs-only and --ring-kib cannot"},
 	};
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		struct args a = {.n = 0};
