@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* replay.c - two streaming passes over a capture; see replay.h. */
+/* replay.c - two streaming passes over a capture, every lane in the second; see replay.h. */
 #include "replay.h"
 
 #include <errno.h>
@@ -59,14 +59,28 @@ static void sink_message(const struct fanout *f, char *err, size_t errlen, const
 		snprintf(err, errlen, "%s: %s", path, strerror(-f->err));
 }
 
+/* The plan's scan sinks (pass 1): every record, until one of them fails. */
+static void scan_feed(struct fanout *f, const struct frc_record *rec, uint64_t frame_seq)
+{
+	for (size_t i = 0; i < f->n && !f->err; i++) {
+		if (f->sinks[i].record &&
+		    (f->err = f->sinks[i].record(f->sinks[i].ctx, rec, frame_seq)))
+			f->err_sink = i;
+	}
+}
+
 /*
- * Pass 1: read every record, keep only counts. A corrupt capture (or a read error) fails
- * here, before any sink has seen a record, so no sink writes partial garbage.
+ * Pass 1: read every record, keep only counts (and give the records to the scan sinks). A
+ * corrupt capture (or a read error) fails here, before any lane's sink has seen a record,
+ * so no sink writes partial garbage. A scan sink's failure leaves the reading going on:
+ * corruption found later is still the answer, as when the counting was a replay of its own.
  */
-static int scan(const char *path, struct replay_info *info, char *err, size_t errlen)
+static int scan(const char *path, struct replay_info *info, struct fanout *sf, char *err,
+		size_t errlen)
 {
 	frc_reader *r = NULL;
 	struct frc_record rec;
+	uint64_t frame_seq = 0;
 	int rc;
 
 	rc = frc_reader_open(&r, path);
@@ -74,8 +88,11 @@ static int scan(const char *path, struct replay_info *info, char *err, size_t er
 		snprintf(err, errlen, "%s", r ? frc_reader_error(r) : frc_strerror(rc));
 		goto cleanup;
 	}
-	while ((rc = frc_reader_next(r, &rec)) > 0)
-		;
+	while ((rc = frc_reader_next(r, &rec)) > 0) {
+		if (sf->n && !sf->err)
+			scan_feed(sf, &rec, frame_seq);
+		frame_seq += rec.type == FRC_FRAME;
+	}
 	if (rc < 0) {
 		snprintf(err, errlen, "%s", frc_reader_error(r));
 		goto cleanup;
@@ -98,6 +115,34 @@ cleanup:
 	return rc;
 }
 
+/* Pass 1 of an in-memory replay: the counts and decisions scan() takes from a file. */
+static void scan_records(const struct replay_source *src, struct replay_info *info,
+			 struct fanout *sf)
+{
+	uint64_t frame_seq = 0;
+
+	info->stats.status = FRC_STATUS_COMPLETE;
+	info->stats.records = src->n;
+	info->stats.first_ktime_ns = src->n ? UINT64_MAX : 0;
+	for (size_t i = 0; i < src->n; i++) {
+		const struct frc_record *r = &src->recs[i];
+
+		if (r->type < sizeof(info->stats.by_type) / sizeof(info->stats.by_type[0]))
+			info->stats.by_type[r->type]++;
+		if (r->ktime_ns < info->stats.first_ktime_ns)
+			info->stats.first_ktime_ns = r->ktime_ns;
+		if (r->ktime_ns > info->stats.last_ktime_ns)
+			info->stats.last_ktime_ns = r->ktime_ns;
+		if (sf->n && !sf->err)
+			scan_feed(sf, r, frame_seq);
+		frame_seq += r->type == FRC_FRAME;
+	}
+	info->has_sysfs = info->stats.by_type[FRC_SYSFS] > 0;
+	info->synthesize_ticks = info->stats.by_type[FRC_TICK] == 0;
+	info->major = FRC_FORMAT_MAJOR;
+	info->minor = FRC_FORMAT_MINOR;
+}
+
 /* The pipeline's configuration from what pass 1 learned and the options (replay.h). */
 static void setup_config(struct replay_info *info, const struct replay_options *opt)
 {
@@ -115,97 +160,194 @@ static void setup_config(struct replay_info *info, const struct replay_options *
 }
 
 /*
- * One replay: the pipeline and the fanout around the sinks. Both sources (a file's second
- * pass, records in memory) go through these same steps.
+ * The lanes of one tracker: one pipeline, and the lanes' sinks one after the other in lane
+ * order, behind one fanout (replay.h: lanes of the same tracker share a pipeline).
  */
-struct replay_run_state {
+struct group {
 	struct replay_info info;
 	struct fanout f;
 	struct pipeline *p;
+};
+
+/* One replay: the plan's groups, fed by either source (a file's second pass, records). */
+struct replay_run_state {
+	struct replay_info info; /* pass 1's; each group's info is a copy with its tracker */
+	const struct replay_plan *plan;
+	struct group *g;
+	size_t n_groups;
+	struct replay_sink *sinks;   /* storage of the groups' sink lists */
+	const struct fanout *failed; /* the fanout whose sink failed first */
 	uint64_t frame_seq, records;
 	char *err;
 	size_t errlen;
 };
 
-/* The pipeline for info's config; an unknown tracker names every variant. */
-static int replay_begin(struct replay_run_state *st)
+/* The tracker lane i replays: its own, else the replay's (setup_config). */
+static const char *lane_tracker(const struct replay_run_state *st, size_t i)
+{
+	const char *name = st->plan->lanes[i].tracker_name;
+
+	return name ? name : st->info.tracker;
+}
+
+/* The sinks of every lane replaying group g's tracker, appended at st->sinks + *used. */
+static void group_sinks(struct replay_run_state *st, struct group *g, size_t *used)
+{
+	g->f.sinks = st->sinks + *used;
+	for (size_t i = 0; i < st->plan->n_lanes; i++) {
+		const struct replay_lane *l = &st->plan->lanes[i];
+
+		if (strcmp(lane_tracker(st, i), g->info.tracker) != 0)
+			continue;
+		if (l->n_sinks)
+			memcpy(st->sinks + *used, l->sinks, l->n_sinks * sizeof(*l->sinks));
+		*used += l->n_sinks;
+		g->f.n += l->n_sinks;
+	}
+}
+
+/* One group per distinct tracker, in the order of the lanes naming them first. */
+static int groups_build(struct replay_run_state *st)
+{
+	size_t n = st->plan->n_lanes, total = 0, used = 0;
+
+	for (size_t i = 0; i < n; i++)
+		total += st->plan->lanes[i].n_sinks;
+	st->g = calloc(n ? n : 1, sizeof(*st->g));
+	st->sinks = calloc(total ? total : 1, sizeof(*st->sinks));
+	if (!st->g || !st->sinks) {
+		snprintf(st->err, st->errlen, "%s: out of memory", st->info.path);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < n; i++) {
+		const char *name = lane_tracker(st, i);
+		struct group *g = NULL;
+		size_t k;
+
+		for (k = 0; k < st->n_groups && strcmp(st->g[k].info.tracker, name) != 0; k++)
+			;
+		if (k < st->n_groups)
+			continue;
+		g = &st->g[st->n_groups++];
+		g->info = st->info;
+		if (st->plan->lanes[i].tracker_name) {
+			g->info.config.tracker_name = name;
+			g->info.tracker = name;
+		} else if (st->info.config.tracker_name == st->info.recorded_tracker) {
+			/* the copy's own string: the unknown-tracker message tells them apart */
+			g->info.config.tracker_name = g->info.recorded_tracker;
+			g->info.tracker = g->info.recorded_tracker;
+		}
+		group_sinks(st, g, &used);
+	}
+	return 0;
+}
+
+/* Group g's pipeline; an unknown tracker names every variant. */
+static int group_pipeline(struct replay_run_state *st, struct group *g)
 {
 	struct pipeline_callbacks cb = {on_delta, on_reading};
-	int rc = pipeline_new(&st->p, &st->info.config, &cb, &st->f);
+	int rc = pipeline_new(&g->p, &g->info.config, &cb, &g->f);
 
 	if (rc == -ENOENT) {
 		char names[256];
 
 		tracker_kind_names(names, sizeof(names));
-		if (st->info.config.tracker_name == st->info.recorded_tracker)
+		if (g->info.config.tracker_name == g->info.recorded_tracker)
 			snprintf(st->err, st->errlen,
 				 "%s: recorded with tracker '%s', which this frameanalyze does not "
 				 "know (known: %s); replay one of those with --tracker NAME",
-				 st->info.path, st->info.recorded_tracker, names);
+				 g->info.path, g->info.recorded_tracker, names);
 		else
 			snprintf(st->err, st->errlen, "unknown tracker '%s' (known: %s)",
-				 st->info.config.tracker_name, names);
+				 g->info.config.tracker_name, names);
 		return rc;
 	}
-	if (rc) {
-		snprintf(st->err, st->errlen, "%s: cannot create the pipeline: %s", st->info.path,
+	if (rc)
+		snprintf(st->err, st->errlen, "%s: cannot create the pipeline: %s", g->info.path,
 			 strerror(-rc));
-		return rc;
-	}
-	for (size_t i = 0; i < st->f.n && !st->f.err; i++) {
-		const struct replay_sink *k = &st->f.sinks[i];
+	return rc;
+}
 
-		if (k->begin && (st->f.err = k->begin(k->ctx, &st->info)))
-			st->f.err_sink = i;
+/* Every group's pipeline, then its sinks' begin (a sink failure is reported at the end). */
+static int replay_begin(struct replay_run_state *st, const frc_reader *r)
+{
+	for (size_t k = 0; k < st->n_groups && !st->failed; k++) {
+		struct group *g = &st->g[k];
+		int rc = group_pipeline(st, g);
+
+		if (rc)
+			return rc;
+		g->info.reader = r;
+		for (size_t i = 0; i < g->f.n && !g->f.err; i++) {
+			const struct replay_sink *s = &g->f.sinks[i];
+
+			if (s->begin && (g->f.err = s->begin(s->ctx, &g->info)))
+				g->f.err_sink = i;
+		}
+		if (g->f.err)
+			st->failed = &g->f;
 	}
 	return 0;
 }
 
-/* One record: every sink's record callback first, then the pipeline (file order). */
+/* One record: for each group its sinks' record callbacks, then its pipeline (file order). */
 static int replay_feed(struct replay_run_state *st, const struct frc_record *rec)
 {
-	int rc;
+	for (size_t k = 0; k < st->n_groups; k++) {
+		struct group *g = &st->g[k];
+		int rc;
 
-	for (size_t i = 0; i < st->f.n && !st->f.err; i++) {
-		const struct replay_sink *k = &st->f.sinks[i];
+		for (size_t i = 0; i < g->f.n && !g->f.err; i++) {
+			const struct replay_sink *s = &g->f.sinks[i];
 
-		if (k->record && (st->f.err = k->record(k->ctx, rec, st->frame_seq)))
-			st->f.err_sink = i;
+			if (s->record && (g->f.err = s->record(s->ctx, rec, st->frame_seq)))
+				g->f.err_sink = i;
+		}
+		if (!g->f.err && (rc = pipeline_feed(g->p, rec)) != 0) {
+			pipeline_message(st->err, st->errlen, g->info.path, rc, &g->info.config);
+			return rc;
+		}
+		if (g->f.err) { /* a record or a delta/reading callback failed */
+			st->failed = &g->f;
+			return 0;
+		}
 	}
 	st->frame_seq += rec->type == FRC_FRAME;
 	st->records++;
-	if (!st->f.err && (rc = pipeline_feed(st->p, rec)) != 0) {
-		pipeline_message(st->err, st->errlen, st->info.path, rc, &st->info.config);
-		return rc;
-	}
 	return 0;
 }
 
-/* The end: the ticks still due, then every sink's end; a sink failure becomes the result. */
+/* The end: each group's ticks still due, then its sinks' end; a sink failure is the result. */
 static int replay_end(struct replay_run_state *st)
 {
-	struct pipeline_stats ps;
-	int rc;
+	for (size_t k = 0; k < st->n_groups && !st->failed; k++) {
+		struct group *g = &st->g[k];
+		struct pipeline_stats ps;
+		int rc = pipeline_finish(g->p);
 
-	if (!st->f.err && (rc = pipeline_finish(st->p)) != 0) {
-		pipeline_message(st->err, st->errlen, st->info.path, rc, &st->info.config);
-		return rc;
-	}
-	pipeline_stats(st->p, &ps);
-	for (size_t i = 0; i < st->f.n && !st->f.err; i++) {
-		const struct replay_sink *k = &st->f.sinks[i];
+		if (rc) {
+			pipeline_message(st->err, st->errlen, g->info.path, rc, &g->info.config);
+			return rc;
+		}
+		pipeline_stats(g->p, &ps);
+		for (size_t i = 0; i < g->f.n && !g->f.err; i++) {
+			const struct replay_sink *s = &g->f.sinks[i];
 
-		if (k->end && (st->f.err = k->end(k->ctx, &st->info, &ps)))
-			st->f.err_sink = i;
+			if (s->end && (g->f.err = s->end(s->ctx, &g->info, &ps)))
+				g->f.err_sink = i;
+		}
+		if (g->f.err)
+			st->failed = &g->f;
 	}
-	if (st->f.err) {
-		sink_message(&st->f, st->err, st->errlen, st->info.path);
-		return st->f.err < 0 ? st->f.err : -EIO;
+	if (st->failed) {
+		sink_message(st->failed, st->err, st->errlen, st->info.path);
+		return st->failed->err < 0 ? st->failed->err : -EIO;
 	}
 	return 0;
 }
 
-/* Pass 2 over the file: every record through the sinks and the pipeline. */
+/* Pass 2 over the file: every record through the groups' sinks and pipelines. */
 static int replay_file(struct replay_run_state *st, const char *path)
 {
 	struct frc_record rec;
@@ -216,9 +358,8 @@ static int replay_file(struct replay_run_state *st, const char *path)
 		snprintf(st->err, st->errlen, "%s", r ? frc_reader_error(r) : frc_strerror(rc));
 		goto cleanup;
 	}
-	st->info.reader = r;
-	rc = replay_begin(st);
-	while (!rc && !st->f.err && (rc = frc_reader_next(r, &rec)) > 0)
+	rc = replay_begin(st, r);
+	while (!rc && !st->failed && (rc = frc_reader_next(r, &rec)) > 0)
 		rc = replay_feed(st, &rec);
 	if (rc < 0) {
 		/* The reader's codes are FRC_E*; the pipeline's (-errno) left their message. */
@@ -226,7 +367,7 @@ static int replay_file(struct replay_run_state *st, const char *path)
 			snprintf(st->err, st->errlen, "%s", frc_reader_error(r));
 		goto cleanup;
 	}
-	if (!st->f.err && st->records != st->info.stats.records) {
+	if (!st->failed && st->records != st->info.stats.records) {
 		/* The file changed between the passes. */
 		snprintf(st->err, st->errlen, "%s: the file changed while it was read", path);
 		rc = FRC_EIO;
@@ -234,66 +375,77 @@ static int replay_file(struct replay_run_state *st, const char *path)
 	}
 	rc = replay_end(st);
 cleanup:
-	pipeline_free(st->p);
-	st->p = NULL;
 	frc_reader_close(r);
 	return rc;
+}
+
+/* Pass 2 from records in memory: the same steps without a reader. */
+static int replay_records(struct replay_run_state *st, const struct replay_source *src)
+{
+	int rc = replay_begin(st, NULL);
+
+	for (size_t k = 0; !rc && k < src->n && !st->failed; k++)
+		rc = replay_feed(st, &src->recs[k]);
+	return rc ? rc : replay_end(st);
+}
+
+/* After pass 1: a scan sink's failure, else the scan sinks' end. */
+static int scan_end(struct replay_run_state *st, struct fanout *sf)
+{
+	struct pipeline_stats ps = {0};
+
+	for (size_t i = 0; i < sf->n && !sf->err; i++) {
+		if (sf->sinks[i].end &&
+		    (sf->err = sf->sinks[i].end(sf->sinks[i].ctx, &st->info, &ps)))
+			sf->err_sink = i;
+	}
+	if (!sf->err)
+		return 0;
+	sink_message(sf, st->err, st->errlen, st->info.path);
+	return sf->err < 0 ? sf->err : -EIO;
+}
+
+int replay_run_plan(const struct replay_source *src, const struct replay_options *opt,
+		    const struct replay_plan *plan, char *err, size_t errlen)
+{
+	struct replay_run_state st = {
+	    .info = {.path = src->path}, .plan = plan, .err = err, .errlen = errlen};
+	struct fanout sf = {plan->scan, plan->n_scan, 0, 0};
+	int rc = 0;
+
+	if (src->recs)
+		scan_records(src, &st.info, &sf);
+	else if ((rc = scan(src->path, &st.info, &sf, err, errlen)) != 0)
+		return rc < 0 ? rc : FRC_ECORRUPT;
+	setup_config(&st.info, opt);
+	rc = scan_end(&st, &sf);
+	if (rc || !plan->n_lanes)
+		return rc;
+	rc = groups_build(&st);
+	if (!rc)
+		rc = src->recs ? replay_records(&st, src) : replay_file(&st, src->path);
+	for (size_t k = 0; k < st.n_groups; k++)
+		pipeline_free(st.g[k].p);
+	free(st.g);
+	free(st.sinks);
+	return rc;
+}
+
+int replay_run_source(const struct replay_source *src, const struct replay_options *opt,
+		      const struct replay_sink *sinks, size_t n_sinks, char *err, size_t errlen)
+{
+	struct replay_lane lane = {NULL, sinks, n_sinks};
+	struct replay_plan plan = {NULL, 0, &lane, 1};
+
+	return replay_run_plan(src, opt, &plan, err, errlen);
 }
 
 int replay_run(const char *path, const struct replay_options *opt, const struct replay_sink *sinks,
 	       size_t n_sinks, char *err, size_t errlen)
 {
-	struct replay_run_state st = {
-	    .info = {.path = path}, .f = {sinks, n_sinks, 0, 0}, .err = err, .errlen = errlen};
-	int rc = scan(path, &st.info, err, errlen);
+	struct replay_source src = {.path = path};
 
-	if (rc)
-		return rc < 0 ? rc : FRC_ECORRUPT;
-	setup_config(&st.info, opt);
-	return replay_file(&st, path);
-}
-
-/* Pass 1 of an in-memory replay: the counts and decisions scan() takes from a file. */
-static void scan_records(const struct replay_source *src, struct replay_info *info)
-{
-	info->stats.status = FRC_STATUS_COMPLETE;
-	info->stats.records = src->n;
-	info->stats.first_ktime_ns = src->n ? UINT64_MAX : 0;
-	for (size_t i = 0; i < src->n; i++) {
-		const struct frc_record *r = &src->recs[i];
-
-		if (r->type < sizeof(info->stats.by_type) / sizeof(info->stats.by_type[0]))
-			info->stats.by_type[r->type]++;
-		if (r->ktime_ns < info->stats.first_ktime_ns)
-			info->stats.first_ktime_ns = r->ktime_ns;
-		if (r->ktime_ns > info->stats.last_ktime_ns)
-			info->stats.last_ktime_ns = r->ktime_ns;
-	}
-	info->has_sysfs = info->stats.by_type[FRC_SYSFS] > 0;
-	info->synthesize_ticks = info->stats.by_type[FRC_TICK] == 0;
-	info->major = FRC_FORMAT_MAJOR;
-	info->minor = FRC_FORMAT_MINOR;
-}
-
-/* Pass 2 of an in-memory replay: as in replay_run, records to the sinks, then the pipeline. */
-int replay_run_source(const struct replay_source *src, const struct replay_options *opt,
-		      const struct replay_sink *sinks, size_t n_sinks, char *err, size_t errlen)
-{
-	struct replay_run_state st = {
-	    .info = {.path = src->path}, .f = {sinks, n_sinks, 0, 0}, .err = err, .errlen = errlen};
-	int rc;
-
-	if (!src->recs)
-		return replay_run(src->path, opt, sinks, n_sinks, err, errlen);
-	scan_records(src, &st.info);
-	setup_config(&st.info, opt);
-	rc = replay_begin(&st);
-	for (size_t k = 0; !rc && k < src->n && !st.f.err; k++)
-		rc = replay_feed(&st, &src->recs[k]);
-	if (!rc)
-		rc = replay_end(&st);
-	pipeline_free(st.p);
-	return rc;
+	return replay_run_source(&src, opt, sinks, n_sinks, err, errlen);
 }
 
 int replay_parse_tick_ms(const char *s, uint32_t *out)
