@@ -8,7 +8,6 @@
 #include <string.h>
 
 #include "heur_map.h"
-#include "tracker_kind.h"
 
 /* One (PID, surface) pair: an open-addressing table, linear probing, never deleted. */
 struct pair {
@@ -31,7 +30,16 @@ struct submissions {
 	size_t n_pids;
 	struct heur_map index; /* pid -> position in pids */
 	const struct subm_pid *main_pid;
-	char err[128];
+	bool counted; /* the main surfaces are chosen */
+	/*
+	 * The last frame's answer, by its frame_seq: every consumer of one replay (the report
+	 * and each score lane) asks about the same frame in turn, and only the first step may
+	 * move the series (subm_series_next).
+	 */
+	uint64_t memo_seq;
+	bool memo_has;
+	struct pipeline_delta memo_d;
+	char err[FRC_MSG_MAX];
 };
 
 static size_t pair_slot(const struct submissions *t, uint32_t pid, uint64_t surface)
@@ -158,29 +166,60 @@ static int select_mains(struct submissions *t)
 	return 0;
 }
 
+int subm_new(struct submissions **out)
+{
+	*out = calloc(1, sizeof(**out));
+	if (!*out)
+		return -ENOMEM;
+	(*out)->memo_seq = UINT64_MAX;
+	return 0;
+}
+
+/* The end of the counting pass: the main surfaces, before any lane of the replay begins. */
+static int count_end(void *ctx, const struct replay_info *info, const struct pipeline_stats *ps)
+{
+	struct submissions *t = ctx;
+
+	(void)ps;
+	if (t->counted) {
+		snprintf(t->err, sizeof(t->err), "%s: the submissions were counted twice",
+			 info->path);
+		return -EINVAL;
+	}
+	t->counted = true;
+	if (select_mains(t)) {
+		snprintf(t->err, sizeof(t->err), "%s: out of memory", info->path);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+struct replay_sink subm_count_sink(struct submissions *t)
+{
+	return (struct replay_sink){
+	    .ctx = t, .record = count_record, .end = count_end, .error = count_error};
+}
+
 int subm_count(const struct replay_source *src, const struct replay_options *opt,
 	       struct submissions **out, char *err, size_t errlen)
 {
-	struct submissions *t = calloc(1, sizeof(*t));
-	struct replay_sink sink = {.record = count_record, .error = count_error};
+	struct submissions *t;
+	struct replay_sink sink;
 	/*
-	 * The truth is the records themselves: no tracker is involved, so the capture's
-	 * recorded one (which this build may not know) must not decide whether it counts.
+	 * No lane: the counting is the scan pass alone (one read). The truth is the records
+	 * themselves: no tracker is involved, so the capture's recorded one (which this build
+	 * may not know) does not decide whether it counts.
 	 */
-	struct replay_options o = {.tracker_name = TRACKER_KIND_DEFAULT};
+	struct replay_plan plan = {&sink, 1, NULL, 0};
 	int rc;
 
-	if (opt)
-		o.tick_ms = opt->tick_ms;
 	*out = NULL;
-	if (!t) {
+	if (subm_new(&t)) {
 		snprintf(err, errlen, "%s: out of memory", src->path);
 		return -ENOMEM;
 	}
-	sink.ctx = t;
-	rc = replay_run_source(src, &o, &sink, 1, err, errlen);
-	if (!rc && (rc = select_mains(t)) != 0)
-		snprintf(err, errlen, "%s: out of memory", src->path);
+	sink = subm_count_sink(t);
+	rc = replay_run_plan(src, opt, &plan, err, errlen);
 	if (rc) {
 		subm_free(t);
 		return rc;
@@ -219,6 +258,7 @@ void subm_series_reset(struct submissions *t)
 {
 	for (size_t i = 0; i < t->n_pids; i++)
 		t->pids[i].seen = false;
+	t->memo_seq = UINT64_MAX;
 }
 
 static void forget_pid(struct submissions *t, uint32_t pid)
@@ -229,8 +269,9 @@ static void forget_pid(struct submissions *t, uint32_t pid)
 		t->pids[i].seen = false;
 }
 
-bool subm_series_next(struct submissions *t, const struct frc_record *rec, uint64_t frame_seq,
-		      struct pipeline_delta *d)
+/* A frame's step of its PID's series (subm_series_next without the memo). */
+static bool series_frame(struct submissions *t, const struct frc_record *rec, uint64_t frame_seq,
+			 struct pipeline_delta *d)
 {
 	const struct frc_frame *f = &rec->u.frame;
 	struct pid_state *ps;
@@ -238,11 +279,7 @@ bool subm_series_next(struct submissions *t, const struct frc_record *rec, uint6
 	bool had;
 	uint32_t i;
 
-	if (rec->type == FRC_ATTACH || rec->type == FRC_EXIT) {
-		forget_pid(t, rec->type == FRC_ATTACH ? rec->u.attach.pid : rec->u.exit.pid);
-		return false;
-	}
-	if (rec->type != FRC_FRAME || (i = heur_map_get(&t->index, f->pid)) == HEUR_MAP_NONE)
+	if ((i = heur_map_get(&t->index, f->pid)) == HEUR_MAP_NONE)
 		return false;
 	ps = &t->pids[i];
 	if (f->surface != ps->info.main_surface)
@@ -262,10 +299,34 @@ bool subm_series_next(struct submissions *t, const struct frc_record *rec, uint6
 	return true;
 }
 
+bool subm_series_next(struct submissions *t, const struct frc_record *rec, uint64_t frame_seq,
+		      struct pipeline_delta *d)
+{
+	/* forgetting is idempotent: every consumer may do it */
+	if (rec->type == FRC_ATTACH || rec->type == FRC_EXIT) {
+		forget_pid(t, rec->type == FRC_ATTACH ? rec->u.attach.pid : rec->u.exit.pid);
+		return false;
+	}
+	if (rec->type != FRC_FRAME)
+		return false;
+	if (frame_seq != t->memo_seq) {
+		t->memo_seq = frame_seq;
+		t->memo_has = series_frame(t, rec, frame_seq, &t->memo_d);
+	}
+	if (t->memo_has)
+		*d = t->memo_d;
+	return t->memo_has;
+}
+
 static int feed_begin(void *ctx, const struct replay_info *info)
 {
 	struct subm_feed *f = ctx;
+	const struct subm_pid *mp = subm_main_pid(f->subm);
 
+	if (f->main_pid_only) { /* counted in this replay's scan pass: known only now */
+		f->only_pid = true;
+		f->pid_filter = mp ? mp->pid : 0;
+	}
 	subm_series_reset(f->subm);
 	return f->target.begin ? f->target.begin(f->target.ctx, info) : 0;
 }
