@@ -2,8 +2,10 @@
 /*
  * score.c - the score engine (see score.h, analyzer/REPORT.md "Score").
  *
- * Per variant one replay with a sink that sees both series of the main PID: the truth
- * (from the records, through submissions.h) and the variant's deltas (from the pipeline). Both
+ * Per variant one lane of a replay plan (replay.h), with a sink that sees both series of the
+ * main PID: the truth (from the records, through submissions.h) and the variant's deltas
+ * (from the lane's pipeline); every variant's lane and the counting of the truth share the
+ * plan's two reads of the capture. Both
  * go through the report's own statistics (a struct summary each) and PerfDog's rule
  * (perfdog.h); windows, janks and the per-tick truth are kept here, bounded: janks at most
  * SCORE_MAX_JANKS per series, the truth's last second at most SCORE_TICK_RING calls.
@@ -11,6 +13,7 @@
 #include "score.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -230,7 +233,9 @@ static int run_reading(void *ctx, const struct pipeline_reading *rd)
 static int run_begin(void *ctx, const struct replay_info *info)
 {
 	struct run *run = ctx;
+	const struct subm_pid *mp = subm_main_pid(run->subm);
 
+	run->pid = mp ? mp->pid : 0; /* counted in this replay's scan pass */
 	run->r->truncated = info->stats.status != FRC_STATUS_COMPLETE;
 	run->t0 = info->stats.first_ktime_ns;
 	run->n_full = (info->stats.last_ktime_ns - info->stats.first_ktime_ns) / SEC_NS;
@@ -317,53 +322,87 @@ static void finish_run(struct run *run)
 	r->janks_truncated = ts->truncated || es->truncated;
 }
 
-/* One replay of path with tracker name; fills *r. */
-static int score_one(const struct replay_source *src, const struct replay_options *opt,
-		     struct submissions *truth, uint32_t pid, const char *name,
-		     struct score_result *r, char *err, size_t errlen)
+struct score_lanes {
+	size_t n;
+	struct run *runs;
+	struct replay_sink *sinks;
+	struct replay_lane *lanes;
+};
+
+void score_lanes_free(struct score_lanes *sl)
 {
-	struct replay_options o = opt ? *opt : (struct replay_options){0};
-	struct run run = {.subm = truth, .pid = pid, .r = r};
-	struct replay_sink sink = {.ctx = &run,
-				   .begin = run_begin,
-				   .record = run_record,
-				   .delta = run_delta,
-				   .reading = run_reading,
-				   .error = run_error};
-	int rc = -ENOMEM;
+	if (!sl)
+		return;
+	for (size_t i = 0; sl->runs && i < sl->n; i++) {
+		series_free(&sl->runs[i].truth_s);
+		series_free(&sl->runs[i].est_s);
+		free(sl->runs[i].ring);
+	}
+	free(sl->runs);
+	free(sl->sinks);
+	free(sl->lanes);
+	free(sl);
+}
+
+/* Variant i's run and its lane: one sink, the variant's tracker. */
+static int lane_init(struct score_lanes *sl, size_t i, struct submissions *truth, const char *name,
+		     struct score_result *r)
+{
+	struct run *run = &sl->runs[i];
 
 	memset(r, 0, sizeof(*r));
 	r->tracker = name;
-	o.tracker_name = name;
-	run.ring = malloc(SCORE_TICK_RING * sizeof(*run.ring));
-	if (!run.ring || series_init(&run.truth_s) || series_init(&run.est_s)) {
-		snprintf(err, errlen, "%s: out of memory", src->path);
-		goto cleanup;
-	}
-	rc = replay_run_source(src, &o, &sink, 1, err, errlen);
-	if (!rc)
-		finish_run(&run);
-cleanup:
-	series_free(&run.truth_s);
-	series_free(&run.est_s);
-	free(run.ring);
-	return rc;
+	*run = (struct run){.subm = truth, .r = r};
+	run->ring = malloc(SCORE_TICK_RING * sizeof(*run->ring));
+	if (!run->ring || series_init(&run->truth_s) || series_init(&run->est_s))
+		return -ENOMEM;
+	sl->sinks[i] = (struct replay_sink){.ctx = run,
+					    .begin = run_begin,
+					    .record = run_record,
+					    .delta = run_delta,
+					    .reading = run_reading,
+					    .error = run_error};
+	sl->lanes[i] = (struct replay_lane){name, &sl->sinks[i], 1};
+	return 0;
 }
 
-int score_capture(const struct replay_source *src, const struct replay_options *opt,
-		  const char *const *names, size_t n, struct score_capture *cap,
-		  struct score_result *results, char *err, size_t errlen)
+int score_lanes_new(struct score_lanes **out, struct submissions *truth, const char *const *names,
+		    size_t n, struct score_result *results)
 {
-	struct submissions *truth = NULL;
-	const struct subm_pid *mp;
-	int rc;
+	struct score_lanes *sl = calloc(1, sizeof(*sl));
 
-	memset(cap, 0, sizeof(*cap));
-	cap->path = src->path;
-	rc = subm_count(src, opt, &truth, err, errlen);
-	if (rc)
-		return rc;
-	mp = subm_main_pid(truth);
+	*out = sl;
+	if (!sl)
+		return -ENOMEM;
+	sl->runs = calloc(n ? n : 1, sizeof(*sl->runs));
+	sl->sinks = calloc(n ? n : 1, sizeof(*sl->sinks));
+	sl->lanes = calloc(n ? n : 1, sizeof(*sl->lanes));
+	if (!sl->runs || !sl->sinks || !sl->lanes)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++) {
+		sl->n = i + 1; /* what score_lanes_free frees */
+		if (lane_init(sl, i, truth, names[i], &results[i]))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+const struct replay_lane *score_lanes(const struct score_lanes *sl)
+{
+	return sl->lanes;
+}
+
+void score_lanes_finish(struct score_lanes *sl)
+{
+	for (size_t i = 0; i < sl->n; i++)
+		finish_run(&sl->runs[i]);
+}
+
+/* What the truth says about the capture (score_capture's cap). */
+static void capture_fill(struct score_capture *cap, const struct submissions *truth)
+{
+	const struct subm_pid *mp = subm_main_pid(truth);
+
 	cap->pids = subm_pid_count(truth);
 	for (size_t i = 0; i < cap->pids; i++)
 		cap->frames += subm_pid_at(truth, i)->calls;
@@ -375,11 +414,36 @@ int score_capture(const struct replay_source *src, const struct replay_options *
 		cap->main_surface = mp->main_surface;
 		cap->main_calls = mp->main_calls;
 	}
-	for (size_t i = 0; i < n && !rc; i++)
-		rc = score_one(src, opt, truth, cap->pid, names[i], &results[i], err, errlen);
+}
+
+int score_capture(const struct replay_source *src, const struct replay_options *opt,
+		  const char *const *names, size_t n, struct score_capture *cap,
+		  struct score_result *results, char *err, size_t errlen)
+{
+	struct submissions *truth = NULL;
+	struct score_lanes *sl = NULL;
+	struct replay_sink count;
+	struct replay_plan plan = {&count, 1, NULL, n};
+	int rc = -ENOMEM;
+
+	memset(cap, 0, sizeof(*cap));
+	cap->path = src->path;
+	if (subm_new(&truth) || score_lanes_new(&sl, truth, names, n, results)) {
+		snprintf(err, errlen, "%s: out of memory", src->path);
+		goto cleanup;
+	}
+	count = subm_count_sink(truth);
+	plan.lanes = score_lanes(sl);
+	rc = replay_run_plan(src, opt, &plan, err, errlen);
+	if (rc)
+		goto cleanup;
+	score_lanes_finish(sl);
+	capture_fill(cap, truth);
 	cap->truncated = n > 0 && results[0].truncated;
 	for (size_t i = 0; i < n; i++)
 		results[i].worst_path = src->path;
+cleanup:
+	score_lanes_free(sl);
 	subm_free(truth);
 	return rc;
 }
