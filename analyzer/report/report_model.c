@@ -58,6 +58,29 @@ static void count_frame(struct report_model *m, const struct frc_record *rec)
 	count_buffer(s, f->buffer);
 }
 
+static void mark_mains(struct report_model *m)
+{
+	const struct subm_pid *mp = subm_main_pid(m->subm);
+
+	m->n_pids = subm_pid_count(m->subm);
+	m->has_truth = mp != NULL;
+	if (mp) {
+		m->main_pid = mp->pid;
+		m->main_surface = mp->main_surface;
+		m->pid_calls = mp->calls;
+		m->main_calls = mp->main_calls;
+	}
+	for (size_t i = 0; i < m->n_surfaces; i++) {
+		struct report_surface *s = &m->surfaces[i];
+
+		for (size_t p = 0; p < m->n_pids; p++) {
+			const struct subm_pid *tp = subm_pid_at(m->subm, p);
+			if (tp->pid == s->pid && tp->main_surface == s->surface)
+				s->main = true;
+		}
+	}
+}
+
 static int ms_begin(void *ctx, const struct replay_info *info)
 {
 	struct model_sink *ms = ctx;
@@ -65,6 +88,9 @@ static int ms_begin(void *ctx, const struct replay_info *info)
 
 	snprintf(m->tracker, sizeof(m->tracker), "%s", info->tracker);
 	m->n_surfaces = 0;
+	/* the main surface is known before the first record (the plan's scan counted it): the
+	 * charts draw the others apart */
+	mark_mains(m);
 	m->surfaces_more = 0;
 	m->secs.n = 0;
 	m->secs.cut = false;
@@ -187,29 +213,6 @@ static int finish_seconds(struct report_seconds *s)
 	return 0;
 }
 
-static void mark_mains(struct report_model *m)
-{
-	const struct subm_pid *mp = subm_main_pid(m->subm);
-
-	m->n_pids = subm_pid_count(m->subm);
-	m->has_truth = mp != NULL;
-	if (mp) {
-		m->main_pid = mp->pid;
-		m->main_surface = mp->main_surface;
-		m->pid_calls = mp->calls;
-		m->main_calls = mp->main_calls;
-	}
-	for (size_t i = 0; i < m->n_surfaces; i++) {
-		struct report_surface *s = &m->surfaces[i];
-
-		for (size_t p = 0; p < m->n_pids; p++) {
-			const struct subm_pid *tp = subm_pid_at(m->subm, p);
-			if (tp->pid == s->pid && tp->main_surface == s->surface)
-				s->main = true;
-		}
-	}
-}
-
 static int model_alloc(struct report_model **out)
 {
 	struct report_model *m = calloc(1, sizeof(*m));
@@ -221,14 +224,38 @@ static int model_alloc(struct report_model **out)
 	m->charts = calloc(1, sizeof(*m->charts));
 	m->secs.count = calloc(REPORT_MAX_SECONDS, sizeof(*m->secs.count));
 	if (!m->surfaces || !m->charts || !m->secs.count || summary_new(&m->s_run) ||
-	    summary_new(&m->s_sub))
+	    summary_new(&m->s_sub) || subm_new(&m->subm))
 		return -ENOMEM;
 	return 0;
 }
 
+/* The score of every tracker variant, as lanes of the report's replay (the page's table). */
+struct model_scores {
+	const char **names;
+	struct score_lanes *lanes;
+	size_t n;
+};
+
+static int scores_init(struct report_model *m, struct model_scores *sc)
+{
+	sc->n = tracker_kind_count();
+	sc->names = calloc(sc->n, sizeof(*sc->names));
+	m->scores = calloc(sc->n, sizeof(*m->scores));
+	if (!sc->names || !m->scores)
+		return -ENOMEM;
+	for (size_t i = 0; i < sc->n; i++)
+		sc->names[i] = tracker_kind_at(i)->name;
+	return score_lanes_new(&sc->lanes, m->subm, sc->names, sc->n, m->scores);
+}
+
+/*
+ * One replay plan: the submissions counted in its scan pass, then one pass feeding the
+ * report's lane (the tracker's summary, the model's sink, the submissions' summary, the
+ * extra sinks) and, with sc, one lane per variant for the score table.
+ */
 static int model_replay(struct report_model *m, const struct replay_source *src,
 			const struct replay_options *opt, const struct replay_sink *extra,
-			size_t n_extra, char *err, size_t errlen)
+			size_t n_extra, const struct model_scores *sc, char *err, size_t errlen)
 {
 	struct model_sink ms = {.m = m, .sub = summary_sink(m->s_sub)};
 	struct replay_sink tap = {.ctx = &ms,
@@ -236,10 +263,18 @@ static int model_replay(struct report_model *m, const struct replay_source *src,
 				  .record = sub_record,
 				  .delta = sub_delta,
 				  .end = sub_end};
-	struct subm_feed feed = {.subm = m->subm, .target = tap, .only_pid = true};
-	struct replay_sink sinks[3 + MODEL_MAX_EXTRA];
+	struct subm_feed feed = {.subm = m->subm, .target = tap, .main_pid_only = true};
+	struct replay_sink count = subm_count_sink(m->subm), sinks[3 + MODEL_MAX_EXTRA];
+	struct replay_lane *lanes = calloc(1 + (sc ? sc->n : 0), sizeof(*lanes));
+	struct replay_plan plan = {&count, 1, lanes, 1};
+	size_t n_sinks = 3 + (n_extra < MODEL_MAX_EXTRA ? n_extra : MODEL_MAX_EXTRA);
+	int rc;
 
-	feed.pid_filter = m->main_pid;
+	if (!lanes) {
+		snprintf(err, errlen, "%s: out of memory", src->path);
+		return -ENOMEM;
+	}
+
 	sinks[0] = summary_sink(m->s_run);
 	sinks[1] = (struct replay_sink){.ctx = &ms,
 					.begin = ms_begin,
@@ -247,32 +282,34 @@ static int model_replay(struct report_model *m, const struct replay_source *src,
 					.delta = ms_delta,
 					.reading = ms_reading};
 	sinks[2] = subm_feed_sink(&feed);
-	for (size_t i = 0; i < n_extra && i < MODEL_MAX_EXTRA; i++)
+	for (size_t i = 0; i + 3 < n_sinks; i++)
 		sinks[3 + i] = extra[i];
-	return replay_run_source(src, opt, sinks,
-				 3 + (n_extra < MODEL_MAX_EXTRA ? n_extra : MODEL_MAX_EXTRA), err,
-				 errlen);
+	lanes[0] = (struct replay_lane){NULL, sinks, n_sinks}; /* the replay's own tracker */
+	for (size_t i = 0; sc && i < sc->n; i++)
+		lanes[plan.n_lanes++] = score_lanes(sc->lanes)[i];
+	rc = replay_run_plan(src, opt, &plan, err, errlen);
+	free(lanes);
+	return rc;
 }
 
-int report_model_build(const char *path, const struct replay_options *opt,
-		       const struct replay_sink *extra, size_t n_extra, struct report_model **out,
-		       char *err, size_t errlen)
+/* report_model_build, with the score table when scored. */
+static int model_build(const char *path, const struct replay_options *opt,
+		       const struct replay_sink *extra, size_t n_extra, bool scored,
+		       struct report_model **out, char *err, size_t errlen)
 {
 	struct replay_source src = {.path = path};
+	struct model_scores sc = {0};
 	struct report_model *m;
 	int rc = model_alloc(&m);
 
 	*out = NULL;
+	if (!rc && scored)
+		rc = scores_init(m, &sc);
 	if (rc) {
 		snprintf(err, errlen, "%s: out of memory", path);
 		goto fail;
 	}
-	rc = subm_count(&src, opt, &m->subm, err, errlen);
-	if (rc)
-		goto fail;
-	/* the main surface is known before the report replay: the charts draw the others apart */
-	mark_mains(m);
-	rc = model_replay(m, &src, opt, extra, n_extra, err, errlen);
+	rc = model_replay(m, &src, opt, extra, n_extra, scored ? &sc : NULL, err, errlen);
 	if (rc)
 		goto fail;
 	mark_mains(m);
@@ -281,13 +318,34 @@ int report_model_build(const char *path, const struct replay_options *opt,
 		snprintf(err, errlen, "%s: out of memory", path);
 		goto fail;
 	}
+	if (scored) {
+		score_lanes_finish(sc.lanes);
+		for (size_t i = 0; i < sc.n; i++)
+			m->scores[i].worst_path = path;
+		m->n_scores = sc.n;
+	}
 	summary_view(m->s_run, &m->run);
 	summary_view(m->s_sub, &m->sub);
 	*out = m;
-	return 0;
+	m = NULL;
 fail:
+	score_lanes_free(sc.lanes);
+	free(sc.names);
 	report_model_free(m);
 	return rc;
+}
+
+int report_model_build(const char *path, const struct replay_options *opt,
+		       const struct replay_sink *extra, size_t n_extra, struct report_model **out,
+		       char *err, size_t errlen)
+{
+	return model_build(path, opt, extra, n_extra, false, out, err, errlen);
+}
+
+int report_model_build_scored(const char *path, const struct replay_options *opt,
+			      struct report_model **out, char *err, size_t errlen)
+{
+	return model_build(path, opt, NULL, 0, true, out, err, errlen);
 }
 
 void report_model_free(struct report_model *m)
