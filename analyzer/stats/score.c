@@ -31,10 +31,15 @@ struct span {
 	uint64_t start, end;
 };
 
-/* One series (truth or estimate) of the main PID. */
+/*
+ * One series (truth or estimate) of the main PID. Every lane sees the same truth deltas
+ * (one series, one pass): the first lane's truth keeps the summary, PerfDog window and
+ * janks for all, the others' (owner set) count only their own windows.
+ */
 struct series {
 	struct summary *sum;
-	uint64_t win[4]; /* PerfDog window */
+	const struct series *owner; /* the series keeping the statistics, NULL: this one */
+	uint64_t win[4];	    /* PerfDog window */
 	struct span *janks;
 	size_t n_janks;
 	bool truncated;
@@ -46,6 +51,7 @@ struct run {
 	uint32_t pid;
 	uint64_t t0, n_full; /* first record; full 1 s windows */
 	uint64_t cur_win;
+	uint64_t win_end; /* t0 + (cur_win + 1) s, saturating: no division per frame */
 	struct series truth_s, est_s;
 	uint64_t *ring; /* ktime of the truth's recent frame-time ends */
 	size_t ring_head, ring_len;
@@ -56,9 +62,13 @@ struct run {
 	char err[128];
 };
 
-static int series_init(struct series *s)
+/* owner: the series keeping this one's statistics (struct series), or NULL */
+static int series_init(struct series *s, const struct series *owner)
 {
 	memset(s, 0, sizeof(*s));
+	s->owner = owner;
+	if (owner)
+		return 0;
 	s->janks = malloc(64 * sizeof(*s->janks));
 	if (!s->janks || summary_new(&s->sum))
 		return -ENOMEM;
@@ -69,6 +79,19 @@ static void series_free(struct series *s)
 {
 	summary_free(s->sum);
 	free(s->janks);
+}
+
+/* The series holding s's statistics. */
+static struct series *series_stats(struct series *s)
+{
+	return s->owner ? (struct series *)s->owner : s;
+}
+
+static uint64_t window_end(uint64_t t0, uint64_t w)
+{
+	uint64_t span = w >= UINT64_MAX / SEC_NS ? UINT64_MAX : (w + 1) * SEC_NS;
+
+	return t0 > UINT64_MAX - span ? UINT64_MAX : t0 + span;
 }
 
 /* Close the current window (if it is a full one) and move to window w. */
@@ -91,20 +114,26 @@ static void window_advance(struct run *run, uint64_t w)
 	}
 	run->truth_s.cur_count = run->est_s.cur_count = 0;
 	run->cur_win = w;
+	run->win_end = window_end(run->t0, w);
 }
 
 /* A frame time of a series ending at ktime: window count, summary, jank list. */
 static int series_add(struct run *run, struct series *s, const struct pipeline_delta *d)
 {
-	struct replay_sink sink = summary_sink(s->sum);
-	uint64_t w = d->ktime_ns > run->t0 ? (d->ktime_ns - run->t0) / SEC_NS : 0;
 	int rc;
 
 	/* A frame back in time counts in the current window (windows only move forward). */
-	if (w > run->cur_win)
-		window_advance(run, w);
+	if (d->ktime_ns >= run->win_end) {
+		uint64_t w = d->ktime_ns > run->t0 ? (d->ktime_ns - run->t0) / SEC_NS : 0;
+
+		if (w > run->cur_win)
+			window_advance(run, w);
+	}
 	s->cur_count++;
-	rc = sink.delta(s->sum, d);
+	if (s->owner)
+		return 0;
+	/* percentiles only: the janks are found below (the summary's window would be waste) */
+	rc = summary_frame_time(s->sum, d->delta_ns);
 	if (rc || perfdog_push(s->win, d->delta_ns) == PERFDOG_NONE)
 		return rc;
 	if (s->n_janks == SCORE_MAX_JANKS) {
@@ -169,7 +198,7 @@ static int run_record(void *ctx, const struct frc_record *rec, uint64_t frame_se
 
 	/* attach/exit: a new process life, fresh windows (as the report and the trackers). */
 	if ((rec->type == FRC_ATTACH || rec->type == FRC_EXIT) && pid == run->pid) {
-		memset(run->truth_s.win, 0, sizeof(run->truth_s.win));
+		memset(series_stats(&run->truth_s)->win, 0, sizeof(run->truth_s.win));
 		memset(run->est_s.win, 0, sizeof(run->est_s.win));
 	}
 	if (!subm_series_next(run->subm, rec, frame_seq, &d) || d.pid != run->pid)
@@ -239,6 +268,7 @@ static int run_begin(void *ctx, const struct replay_info *info)
 	run->r->truncated = info->stats.status != FRC_STATUS_COMPLETE;
 	run->t0 = info->stats.first_ktime_ns;
 	run->n_full = (info->stats.last_ktime_ns - info->stats.first_ktime_ns) / SEC_NS;
+	run->win_end = window_end(run->t0, run->cur_win);
 	subm_series_reset(run->subm);
 	return 0;
 }
@@ -294,7 +324,7 @@ static void finish_run(struct run *run)
 {
 	struct score_result *r = run->r;
 	struct summary_frame_numbers t, e;
-	struct series *ts = &run->truth_s, *es = &run->est_s;
+	struct series *ts = series_stats(&run->truth_s), *es = &run->est_s;
 
 	window_advance(run, UINT64_MAX);
 	r->windows = run->n_full;
@@ -354,7 +384,9 @@ static int lane_init(struct score_lanes *sl, size_t i, struct submissions *truth
 	r->tracker = name;
 	*run = (struct run){.subm = truth, .r = r};
 	run->ring = malloc(SCORE_TICK_RING * sizeof(*run->ring));
-	if (!run->ring || series_init(&run->truth_s) || series_init(&run->est_s))
+	/* the first lane's truth keeps the statistics of all (struct series) */
+	if (!run->ring || series_init(&run->truth_s, i ? &sl->runs[0].truth_s : NULL) ||
+	    series_init(&run->est_s, NULL))
 		return -ENOMEM;
 	sl->sinks[i] = (struct replay_sink){.ctx = run,
 					    .begin = run_begin,
