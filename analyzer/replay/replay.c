@@ -8,20 +8,45 @@
 #include <stdlib.h>
 #include <string.h>
 
+/*
+ * The per-record, per-delta and per-reading callbacks of a fanout's sinks, only those
+ * present, in sink order: the loops run once per record and lane and once per delta, and
+ * need not test and skip the sinks without one. sink: its index, for the error message.
+ */
+struct cb_record {
+	int (*fn)(void *ctx, const struct frc_record *rec, uint64_t frame_seq);
+	void *ctx;
+	size_t sink;
+};
+struct cb_delta {
+	int (*fn)(void *ctx, const struct pipeline_delta *d);
+	void *ctx;
+	size_t sink;
+};
+struct cb_reading {
+	int (*fn)(void *ctx, const struct pipeline_reading *r);
+	void *ctx;
+	size_t sink;
+};
+
 struct fanout {
 	const struct replay_sink *sinks;
 	size_t n;
 	int err;	 /* first sink failure */
 	size_t err_sink; /* which sink failed */
+	struct cb_record *rec;
+	struct cb_delta *delta;
+	struct cb_reading *reading;
+	size_t n_rec, n_delta, n_reading;
 };
 
 static void on_delta(void *ctx, const struct pipeline_delta *d)
 {
 	struct fanout *f = ctx;
 
-	for (size_t i = 0; i < f->n && !f->err; i++) {
-		if (f->sinks[i].delta && (f->err = f->sinks[i].delta(f->sinks[i].ctx, d)))
-			f->err_sink = i;
+	for (size_t i = 0; i < f->n_delta && !f->err; i++) {
+		if ((f->err = f->delta[i].fn(f->delta[i].ctx, d)))
+			f->err_sink = f->delta[i].sink;
 	}
 }
 
@@ -29,9 +54,55 @@ static void on_reading(void *ctx, const struct pipeline_reading *r)
 {
 	struct fanout *f = ctx;
 
+	for (size_t i = 0; i < f->n_reading && !f->err; i++) {
+		if ((f->err = f->reading[i].fn(f->reading[i].ctx, r)))
+			f->err_sink = f->reading[i].sink;
+	}
+}
+
+/* f's callback lists (struct cb_*), in storage for f->n of each (NULL: not that list). */
+static void fanout_lists(struct fanout *f, struct cb_record *rec, struct cb_delta *delta,
+			 struct cb_reading *reading)
+{
+	f->rec = rec, f->delta = delta, f->reading = reading;
+	f->n_rec = f->n_delta = f->n_reading = 0;
+	for (size_t i = 0; i < f->n; i++) {
+		const struct replay_sink *s = &f->sinks[i];
+
+		if (s->record && rec)
+			f->rec[f->n_rec++] = (struct cb_record){s->record, s->ctx, i};
+		if (s->delta && delta)
+			f->delta[f->n_delta++] = (struct cb_delta){s->delta, s->ctx, i};
+		if (s->reading && reading)
+			f->reading[f->n_reading++] = (struct cb_reading){s->reading, s->ctx, i};
+	}
+}
+
+/* Every sink's begin until one fails (f->err). */
+static void fanout_begin(struct fanout *f, const struct replay_info *info)
+{
 	for (size_t i = 0; i < f->n && !f->err; i++) {
-		if (f->sinks[i].reading && (f->err = f->sinks[i].reading(f->sinks[i].ctx, r)))
+		if (f->sinks[i].begin && (f->err = f->sinks[i].begin(f->sinks[i].ctx, info)))
 			f->err_sink = i;
+	}
+}
+
+/* Every sink's end until one fails (f->err). */
+static void fanout_end(struct fanout *f, const struct replay_info *info,
+		       const struct pipeline_stats *ps)
+{
+	for (size_t i = 0; i < f->n && !f->err; i++) {
+		if (f->sinks[i].end && (f->err = f->sinks[i].end(f->sinks[i].ctx, info, ps)))
+			f->err_sink = i;
+	}
+}
+
+/* Every sink's record until one fails (f->err): the plan's scan and lead sinks. */
+static void fanout_record(struct fanout *f, const struct frc_record *rec, uint64_t frame_seq)
+{
+	for (size_t i = 0; i < f->n_rec && !f->err; i++) {
+		if ((f->err = f->rec[i].fn(f->rec[i].ctx, rec, frame_seq)))
+			f->err_sink = f->rec[i].sink;
 	}
 }
 
@@ -59,16 +130,6 @@ static void sink_message(const struct fanout *f, char *err, size_t errlen, const
 		snprintf(err, errlen, "%s: %s", path, strerror(-f->err));
 }
 
-/* The plan's scan sinks (pass 1): every record, until one of them fails. */
-static void scan_feed(struct fanout *f, const struct frc_record *rec, uint64_t frame_seq)
-{
-	for (size_t i = 0; i < f->n && !f->err; i++) {
-		if (f->sinks[i].record &&
-		    (f->err = f->sinks[i].record(f->sinks[i].ctx, rec, frame_seq)))
-			f->err_sink = i;
-	}
-}
-
 /*
  * Pass 1: read every record, keep only counts (and give the records to the scan sinks). A
  * corrupt capture (or a read error) fails here, before any lane's sink has seen a record,
@@ -89,8 +150,8 @@ static int scan(const char *path, struct replay_info *info, struct fanout *sf, c
 		goto cleanup;
 	}
 	while ((rc = frc_reader_next(r, &rec)) > 0) {
-		if (sf->n && !sf->err)
-			scan_feed(sf, &rec, frame_seq);
+		if (sf->n_rec && !sf->err)
+			fanout_record(sf, &rec, frame_seq);
 		frame_seq += rec.type == FRC_FRAME;
 	}
 	if (rc < 0) {
@@ -133,8 +194,8 @@ static void scan_records(const struct replay_source *src, struct replay_info *in
 			info->stats.first_ktime_ns = r->ktime_ns;
 		if (r->ktime_ns > info->stats.last_ktime_ns)
 			info->stats.last_ktime_ns = r->ktime_ns;
-		if (sf->n && !sf->err)
-			scan_feed(sf, r, frame_seq);
+		if (sf->n_rec && !sf->err)
+			fanout_record(sf, r, frame_seq);
 		frame_seq += r->type == FRC_FRAME;
 	}
 	info->has_sysfs = info->stats.by_type[FRC_SYSFS] > 0;
@@ -175,7 +236,11 @@ struct replay_run_state {
 	const struct replay_plan *plan;
 	struct group *g;
 	size_t n_groups;
-	struct replay_sink *sinks;   /* storage of the groups' sink lists */
+	struct fanout lead;	   /* the plan's lead sinks */
+	struct replay_sink *sinks; /* storage of the groups' sink lists */
+	struct cb_record *cb_rec;  /* storage of the groups' callback lists */
+	struct cb_delta *cb_delta;
+	struct cb_reading *cb_reading;
 	const struct fanout *failed; /* the fanout whose sink failed first */
 	uint64_t frame_seq, records;
 	char *err;
@@ -193,7 +258,9 @@ static const char *lane_tracker(const struct replay_run_state *st, size_t i)
 /* The sinks of every lane replaying group g's tracker, appended at st->sinks + *used. */
 static void group_sinks(struct replay_run_state *st, struct group *g, size_t *used)
 {
-	g->f.sinks = st->sinks + *used;
+	size_t first = *used;
+
+	g->f.sinks = st->sinks + first;
 	for (size_t i = 0; i < st->plan->n_lanes; i++) {
 		const struct replay_lane *l = &st->plan->lanes[i];
 
@@ -204,6 +271,7 @@ static void group_sinks(struct replay_run_state *st, struct group *g, size_t *us
 		*used += l->n_sinks;
 		g->f.n += l->n_sinks;
 	}
+	fanout_lists(&g->f, st->cb_rec + first, st->cb_delta + first, st->cb_reading + first);
 }
 
 /* One group per distinct tracker, in the order of the lanes naming them first. */
@@ -213,9 +281,13 @@ static int groups_build(struct replay_run_state *st)
 
 	for (size_t i = 0; i < n; i++)
 		total += st->plan->lanes[i].n_sinks;
+	total += st->plan->n_lead + !total; /* the lead sinks' callbacks go last */
 	st->g = calloc(n ? n : 1, sizeof(*st->g));
-	st->sinks = calloc(total ? total : 1, sizeof(*st->sinks));
-	if (!st->g || !st->sinks) {
+	st->sinks = calloc(total, sizeof(*st->sinks));
+	st->cb_rec = calloc(total, sizeof(*st->cb_rec));
+	st->cb_delta = calloc(total, sizeof(*st->cb_delta));
+	st->cb_reading = calloc(total, sizeof(*st->cb_reading));
+	if (!st->g || !st->sinks || !st->cb_rec || !st->cb_delta || !st->cb_reading) {
 		snprintf(st->err, st->errlen, "%s: out of memory", st->info.path);
 		return -ENOMEM;
 	}
@@ -240,6 +312,8 @@ static int groups_build(struct replay_run_state *st)
 		}
 		group_sinks(st, g, &used);
 	}
+	st->lead = (struct fanout){.sinks = st->plan->lead, .n = st->plan->n_lead};
+	fanout_lists(&st->lead, st->cb_rec + used, NULL, NULL);
 	return 0;
 }
 
@@ -279,30 +353,37 @@ static int replay_begin(struct replay_run_state *st, const frc_reader *r)
 		if (rc)
 			return rc;
 		g->info.reader = r;
-		for (size_t i = 0; i < g->f.n && !g->f.err; i++) {
-			const struct replay_sink *s = &g->f.sinks[i];
-
-			if (s->begin && (g->f.err = s->begin(s->ctx, &g->info)))
-				g->f.err_sink = i;
-		}
+		fanout_begin(&g->f, &g->info);
 		if (g->f.err)
 			st->failed = &g->f;
 	}
+	st->info.reader = r;
+	if (!st->failed)
+		fanout_begin(&st->lead, &st->info);
+	if (st->lead.err)
+		st->failed = &st->lead;
 	return 0;
 }
 
 /* One record: for each group its sinks' record callbacks, then its pipeline (file order). */
 static int replay_feed(struct replay_run_state *st, const struct frc_record *rec)
 {
+	if (st->lead.n_rec) {
+		fanout_record(&st->lead, rec, st->frame_seq);
+		if (st->lead.err) {
+			st->failed = &st->lead;
+			return 0;
+		}
+	}
 	for (size_t k = 0; k < st->n_groups; k++) {
 		struct group *g = &st->g[k];
 		int rc;
 
-		for (size_t i = 0; i < g->f.n && !g->f.err; i++) {
-			const struct replay_sink *s = &g->f.sinks[i];
+		for (size_t i = 0; i < g->f.n_rec && !g->f.err; i++) {
+			const struct cb_record *c = &g->f.rec[i];
 
-			if (s->record && (g->f.err = s->record(s->ctx, rec, st->frame_seq)))
-				g->f.err_sink = i;
+			if ((g->f.err = c->fn(c->ctx, rec, st->frame_seq)))
+				g->f.err_sink = c->sink;
 		}
 		if (!g->f.err && (rc = pipeline_feed(g->p, rec)) != 0) {
 			pipeline_message(st->err, st->errlen, g->info.path, rc, &g->info.config);
@@ -331,14 +412,16 @@ static int replay_end(struct replay_run_state *st)
 			return rc;
 		}
 		pipeline_stats(g->p, &ps);
-		for (size_t i = 0; i < g->f.n && !g->f.err; i++) {
-			const struct replay_sink *s = &g->f.sinks[i];
-
-			if (s->end && (g->f.err = s->end(s->ctx, &g->info, &ps)))
-				g->f.err_sink = i;
-		}
+		fanout_end(&g->f, &g->info, &ps);
 		if (g->f.err)
 			st->failed = &g->f;
+	}
+	if (!st->failed) {
+		struct pipeline_stats none = {0};
+
+		fanout_end(&st->lead, &st->info, &none);
+		if (st->lead.err)
+			st->failed = &st->lead;
 	}
 	if (st->failed) {
 		sink_message(st->failed, st->err, st->errlen, st->info.path);
@@ -394,11 +477,8 @@ static int scan_end(struct replay_run_state *st, struct fanout *sf)
 {
 	struct pipeline_stats ps = {0};
 
-	for (size_t i = 0; i < sf->n && !sf->err; i++) {
-		if (sf->sinks[i].end &&
-		    (sf->err = sf->sinks[i].end(sf->sinks[i].ctx, &st->info, &ps)))
-			sf->err_sink = i;
-	}
+	if (!sf->err)
+		fanout_end(sf, &st->info, &ps);
 	if (!sf->err)
 		return 0;
 	sink_message(sf, st->err, st->errlen, st->info.path);
@@ -410,15 +490,24 @@ int replay_run_plan(const struct replay_source *src, const struct replay_options
 {
 	struct replay_run_state st = {
 	    .info = {.path = src->path}, .plan = plan, .err = err, .errlen = errlen};
-	struct fanout sf = {plan->scan, plan->n_scan, 0, 0};
+	struct fanout sf = {.sinks = plan->scan, .n = plan->n_scan};
+	struct cb_record *scan_cb = calloc(plan->n_scan + 1, sizeof(*scan_cb));
 	int rc = 0;
 
+	if (!scan_cb) {
+		snprintf(err, errlen, "%s: out of memory", src->path);
+		return -ENOMEM;
+	}
+	fanout_lists(&sf, scan_cb, NULL, NULL);
 	if (src->recs)
 		scan_records(src, &st.info, &sf);
-	else if ((rc = scan(src->path, &st.info, &sf, err, errlen)) != 0)
-		return rc < 0 ? rc : FRC_ECORRUPT;
-	setup_config(&st.info, opt);
-	rc = scan_end(&st, &sf);
+	else
+		rc = scan(src->path, &st.info, &sf, err, errlen);
+	if (!rc) {
+		setup_config(&st.info, opt);
+		rc = scan_end(&st, &sf);
+	}
+	free(scan_cb);
 	if (rc || !plan->n_lanes)
 		return rc;
 	rc = groups_build(&st);
@@ -428,6 +517,9 @@ int replay_run_plan(const struct replay_source *src, const struct replay_options
 		pipeline_free(st.g[k].p);
 	free(st.g);
 	free(st.sinks);
+	free(st.cb_rec);
+	free(st.cb_delta);
+	free(st.cb_reading);
 	return rc;
 }
 
@@ -435,7 +527,7 @@ int replay_run_source(const struct replay_source *src, const struct replay_optio
 		      const struct replay_sink *sinks, size_t n_sinks, char *err, size_t errlen)
 {
 	struct replay_lane lane = {NULL, sinks, n_sinks};
-	struct replay_plan plan = {NULL, 0, &lane, 1};
+	struct replay_plan plan = {.lanes = &lane, .n_lanes = 1};
 
 	return replay_run_plan(src, opt, &plan, err, errlen);
 }

@@ -120,12 +120,18 @@ struct replay_lane {
  * before the deltas it causes), so sinks of different lanes must not depend on each other's
  * call order. The first failure of any sink or pipeline stops the whole replay.
  * No lane: pass 2 is not made.
+ *
+ * lead: sinks of pass 2 that see each record before every lane does (begin after the
+ * lanes' begin, end after theirs, with the replay's own info and ps all zero; never a
+ * delta or a reading): for work that several lanes share for each record, done once.
  */
 struct replay_plan {
 	const struct replay_sink *scan;
 	size_t n_scan;
 	const struct replay_lane *lanes;
 	size_t n_lanes;
+	const struct replay_sink *lead;
+	size_t n_lead;
 };
 
 /* Run plan on src, as replay_run_source (which is the plan of one lane and no scan sink). */
