@@ -266,7 +266,8 @@ static int model_replay(struct report_model *m, const struct replay_source *src,
 	struct subm_feed feed = {.subm = m->subm, .target = tap, .main_pid_only = true};
 	struct replay_sink count = subm_count_sink(m->subm), sinks[3 + MODEL_MAX_EXTRA];
 	struct replay_lane *lanes = calloc(1 + (sc ? sc->n : 0), sizeof(*lanes));
-	struct replay_plan plan = {&count, 1, lanes, 1};
+	struct replay_plan plan = {.scan = &count, .n_scan = 1, .lanes = lanes, .n_lanes = 1};
+	struct replay_sink lead;
 	size_t n_sinks = 3 + (n_extra < MODEL_MAX_EXTRA ? n_extra : MODEL_MAX_EXTRA);
 	int rc;
 
@@ -287,6 +288,11 @@ static int model_replay(struct report_model *m, const struct replay_source *src,
 	lanes[0] = (struct replay_lane){NULL, sinks, n_sinks}; /* the replay's own tracker */
 	for (size_t i = 0; sc && i < sc->n; i++)
 		lanes[plan.n_lanes++] = score_lanes(sc->lanes)[i];
+	if (sc) {
+		lead = score_lanes_lead(sc->lanes);
+		plan.lead = &lead;
+		plan.n_lead = 1;
+	}
 	rc = replay_run_plan(src, opt, &plan, err, errlen);
 	free(lanes);
 	return rc;

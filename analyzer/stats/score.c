@@ -190,23 +190,6 @@ static uint64_t ring_count(struct run *run, uint64_t now)
 	return run->ring_len - later;
 }
 
-static int run_record(void *ctx, const struct frc_record *rec, uint64_t frame_seq)
-{
-	struct run *run = ctx;
-	struct pipeline_delta d;
-	uint32_t pid = rec->type == FRC_ATTACH ? rec->u.attach.pid : rec->u.exit.pid;
-
-	/* attach/exit: a new process life, fresh windows (as the report and the trackers). */
-	if ((rec->type == FRC_ATTACH || rec->type == FRC_EXIT) && pid == run->pid) {
-		memset(series_stats(&run->truth_s)->win, 0, sizeof(run->truth_s.win));
-		memset(run->est_s.win, 0, sizeof(run->est_s.win));
-	}
-	if (!subm_series_next(run->subm, rec, frame_seq, &d) || d.pid != run->pid)
-		return 0;
-	ring_push(run, d.ktime_ns);
-	return series_add(run, &run->truth_s, &d);
-}
-
 static int run_delta(void *ctx, const struct pipeline_delta *d)
 {
 	struct run *run = ctx;
@@ -269,7 +252,6 @@ static int run_begin(void *ctx, const struct replay_info *info)
 	run->t0 = info->stats.first_ktime_ns;
 	run->n_full = (info->stats.last_ktime_ns - info->stats.first_ktime_ns) / SEC_NS;
 	run->win_end = window_end(run->t0, run->cur_win);
-	subm_series_reset(run->subm);
 	return 0;
 }
 
@@ -357,7 +339,57 @@ struct score_lanes {
 	struct run *runs;
 	struct replay_sink *sinks;
 	struct replay_lane *lanes;
+	struct submissions *truth;
+	uint32_t pid; /* the main PID, every run's */
 };
+
+static int lead_begin(void *ctx, const struct replay_info *info)
+{
+	struct score_lanes *sl = ctx;
+	const struct subm_pid *mp = subm_main_pid(sl->truth);
+
+	(void)info;
+	sl->pid = mp ? mp->pid : 0; /* counted in this replay's scan pass */
+	subm_series_reset(sl->truth);
+	return 0;
+}
+
+/*
+ * A record's truth step, for every variant's run at once (the plan's lead sink: before any
+ * lane's pipeline sees the record, where each run's own record callback would do it).
+ */
+static int lead_record(void *ctx, const struct frc_record *rec, uint64_t frame_seq)
+{
+	struct score_lanes *sl = ctx;
+	struct pipeline_delta d;
+	uint32_t pid = rec->type == FRC_ATTACH ? rec->u.attach.pid : rec->u.exit.pid;
+
+	/* attach/exit: a new process life, fresh windows (as the report and the trackers). */
+	if ((rec->type == FRC_ATTACH || rec->type == FRC_EXIT) && pid == sl->pid) {
+		for (size_t i = 0; i < sl->n; i++) {
+			struct run *run = &sl->runs[i];
+
+			memset(series_stats(&run->truth_s)->win, 0, sizeof(run->truth_s.win));
+			memset(run->est_s.win, 0, sizeof(run->est_s.win));
+		}
+	}
+	if (!subm_series_next(sl->truth, rec, frame_seq, &d) || d.pid != sl->pid)
+		return 0;
+	for (size_t i = 0; i < sl->n; i++) {
+		struct run *run = &sl->runs[i];
+		int rc;
+
+		ring_push(run, d.ktime_ns);
+		if ((rc = series_add(run, &run->truth_s, &d)) != 0)
+			return rc;
+	}
+	return 0;
+}
+
+struct replay_sink score_lanes_lead(struct score_lanes *sl)
+{
+	return (struct replay_sink){.ctx = sl, .begin = lead_begin, .record = lead_record};
+}
 
 void score_lanes_free(struct score_lanes *sl)
 {
@@ -390,7 +422,6 @@ static int lane_init(struct score_lanes *sl, size_t i, struct submissions *truth
 		return -ENOMEM;
 	sl->sinks[i] = (struct replay_sink){.ctx = run,
 					    .begin = run_begin,
-					    .record = run_record,
 					    .delta = run_delta,
 					    .reading = run_reading,
 					    .error = run_error};
@@ -406,6 +437,7 @@ int score_lanes_new(struct score_lanes **out, struct submissions *truth, const c
 	*out = sl;
 	if (!sl)
 		return -ENOMEM;
+	sl->truth = truth;
 	sl->runs = calloc(n ? n : 1, sizeof(*sl->runs));
 	sl->sinks = calloc(n ? n : 1, sizeof(*sl->sinks));
 	sl->lanes = calloc(n ? n : 1, sizeof(*sl->lanes));
@@ -454,8 +486,8 @@ int score_capture(const struct replay_source *src, const struct replay_options *
 {
 	struct submissions *truth = NULL;
 	struct score_lanes *sl = NULL;
-	struct replay_sink count;
-	struct replay_plan plan = {&count, 1, NULL, n};
+	struct replay_sink count, lead;
+	struct replay_plan plan = {.scan = &count, .n_scan = 1, .n_lanes = n, .lead = &lead};
 	int rc = -ENOMEM;
 
 	memset(cap, 0, sizeof(*cap));
@@ -465,7 +497,9 @@ int score_capture(const struct replay_source *src, const struct replay_options *
 		goto cleanup;
 	}
 	count = subm_count_sink(truth);
+	lead = score_lanes_lead(sl);
 	plan.lanes = score_lanes(sl);
+	plan.n_lead = 1;
 	rc = replay_run_plan(src, opt, &plan, err, errlen);
 	if (rc)
 		goto cleanup;

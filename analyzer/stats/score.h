@@ -74,12 +74,15 @@ struct submissions; /* submissions.h */
  * The score as lanes of a replay plan that the caller runs with lanes of its own (the
  * report's page: the report and every variant's score from the same two reads). n lanes,
  * lane i for tracker names[i] (the strings must outlive the replay) against truth, which
- * the same plan counts in its scan pass (subm_count_sink). After a successful replay
- * score_lanes_finish fills results[i]. 0 or -ENOMEM (then still score_lanes_free *out).
+ * the same plan counts in its scan pass (subm_count_sink); score_lanes_lead is the plan's
+ * lead sink that steps the truth of every lane at once (it must be in the same plan).
+ * After a successful replay score_lanes_finish fills results[i]. 0 or -ENOMEM (then still
+ * score_lanes_free *out).
  */
 FRC_MUST_USE int score_lanes_new(struct score_lanes **out, struct submissions *truth,
 				 const char *const *names, size_t n, struct score_result *results);
 const struct replay_lane *score_lanes(const struct score_lanes *sl);
+struct replay_sink score_lanes_lead(struct score_lanes *sl);
 void score_lanes_finish(struct score_lanes *sl);
 void score_lanes_free(struct score_lanes *sl);
 

@@ -210,7 +210,7 @@ int subm_count(const struct replay_source *src, const struct replay_options *opt
 	 * themselves: no tracker is involved, so the capture's recorded one (which this build
 	 * may not know) does not decide whether it counts.
 	 */
-	struct replay_plan plan = {&sink, 1, NULL, 0};
+	struct replay_plan plan = {.scan = &sink, .n_scan = 1};
 	int rc;
 
 	*out = NULL;
