@@ -14,20 +14,32 @@
 
 #define MODEL_MAX_EXTRA 4
 
-/* The report replay's own sink: the per-surface table, the charts, the seconds. */
+/*
+ * The report replay's own sink: the per-surface table, the charts, the seconds, and the
+ * truth series of the main PID into the submissions' summary (the sink's own steps, not a
+ * chain of sinks: they run for every record).
+ */
 struct model_sink {
 	struct report_model *m;
 	struct replay_sink sub; /* the submissions' summary, fed by the truth */
+	size_t last;		/* surfaces[last]: the surface of the previous frame */
 };
 
-static struct report_surface *surface_of(struct report_model *m, uint32_t pid, uint64_t surface)
+static struct report_surface *surface_of(struct model_sink *ms, uint32_t pid, uint64_t surface)
 {
+	struct report_model *m = ms->m;
+
+	/* frames come in long runs of one surface: the previous one first */
+	if (ms->last < m->n_surfaces && m->surfaces[ms->last].pid == pid &&
+	    m->surfaces[ms->last].surface == surface)
+		return &m->surfaces[ms->last];
 	for (size_t i = 0; i < m->n_surfaces; i++)
 		if (m->surfaces[i].pid == pid && m->surfaces[i].surface == surface)
-			return &m->surfaces[i];
+			return &m->surfaces[ms->last = i];
 	if (m->n_surfaces == REPORT_MAX_SURFACES)
 		return NULL;
 	m->surfaces[m->n_surfaces] = (struct report_surface){.pid = pid, .surface = surface};
+	ms->last = m->n_surfaces;
 	return &m->surfaces[m->n_surfaces++];
 }
 
@@ -42,10 +54,11 @@ static void count_buffer(struct report_surface *s, uint64_t buffer)
 		s->buffers_more = true;
 }
 
-static void count_frame(struct report_model *m, const struct frc_record *rec)
+static void count_frame(struct model_sink *ms, const struct frc_record *rec)
 {
+	struct report_model *m = ms->m;
 	const struct frc_frame *f = &rec->u.frame;
-	struct report_surface *s = surface_of(m, f->pid, f->surface);
+	struct report_surface *s = surface_of(ms, f->pid, f->surface);
 
 	if (!s) {
 		m->surfaces_more++;
@@ -102,7 +115,8 @@ static int ms_begin(void *ctx, const struct replay_info *info)
 	m->charts->has_main = m->has_truth;
 	m->charts->main_pid = m->main_pid;
 	m->charts->main_surface = m->main_surface;
-	return 0;
+	subm_series_reset(m->subm);
+	return ms->sub.begin(ms->sub.ctx, info);
 }
 
 static void on_second(void *ctx, uint64_t k, uint64_t count)
@@ -118,14 +132,37 @@ static void on_second(void *ctx, uint64_t k, uint64_t count)
 		s->n = (size_t)k + 1;
 }
 
+/* A truth interval of the main surface: to the summary, the seconds and the charts. */
+static int sub_delta(struct model_sink *ms, const struct pipeline_delta *d)
+{
+	struct report_charts *c = ms->m->charts;
+
+	chart_submission(c, d->ktime_ns, d->delta_ns);
+	chart_persec_add(c, &c->sec_sub, &c->fps[FPS_SUB], d->ktime_ns, d->delta_ns, on_second,
+			 &ms->m->secs);
+	return ms->sub.delta(ms->sub.ctx, d);
+}
+
+/*
+ * A record: the surface table and the charts, then the submissions' summary (its record
+ * callback does nothing for a frame) and the truth interval it closes, if any.
+ */
 static int ms_record(void *ctx, const struct frc_record *rec, uint64_t frame_seq)
 {
 	struct model_sink *ms = ctx;
+	struct report_model *m = ms->m;
+	struct pipeline_delta d;
+	int rc;
 
-	(void)frame_seq;
 	if (rec->type == FRC_FRAME)
-		count_frame(ms->m, rec);
-	return chart_record(ms->m->charts, rec);
+		count_frame(ms, rec);
+	rc = chart_record(m->charts, rec);
+	if (!rc && rec->type != FRC_FRAME)
+		rc = ms->sub.record(ms->sub.ctx, rec, frame_seq);
+	if (rc || !subm_series_next(m->subm, rec, frame_seq, &d) || !m->has_truth ||
+	    d.pid != m->main_pid)
+		return rc;
+	return sub_delta(ms, &d);
 }
 
 static int ms_delta(void *ctx, const struct pipeline_delta *d)
@@ -147,33 +184,7 @@ static int ms_reading(void *ctx, const struct pipeline_reading *r)
 	return 0;
 }
 
-/* A truth interval of the main surface: to the summary, the seconds and the charts. */
-static int sub_delta(void *ctx, const struct pipeline_delta *d)
-{
-	struct model_sink *ms = ctx;
-	struct report_charts *c = ms->m->charts;
-
-	chart_submission(c, d->ktime_ns, d->delta_ns);
-	chart_persec_add(c, &c->sec_sub, &c->fps[FPS_SUB], d->ktime_ns, d->delta_ns, on_second,
-			 &ms->m->secs);
-	return ms->sub.delta(ms->sub.ctx, d);
-}
-
-static int sub_record(void *ctx, const struct frc_record *rec, uint64_t frame_seq)
-{
-	struct model_sink *ms = ctx;
-
-	return ms->sub.record(ms->sub.ctx, rec, frame_seq);
-}
-
-static int sub_begin(void *ctx, const struct replay_info *info)
-{
-	struct model_sink *ms = ctx;
-
-	return ms->sub.begin(ms->sub.ctx, info);
-}
-
-static int sub_end(void *ctx, const struct replay_info *info, const struct pipeline_stats *ps)
+static int ms_end(void *ctx, const struct replay_info *info, const struct pipeline_stats *ps)
 {
 	struct model_sink *ms = ctx;
 
@@ -258,17 +269,11 @@ static int model_replay(struct report_model *m, const struct replay_source *src,
 			size_t n_extra, const struct model_scores *sc, char *err, size_t errlen)
 {
 	struct model_sink ms = {.m = m, .sub = summary_sink(m->s_sub)};
-	struct replay_sink tap = {.ctx = &ms,
-				  .begin = sub_begin,
-				  .record = sub_record,
-				  .delta = sub_delta,
-				  .end = sub_end};
-	struct subm_feed feed = {.subm = m->subm, .target = tap, .main_pid_only = true};
-	struct replay_sink count = subm_count_sink(m->subm), sinks[3 + MODEL_MAX_EXTRA];
+	struct replay_sink count = subm_count_sink(m->subm), sinks[2 + MODEL_MAX_EXTRA];
 	struct replay_lane *lanes = calloc(1 + (sc ? sc->n : 0), sizeof(*lanes));
 	struct replay_plan plan = {.scan = &count, .n_scan = 1, .lanes = lanes, .n_lanes = 1};
 	struct replay_sink lead;
-	size_t n_sinks = 3 + (n_extra < MODEL_MAX_EXTRA ? n_extra : MODEL_MAX_EXTRA);
+	size_t n_sinks = 2 + (n_extra < MODEL_MAX_EXTRA ? n_extra : MODEL_MAX_EXTRA);
 	int rc;
 
 	if (!lanes) {
@@ -281,10 +286,10 @@ static int model_replay(struct report_model *m, const struct replay_source *src,
 					.begin = ms_begin,
 					.record = ms_record,
 					.delta = ms_delta,
-					.reading = ms_reading};
-	sinks[2] = subm_feed_sink(&feed);
-	for (size_t i = 0; i + 3 < n_sinks; i++)
-		sinks[3 + i] = extra[i];
+					.reading = ms_reading,
+					.end = ms_end};
+	for (size_t i = 0; i + 2 < n_sinks; i++)
+		sinks[2 + i] = extra[i];
 	lanes[0] = (struct replay_lane){NULL, sinks, n_sinks}; /* the replay's own tracker */
 	for (size_t i = 0; sc && i < sc->n; i++)
 		lanes[plan.n_lanes++] = score_lanes(sc->lanes)[i];

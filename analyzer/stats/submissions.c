@@ -26,6 +26,7 @@ struct pid_state {
 struct submissions {
 	struct pair *pairs;
 	size_t mask, count;
+	size_t last_pair;	/* pairs[last_pair]: the previous frame's (SIZE_MAX: none) */
 	struct pid_state *pids; /* sorted by pid after subm_count */
 	size_t n_pids;
 	struct heur_map index; /* pid -> position in pids */
@@ -64,6 +65,7 @@ static int pairs_grow(struct submissions *t)
 		return -ENOMEM;
 	}
 	t->mask = cap - 1;
+	t->last_pair = SIZE_MAX; /* the pairs move */
 	for (size_t i = 0; i < old_cap; i++)
 		if (old[i].used)
 			t->pairs[pair_slot(t, old[i].pid, old[i].surface)] = old[i];
@@ -80,6 +82,12 @@ static int count_record(void *ctx, const struct frc_record *rec, uint64_t frame_
 	(void)frame_seq;
 	if (rec->type != FRC_FRAME)
 		return 0;
+	/* frames come in long runs of one pair: the previous one needs no hash */
+	if (t->last_pair != SIZE_MAX && t->pairs[t->last_pair].pid == f->pid &&
+	    t->pairs[t->last_pair].surface == f->surface) {
+		t->pairs[t->last_pair].calls++;
+		return 0;
+	}
 	/* Keep the table at most half full so probes stay short. */
 	if (2 * (t->count + 1) > t->mask + 1) {
 		if (t->count >= SUBM_MAX_PAIRS) {
@@ -91,7 +99,8 @@ static int count_record(void *ctx, const struct frc_record *rec, uint64_t frame_
 		if (pairs_grow(t))
 			return -ENOMEM;
 	}
-	p = &t->pairs[pair_slot(t, f->pid, f->surface)];
+	t->last_pair = pair_slot(t, f->pid, f->surface);
+	p = &t->pairs[t->last_pair];
 	if (!p->used) {
 		*p = (struct pair){.pid = f->pid, .used = true, .surface = f->surface};
 		t->count++;
@@ -172,6 +181,7 @@ int subm_new(struct submissions **out)
 	if (!*out)
 		return -ENOMEM;
 	(*out)->memo_seq = UINT64_MAX;
+	(*out)->last_pair = SIZE_MAX;
 	return 0;
 }
 
@@ -321,12 +331,7 @@ bool subm_series_next(struct submissions *t, const struct frc_record *rec, uint6
 static int feed_begin(void *ctx, const struct replay_info *info)
 {
 	struct subm_feed *f = ctx;
-	const struct subm_pid *mp = subm_main_pid(f->subm);
 
-	if (f->main_pid_only) { /* counted in this replay's scan pass: known only now */
-		f->only_pid = true;
-		f->pid_filter = mp ? mp->pid : 0;
-	}
 	subm_series_reset(f->subm);
 	return f->target.begin ? f->target.begin(f->target.ctx, info) : 0;
 }

@@ -89,8 +89,6 @@ struct subm_feed {
 	struct replay_sink target;
 	bool only_pid;
 	uint32_t pid_filter;
-	/* only the main PID's series, taken at begin (counted in the same replay's scan) */
-	bool main_pid_only;
 };
 struct replay_sink subm_feed_sink(struct subm_feed *f);
 
