@@ -67,7 +67,7 @@ static int build(const char *in, const struct cli_args *a, struct report_model *
 	char err[FRC_MSG_MAX];
 	/* the page shows the heuristic lab's score table: every variant on this capture */
 	int rc = a->format == CLI_FORMAT_HTML
-		     ? report_model_build_scored(in, &a->ropt, m, err, sizeof(err))
+		     ? report_model_build_page(in, &a->ropt, m, err, sizeof(err))
 		     : report_model_build(in, &a->ropt, NULL, 0, m, err, sizeof(err));
 
 	if (rc) {

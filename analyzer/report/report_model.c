@@ -23,6 +23,12 @@ struct model_sink {
 	struct report_model *m;
 	struct replay_sink sub; /* the submissions' summary, fed by the truth */
 	size_t last;		/* surfaces[last]: the surface of the previous frame */
+	/*
+	 * Fill the charts (the page's model): the text, JSON, golden and compare views never
+	 * draw them, and they cost more per record than the numbers do. The seconds are
+	 * counted either way (the views print them).
+	 */
+	bool charted;
 };
 
 static struct report_surface *surface_of(struct model_sink *ms, uint32_t pid, uint64_t surface)
@@ -137,7 +143,8 @@ static int sub_delta(struct model_sink *ms, const struct pipeline_delta *d)
 {
 	struct report_charts *c = ms->m->charts;
 
-	chart_submission(c, d->ktime_ns, d->delta_ns);
+	if (ms->charted)
+		chart_submission(c, d->ktime_ns, d->delta_ns);
 	chart_persec_add(c, &c->sec_sub, &c->fps[FPS_SUB], d->ktime_ns, d->delta_ns, on_second,
 			 &ms->m->secs);
 	return ms->sub.delta(ms->sub.ctx, d);
@@ -156,7 +163,7 @@ static int ms_record(void *ctx, const struct frc_record *rec, uint64_t frame_seq
 
 	if (rec->type == FRC_FRAME)
 		count_frame(ms, rec);
-	rc = chart_record(m->charts, rec);
+	rc = ms->charted ? chart_record(m->charts, rec) : 0;
 	if (!rc && rec->type != FRC_FRAME)
 		rc = ms->sub.record(ms->sub.ctx, rec, frame_seq);
 	if (rc || !subm_series_next(m->subm, rec, frame_seq, &d) || !m->has_truth ||
@@ -261,14 +268,15 @@ static int scores_init(struct report_model *m, struct model_scores *sc)
 
 /*
  * One replay plan: the submissions counted in its scan pass, then one pass feeding the
- * report's lane (the tracker's summary, the model's sink, the submissions' summary, the
- * extra sinks) and, with sc, one lane per variant for the score table.
+ * report's lane (the tracker's summary, the model's sink with the submissions' summary,
+ * the extra sinks) and, with sc (the page), the charts and one lane per variant for the
+ * score table.
  */
 static int model_replay(struct report_model *m, const struct replay_source *src,
 			const struct replay_options *opt, const struct replay_sink *extra,
 			size_t n_extra, const struct model_scores *sc, char *err, size_t errlen)
 {
-	struct model_sink ms = {.m = m, .sub = summary_sink(m->s_sub)};
+	struct model_sink ms = {.m = m, .sub = summary_sink(m->s_sub), .charted = sc != NULL};
 	struct replay_sink count = subm_count_sink(m->subm), sinks[2 + MODEL_MAX_EXTRA];
 	struct replay_lane *lanes = calloc(1 + (sc ? sc->n : 0), sizeof(*lanes));
 	struct replay_plan plan = {.scan = &count, .n_scan = 1, .lanes = lanes, .n_lanes = 1};
@@ -285,8 +293,8 @@ static int model_replay(struct report_model *m, const struct replay_source *src,
 	sinks[1] = (struct replay_sink){.ctx = &ms,
 					.begin = ms_begin,
 					.record = ms_record,
-					.delta = ms_delta,
-					.reading = ms_reading,
+					.delta = ms.charted ? ms_delta : NULL,
+					.reading = ms.charted ? ms_reading : NULL,
 					.end = ms_end};
 	for (size_t i = 0; i + 2 < n_sinks; i++)
 		sinks[2 + i] = extra[i];
@@ -303,9 +311,9 @@ static int model_replay(struct report_model *m, const struct replay_source *src,
 	return rc;
 }
 
-/* report_model_build, with the score table when scored. */
+/* report_model_build, with the charts and the score table for the page. */
 static int model_build(const char *path, const struct replay_options *opt,
-		       const struct replay_sink *extra, size_t n_extra, bool scored,
+		       const struct replay_sink *extra, size_t n_extra, bool page,
 		       struct report_model **out, char *err, size_t errlen)
 {
 	struct replay_source src = {.path = path};
@@ -314,13 +322,13 @@ static int model_build(const char *path, const struct replay_options *opt,
 	int rc = model_alloc(&m);
 
 	*out = NULL;
-	if (!rc && scored)
+	if (!rc && page)
 		rc = scores_init(m, &sc);
 	if (rc) {
 		snprintf(err, errlen, "%s: out of memory", path);
 		goto fail;
 	}
-	rc = model_replay(m, &src, opt, extra, n_extra, scored ? &sc : NULL, err, errlen);
+	rc = model_replay(m, &src, opt, extra, n_extra, page ? &sc : NULL, err, errlen);
 	if (rc)
 		goto fail;
 	mark_mains(m);
@@ -329,7 +337,7 @@ static int model_build(const char *path, const struct replay_options *opt,
 		snprintf(err, errlen, "%s: out of memory", path);
 		goto fail;
 	}
-	if (scored) {
+	if (page) {
 		score_lanes_finish(sc.lanes);
 		for (size_t i = 0; i < sc.n; i++)
 			m->scores[i].worst_path = path;
@@ -353,8 +361,8 @@ int report_model_build(const char *path, const struct replay_options *opt,
 	return model_build(path, opt, extra, n_extra, false, out, err, errlen);
 }
 
-int report_model_build_scored(const char *path, const struct replay_options *opt,
-			      struct report_model **out, char *err, size_t errlen)
+int report_model_build_page(const char *path, const struct replay_options *opt,
+			    struct report_model **out, char *err, size_t errlen)
 {
 	return model_build(path, opt, NULL, 0, true, out, err, errlen);
 }
