@@ -97,8 +97,8 @@ static void fanout_end(struct fanout *f, const struct replay_info *info,
 	}
 }
 
-/* Every sink's record until one fails (f->err): the plan's scan and lead sinks. */
-static void fanout_record(struct fanout *f, const struct frc_record *rec, uint64_t frame_seq)
+/* Every sink's record callback until one fails (f->err); inline: once per record and lane. */
+static inline void fanout_record(struct fanout *f, const struct frc_record *rec, uint64_t frame_seq)
 {
 	for (size_t i = 0; i < f->n_rec && !f->err; i++) {
 		if ((f->err = f->rec[i].fn(f->rec[i].ctx, rec, frame_seq)))
@@ -293,7 +293,7 @@ static int groups_build(struct replay_run_state *st)
 	}
 	for (size_t i = 0; i < n; i++) {
 		const char *name = lane_tracker(st, i);
-		struct group *g = NULL;
+		struct group *g;
 		size_t k;
 
 		for (k = 0; k < st->n_groups && strcmp(st->g[k].info.tracker, name) != 0; k++)
@@ -379,12 +379,7 @@ static int replay_feed(struct replay_run_state *st, const struct frc_record *rec
 		struct group *g = &st->g[k];
 		int rc;
 
-		for (size_t i = 0; i < g->f.n_rec && !g->f.err; i++) {
-			const struct cb_record *c = &g->f.rec[i];
-
-			if ((g->f.err = c->fn(c->ctx, rec, st->frame_seq)))
-				g->f.err_sink = c->sink;
-		}
+		fanout_record(&g->f, rec, st->frame_seq);
 		if (!g->f.err && (rc = pipeline_feed(g->p, rec)) != 0) {
 			pipeline_message(st->err, st->errlen, g->info.path, rc, &g->info.config);
 			return rc;
