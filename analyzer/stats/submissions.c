@@ -32,6 +32,9 @@ struct submissions {
 	struct heur_map index; /* pid -> position in pids */
 	const struct subm_pid *main_pid;
 	bool counted; /* the main surfaces are chosen */
+	/* the previous frame's PID and its pids[] position (the index is fixed once counted) */
+	bool last_valid;
+	uint32_t last_pid, last_at;
 	/*
 	 * The last frame's answer, by its frame_seq: every consumer of one replay (the report
 	 * and each score lane) asks about the same frame in turn, and only the first step may
@@ -289,7 +292,13 @@ static bool series_frame(struct submissions *t, const struct frc_record *rec, ui
 	bool had;
 	uint32_t i;
 
-	if ((i = heur_map_get(&t->index, f->pid)) == HEUR_MAP_NONE)
+	if (t->last_valid && t->last_pid == f->pid) {
+		i = t->last_at;
+	} else {
+		i = heur_map_get(&t->index, f->pid);
+		t->last_valid = true, t->last_pid = f->pid, t->last_at = i;
+	}
+	if (i == HEUR_MAP_NONE)
 		return false;
 	ps = &t->pids[i];
 	if (f->surface != ps->info.main_surface)
