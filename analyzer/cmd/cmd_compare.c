@@ -140,6 +140,15 @@ static void say_failed_gates(const struct comparison *c)
 	}
 }
 
+/* A capture's model; with the charts only for the page, which draws them. */
+static int build(const char *path, const struct cli_args *a, struct report_model **m, char *err,
+		 size_t errlen)
+{
+	if (a->format == CLI_FORMAT_HTML)
+		return report_model_build_charted(path, &a->ropt, m, err, errlen);
+	return report_model_build(path, &a->ropt, NULL, 0, m, err, errlen);
+}
+
 int cmd_compare(int argc, char **argv)
 {
 	static const struct option extra[] = {{"fail-if", required_argument, NULL, 'f'}, {0}};
@@ -166,8 +175,8 @@ int cmd_compare(int argc, char **argv)
 		return rc;
 	c.before_path = args.pos[0];
 	c.after_path = args.pos[1];
-	if (report_model_build(c.before_path, &args.ropt, NULL, 0, &b, err, sizeof(err)) ||
-	    report_model_build(c.after_path, &args.ropt, NULL, 0, &a, err, sizeof(err))) {
+	if (build(c.before_path, &args, &b, err, sizeof(err)) ||
+	    build(c.after_path, &args, &a, err, sizeof(err))) {
 		cli_error("compare", "%s", err);
 		rc = EXIT_INPUT;
 		goto cleanup;

@@ -66,11 +66,12 @@ static void render(const struct report_model *m, enum cli_format fmt, FILE *out)
 static int build(const char *in, const struct cli_args *a, struct report_model **m)
 {
 	char err[FRC_MSG_MAX];
+	/* the page shows the heuristic lab's score table: every variant on this capture */
+	int rc = a->format == CLI_FORMAT_HTML
+		     ? report_model_build_page(in, &a->ropt, m, err, sizeof(err))
+		     : report_model_build(in, &a->ropt, NULL, 0, m, err, sizeof(err));
 
-	if (report_model_build(in, &a->ropt, NULL, 0, m, err, sizeof(err)) ||
-	    /* the page shows the heuristic lab's score table: every variant on this capture */
-	    (a->format == CLI_FORMAT_HTML &&
-	     report_model_score(*m, in, &a->ropt, err, sizeof(err)))) {
+	if (rc) {
 		cli_error("report", "%s", err);
 		return EXIT_INPUT;
 	}

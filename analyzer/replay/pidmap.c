@@ -32,10 +32,16 @@ static void reset(struct pidmap *m)
 
 struct pidmap_entry *pidmap_get(struct pidmap *m, uint32_t pid, bool create)
 {
-	uint32_t i = m->index.e ? frc_map_get(&m->index, pid) : FRC_MAP_NONE;
+	uint32_t i;
 
-	if (i != FRC_MAP_NONE)
+	/* the slots hold each PID once: a hinted slot that holds pid is its entry */
+	if (m->hint < m->count && m->slots[m->hint].pid == pid)
+		return &m->slots[m->hint];
+	i = m->index.e ? frc_map_get(&m->index, pid) : FRC_MAP_NONE;
+	if (i != FRC_MAP_NONE) {
+		m->hint = i;
 		return &m->slots[i];
+	}
 	if (!create)
 		return NULL;
 	if (m->count >= PIDMAP_MAX)
@@ -47,6 +53,7 @@ struct pidmap_entry *pidmap_get(struct pidmap *m, uint32_t pid, bool create)
 	if (frc_map_put(&m->index, pid, m->count))
 		return NULL;
 	m->slots[m->count] = (struct pidmap_entry){.pid = pid};
+	m->hint = m->count;
 	return &m->slots[m->count++];
 }
 

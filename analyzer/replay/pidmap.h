@@ -25,6 +25,7 @@ struct pidmap {
 	struct pidmap_entry *slots; /* dense: the first count are in use */
 	uint32_t cap;		    /* entries allocated, at most PIDMAP_MAX */
 	uint32_t count;
+	uint32_t hint; /* the slot pidmap_get found last: the same PID comes again and again */
 	uint64_t resets;
 };
 

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* replay.c - two streaming passes over a capture; see replay.h. */
+/* replay.c - two streaming passes over a capture, every lane in the second; see replay.h. */
 #include "replay.h"
 
 #include <errno.h>
@@ -8,20 +8,45 @@
 #include <stdlib.h>
 #include <string.h>
 
+/*
+ * The per-record, per-delta and per-reading callbacks of a fanout's sinks, only those
+ * present, in sink order: the loops run once per record and lane and once per delta, and
+ * need not test and skip the sinks without one. sink: its index, for the error message.
+ */
+struct cb_record {
+	int (*fn)(void *ctx, const struct frc_record *rec, uint64_t frame_seq);
+	void *ctx;
+	size_t sink;
+};
+struct cb_delta {
+	int (*fn)(void *ctx, const struct pipeline_delta *d);
+	void *ctx;
+	size_t sink;
+};
+struct cb_reading {
+	int (*fn)(void *ctx, const struct pipeline_reading *r);
+	void *ctx;
+	size_t sink;
+};
+
 struct fanout {
 	const struct replay_sink *sinks;
 	size_t n;
 	int err;	 /* first sink failure */
 	size_t err_sink; /* which sink failed */
+	struct cb_record *rec;
+	struct cb_delta *delta;
+	struct cb_reading *reading;
+	size_t n_rec, n_delta, n_reading;
 };
 
 static void on_delta(void *ctx, const struct pipeline_delta *d)
 {
 	struct fanout *f = ctx;
 
-	for (size_t i = 0; i < f->n && !f->err; i++) {
-		if (f->sinks[i].delta && (f->err = f->sinks[i].delta(f->sinks[i].ctx, d)))
-			f->err_sink = i;
+	for (size_t i = 0; i < f->n_delta && !f->err; i++) {
+		if ((f->err = f->delta[i].fn(f->delta[i].ctx, d)))
+			f->err_sink = f->delta[i].sink;
 	}
 }
 
@@ -29,9 +54,55 @@ static void on_reading(void *ctx, const struct pipeline_reading *r)
 {
 	struct fanout *f = ctx;
 
+	for (size_t i = 0; i < f->n_reading && !f->err; i++) {
+		if ((f->err = f->reading[i].fn(f->reading[i].ctx, r)))
+			f->err_sink = f->reading[i].sink;
+	}
+}
+
+/* f's callback lists (struct cb_*), in storage for f->n of each (NULL: not that list). */
+static void fanout_lists(struct fanout *f, struct cb_record *rec, struct cb_delta *delta,
+			 struct cb_reading *reading)
+{
+	f->rec = rec, f->delta = delta, f->reading = reading;
+	f->n_rec = f->n_delta = f->n_reading = 0;
+	for (size_t i = 0; i < f->n; i++) {
+		const struct replay_sink *s = &f->sinks[i];
+
+		if (s->record && rec)
+			f->rec[f->n_rec++] = (struct cb_record){s->record, s->ctx, i};
+		if (s->delta && delta)
+			f->delta[f->n_delta++] = (struct cb_delta){s->delta, s->ctx, i};
+		if (s->reading && reading)
+			f->reading[f->n_reading++] = (struct cb_reading){s->reading, s->ctx, i};
+	}
+}
+
+/* Every sink's begin until one fails (f->err). */
+static void fanout_begin(struct fanout *f, const struct replay_info *info)
+{
 	for (size_t i = 0; i < f->n && !f->err; i++) {
-		if (f->sinks[i].reading && (f->err = f->sinks[i].reading(f->sinks[i].ctx, r)))
+		if (f->sinks[i].begin && (f->err = f->sinks[i].begin(f->sinks[i].ctx, info)))
 			f->err_sink = i;
+	}
+}
+
+/* Every sink's end until one fails (f->err). */
+static void fanout_end(struct fanout *f, const struct replay_info *info,
+		       const struct pipeline_stats *ps)
+{
+	for (size_t i = 0; i < f->n && !f->err; i++) {
+		if (f->sinks[i].end && (f->err = f->sinks[i].end(f->sinks[i].ctx, info, ps)))
+			f->err_sink = i;
+	}
+}
+
+/* Every sink's record callback until one fails (f->err); inline: once per record and lane. */
+static inline void fanout_record(struct fanout *f, const struct frc_record *rec, uint64_t frame_seq)
+{
+	for (size_t i = 0; i < f->n_rec && !f->err; i++) {
+		if ((f->err = f->rec[i].fn(f->rec[i].ctx, rec, frame_seq)))
+			f->err_sink = f->rec[i].sink;
 	}
 }
 
@@ -60,13 +131,17 @@ static void sink_message(const struct fanout *f, char *err, size_t errlen, const
 }
 
 /*
- * Pass 1: read every record, keep only counts. A corrupt capture (or a read error) fails
- * here, before any sink has seen a record, so no sink writes partial garbage.
+ * Pass 1: read every record, keep only counts (and give the records to the scan sinks). A
+ * corrupt capture (or a read error) fails here, before any lane's sink has seen a record,
+ * so no sink writes partial garbage. A scan sink's failure leaves the reading going on:
+ * corruption found later is still the answer, as when the counting was a replay of its own.
  */
-static int scan(const char *path, struct replay_info *info, char *err, size_t errlen)
+static int scan(const char *path, struct replay_info *info, struct fanout *sf, char *err,
+		size_t errlen)
 {
 	frc_reader *r = NULL;
 	struct frc_record rec;
+	uint64_t frame_seq = 0;
 	int rc;
 
 	rc = frc_reader_open(&r, path);
@@ -74,8 +149,11 @@ static int scan(const char *path, struct replay_info *info, char *err, size_t er
 		snprintf(err, errlen, "%s", r ? frc_reader_error(r) : frc_strerror(rc));
 		goto cleanup;
 	}
-	while ((rc = frc_reader_next(r, &rec)) > 0)
-		;
+	while ((rc = frc_reader_next(r, &rec)) > 0) {
+		if (sf->n_rec && !sf->err)
+			fanout_record(sf, &rec, frame_seq);
+		frame_seq += rec.type == FRC_FRAME;
+	}
 	if (rc < 0) {
 		snprintf(err, errlen, "%s", frc_reader_error(r));
 		goto cleanup;
@@ -98,6 +176,34 @@ cleanup:
 	return rc;
 }
 
+/* Pass 1 of an in-memory replay: the counts and decisions scan() takes from a file. */
+static void scan_records(const struct replay_source *src, struct replay_info *info,
+			 struct fanout *sf)
+{
+	uint64_t frame_seq = 0;
+
+	info->stats.status = FRC_STATUS_COMPLETE;
+	info->stats.records = src->n;
+	info->stats.first_ktime_ns = src->n ? UINT64_MAX : 0;
+	for (size_t i = 0; i < src->n; i++) {
+		const struct frc_record *r = &src->recs[i];
+
+		if (r->type < sizeof(info->stats.by_type) / sizeof(info->stats.by_type[0]))
+			info->stats.by_type[r->type]++;
+		if (r->ktime_ns < info->stats.first_ktime_ns)
+			info->stats.first_ktime_ns = r->ktime_ns;
+		if (r->ktime_ns > info->stats.last_ktime_ns)
+			info->stats.last_ktime_ns = r->ktime_ns;
+		if (sf->n_rec && !sf->err)
+			fanout_record(sf, r, frame_seq);
+		frame_seq += r->type == FRC_FRAME;
+	}
+	info->has_sysfs = info->stats.by_type[FRC_SYSFS] > 0;
+	info->synthesize_ticks = info->stats.by_type[FRC_TICK] == 0;
+	info->major = FRC_FORMAT_MAJOR;
+	info->minor = FRC_FORMAT_MINOR;
+}
+
 /* The pipeline's configuration from what pass 1 learned and the options (replay.h). */
 static void setup_config(struct replay_info *info, const struct replay_options *opt)
 {
@@ -115,97 +221,211 @@ static void setup_config(struct replay_info *info, const struct replay_options *
 }
 
 /*
- * One replay: the pipeline and the fanout around the sinks. Both sources (a file's second
- * pass, records in memory) go through these same steps.
+ * The lanes of one tracker: one pipeline, and the lanes' sinks one after the other in lane
+ * order, behind one fanout (replay.h: lanes of the same tracker share a pipeline).
  */
-struct replay_run_state {
+struct group {
 	struct replay_info info;
 	struct fanout f;
 	struct pipeline *p;
+};
+
+/* One replay: the plan's groups, fed by either source (a file's second pass, records). */
+struct replay_run_state {
+	struct replay_info info; /* pass 1's; each group's info is a copy with its tracker */
+	const struct replay_plan *plan;
+	struct group *g;
+	size_t n_groups;
+	struct fanout lead;	   /* the plan's lead sinks */
+	struct replay_sink *sinks; /* storage of the groups' sink lists */
+	struct cb_record *cb_rec;  /* storage of the groups' callback lists */
+	struct cb_delta *cb_delta;
+	struct cb_reading *cb_reading;
+	const struct fanout *failed; /* the fanout whose sink failed first */
 	uint64_t frame_seq, records;
 	char *err;
 	size_t errlen;
 };
 
-/* The pipeline for info's config; an unknown tracker names every variant. */
-static int replay_begin(struct replay_run_state *st)
+/* The tracker lane i replays: its own, else the replay's (setup_config). */
+static const char *lane_tracker(const struct replay_run_state *st, size_t i)
+{
+	const char *name = st->plan->lanes[i].tracker_name;
+
+	return name ? name : st->info.tracker;
+}
+
+/* The sinks of every lane replaying group g's tracker, appended at st->sinks + *used. */
+static void group_sinks(struct replay_run_state *st, struct group *g, size_t *used)
+{
+	size_t first = *used;
+
+	g->f.sinks = st->sinks + first;
+	for (size_t i = 0; i < st->plan->n_lanes; i++) {
+		const struct replay_lane *l = &st->plan->lanes[i];
+
+		if (strcmp(lane_tracker(st, i), g->info.tracker) != 0)
+			continue;
+		if (l->n_sinks)
+			memcpy(st->sinks + *used, l->sinks, l->n_sinks * sizeof(*l->sinks));
+		*used += l->n_sinks;
+		g->f.n += l->n_sinks;
+	}
+	fanout_lists(&g->f, st->cb_rec + first, st->cb_delta + first, st->cb_reading + first);
+}
+
+/* One group per distinct tracker, in the order of the lanes naming them first. */
+static int groups_build(struct replay_run_state *st)
+{
+	size_t n = st->plan->n_lanes, total = 0, used = 0;
+
+	for (size_t i = 0; i < n; i++)
+		total += st->plan->lanes[i].n_sinks;
+	total += st->plan->n_lead + !total; /* the lead sinks' callbacks go last */
+	st->g = calloc(n ? n : 1, sizeof(*st->g));
+	st->sinks = calloc(total, sizeof(*st->sinks));
+	st->cb_rec = calloc(total, sizeof(*st->cb_rec));
+	st->cb_delta = calloc(total, sizeof(*st->cb_delta));
+	st->cb_reading = calloc(total, sizeof(*st->cb_reading));
+	if (!st->g || !st->sinks || !st->cb_rec || !st->cb_delta || !st->cb_reading) {
+		snprintf(st->err, st->errlen, "%s: out of memory", st->info.path);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < n; i++) {
+		const char *name = lane_tracker(st, i);
+		struct group *g;
+		size_t k;
+
+		for (k = 0; k < st->n_groups && strcmp(st->g[k].info.tracker, name) != 0; k++)
+			;
+		if (k < st->n_groups)
+			continue;
+		g = &st->g[st->n_groups++];
+		g->info = st->info;
+		if (st->plan->lanes[i].tracker_name) {
+			g->info.config.tracker_name = name;
+			g->info.tracker = name;
+		} else if (st->info.config.tracker_name == st->info.recorded_tracker) {
+			/* the copy's own string: the unknown-tracker message tells them apart */
+			g->info.config.tracker_name = g->info.recorded_tracker;
+			g->info.tracker = g->info.recorded_tracker;
+		}
+		group_sinks(st, g, &used);
+	}
+	st->lead = (struct fanout){.sinks = st->plan->lead, .n = st->plan->n_lead};
+	fanout_lists(&st->lead, st->cb_rec + used, NULL, NULL);
+	return 0;
+}
+
+/* Group g's pipeline; an unknown tracker names every variant. */
+static int group_pipeline(struct replay_run_state *st, struct group *g)
 {
 	struct pipeline_callbacks cb = {on_delta, on_reading};
-	int rc = pipeline_new(&st->p, &st->info.config, &cb, &st->f);
+	int rc = pipeline_new(&g->p, &g->info.config, &cb, &g->f);
 
 	if (rc == -ENOENT) {
 		char names[256];
 
 		tracker_kind_names(names, sizeof(names));
-		if (st->info.config.tracker_name == st->info.recorded_tracker)
+		if (g->info.config.tracker_name == g->info.recorded_tracker)
 			snprintf(st->err, st->errlen,
 				 "%s: recorded with tracker '%s', which this frameanalyze does not "
 				 "know (known: %s); replay one of those with --tracker NAME",
-				 st->info.path, st->info.recorded_tracker, names);
+				 g->info.path, g->info.recorded_tracker, names);
 		else
 			snprintf(st->err, st->errlen, "unknown tracker '%s' (known: %s)",
-				 st->info.config.tracker_name, names);
+				 g->info.config.tracker_name, names);
 		return rc;
 	}
-	if (rc) {
-		snprintf(st->err, st->errlen, "%s: cannot create the pipeline: %s", st->info.path,
+	if (rc)
+		snprintf(st->err, st->errlen, "%s: cannot create the pipeline: %s", g->info.path,
 			 strerror(-rc));
-		return rc;
-	}
-	for (size_t i = 0; i < st->f.n && !st->f.err; i++) {
-		const struct replay_sink *k = &st->f.sinks[i];
+	return rc;
+}
 
-		if (k->begin && (st->f.err = k->begin(k->ctx, &st->info)))
-			st->f.err_sink = i;
+/* Every group's pipeline, then its sinks' begin (a sink failure is reported at the end). */
+static int replay_begin(struct replay_run_state *st, const frc_reader *r)
+{
+	for (size_t k = 0; k < st->n_groups && !st->failed; k++) {
+		struct group *g = &st->g[k];
+		int rc = group_pipeline(st, g);
+
+		if (rc)
+			return rc;
+		g->info.reader = r;
+		fanout_begin(&g->f, &g->info);
+		if (g->f.err)
+			st->failed = &g->f;
 	}
+	st->info.reader = r;
+	if (!st->failed)
+		fanout_begin(&st->lead, &st->info);
+	if (st->lead.err)
+		st->failed = &st->lead;
 	return 0;
 }
 
-/* One record: every sink's record callback first, then the pipeline (file order). */
+/* One record: for each group its sinks' record callbacks, then its pipeline (file order). */
 static int replay_feed(struct replay_run_state *st, const struct frc_record *rec)
 {
-	int rc;
+	if (st->lead.n_rec) {
+		fanout_record(&st->lead, rec, st->frame_seq);
+		if (st->lead.err) {
+			st->failed = &st->lead;
+			return 0;
+		}
+	}
+	for (size_t k = 0; k < st->n_groups; k++) {
+		struct group *g = &st->g[k];
+		int rc;
 
-	for (size_t i = 0; i < st->f.n && !st->f.err; i++) {
-		const struct replay_sink *k = &st->f.sinks[i];
-
-		if (k->record && (st->f.err = k->record(k->ctx, rec, st->frame_seq)))
-			st->f.err_sink = i;
+		fanout_record(&g->f, rec, st->frame_seq);
+		if (!g->f.err && (rc = pipeline_feed(g->p, rec)) != 0) {
+			pipeline_message(st->err, st->errlen, g->info.path, rc, &g->info.config);
+			return rc;
+		}
+		if (g->f.err) { /* a record or a delta/reading callback failed */
+			st->failed = &g->f;
+			return 0;
+		}
 	}
 	st->frame_seq += rec->type == FRC_FRAME;
 	st->records++;
-	if (!st->f.err && (rc = pipeline_feed(st->p, rec)) != 0) {
-		pipeline_message(st->err, st->errlen, st->info.path, rc, &st->info.config);
-		return rc;
-	}
 	return 0;
 }
 
-/* The end: the ticks still due, then every sink's end; a sink failure becomes the result. */
+/* The end: each group's ticks still due, then its sinks' end; a sink failure is the result. */
 static int replay_end(struct replay_run_state *st)
 {
-	struct pipeline_stats ps;
-	int rc;
+	for (size_t k = 0; k < st->n_groups && !st->failed; k++) {
+		struct group *g = &st->g[k];
+		struct pipeline_stats ps;
+		int rc = pipeline_finish(g->p);
 
-	if (!st->f.err && (rc = pipeline_finish(st->p)) != 0) {
-		pipeline_message(st->err, st->errlen, st->info.path, rc, &st->info.config);
-		return rc;
+		if (rc) {
+			pipeline_message(st->err, st->errlen, g->info.path, rc, &g->info.config);
+			return rc;
+		}
+		pipeline_stats(g->p, &ps);
+		fanout_end(&g->f, &g->info, &ps);
+		if (g->f.err)
+			st->failed = &g->f;
 	}
-	pipeline_stats(st->p, &ps);
-	for (size_t i = 0; i < st->f.n && !st->f.err; i++) {
-		const struct replay_sink *k = &st->f.sinks[i];
+	if (!st->failed) {
+		struct pipeline_stats none = {0};
 
-		if (k->end && (st->f.err = k->end(k->ctx, &st->info, &ps)))
-			st->f.err_sink = i;
+		fanout_end(&st->lead, &st->info, &none);
+		if (st->lead.err)
+			st->failed = &st->lead;
 	}
-	if (st->f.err) {
-		sink_message(&st->f, st->err, st->errlen, st->info.path);
-		return st->f.err < 0 ? st->f.err : -EIO;
+	if (st->failed) {
+		sink_message(st->failed, st->err, st->errlen, st->info.path);
+		return st->failed->err < 0 ? st->failed->err : -EIO;
 	}
 	return 0;
 }
 
-/* Pass 2 over the file: every record through the sinks and the pipeline. */
+/* Pass 2 over the file: every record through the groups' sinks and pipelines. */
 static int replay_file(struct replay_run_state *st, const char *path)
 {
 	struct frc_record rec;
@@ -216,9 +436,8 @@ static int replay_file(struct replay_run_state *st, const char *path)
 		snprintf(st->err, st->errlen, "%s", r ? frc_reader_error(r) : frc_strerror(rc));
 		goto cleanup;
 	}
-	st->info.reader = r;
-	rc = replay_begin(st);
-	while (!rc && !st->f.err && (rc = frc_reader_next(r, &rec)) > 0)
+	rc = replay_begin(st, r);
+	while (!rc && !st->failed && (rc = frc_reader_next(r, &rec)) > 0)
 		rc = replay_feed(st, &rec);
 	if (rc < 0) {
 		/* The reader's codes are FRC_E*; the pipeline's (-errno) left their message. */
@@ -226,7 +445,7 @@ static int replay_file(struct replay_run_state *st, const char *path)
 			snprintf(st->err, st->errlen, "%s", frc_reader_error(r));
 		goto cleanup;
 	}
-	if (!st->f.err && st->records != st->info.stats.records) {
+	if (!st->failed && st->records != st->info.stats.records) {
 		/* The file changed between the passes. */
 		snprintf(st->err, st->errlen, "%s: the file changed while it was read", path);
 		rc = FRC_EIO;
@@ -234,64 +453,84 @@ static int replay_file(struct replay_run_state *st, const char *path)
 	}
 	rc = replay_end(st);
 cleanup:
-	pipeline_free(st->p);
-	st->p = NULL;
 	frc_reader_close(r);
 	return rc;
+}
+
+/* Pass 2 from records in memory: the same steps without a reader. */
+static int replay_records(struct replay_run_state *st, const struct replay_source *src)
+{
+	int rc = replay_begin(st, NULL);
+
+	for (size_t k = 0; !rc && k < src->n && !st->failed; k++)
+		rc = replay_feed(st, &src->recs[k]);
+	return rc ? rc : replay_end(st);
+}
+
+/* After pass 1: a scan sink's failure, else the scan sinks' end. */
+static int scan_end(struct replay_run_state *st, struct fanout *sf)
+{
+	struct pipeline_stats ps = {0};
+
+	if (!sf->err)
+		fanout_end(sf, &st->info, &ps);
+	if (!sf->err)
+		return 0;
+	sink_message(sf, st->err, st->errlen, st->info.path);
+	return sf->err < 0 ? sf->err : -EIO;
+}
+
+int replay_run_plan(const struct replay_source *src, const struct replay_options *opt,
+		    const struct replay_plan *plan, char *err, size_t errlen)
+{
+	struct replay_run_state st = {
+	    .info = {.path = src->path}, .plan = plan, .err = err, .errlen = errlen};
+	struct fanout sf = {.sinks = plan->scan, .n = plan->n_scan};
+	struct cb_record *scan_cb = calloc(plan->n_scan + 1, sizeof(*scan_cb));
+	int rc = 0;
+
+	if (!scan_cb) {
+		snprintf(err, errlen, "%s: out of memory", src->path);
+		return -ENOMEM;
+	}
+	fanout_lists(&sf, scan_cb, NULL, NULL);
+	if (src->recs)
+		scan_records(src, &st.info, &sf);
+	else
+		rc = scan(src->path, &st.info, &sf, err, errlen);
+	if (!rc) {
+		setup_config(&st.info, opt);
+		rc = scan_end(&st, &sf);
+	}
+	free(scan_cb);
+	if (rc || !plan->n_lanes)
+		return rc;
+	rc = groups_build(&st);
+	if (!rc)
+		rc = src->recs ? replay_records(&st, src) : replay_file(&st, src->path);
+	for (size_t k = 0; k < st.n_groups; k++)
+		pipeline_free(st.g[k].p);
+	free(st.g);
+	free(st.sinks);
+	free(st.cb_rec);
+	free(st.cb_delta);
+	free(st.cb_reading);
+	return rc;
+}
+
+int replay_run_source(const struct replay_source *src, const struct replay_options *opt,
+		      const struct replay_sink *sinks, size_t n_sinks, char *err, size_t errlen)
+{
+	struct replay_lane lane = {NULL, sinks, n_sinks};
+	struct replay_plan plan = {.lanes = &lane, .n_lanes = 1};
+
+	return replay_run_plan(src, opt, &plan, err, errlen);
 }
 
 int replay_run(const char *path, const struct replay_options *opt, const struct replay_sink *sinks,
 	       size_t n_sinks, char *err, size_t errlen)
 {
-	struct replay_run_state st = {
-	    .info = {.path = path}, .f = {sinks, n_sinks, 0, 0}, .err = err, .errlen = errlen};
-	int rc = scan(path, &st.info, err, errlen);
+	struct replay_source src = {.path = path};
 
-	if (rc)
-		return rc < 0 ? rc : FRC_ECORRUPT;
-	setup_config(&st.info, opt);
-	return replay_file(&st, path);
-}
-
-/* Pass 1 of an in-memory replay: the counts and decisions scan() takes from a file. */
-static void scan_records(const struct replay_source *src, struct replay_info *info)
-{
-	info->stats.status = FRC_STATUS_COMPLETE;
-	info->stats.records = src->n;
-	info->stats.first_ktime_ns = src->n ? UINT64_MAX : 0;
-	for (size_t i = 0; i < src->n; i++) {
-		const struct frc_record *r = &src->recs[i];
-
-		if (r->type < sizeof(info->stats.by_type) / sizeof(info->stats.by_type[0]))
-			info->stats.by_type[r->type]++;
-		if (r->ktime_ns < info->stats.first_ktime_ns)
-			info->stats.first_ktime_ns = r->ktime_ns;
-		if (r->ktime_ns > info->stats.last_ktime_ns)
-			info->stats.last_ktime_ns = r->ktime_ns;
-	}
-	info->has_sysfs = info->stats.by_type[FRC_SYSFS] > 0;
-	info->synthesize_ticks = info->stats.by_type[FRC_TICK] == 0;
-	info->major = FRC_FORMAT_MAJOR;
-	info->minor = FRC_FORMAT_MINOR;
-}
-
-/* Pass 2 of an in-memory replay: as in replay_run, records to the sinks, then the pipeline. */
-int replay_run_source(const struct replay_source *src, const struct replay_options *opt,
-		      const struct replay_sink *sinks, size_t n_sinks, char *err, size_t errlen)
-{
-	struct replay_run_state st = {
-	    .info = {.path = src->path}, .f = {sinks, n_sinks, 0, 0}, .err = err, .errlen = errlen};
-	int rc;
-
-	if (!src->recs)
-		return replay_run(src->path, opt, sinks, n_sinks, err, errlen);
-	scan_records(src, &st.info);
-	setup_config(&st.info, opt);
-	rc = replay_begin(&st);
-	for (size_t k = 0; !rc && k < src->n && !st.f.err; k++)
-		rc = replay_feed(&st, &src->recs[k]);
-	if (!rc)
-		rc = replay_end(&st);
-	pipeline_free(st.p);
-	return rc;
+	return replay_run_source(&src, opt, sinks, n_sinks, err, errlen);
 }

@@ -6,10 +6,16 @@
  * report accumulator, golden printer). The replay makes two streaming passes over the file:
  *   1. read every record once to learn the status (a corrupt capture is refused before any
  *      sink sees a record), whether the capture holds sysfs records (has_sysfs) and tick
- *      records (otherwise the pipeline synthesizes ticks);
+ *      records (otherwise the pipeline synthesizes ticks), its time span; the plan's scan
+ *      sinks count what the second pass needs to know from the start (the submissions'
+ *      main surfaces);
  *   2. read again and feed each record to the sinks (raw record first) and to the pipeline,
- *      whose deltas and readings go to the sinks through callbacks.
- * Memory is the reader's and the pipeline's, both bounded independent of capture length.
+ *      whose deltas and readings go to the sinks through callbacks. One pass feeds every
+ *      lane of the plan: a lane is one tracker variant's pipeline and its sinks, so any
+ *      number of variants costs one read.
+ * Neither pass can be skipped with the format's public API: the footer's totals (which
+ * would give the counts and span) are not exposed, and the main surfaces need the counts.
+ * Memory is the reader's and the pipelines', bounded independent of capture length.
  */
 #ifndef FRAMEANALYZE_REPLAY_H
 #define FRAMEANALYZE_REPLAY_H
@@ -90,5 +96,46 @@ FRC_MUST_USE int replay_run_source(const struct replay_source *src,
 				   const struct replay_options *opt,
 				   const struct replay_sink *sinks, size_t n_sinks, char *err,
 				   size_t errlen);
+
+/* One pipeline (a tracker variant) and the sinks fed from it. */
+struct replay_lane {
+	const char *tracker_name; /* NULL: the replay's own (replay_options, recorded, default) */
+	const struct replay_sink *sinks;
+	size_t n_sinks;
+};
+
+/*
+ * Everything one replay feeds.
+ *
+ * scan: sinks of pass 1. Only their record callback (every record, in file order, before
+ * the file is known not to be corrupt) and then their end (info with the final stats and
+ * the replay's own config, ps all zero) are called, before any lane begins: what they
+ * learn (the main surfaces) is there for the lanes' begin. A failure is reported only once
+ * the file is known not to be corrupt (corruption is named first, as before).
+ *
+ * lanes: pass 2. Each lane is a replay of its own (its info.tracker and config, its
+ * pipeline's deltas and readings to its sinks only), all fed from one read: for each record
+ * every lane's sinks see it, then its pipeline. Lanes whose trackers resolve to the same
+ * name share one pipeline (its deltas go to both lanes' sinks, each still seeing a record
+ * before the deltas it causes), so sinks of different lanes must not depend on each other's
+ * call order. The first failure of any sink or pipeline stops the whole replay.
+ * No lane: pass 2 is not made.
+ *
+ * lead: sinks of pass 2 that see each record before every lane does (begin after the
+ * lanes' begin, end after theirs, with the replay's own info and ps all zero; never a
+ * delta or a reading): for work that several lanes share for each record, done once.
+ */
+struct replay_plan {
+	const struct replay_sink *scan;
+	size_t n_scan;
+	const struct replay_lane *lanes;
+	size_t n_lanes;
+	const struct replay_sink *lead;
+	size_t n_lead;
+};
+
+/* Run plan on src, as replay_run_source (which is the plan of one lane and no scan sink). */
+FRC_MUST_USE int replay_run_plan(const struct replay_source *src, const struct replay_options *opt,
+				 const struct replay_plan *plan, char *err, size_t errlen);
 
 #endif

@@ -14,20 +14,38 @@
 
 #define MODEL_MAX_EXTRA 4
 
-/* The report replay's own sink: the per-surface table, the charts, the seconds. */
+/*
+ * The report replay's own sink: the per-surface table, the charts, the seconds, and the
+ * truth series of the main PID into the submissions' summary (the sink's own steps, not a
+ * chain of sinks: they run for every record).
+ */
 struct model_sink {
 	struct report_model *m;
 	struct replay_sink sub; /* the submissions' summary, fed by the truth */
+	size_t last;		/* surfaces[last]: the surface of the previous frame */
+	/*
+	 * Fill the charts (the page's model): the text, JSON, golden and compare views never
+	 * draw them, and they cost more per record than the numbers do. The seconds are
+	 * counted either way (the views print them).
+	 */
+	bool charted;
 };
 
-static struct report_surface *surface_of(struct report_model *m, uint32_t pid, uint64_t surface)
+static struct report_surface *surface_of(struct model_sink *ms, uint32_t pid, uint64_t surface)
 {
+	struct report_model *m = ms->m;
+
+	/* frames come in long runs of one surface: the previous one first */
+	if (ms->last < m->n_surfaces && m->surfaces[ms->last].pid == pid &&
+	    m->surfaces[ms->last].surface == surface)
+		return &m->surfaces[ms->last];
 	for (size_t i = 0; i < m->n_surfaces; i++)
 		if (m->surfaces[i].pid == pid && m->surfaces[i].surface == surface)
-			return &m->surfaces[i];
+			return &m->surfaces[ms->last = i];
 	if (m->n_surfaces == REPORT_MAX_SURFACES)
 		return NULL;
 	m->surfaces[m->n_surfaces] = (struct report_surface){.pid = pid, .surface = surface};
+	ms->last = m->n_surfaces;
 	return &m->surfaces[m->n_surfaces++];
 }
 
@@ -42,10 +60,11 @@ static void count_buffer(struct report_surface *s, uint64_t buffer)
 		s->buffers_more = true;
 }
 
-static void count_frame(struct report_model *m, const struct frc_record *rec)
+static void count_frame(struct model_sink *ms, const struct frc_record *rec)
 {
+	struct report_model *m = ms->m;
 	const struct frc_frame *f = &rec->u.frame;
-	struct report_surface *s = surface_of(m, f->pid, f->surface);
+	struct report_surface *s = surface_of(ms, f->pid, f->surface);
 
 	if (!s) {
 		m->surfaces_more++;
@@ -58,6 +77,29 @@ static void count_frame(struct report_model *m, const struct frc_record *rec)
 	count_buffer(s, f->buffer);
 }
 
+static void mark_mains(struct report_model *m)
+{
+	const struct subm_pid *mp = subm_main_pid(m->subm);
+
+	m->n_pids = subm_pid_count(m->subm);
+	m->has_truth = mp != NULL;
+	if (mp) {
+		m->main_pid = mp->pid;
+		m->main_surface = mp->main_surface;
+		m->pid_calls = mp->calls;
+		m->main_calls = mp->main_calls;
+	}
+	for (size_t i = 0; i < m->n_surfaces; i++) {
+		struct report_surface *s = &m->surfaces[i];
+
+		for (size_t p = 0; p < m->n_pids; p++) {
+			const struct subm_pid *tp = subm_pid_at(m->subm, p);
+			if (tp->pid == s->pid && tp->main_surface == s->surface)
+				s->main = true;
+		}
+	}
+}
+
 static int ms_begin(void *ctx, const struct replay_info *info)
 {
 	struct model_sink *ms = ctx;
@@ -65,6 +107,9 @@ static int ms_begin(void *ctx, const struct replay_info *info)
 
 	snprintf(m->tracker, sizeof(m->tracker), "%s", info->tracker);
 	m->n_surfaces = 0;
+	/* the main surface is known before the first record (the plan's scan counted it): the
+	 * charts draw the others apart */
+	mark_mains(m);
 	m->surfaces_more = 0;
 	m->secs.n = 0;
 	m->secs.cut = false;
@@ -76,7 +121,8 @@ static int ms_begin(void *ctx, const struct replay_info *info)
 	m->charts->has_main = m->has_truth;
 	m->charts->main_pid = m->main_pid;
 	m->charts->main_surface = m->main_surface;
-	return 0;
+	subm_series_reset(m->subm);
+	return ms->sub.begin(ms->sub.ctx, info);
 }
 
 static void on_second(void *ctx, uint64_t k, uint64_t count)
@@ -92,14 +138,38 @@ static void on_second(void *ctx, uint64_t k, uint64_t count)
 		s->n = (size_t)k + 1;
 }
 
+/* A truth interval of the main surface: to the summary, the seconds and the charts. */
+static int sub_delta(struct model_sink *ms, const struct pipeline_delta *d)
+{
+	struct report_charts *c = ms->m->charts;
+
+	if (ms->charted)
+		chart_submission(c, d->ktime_ns, d->delta_ns);
+	chart_persec_add(c, &c->sec_sub, &c->fps[FPS_SUB], d->ktime_ns, d->delta_ns, on_second,
+			 &ms->m->secs);
+	return ms->sub.delta(ms->sub.ctx, d);
+}
+
+/*
+ * A record: the surface table and the charts, then the submissions' summary (its record
+ * callback does nothing for a frame) and the truth interval it closes, if any.
+ */
 static int ms_record(void *ctx, const struct frc_record *rec, uint64_t frame_seq)
 {
 	struct model_sink *ms = ctx;
+	struct report_model *m = ms->m;
+	struct pipeline_delta d;
+	int rc;
 
-	(void)frame_seq;
 	if (rec->type == FRC_FRAME)
-		count_frame(ms->m, rec);
-	return chart_record(ms->m->charts, rec);
+		count_frame(ms, rec);
+	rc = ms->charted ? chart_record(m->charts, rec) : 0;
+	if (!rc && rec->type != FRC_FRAME)
+		rc = ms->sub.record(ms->sub.ctx, rec, frame_seq);
+	if (rc || !subm_series_next(m->subm, rec, frame_seq, &d) || !m->has_truth ||
+	    d.pid != m->main_pid)
+		return rc;
+	return sub_delta(ms, &d);
 }
 
 static int ms_delta(void *ctx, const struct pipeline_delta *d)
@@ -121,33 +191,7 @@ static int ms_reading(void *ctx, const struct pipeline_reading *r)
 	return 0;
 }
 
-/* A truth interval of the main surface: to the summary, the seconds and the charts. */
-static int sub_delta(void *ctx, const struct pipeline_delta *d)
-{
-	struct model_sink *ms = ctx;
-	struct report_charts *c = ms->m->charts;
-
-	chart_submission(c, d->ktime_ns, d->delta_ns);
-	chart_persec_add(c, &c->sec_sub, &c->fps[FPS_SUB], d->ktime_ns, d->delta_ns, on_second,
-			 &ms->m->secs);
-	return ms->sub.delta(ms->sub.ctx, d);
-}
-
-static int sub_record(void *ctx, const struct frc_record *rec, uint64_t frame_seq)
-{
-	struct model_sink *ms = ctx;
-
-	return ms->sub.record(ms->sub.ctx, rec, frame_seq);
-}
-
-static int sub_begin(void *ctx, const struct replay_info *info)
-{
-	struct model_sink *ms = ctx;
-
-	return ms->sub.begin(ms->sub.ctx, info);
-}
-
-static int sub_end(void *ctx, const struct replay_info *info, const struct pipeline_stats *ps)
+static int ms_end(void *ctx, const struct replay_info *info, const struct pipeline_stats *ps)
 {
 	struct model_sink *ms = ctx;
 
@@ -187,29 +231,6 @@ static int finish_seconds(struct report_seconds *s)
 	return 0;
 }
 
-static void mark_mains(struct report_model *m)
-{
-	const struct subm_pid *mp = subm_main_pid(m->subm);
-
-	m->n_pids = subm_pid_count(m->subm);
-	m->has_truth = mp != NULL;
-	if (mp) {
-		m->main_pid = mp->pid;
-		m->main_surface = mp->main_surface;
-		m->pid_calls = mp->calls;
-		m->main_calls = mp->main_calls;
-	}
-	for (size_t i = 0; i < m->n_surfaces; i++) {
-		struct report_surface *s = &m->surfaces[i];
-
-		for (size_t p = 0; p < m->n_pids; p++) {
-			const struct subm_pid *tp = subm_pid_at(m->subm, p);
-			if (tp->pid == s->pid && tp->main_surface == s->surface)
-				s->main = true;
-		}
-	}
-}
-
 static int model_alloc(struct report_model **out)
 {
 	struct report_model *m = calloc(1, sizeof(*m));
@@ -221,58 +242,99 @@ static int model_alloc(struct report_model **out)
 	m->charts = calloc(1, sizeof(*m->charts));
 	m->secs.count = calloc(REPORT_MAX_SECONDS, sizeof(*m->secs.count));
 	if (!m->surfaces || !m->charts || !m->secs.count || summary_new(&m->s_run) ||
-	    summary_new(&m->s_sub))
+	    summary_new(&m->s_sub) || subm_new(&m->subm))
 		return -ENOMEM;
 	return 0;
 }
 
+/* The score of every tracker variant, as lanes of the report's replay (the page's table). */
+struct model_scores {
+	const char **names;
+	struct score_lanes *lanes;
+	size_t n;
+};
+
+static int scores_init(struct report_model *m, struct model_scores *sc)
+{
+	sc->n = tracker_kind_count();
+	sc->names = calloc(sc->n, sizeof(*sc->names));
+	m->scores = calloc(sc->n, sizeof(*m->scores));
+	if (!sc->names || !m->scores)
+		return -ENOMEM;
+	for (size_t i = 0; i < sc->n; i++)
+		sc->names[i] = tracker_kind_at(i)->name;
+	return score_lanes_new(&sc->lanes, m->subm, sc->names, sc->n, m->scores);
+}
+
+/*
+ * One replay plan: the submissions counted in its scan pass, then one pass feeding the
+ * report's lane (the tracker's summary, the model's sink with the submissions' summary,
+ * the extra sinks) and, with sc (the page), the charts and one lane per variant for the
+ * score table.
+ */
 static int model_replay(struct report_model *m, const struct replay_source *src,
 			const struct replay_options *opt, const struct replay_sink *extra,
-			size_t n_extra, char *err, size_t errlen)
+			size_t n_extra, const struct model_scores *sc, bool charted, char *err,
+			size_t errlen)
 {
-	struct model_sink ms = {.m = m, .sub = summary_sink(m->s_sub)};
-	struct replay_sink tap = {.ctx = &ms,
-				  .begin = sub_begin,
-				  .record = sub_record,
-				  .delta = sub_delta,
-				  .end = sub_end};
-	struct subm_feed feed = {.subm = m->subm, .target = tap, .only_pid = true};
-	struct replay_sink sinks[3 + MODEL_MAX_EXTRA];
+	struct model_sink ms = {.m = m, .sub = summary_sink(m->s_sub), .charted = charted};
+	struct replay_sink count = subm_count_sink(m->subm), sinks[2 + MODEL_MAX_EXTRA];
+	struct replay_lane *lanes = calloc(1 + (sc ? sc->n : 0), sizeof(*lanes));
+	struct replay_plan plan = {.scan = &count, .n_scan = 1, .lanes = lanes, .n_lanes = 1};
+	struct replay_sink lead;
+	size_t n_sinks = 2 + (n_extra < MODEL_MAX_EXTRA ? n_extra : MODEL_MAX_EXTRA);
+	int rc;
 
-	feed.pid_filter = m->main_pid;
+	if (!lanes) {
+		snprintf(err, errlen, "%s: out of memory", src->path);
+		return -ENOMEM;
+	}
+
 	sinks[0] = summary_sink(m->s_run);
 	sinks[1] = (struct replay_sink){.ctx = &ms,
 					.begin = ms_begin,
 					.record = ms_record,
-					.delta = ms_delta,
-					.reading = ms_reading};
-	sinks[2] = subm_feed_sink(&feed);
-	for (size_t i = 0; i < n_extra && i < MODEL_MAX_EXTRA; i++)
-		sinks[3 + i] = extra[i];
-	return replay_run_source(src, opt, sinks,
-				 3 + (n_extra < MODEL_MAX_EXTRA ? n_extra : MODEL_MAX_EXTRA), err,
-				 errlen);
+					.delta = ms.charted ? ms_delta : NULL,
+					.reading = ms.charted ? ms_reading : NULL,
+					.end = ms_end};
+	for (size_t i = 0; i + 2 < n_sinks; i++)
+		sinks[2 + i] = extra[i];
+	lanes[0] = (struct replay_lane){NULL, sinks, n_sinks}; /* the replay's own tracker */
+	for (size_t i = 0; sc && i < sc->n; i++)
+		lanes[plan.n_lanes++] = score_lanes(sc->lanes)[i];
+	if (sc) {
+		lead = score_lanes_lead(sc->lanes);
+		plan.lead = &lead;
+		plan.n_lead = 1;
+	}
+	rc = replay_run_plan(src, opt, &plan, err, errlen);
+	free(lanes);
+	return rc;
 }
 
-int report_model_build(const char *path, const struct replay_options *opt,
-		       const struct replay_sink *extra, size_t n_extra, struct report_model **out,
-		       char *err, size_t errlen)
+/* What a model is built for: the numbers, also the charts, or the page (charts, scores). */
+enum model_kind { MODEL_NUMBERS, MODEL_CHARTS, MODEL_PAGE };
+
+/* report_model_build, with the charts, and with the score table for the page. */
+static int model_build(const char *path, const struct replay_options *opt,
+		       const struct replay_sink *extra, size_t n_extra, enum model_kind kind,
+		       struct report_model **out, char *err, size_t errlen)
 {
+	bool page = kind == MODEL_PAGE;
 	struct replay_source src = {.path = path};
+	struct model_scores sc = {0};
 	struct report_model *m;
 	int rc = model_alloc(&m);
 
 	*out = NULL;
+	if (!rc && page)
+		rc = scores_init(m, &sc);
 	if (rc) {
 		snprintf(err, errlen, "%s: out of memory", path);
 		goto fail;
 	}
-	rc = subm_count(&src, opt, &m->subm, err, errlen);
-	if (rc)
-		goto fail;
-	/* the main surface is known before the report replay: the charts draw the others apart */
-	mark_mains(m);
-	rc = model_replay(m, &src, opt, extra, n_extra, err, errlen);
+	rc = model_replay(m, &src, opt, extra, n_extra, page ? &sc : NULL, kind != MODEL_NUMBERS,
+			  err, errlen);
 	if (rc)
 		goto fail;
 	mark_mains(m);
@@ -281,13 +343,40 @@ int report_model_build(const char *path, const struct replay_options *opt,
 		snprintf(err, errlen, "%s: out of memory", path);
 		goto fail;
 	}
+	if (page) {
+		score_lanes_finish(sc.lanes);
+		for (size_t i = 0; i < sc.n; i++)
+			m->scores[i].worst_path = path;
+		m->n_scores = sc.n;
+	}
 	summary_view(m->s_run, &m->run);
 	summary_view(m->s_sub, &m->sub);
 	*out = m;
-	return 0;
+	m = NULL;
 fail:
+	score_lanes_free(sc.lanes);
+	free(sc.names);
 	report_model_free(m);
 	return rc;
+}
+
+int report_model_build(const char *path, const struct replay_options *opt,
+		       const struct replay_sink *extra, size_t n_extra, struct report_model **out,
+		       char *err, size_t errlen)
+{
+	return model_build(path, opt, extra, n_extra, MODEL_NUMBERS, out, err, errlen);
+}
+
+int report_model_build_charted(const char *path, const struct replay_options *opt,
+			       struct report_model **out, char *err, size_t errlen)
+{
+	return model_build(path, opt, NULL, 0, MODEL_CHARTS, out, err, errlen);
+}
+
+int report_model_build_page(const char *path, const struct replay_options *opt,
+			    struct report_model **out, char *err, size_t errlen)
+{
+	return model_build(path, opt, NULL, 0, MODEL_PAGE, out, err, errlen);
 }
 
 void report_model_free(struct report_model *m)

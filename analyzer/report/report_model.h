@@ -4,11 +4,13 @@
  * JSON, HTML) and `frameanalyze golden` render this model and nothing else
  * (report_render.h). analyzer/REPORT.md defines every number.
  *
- * Built by one counting replay (subm_count: the main surfaces) and one report replay whose
- * sinks are: the tracker's summary (the heuristics' numbers), the submissions' summary (the
+ * Built by one replay plan (replay.h), two reads of the capture: its scan pass counts the
+ * submissions (the main surfaces), its second pass feeds the report's lane, whose sinks
+ * are: the tracker's summary (the heuristics' numbers), the submissions' summary (the
  * truth series of the main PID's main surface through the same statistics code), the
- * per-surface table and the charts' accumulators. Memory is bounded independent of the
- * capture's length (REPORT.md "Memory").
+ * per-surface table and the per-second counts; for the HTML page also the charts'
+ * accumulators and one lane per tracker variant (the score table). Memory is bounded
+ * independent of the capture's length (REPORT.md "Memory").
  */
 #ifndef FRAMEANALYZE_REPORT_MODEL_H
 #define FRAMEANALYZE_REPORT_MODEL_H
@@ -73,16 +75,28 @@ struct report_model {
 
 /*
  * Replay path into a new model (opt: tick_ms and tracker as for replay_run); the n_extra
- * sinks ride along the report replay (golden's delta and reading lines). 0, or a negative
- * code with a one-line message in err (as replay_run).
+ * sinks ride along the report replay (golden's delta and reading lines). Without the
+ * charts (m->charts keeps its time axis and nothing drawn): every view but the page. 0, or
+ * a negative code with a one-line message in err (as replay_run).
  */
 FRC_MUST_USE int report_model_build(const char *path, const struct replay_options *opt,
 				    const struct replay_sink *extra, size_t n_extra,
 				    struct report_model **out, char *err, size_t errlen);
 void report_model_free(struct report_model *m);
 /*
- * Score every tracker variant against the submissions of path (score.h) into m->scores,
- * for the HTML report's score table. 0, or a negative code with the message in err.
+ * The model report_render_html draws: report_model_build (no extra sink) with the charts
+ * and the score table (every tracker variant scored against the submissions, score.h,
+ * into m->scores), all in the same replay (two reads of the capture, not two more per
+ * variant).
+ */
+/* report_model_build (no extra sink) with the charts: compare's page draws two of them. */
+FRC_MUST_USE int report_model_build_charted(const char *path, const struct replay_options *opt,
+					    struct report_model **out, char *err, size_t errlen);
+FRC_MUST_USE int report_model_build_page(const char *path, const struct replay_options *opt,
+					 struct report_model **out, char *err, size_t errlen);
+/*
+ * The score table for a model built without it: a replay of its own (score_capture).
+ * 0, or a negative code with the message in err.
  */
 FRC_MUST_USE int report_model_score(struct report_model *m, const char *path,
 				    const struct replay_options *opt, char *err, size_t errlen);

@@ -2,8 +2,10 @@
 /*
  * score.c - the score engine (see score.h, analyzer/REPORT.md "Score").
  *
- * Per variant one replay with a sink that sees both series of the main PID: the truth
- * (from the records, through submissions.h) and the variant's deltas (from the pipeline). Both
+ * Per variant one lane of a replay plan (replay.h), with a sink that sees both series of the
+ * main PID: the truth (from the records, through submissions.h) and the variant's deltas
+ * (from the lane's pipeline); every variant's lane and the counting of the truth share the
+ * plan's two reads of the capture. Both
  * go through the report's own statistics (a struct summary each) and PerfDog's rule
  * (perfdog.h); windows, janks and the per-tick truth are kept here, bounded: janks at most
  * SCORE_MAX_JANKS per series, the truth's last second at most SCORE_TICK_RING calls.
@@ -11,6 +13,7 @@
 #include "score.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -28,10 +31,15 @@ struct span {
 	uint64_t start, end;
 };
 
-/* One series (truth or estimate) of the main PID. */
+/*
+ * One series (truth or estimate) of the main PID. Every lane sees the same truth deltas
+ * (one series, one pass): the first lane's truth keeps the summary, PerfDog window and
+ * janks for all, the others' (owner set) count only their own windows.
+ */
 struct series {
 	struct summary *sum;
-	uint64_t win[4]; /* PerfDog window */
+	const struct series *owner; /* the series keeping the statistics, NULL: this one */
+	uint64_t win[4];	    /* PerfDog window */
 	struct span *janks;
 	size_t n_janks;
 	bool truncated;
@@ -43,6 +51,7 @@ struct run {
 	uint32_t pid;
 	uint64_t t0, n_full; /* first record; full 1 s windows */
 	uint64_t cur_win;
+	uint64_t win_end; /* t0 + (cur_win + 1) s, saturating: no division per frame */
 	struct series truth_s, est_s;
 	uint64_t *ring; /* ktime of the truth's recent frame-time ends */
 	size_t ring_head, ring_len;
@@ -53,9 +62,13 @@ struct run {
 	char err[128];
 };
 
-static int series_init(struct series *s)
+/* owner: the series keeping this one's statistics (struct series), or NULL */
+static int series_init(struct series *s, const struct series *owner)
 {
 	memset(s, 0, sizeof(*s));
+	s->owner = owner;
+	if (owner)
+		return 0;
 	s->janks = malloc(64 * sizeof(*s->janks));
 	if (!s->janks || summary_new(&s->sum))
 		return -ENOMEM;
@@ -66,6 +79,19 @@ static void series_free(struct series *s)
 {
 	summary_free(s->sum);
 	free(s->janks);
+}
+
+/* The series holding s's statistics. */
+static struct series *series_stats(struct series *s)
+{
+	return s->owner ? (struct series *)s->owner : s;
+}
+
+static uint64_t window_end(uint64_t t0, uint64_t w)
+{
+	uint64_t span = w >= UINT64_MAX / SEC_NS ? UINT64_MAX : (w + 1) * SEC_NS;
+
+	return t0 > UINT64_MAX - span ? UINT64_MAX : t0 + span;
 }
 
 /* Close the current window (if it is a full one) and move to window w. */
@@ -88,20 +114,26 @@ static void window_advance(struct run *run, uint64_t w)
 	}
 	run->truth_s.cur_count = run->est_s.cur_count = 0;
 	run->cur_win = w;
+	run->win_end = window_end(run->t0, w);
 }
 
 /* A frame time of a series ending at ktime: window count, summary, jank list. */
 static int series_add(struct run *run, struct series *s, const struct pipeline_delta *d)
 {
-	struct replay_sink sink = summary_sink(s->sum);
-	uint64_t w = d->ktime_ns > run->t0 ? (d->ktime_ns - run->t0) / SEC_NS : 0;
 	int rc;
 
 	/* A frame back in time counts in the current window (windows only move forward). */
-	if (w > run->cur_win)
-		window_advance(run, w);
+	if (d->ktime_ns >= run->win_end) {
+		uint64_t w = d->ktime_ns > run->t0 ? (d->ktime_ns - run->t0) / SEC_NS : 0;
+
+		if (w > run->cur_win)
+			window_advance(run, w);
+	}
 	s->cur_count++;
-	rc = sink.delta(s->sum, d);
+	if (s->owner)
+		return 0;
+	/* percentiles only: the janks are found below (the summary's window would be waste) */
+	rc = summary_frame_time(s->sum, d->delta_ns);
 	if (rc || perfdog_push(s->win, d->delta_ns) == PERFDOG_NONE)
 		return rc;
 	if (s->n_janks == SCORE_MAX_JANKS) {
@@ -156,23 +188,6 @@ static uint64_t ring_count(struct run *run, uint64_t now)
 	       run->ring[(run->ring_head + run->ring_len - 1 - later) % SCORE_TICK_RING] > now)
 		later++;
 	return run->ring_len - later;
-}
-
-static int run_record(void *ctx, const struct frc_record *rec, uint64_t frame_seq)
-{
-	struct run *run = ctx;
-	struct pipeline_delta d;
-	uint32_t pid = rec->type == FRC_ATTACH ? rec->u.attach.pid : rec->u.exit.pid;
-
-	/* attach/exit: a new process life, fresh windows (as the report and the trackers). */
-	if ((rec->type == FRC_ATTACH || rec->type == FRC_EXIT) && pid == run->pid) {
-		memset(run->truth_s.win, 0, sizeof(run->truth_s.win));
-		memset(run->est_s.win, 0, sizeof(run->est_s.win));
-	}
-	if (!subm_series_next(run->subm, rec, frame_seq, &d) || d.pid != run->pid)
-		return 0;
-	ring_push(run, d.ktime_ns);
-	return series_add(run, &run->truth_s, &d);
 }
 
 static int run_delta(void *ctx, const struct pipeline_delta *d)
@@ -230,11 +245,13 @@ static int run_reading(void *ctx, const struct pipeline_reading *rd)
 static int run_begin(void *ctx, const struct replay_info *info)
 {
 	struct run *run = ctx;
+	const struct subm_pid *mp = subm_main_pid(run->subm);
 
+	run->pid = mp ? mp->pid : 0; /* counted in this replay's scan pass */
 	run->r->truncated = info->stats.status != FRC_STATUS_COMPLETE;
 	run->t0 = info->stats.first_ktime_ns;
 	run->n_full = (info->stats.last_ktime_ns - info->stats.first_ktime_ns) / SEC_NS;
-	subm_series_reset(run->subm);
+	run->win_end = window_end(run->t0, run->cur_win);
 	return 0;
 }
 
@@ -289,7 +306,7 @@ static void finish_run(struct run *run)
 {
 	struct score_result *r = run->r;
 	struct summary_frame_numbers t, e;
-	struct series *ts = &run->truth_s, *es = &run->est_s;
+	struct series *ts = series_stats(&run->truth_s), *es = &run->est_s;
 
 	window_advance(run, UINT64_MAX);
 	r->windows = run->n_full;
@@ -317,53 +334,139 @@ static void finish_run(struct run *run)
 	r->janks_truncated = ts->truncated || es->truncated;
 }
 
-/* One replay of path with tracker name; fills *r. */
-static int score_one(const struct replay_source *src, const struct replay_options *opt,
-		     struct submissions *truth, uint32_t pid, const char *name,
-		     struct score_result *r, char *err, size_t errlen)
+struct score_lanes {
+	size_t n;
+	struct run *runs;
+	struct replay_sink *sinks;
+	struct replay_lane *lanes;
+	struct submissions *truth;
+	uint32_t pid; /* the main PID, every run's */
+};
+
+static int lead_begin(void *ctx, const struct replay_info *info)
 {
-	struct replay_options o = opt ? *opt : (struct replay_options){0};
-	struct run run = {.subm = truth, .pid = pid, .r = r};
-	struct replay_sink sink = {.ctx = &run,
-				   .begin = run_begin,
-				   .record = run_record,
-				   .delta = run_delta,
-				   .reading = run_reading,
-				   .error = run_error};
-	int rc = -ENOMEM;
+	struct score_lanes *sl = ctx;
+	const struct subm_pid *mp = subm_main_pid(sl->truth);
+
+	(void)info;
+	sl->pid = mp ? mp->pid : 0; /* counted in this replay's scan pass */
+	subm_series_reset(sl->truth);
+	return 0;
+}
+
+/*
+ * A record's truth step, for every variant's run at once (the plan's lead sink: before any
+ * lane's pipeline sees the record, where each run's own record callback would do it).
+ */
+static int lead_record(void *ctx, const struct frc_record *rec, uint64_t frame_seq)
+{
+	struct score_lanes *sl = ctx;
+	struct pipeline_delta d;
+	uint32_t pid = rec->type == FRC_ATTACH ? rec->u.attach.pid : rec->u.exit.pid;
+
+	/* attach/exit: a new process life, fresh windows (as the report and the trackers). */
+	if ((rec->type == FRC_ATTACH || rec->type == FRC_EXIT) && pid == sl->pid) {
+		for (size_t i = 0; i < sl->n; i++) {
+			struct run *run = &sl->runs[i];
+
+			memset(series_stats(&run->truth_s)->win, 0, sizeof(run->truth_s.win));
+			memset(run->est_s.win, 0, sizeof(run->est_s.win));
+		}
+	}
+	if (!subm_series_next(sl->truth, rec, frame_seq, &d) || d.pid != sl->pid)
+		return 0;
+	for (size_t i = 0; i < sl->n; i++) {
+		struct run *run = &sl->runs[i];
+		int rc;
+
+		ring_push(run, d.ktime_ns);
+		if ((rc = series_add(run, &run->truth_s, &d)) != 0)
+			return rc;
+	}
+	return 0;
+}
+
+struct replay_sink score_lanes_lead(struct score_lanes *sl)
+{
+	return (struct replay_sink){.ctx = sl, .begin = lead_begin, .record = lead_record};
+}
+
+void score_lanes_free(struct score_lanes *sl)
+{
+	if (!sl)
+		return;
+	for (size_t i = 0; sl->runs && i < sl->n; i++) {
+		series_free(&sl->runs[i].truth_s);
+		series_free(&sl->runs[i].est_s);
+		free(sl->runs[i].ring);
+	}
+	free(sl->runs);
+	free(sl->sinks);
+	free(sl->lanes);
+	free(sl);
+}
+
+/* Variant i's run and its lane: one sink, the variant's tracker. */
+static int lane_init(struct score_lanes *sl, size_t i, struct submissions *truth, const char *name,
+		     struct score_result *r)
+{
+	struct run *run = &sl->runs[i];
 
 	memset(r, 0, sizeof(*r));
 	r->tracker = name;
-	o.tracker_name = name;
-	run.ring = malloc(SCORE_TICK_RING * sizeof(*run.ring));
-	if (!run.ring || series_init(&run.truth_s) || series_init(&run.est_s)) {
-		snprintf(err, errlen, "%s: out of memory", src->path);
-		goto cleanup;
-	}
-	rc = replay_run_source(src, &o, &sink, 1, err, errlen);
-	if (!rc)
-		finish_run(&run);
-cleanup:
-	series_free(&run.truth_s);
-	series_free(&run.est_s);
-	free(run.ring);
-	return rc;
+	*run = (struct run){.subm = truth, .r = r};
+	run->ring = malloc(SCORE_TICK_RING * sizeof(*run->ring));
+	/* the first lane's truth keeps the statistics of all (struct series) */
+	if (!run->ring || series_init(&run->truth_s, i ? &sl->runs[0].truth_s : NULL) ||
+	    series_init(&run->est_s, NULL))
+		return -ENOMEM;
+	sl->sinks[i] = (struct replay_sink){.ctx = run,
+					    .begin = run_begin,
+					    .delta = run_delta,
+					    .reading = run_reading,
+					    .error = run_error};
+	sl->lanes[i] = (struct replay_lane){name, &sl->sinks[i], 1};
+	return 0;
 }
 
-int score_capture(const struct replay_source *src, const struct replay_options *opt,
-		  const char *const *names, size_t n, struct score_capture *cap,
-		  struct score_result *results, char *err, size_t errlen)
+int score_lanes_new(struct score_lanes **out, struct submissions *truth, const char *const *names,
+		    size_t n, struct score_result *results)
 {
-	struct submissions *truth = NULL;
-	const struct subm_pid *mp;
-	int rc;
+	struct score_lanes *sl = calloc(1, sizeof(*sl));
 
-	memset(cap, 0, sizeof(*cap));
-	cap->path = src->path;
-	rc = subm_count(src, opt, &truth, err, errlen);
-	if (rc)
-		return rc;
-	mp = subm_main_pid(truth);
+	*out = sl;
+	if (!sl)
+		return -ENOMEM;
+	sl->truth = truth;
+	sl->runs = calloc(n ? n : 1, sizeof(*sl->runs));
+	sl->sinks = calloc(n ? n : 1, sizeof(*sl->sinks));
+	sl->lanes = calloc(n ? n : 1, sizeof(*sl->lanes));
+	if (!sl->runs || !sl->sinks || !sl->lanes)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++) {
+		sl->n = i + 1; /* what score_lanes_free frees */
+		if (lane_init(sl, i, truth, names[i], &results[i]))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+const struct replay_lane *score_lanes(const struct score_lanes *sl)
+{
+	return sl->lanes;
+}
+
+void score_lanes_finish(struct score_lanes *sl)
+{
+	for (size_t i = 0; i < sl->n; i++)
+		finish_run(&sl->runs[i]);
+}
+
+/* What the truth says about the capture (score_capture's cap). */
+static void capture_fill(struct score_capture *cap, const struct submissions *truth)
+{
+	const struct subm_pid *mp = subm_main_pid(truth);
+
 	cap->pids = subm_pid_count(truth);
 	for (size_t i = 0; i < cap->pids; i++)
 		cap->frames += subm_pid_at(truth, i)->calls;
@@ -375,11 +478,38 @@ int score_capture(const struct replay_source *src, const struct replay_options *
 		cap->main_surface = mp->main_surface;
 		cap->main_calls = mp->main_calls;
 	}
-	for (size_t i = 0; i < n && !rc; i++)
-		rc = score_one(src, opt, truth, cap->pid, names[i], &results[i], err, errlen);
+}
+
+int score_capture(const struct replay_source *src, const struct replay_options *opt,
+		  const char *const *names, size_t n, struct score_capture *cap,
+		  struct score_result *results, char *err, size_t errlen)
+{
+	struct submissions *truth = NULL;
+	struct score_lanes *sl = NULL;
+	struct replay_sink count, lead;
+	struct replay_plan plan = {.scan = &count, .n_scan = 1, .n_lanes = n, .lead = &lead};
+	int rc = -ENOMEM;
+
+	memset(cap, 0, sizeof(*cap));
+	cap->path = src->path;
+	if (subm_new(&truth) || score_lanes_new(&sl, truth, names, n, results)) {
+		snprintf(err, errlen, "%s: out of memory", src->path);
+		goto cleanup;
+	}
+	count = subm_count_sink(truth);
+	lead = score_lanes_lead(sl);
+	plan.lanes = score_lanes(sl);
+	plan.n_lead = 1;
+	rc = replay_run_plan(src, opt, &plan, err, errlen);
+	if (rc)
+		goto cleanup;
+	score_lanes_finish(sl);
+	capture_fill(cap, truth);
 	cap->truncated = n > 0 && results[0].truncated;
 	for (size_t i = 0; i < n; i++)
 		results[i].worst_path = src->path;
+cleanup:
+	score_lanes_free(sl);
 	subm_free(truth);
 	return rc;
 }

@@ -2,8 +2,9 @@
 /*
  * score.h - `frameanalyze score`: each tracker variant against the capture's submissions.
  *
- * The truth is the main surface of the capture's main PID (submissions.h). For each variant the
- * capture is replayed with that tracker; the score compares, on the main PID only: FPS per
+ * The truth is the main surface of the capture's main PID (submissions.h). Each variant
+ * replays the capture with its tracker (one lane each, all in one replay: replay.h); the
+ * score compares, on the main PID only: FPS per
  * 1 s window, frame-time percentiles, PerfDog janks matched in time, and the FPS meter's
  * reading at every tick against the truth's calls in the second before it.
  * analyzer/REPORT.md ("Score") defines every number.
@@ -43,6 +44,8 @@ struct score_result {
 	uint64_t settle_sum_ns, settle_max_ns;
 };
 
+struct score_lanes;
+
 /* What the score learned about a capture. */
 struct score_capture {
 	const char *path;
@@ -64,6 +67,24 @@ struct score_capture {
 FRC_MUST_USE int score_capture(const struct replay_source *src, const struct replay_options *opt,
 			       const char *const *names, size_t n, struct score_capture *cap,
 			       struct score_result *results, char *err, size_t errlen);
+
+struct submissions; /* submissions.h */
+
+/*
+ * The score as lanes of a replay plan that the caller runs with lanes of its own (the
+ * report's page: the report and every variant's score from the same two reads). n lanes,
+ * lane i for tracker names[i] (the strings must outlive the replay) against truth, which
+ * the same plan counts in its scan pass (subm_count_sink); score_lanes_lead is the plan's
+ * lead sink that steps the truth of every lane at once (it must be in the same plan).
+ * After a successful replay score_lanes_finish fills results[i]. 0 or -ENOMEM (then still
+ * score_lanes_free *out).
+ */
+FRC_MUST_USE int score_lanes_new(struct score_lanes **out, struct submissions *truth,
+				 const char *const *names, size_t n, struct score_result *results);
+const struct replay_lane *score_lanes(const struct score_lanes *sl);
+struct replay_sink score_lanes_lead(struct score_lanes *sl);
+void score_lanes_finish(struct score_lanes *sl);
+void score_lanes_free(struct score_lanes *sl);
 
 /* acc += r (the pooled sums of the aggregate). */
 void score_add(struct score_result *acc, const struct score_result *r);

@@ -8,7 +8,6 @@
 #include <string.h>
 
 #include "frc_map.h"
-#include "tracker_kind.h"
 
 /* One (PID, surface) pair: an open-addressing table, linear probing, never deleted. */
 struct pair {
@@ -27,11 +26,24 @@ struct pid_state {
 struct submissions {
 	struct pair *pairs;
 	size_t mask, count;
+	size_t last_pair;	/* pairs[last_pair]: the previous frame's (SIZE_MAX: none) */
 	struct pid_state *pids; /* sorted by pid after subm_count */
 	size_t n_pids;
 	struct frc_map index; /* pid -> position in pids */
 	const struct subm_pid *main_pid;
-	char err[128];
+	bool counted; /* the main surfaces are chosen */
+	/* the previous frame's PID and its pids[] position (the index is fixed once counted) */
+	bool last_valid;
+	uint32_t last_pid, last_at;
+	/*
+	 * The last frame's answer, by its frame_seq: every consumer of one replay (the report
+	 * and each score lane) asks about the same frame in turn, and only the first step may
+	 * move the series (subm_series_next).
+	 */
+	uint64_t memo_seq;
+	bool memo_has;
+	struct pipeline_delta memo_d;
+	char err[FRC_MSG_MAX];
 };
 
 static size_t pair_slot(const struct submissions *t, uint32_t pid, uint64_t surface)
@@ -56,6 +68,7 @@ static int pairs_grow(struct submissions *t)
 		return -ENOMEM;
 	}
 	t->mask = cap - 1;
+	t->last_pair = SIZE_MAX; /* the pairs move */
 	for (size_t i = 0; i < old_cap; i++)
 		if (old[i].used)
 			t->pairs[pair_slot(t, old[i].pid, old[i].surface)] = old[i];
@@ -72,6 +85,12 @@ static int count_record(void *ctx, const struct frc_record *rec, uint64_t frame_
 	(void)frame_seq;
 	if (rec->type != FRC_FRAME)
 		return 0;
+	/* frames come in long runs of one pair: the previous one needs no hash */
+	if (t->last_pair != SIZE_MAX && t->pairs[t->last_pair].pid == f->pid &&
+	    t->pairs[t->last_pair].surface == f->surface) {
+		t->pairs[t->last_pair].calls++;
+		return 0;
+	}
 	/* Keep the table at most half full so probes stay short. */
 	if (2 * (t->count + 1) > t->mask + 1) {
 		if (t->count >= SUBM_MAX_PAIRS) {
@@ -83,7 +102,8 @@ static int count_record(void *ctx, const struct frc_record *rec, uint64_t frame_
 		if (pairs_grow(t))
 			return -ENOMEM;
 	}
-	p = &t->pairs[pair_slot(t, f->pid, f->surface)];
+	t->last_pair = pair_slot(t, f->pid, f->surface);
+	p = &t->pairs[t->last_pair];
 	if (!p->used) {
 		*p = (struct pair){.pid = f->pid, .used = true, .surface = f->surface};
 		t->count++;
@@ -158,29 +178,61 @@ static int select_mains(struct submissions *t)
 	return 0;
 }
 
+int subm_new(struct submissions **out)
+{
+	*out = calloc(1, sizeof(**out));
+	if (!*out)
+		return -ENOMEM;
+	(*out)->memo_seq = UINT64_MAX;
+	(*out)->last_pair = SIZE_MAX;
+	return 0;
+}
+
+/* The end of the counting pass: the main surfaces, before any lane of the replay begins. */
+static int count_end(void *ctx, const struct replay_info *info, const struct pipeline_stats *ps)
+{
+	struct submissions *t = ctx;
+
+	(void)ps;
+	if (t->counted) {
+		snprintf(t->err, sizeof(t->err), "%s: the submissions were counted twice",
+			 info->path);
+		return -EINVAL;
+	}
+	t->counted = true;
+	if (select_mains(t)) {
+		snprintf(t->err, sizeof(t->err), "%s: out of memory", info->path);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+struct replay_sink subm_count_sink(struct submissions *t)
+{
+	return (struct replay_sink){
+	    .ctx = t, .record = count_record, .end = count_end, .error = count_error};
+}
+
 int subm_count(const struct replay_source *src, const struct replay_options *opt,
 	       struct submissions **out, char *err, size_t errlen)
 {
-	struct submissions *t = calloc(1, sizeof(*t));
-	struct replay_sink sink = {.record = count_record, .error = count_error};
+	struct submissions *t;
+	struct replay_sink sink;
 	/*
-	 * The truth is the records themselves: no tracker is involved, so the capture's
-	 * recorded one (which this build may not know) must not decide whether it counts.
+	 * No lane: the counting is the scan pass alone (one read). The truth is the records
+	 * themselves: no tracker is involved, so the capture's recorded one (which this build
+	 * may not know) does not decide whether it counts.
 	 */
-	struct replay_options o = {.tracker_name = TRACKER_KIND_DEFAULT};
+	struct replay_plan plan = {.scan = &sink, .n_scan = 1};
 	int rc;
 
-	if (opt)
-		o.tick_ms = opt->tick_ms;
 	*out = NULL;
-	if (!t) {
+	if (subm_new(&t)) {
 		snprintf(err, errlen, "%s: out of memory", src->path);
 		return -ENOMEM;
 	}
-	sink.ctx = t;
-	rc = replay_run_source(src, &o, &sink, 1, err, errlen);
-	if (!rc && (rc = select_mains(t)) != 0)
-		snprintf(err, errlen, "%s: out of memory", src->path);
+	sink = subm_count_sink(t);
+	rc = replay_run_plan(src, opt, &plan, err, errlen);
 	if (rc) {
 		subm_free(t);
 		return rc;
@@ -219,6 +271,7 @@ void subm_series_reset(struct submissions *t)
 {
 	for (size_t i = 0; i < t->n_pids; i++)
 		t->pids[i].seen = false;
+	t->memo_seq = UINT64_MAX;
 }
 
 static void forget_pid(struct submissions *t, uint32_t pid)
@@ -229,8 +282,9 @@ static void forget_pid(struct submissions *t, uint32_t pid)
 		t->pids[i].seen = false;
 }
 
-bool subm_series_next(struct submissions *t, const struct frc_record *rec, uint64_t frame_seq,
-		      struct pipeline_delta *d)
+/* A frame's step of its PID's series (subm_series_next without the memo). */
+static bool series_frame(struct submissions *t, const struct frc_record *rec, uint64_t frame_seq,
+			 struct pipeline_delta *d)
 {
 	const struct frc_frame *f = &rec->u.frame;
 	struct pid_state *ps;
@@ -238,11 +292,13 @@ bool subm_series_next(struct submissions *t, const struct frc_record *rec, uint6
 	bool had;
 	uint32_t i;
 
-	if (rec->type == FRC_ATTACH || rec->type == FRC_EXIT) {
-		forget_pid(t, rec->type == FRC_ATTACH ? rec->u.attach.pid : rec->u.exit.pid);
-		return false;
+	if (t->last_valid && t->last_pid == f->pid) {
+		i = t->last_at;
+	} else {
+		i = frc_map_get(&t->index, f->pid);
+		t->last_valid = true, t->last_pid = f->pid, t->last_at = i;
 	}
-	if (rec->type != FRC_FRAME || (i = frc_map_get(&t->index, f->pid)) == FRC_MAP_NONE)
+	if (i == FRC_MAP_NONE)
 		return false;
 	ps = &t->pids[i];
 	if (f->surface != ps->info.main_surface)
@@ -260,6 +316,25 @@ bool subm_series_next(struct submissions *t, const struct frc_record *rec, uint6
 				     .surface = f->surface,
 				     .delta_ns = delta};
 	return true;
+}
+
+bool subm_series_next(struct submissions *t, const struct frc_record *rec, uint64_t frame_seq,
+		      struct pipeline_delta *d)
+{
+	/* forgetting is idempotent: every consumer may do it */
+	if (rec->type == FRC_ATTACH || rec->type == FRC_EXIT) {
+		forget_pid(t, rec->type == FRC_ATTACH ? rec->u.attach.pid : rec->u.exit.pid);
+		return false;
+	}
+	if (rec->type != FRC_FRAME)
+		return false;
+	if (frame_seq != t->memo_seq) {
+		t->memo_seq = frame_seq;
+		t->memo_has = series_frame(t, rec, frame_seq, &t->memo_d);
+	}
+	if (t->memo_has)
+		*d = t->memo_d;
+	return t->memo_has;
 }
 
 static int feed_begin(void *ctx, const struct replay_info *info)

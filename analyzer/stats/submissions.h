@@ -9,10 +9,12 @@
  * **main PID** of a capture is the PID with the most frame records (ties: the smallest).
  * analyzer/REPORT.md ("Ground truth") states the rules.
  *
- * Two steps: a counting replay (subm_count, one streaming replay) learns the main
- * surfaces; then subm_series_next, fed every record in file order (a replay sink's record
- * callback), yields the truth series as pipeline deltas, so any sink that takes deltas
- * (the report's summary: percentiles, janks) computes the submissions' statistics.
+ * Two steps: counting (subm_count_sink in a replay plan's scan pass, or subm_count: that
+ * pass alone, one read) learns the main surfaces; then subm_series_next, fed every record
+ * in file order (a replay sink's record callback), yields the truth series as pipeline
+ * deltas, so any sink that takes deltas (the report's summary: percentiles, janks)
+ * computes the submissions' statistics. Both steps fit in one replay plan (replay.h): the
+ * count in its scan pass, the series in its lanes.
  * Memory: one entry per (PID, surface) pair, at most SUBM_MAX_PAIRS.
  */
 #ifndef FRAMEANALYZE_SUBMISSIONS_H
@@ -38,12 +40,21 @@ struct subm_pid {
 };
 
 /*
- * Run the counting replay of src (a file or records in memory; opt: tick_ms; the tracker
- * does not matter). Returns 0 and a truth, or a negative code with a one-line message in
- * err (as replay_run; -E2BIG: more than SUBM_MAX_PAIRS (PID, surface) pairs).
+ * Count src (a file or records in memory; opt may be NULL: neither the tick nor the tracker
+ * matters) with a plan of subm_count_sink alone. Returns 0 and a truth, or a negative code
+ * with a one-line message in err (as replay_run; -E2BIG: more than SUBM_MAX_PAIRS (PID,
+ * surface) pairs).
  */
 FRC_MUST_USE int subm_count(const struct replay_source *src, const struct replay_options *opt,
 			    struct submissions **out, char *err, size_t errlen);
+/* An empty truth, for subm_count_sink. 0 or -ENOMEM. */
+FRC_MUST_USE int subm_new(struct submissions **out);
+/*
+ * The counting as a scan sink of a replay plan (replay.h), for one replay of t: its record
+ * callback counts the frames of pass 1, its end chooses the main surfaces, so the truth is
+ * complete when the plan's lanes begin.
+ */
+struct replay_sink subm_count_sink(struct submissions *t);
 void subm_free(struct submissions *t);
 
 /* PIDs with frames, in increasing PID order; i < subm_pid_count(). */
@@ -58,6 +69,8 @@ const struct subm_pid *subm_main_pid(const struct submissions *t);
  * an interval: d->delta_ns = ktime - the previous call's (saturating; a zero interval is
  * not one, as in the trackers), d->seq = frame_seq. attach/exit of a PID start a new
  * series for it (no interval across a process restart, as the trackers' fresh state).
+ * Several consumers of one replay share t: the same frame (frame_seq) asked again gives
+ * the same answer without moving the series, so each lane may ask about every record.
  */
 bool subm_series_next(struct submissions *t, const struct frc_record *rec, uint64_t frame_seq,
 		      struct pipeline_delta *d);

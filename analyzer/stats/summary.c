@@ -256,7 +256,8 @@ static int add_over(struct summary *s, uint64_t d)
 	return 0;
 }
 
-static int add_frame_time(struct summary *s, uint64_t d)
+/* inline: once per frame time in sum_delta and summary_frame_time, kept out of a call */
+static inline int add_frame_time(struct summary *s, uint64_t d)
 {
 	uint64_t b = d / BUCKET_NS;
 
@@ -290,6 +291,11 @@ static int check_jank(struct summary *s, uint32_t pid, uint64_t d)
 			s->big_janks++;
 	}
 	return 0;
+}
+
+int summary_frame_time(struct summary *s, uint64_t delta_ns)
+{
+	return add_frame_time(s, delta_ns);
 }
 
 static int sum_delta(void *ctx, const struct pipeline_delta *d)

@@ -45,6 +45,12 @@ struct summary_frame_numbers {
 	uint64_t janks, big_janks;
 };
 void summary_frame_numbers(struct summary *s, struct summary_frame_numbers *out);
+/*
+ * One frame time for the frame-time numbers alone (deltas, sum, max, percentiles, 1 % low),
+ * without the per-PID PerfDog window the delta callback also keeps: for a caller that
+ * finds janks itself (score.c, per frame time of every variant). 0 or -ENOMEM.
+ */
+FRC_MUST_USE int summary_frame_time(struct summary *s, uint64_t delta_ns);
 
 /* One source's meter readings: micro-FPS. */
 struct summary_source {

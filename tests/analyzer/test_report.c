@@ -325,6 +325,13 @@ START_TEST(compare_gates)
 	ck_out_has("<svg id=\"chart-compare-cdf\"");
 	ck_out_has("<g class=\"s-after\"><path class=\"line\" d=\"M");
 	ck_out_has("<g class=\"s-sub\"><path class=\"line\" d=\"M");
+	/* two lines per chart: the per-second FPS and the CDF, before and after */
+	{
+		int lines = 0;
+		for (const char *p = out_text; (p = strstr(p, "<path class=\"line\"")); p++)
+			lines++;
+		ck_assert_int_eq(lines, 4);
+	}
 	/* A gate may have spaces around its operator (as users type it in quotes). */
 	snprintf(args, sizeof(args), "compare %s %s --fail-if 'submitted_fps.after >= 59.9'",
 		 steady, steady);
