@@ -46,15 +46,17 @@ int rec_start_child(struct rec *r, char *err, size_t errlen)
 
 		/*
 		 * framerec killed (kill -9, a crash) must not leave the command running on,
-		 * unrecorded. SIGKILL, not SIGTERM: a normal stop sends SIGTERM and SIGKILL
-		 * 2 s later (record.c, end_child), but with framerec dead nobody is left to
-		 * escalate, and a command that ignores SIGTERM would run forever. The signal
+		 * unrecorded. SIGTERM, as a normal stop begins (record.c, end_child): the command
+		 * can end cleanly (the stand-in writes its truth file, which the arm64 kernel
+		 * stage's SIGKILL run checks framerec's truncated capture against). With
+		 * framerec dead nobody escalates to SIGKILL, so a command that ignores SIGTERM
+		 * runs on: the price of letting the others finish their writes. The signal
 		 * comes when the forking thread exits (framerec's only one) and survives the
 		 * exec (not of a set-user-ID program). framerec may have died before the
 		 * prctl: then the parent is no longer it (reparented to init or a subreaper,
 		 * so compare with its PID, not with 1) and the command must not run at all.
 		 */
-		if (prctl(PR_SET_PDEATHSIG, SIGKILL) || getppid() != parent)
+		if (prctl(PR_SET_PDEATHSIG, SIGTERM) || getppid() != parent)
 			_exit(127);
 
 		sigemptyset(&all);

@@ -578,8 +578,8 @@ static bool process_ended(pid_t pid)
 }
 
 /*
- * framerec killed with SIGKILL takes its -- COMMAND with it (PR_SET_PDEATHSIG): the game
- * used to go on running, unrecorded, with no one to stop it.
+ * framerec killed with SIGKILL takes its -- COMMAND with it (PR_SET_PDEATHSIG, SIGTERM: the
+ * stand-in ends on it): the game used to go on running, unrecorded, with no one to stop it.
  */
 START_TEST(command_dies_with_framerec)
 {
