@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "frc_error.h" /* FRC_MUST_USE */
 #include "frc_record.h"
 
 #define PROG "frameanalyze"

@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "frc_error.h" /* FRC_MUST_USE */
 #include "replay.h"
 
 /* Replay path into out as a trace. 0, or a negative code with a one-line message in err. */

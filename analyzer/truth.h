@@ -22,6 +22,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "frc_error.h" /* FRC_MUST_USE */
 #include "replay.h"
 
 #define TRUTH_MAX_PAIRS (1u << 20)

@@ -13,6 +13,7 @@
 
 #include <stdint.h>
 
+#include "frc_error.h" /* FRC_MUST_USE */
 #include "frc_record.h"
 
 #define HEUR_MAP_NONE UINT32_MAX

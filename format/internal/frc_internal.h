@@ -4,9 +4,19 @@
  *
  * Not a public header: programs use frc.h and frc_text.h. The numbers here are the ones
  * format/FORMAT.md specifies; change them only together with that document.
+ *
+ * Only libfrc_format's sources and tests reach it: its directory is a PRIVATE include
+ * directory of frc_format, and tests link the INTERFACE target frc_format_internal, which
+ * adds it and defines FRC_FORMAT_INTERNAL. The #error below stops a program that finds it
+ * by a path anyway (format/ is a public include directory, so "internal/frc_internal.h"
+ * resolves): these helpers change with the format and are no API.
  */
 #ifndef FRC_INTERNAL_H
 #define FRC_INTERNAL_H
+
+#ifndef FRC_FORMAT_INTERNAL
+#error "frc_internal.h is private to libfrc_format (tests: link frc_format_internal)"
+#endif
 
 #include <stdbool.h>
 #include <stddef.h>
