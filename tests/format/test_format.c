@@ -842,6 +842,52 @@ START_TEST(unknown_types_skipped)
 }
 END_TEST
 
+/*
+ * A chunk whose CRCs check but whose body does not (a malformed frame run after 50 good
+ * records, written through the test hook) is rejected whole, and stays rejected: calling
+ * frc_reader_next again after it returned 0 delivers none of its records. (The reader
+ * once handed the rejected body to the next call, which then walked it.)
+ */
+START_TEST(reader_end_is_final)
+{
+	static const uint8_t bad_run[] = {0x03, 0x01, 0xff, 0xff, 0xff, 0x01};
+	struct frc_record out[64], first = simple(FRC_DROPS, 5, 1);
+	int fd = memfd_create("e", MFD_CLOEXEC);
+	struct frc_reader_stats st;
+	frc_writer *w = NULL;
+	frc_reader *r = NULL;
+	struct capture c;
+
+	ck_assert_int_eq(frc_writer_open_fd(&w, fd, "e.frc", NULL, 0, NULL), 0);
+	ck_assert_int_eq(frc_writer_append(w, &first), 0);
+	ck_assert_int_eq(frc_writer_flush(w), 0);
+	for (uint64_t i = 0; i < 50; i++) {
+		struct frc_record d = simple(FRC_DROPS, 10 + i, i);
+
+		ck_assert_int_eq(frc_writer_append(w, &d), 0);
+	}
+	ck_assert_int_eq(frc_writer_append_raw_entry(w, FRC_FRAME, bad_run, sizeof(bad_run)), 0);
+	ck_assert_int_eq(frc_writer_finish(w), 0);
+	frc_writer_free(w);
+	c = slurp_fd(fd);
+	close(fd);
+
+	ck_assert_int_eq(frc_reader_open_mem(&r, c.p, c.len, "e.frc"), 0);
+	ck_assert_uint_eq(read_all(r, out, 64), 1);
+	rec_assert_eq(&first, &out[0], 0);
+	for (int again = 0; again < 3; again++)
+		ck_assert_uint_eq(read_all(r, out, 64), 0);
+	frc_reader_stats(r, &st);
+	ck_assert_int_eq(st.status, FRC_STATUS_CORRUPT);
+	ck_assert_uint_eq(st.records, 1);
+	ck_assert_uint_eq(st.chunks, 1);
+	ck_assert_msg(strstr(frc_reader_error(r), "chunk 1: malformed frame run"), "%s",
+		      frc_reader_error(r));
+	frc_reader_close(r);
+	capture_free(&c);
+}
+END_TEST
+
 /* ------------------------------------------------------------ zstd CLI and determinism */
 
 static int run(const char *cmd)
@@ -2007,6 +2053,7 @@ int main(int argc, char **argv)
 	    FRC_CASE("reader_hostile_descriptors", reader_hostile_descriptors, 10),
 	    FRC_CASE("reader_index_disagrees", reader_index_disagrees, 10),
 	    FRC_CASE("unknown_types_skipped", unknown_types_skipped, 10),
+	    FRC_CASE("reader_end_is_final", reader_end_is_final, 10),
 	    FRC_CASE("zstd_cli_interop", zstd_cli_interop, 30),
 	    FRC_CASE("determinism", determinism, 10),
 	    FRC_CASE("text_roundtrip_canonical", text_roundtrip_canonical, 10),
