@@ -14,6 +14,7 @@
 
 #include <stdint.h>
 
+#include "frc_error.h" /* FRC_MUST_USE */
 #include "frc_record.h"
 
 #define FRC_MAP_NONE UINT32_MAX

@@ -6,14 +6,21 @@
  * skippable frames, each chunk of records is an ordinary zstd frame with its content
  * checksum. format/FORMAT.md is the specification; this is the library that implements it.
  *
- * Every function that can fail returns 0 on success or a negative FRC_E* code; the
- * handle then holds a one-line message (frc_writer_error / frc_reader_error) that names
- * the file and, for damage, the byte offset.
+ * Every function of this library that can fail returns 0 on success or a negative FRC_E*
+ * code; the handle then holds a one-line message (frc_writer_error / frc_reader_error)
+ * that names the file and, for damage, the byte offset.
  *
- * One error convention for the whole project: the libraries below the programs
- * (heuristics, the recorder's modules, the analyzer's sinks) return -errno; the format
- * library returns FRC_E* codes, which lie below -FRC_ERRNO_MAX so that neither can be
- * taken for the other where both meet (frc_is_error_code). frc_strerror names either.
+ * The error convention of the whole project (frc_error.h holds its codes and
+ * FRC_MUST_USE): inside libraries and engines (format, heuristics, the recorder's modules,
+ * the analyzer's engines and sinks) a function that can fail returns 0, -errno or an
+ * FRC_E* code, never an exit code; FRC_E* codes lie below -FRC_ERRNO_MAX so that neither
+ * can be taken for the other where both meet (frc_is_error_code), and frc_strerror names
+ * either. Exit codes exist only at the command layer (the commands of framerec and
+ * frameanalyze), which turns a code into one.
+ *
+ * Public headers: frc.h (this), frc_error.h, frc_record.h (the records as plain data),
+ * frc_text.h (the text form) and frc_escape.h. internal/frc_internal.h belongs to the
+ * library and its tests (CMake target frc_format_internal), not to programs.
  */
 #ifndef FRC_H
 #define FRC_H
@@ -21,33 +28,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "frc_error.h"
 #include "frc_record.h"
 
 #define FRC_FORMAT_MAJOR 1
 #define FRC_FORMAT_MINOR 1
-
-/* Linux's largest errno (MAX_ERRNO); FRC_E* codes lie below its negation. */
-#define FRC_ERRNO_MAX 4095
-
-enum frc_error {
-	FRC_OK = 0,
-	FRC_EIO = -4097,	 /* read/write/fsync failed (errno kept in the message) */
-	FRC_ENOMEM = -4098,	 /* allocation failed */
-	FRC_EINVAL = -4099,	 /* bad argument: a record or metadata the format cannot hold */
-	FRC_ENOTCAPTURE = -4100, /* the file does not start with an .frc header */
-	FRC_EVERSION = -4101,	 /* a major version this reader does not know */
-	FRC_ECORRUPT = -4102,	 /* structure or checksum error */
-	FRC_ETRUNCATED = -4103,	 /* the file ends before its structure does */
-};
-
-/* True for an FRC_E* code (not a -errno). */
-static inline int frc_is_error_code(int err)
-{
-	return err < -FRC_ERRNO_MAX;
-}
-
-/* A static English description of an FRC_E* code or of a -errno. */
-const char *frc_strerror(int err);
 
 /* ---------------------------------------------------------------- writer */
 

@@ -591,9 +591,10 @@ static int anomalies_check(struct frc_cur *c, const uint8_t *p, size_t len, stru
  * stops as soon as the chunk holds more than the nrec records its descriptor declared
  * (at most FRC_CHUNK_RECORDS_MAX), so the work is bounded by the limit, not by rsize.
  */
-static int body_check(frc_reader *r, uint64_t nrec, struct chunk_sum *s, const char **what)
+static int body_check(frc_reader *r, size_t raw_len, uint64_t nrec, struct chunk_sum *s,
+		      const char **what)
 {
-	struct frc_cur c = {.p = r->raw, .len = r->raw_len};
+	struct frc_cur c = {.p = r->raw, .len = raw_len};
 	struct frc_record rec;
 
 	while (c.pos < c.len) {
@@ -779,8 +780,7 @@ static int chunk_load(frc_reader *r, uint64_t off, uint32_t dsize)
 	if (ZSTD_isError(got) || got != rsize)
 		return corrupt(r, off + 8 + dsize, "chunk %llu: zstd: %s", (unsigned long long)seq,
 			       ZSTD_isError(got) ? ZSTD_getErrorName(got) : "short output");
-	r->raw_len = (size_t)rsize;
-	ret = body_check(r, nrec, &s, &what);
+	ret = body_check(r, (size_t)rsize, nrec, &s, &what);
 	if (ret == FRC_ENOMEM)
 		return ret;
 	if (ret)
@@ -798,6 +798,11 @@ static int chunk_load(frc_reader *r, uint64_t off, uint32_t dsize)
 			return corrupt(r, off, "chunk %llu: the index disagrees with it",
 				       (unsigned long long)seq);
 	}
+	/*
+	 * Only now is the body handed to frc_reader_next: set earlier, a chunk rejected above
+	 * would be walked by a caller that calls it again after it returned 0.
+	 */
+	r->raw_len = (size_t)rsize;
 	r->raw_pos = 0;
 	r->nrun = r->run_pos = 0;
 	r->pos = off + 8 + dsize + csize;

@@ -16,16 +16,6 @@
 #include <stdint.h>
 
 /*
- * The project's one "must use" marker: every function of ours that can fail returns a
- * code the caller may not drop (format, heuristics, recorder and analyzer alike).
- */
-#if defined(__GNUC__)
-#define FRC_MUST_USE __attribute__((warn_unused_result))
-#else
-#define FRC_MUST_USE
-#endif
-
-/*
  * The project's one size for a buffer that holds an error message: room for a PATH_MAX
  * (4096) path and the text after it, so a long path never cuts off what went wrong.
  */

@@ -1,36 +1,9 @@
 /* SPDX-License-Identifier: MIT */
-/* frc_util.c - CRC-32C, varints and byte buffers shared by the writer and the reader. */
+/* frc_util.c - varints and byte buffers shared by the writer and the reader. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "frc_internal.h"
-
-static uint32_t crc_table[256];
-static int crc_ready;
-
-/* Built before main() (and again, harmlessly, if called first from another constructor). */
-__attribute__((constructor)) static void crc_init(void)
-{
-	for (uint32_t i = 0; i < 256; i++) {
-		uint32_t c = i;
-		for (int k = 0; k < 8; k++)
-			c = (c & 1) ? (c >> 1) ^ 0x82F63B78u : c >> 1;
-		crc_table[i] = c;
-	}
-	crc_ready = 1;
-}
-
-uint32_t frc_crc32c(uint32_t crc, const void *data, size_t len)
-{
-	const uint8_t *p = data;
-
-	if (!crc_ready)
-		crc_init();
-	crc = ~crc;
-	while (len--)
-		crc = crc_table[(crc ^ *p++) & 0xFF] ^ (crc >> 8);
-	return ~crc;
-}
 
 uint32_t frc_bind_seed(unsigned minor, const uint8_t header_crc_le[4])
 {

@@ -13,6 +13,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "frc_error.h" /* FRC_MUST_USE */
 #include "frc_record.h"
 #include "fps_meter.h"
 #include "tracker.h"

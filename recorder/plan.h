@@ -20,6 +20,7 @@
 #include <stddef.h>
 #include <sys/types.h>
 
+#include "frc_error.h" /* FRC_MUST_USE */
 #include "frc_record.h"
 #include "probe.h"
 #include "symbols.h"

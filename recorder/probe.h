@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "frc_error.h" /* FRC_MUST_USE */
 #include "frc_record.h"
 #include "symbols.h"
 

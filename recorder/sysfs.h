@@ -8,6 +8,7 @@
 
 #include <stddef.h>
 
+#include "frc_error.h" /* FRC_MUST_USE */
 #include "frc_record.h"
 
 extern const char *const sysfs_nodes[8];

@@ -16,6 +16,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "frc_error.h" /* FRC_MUST_USE */
 #include "replay.h"
 
 /* One variant on one capture (or summed over captures: the sums pool). */

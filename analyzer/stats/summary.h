@@ -16,6 +16,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "frc_error.h" /* FRC_MUST_USE */
 #include "replay.h"
 
 struct summary;

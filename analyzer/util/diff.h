@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "frc_error.h" /* FRC_MUST_USE */
 #include "frc_record.h"
 
 /*

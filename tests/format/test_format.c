@@ -21,6 +21,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include <dirent.h>
+#if defined(__x86_64__)
+#include <cpuid.h>
+#elif defined(__aarch64__)
+#include <sys/auxv.h>
+#endif
 
 #include <zstd.h>
 
@@ -835,6 +840,52 @@ START_TEST(unknown_types_skipped)
 	ck_assert_int_eq(st.index_used, 0);
 	frc_reader_close(r);
 	capture_free(&d);
+	capture_free(&c);
+}
+END_TEST
+
+/*
+ * A chunk whose CRCs check but whose body does not (a malformed frame run after 50 good
+ * records, written through the test hook) is rejected whole, and stays rejected: calling
+ * frc_reader_next again after it returned 0 delivers none of its records. (The reader
+ * once handed the rejected body to the next call, which then walked it.)
+ */
+START_TEST(reader_end_is_final)
+{
+	static const uint8_t bad_run[] = {0x03, 0x01, 0xff, 0xff, 0xff, 0x01};
+	struct frc_record out[64], first = simple(FRC_DROPS, 5, 1);
+	int fd = memfd_create("e", MFD_CLOEXEC);
+	struct frc_reader_stats st;
+	frc_writer *w = NULL;
+	frc_reader *r = NULL;
+	struct capture c;
+
+	ck_assert_int_eq(frc_writer_open_fd(&w, fd, "e.frc", NULL, 0, NULL), 0);
+	ck_assert_int_eq(frc_writer_append(w, &first), 0);
+	ck_assert_int_eq(frc_writer_flush(w), 0);
+	for (uint64_t i = 0; i < 50; i++) {
+		struct frc_record d = simple(FRC_DROPS, 10 + i, i);
+
+		ck_assert_int_eq(frc_writer_append(w, &d), 0);
+	}
+	ck_assert_int_eq(frc_writer_append_raw_entry(w, FRC_FRAME, bad_run, sizeof(bad_run)), 0);
+	ck_assert_int_eq(frc_writer_finish(w), 0);
+	frc_writer_free(w);
+	c = slurp_fd(fd);
+	close(fd);
+
+	ck_assert_int_eq(frc_reader_open_mem(&r, c.p, c.len, "e.frc"), 0);
+	ck_assert_uint_eq(read_all(r, out, 64), 1);
+	rec_assert_eq(&first, &out[0], 0);
+	for (int again = 0; again < 3; again++)
+		ck_assert_uint_eq(read_all(r, out, 64), 0);
+	frc_reader_stats(r, &st);
+	ck_assert_int_eq(st.status, FRC_STATUS_CORRUPT);
+	ck_assert_uint_eq(st.records, 1);
+	ck_assert_uint_eq(st.chunks, 1);
+	ck_assert_msg(strstr(frc_reader_error(r), "chunk 1: malformed frame run"), "%s",
+		      frc_reader_error(r));
+	frc_reader_close(r);
 	capture_free(&c);
 }
 END_TEST
@@ -2029,6 +2080,90 @@ START_TEST(golden_bytes)
 }
 END_TEST
 
+/* ------------------------------------------------------------ CRC-32C paths */
+
+/*
+ * The path frc_crc32c must run here, asked of the CPU (cpuid) or the kernel (AT_HWCAP)
+ * directly, not through the library: so a machine with the instruction whose library
+ * wrongly falls back to the table (or the reverse) fails.
+ */
+static const char *crc_path_expected(void)
+{
+#if defined(__x86_64__)
+	unsigned a, b, c, d;
+
+	return __get_cpuid(1, &a, &b, &c, &d) && (c & bit_SSE4_2) ? "sse4.2" : "portable";
+#elif defined(__aarch64__)
+	return getauxval(AT_HWCAP) & (1ul << 7) ? "armv8-crc" : "portable"; /* HWCAP_CRC32 */
+#else
+	return "portable";
+#endif
+}
+
+/* Published CRC-32C values: FORMAT.md 2 ("123456789") and RFC 3720 B.4 (the others). */
+static void crc_vectors(frc_crc32c_fn f, const char *name)
+{
+	uint8_t zeros[32] = {0}, ones[32], up[32], down[32];
+
+	for (int i = 0; i < 32; i++) {
+		ones[i] = 0xFF;
+		up[i] = (uint8_t)i;
+		down[i] = (uint8_t)(31 - i);
+	}
+	ck_assert_msg(f(0, "123456789", 9) == 0xE3069283u, "%s: \"123456789\"", name);
+	ck_assert_msg(f(0, zeros, 32) == 0x8A9136AAu, "%s: 32 zero bytes", name);
+	ck_assert_msg(f(0, ones, 32) == 0x62A8AB43u, "%s: 32 0xff bytes", name);
+	ck_assert_msg(f(0, up, 32) == 0x46DD794Eu, "%s: bytes 0..31", name);
+	ck_assert_msg(f(0, down, 32) == 0x113FDB5Cu, "%s: bytes 31..0", name);
+	ck_assert_msg(f(0, up, 0) == 0 && f(0x1234u, up, 0) == 0x1234u, "%s: no bytes", name);
+	/* Chaining: the CRC of "1234" continued over "56789" is the CRC of the whole. */
+	ck_assert_msg(f(f(0, "1234", 4), "56789", 5) == 0xE3069283u, "%s: chained", name);
+}
+
+START_TEST(crc32c_paths)
+{
+	static const size_t big[] = {511, 512, 513, 1000, 4095, 4096};
+	const uint32_t seeds[] = {0, 0xFFFFFFFFu, 0x12345678u, 0x9E3779B9u};
+	frc_crc32c_fn hw = frc_crc32c_hw();
+	const char *want = crc_path_expected();
+	uint8_t *buf = malloc(4096 + 16);
+	uint64_t x = 0x5EED;
+	size_t compared = 0;
+
+	ck_assert_ptr_nonnull(buf);
+	for (size_t i = 0; i < 4096 + 16; i++) {
+		x = x * 6364136223846793005ull + 1442695040888963407ull;
+		buf[i] = (uint8_t)(x >> 56);
+	}
+	printf("crc32c: frc_crc32c runs the %s path (this CPU: %s)\n", frc_crc32c_path(), want);
+	ck_assert_str_eq(frc_crc32c_path(), want);
+	ck_assert_int_eq(hw != NULL, strcmp(want, "portable") != 0);
+	crc_vectors(frc_crc32c_portable, "portable");
+	crc_vectors(frc_crc32c, frc_crc32c_path());
+	if (!hw) {
+		printf("crc32c: no CRC32C instruction here: only the portable path ran\n");
+		free(buf);
+		return;
+	}
+	crc_vectors(hw, "hardware");
+	/* Every alignment of the head and the 8-byte loop, every tail length, several seeds. */
+	for (size_t off = 0; off < 16; off++)
+		for (size_t k = 0; k < 264 + sizeof(big) / sizeof(big[0]); k++)
+			for (size_t s = 0; s < sizeof(seeds) / sizeof(seeds[0]); s++) {
+				size_t len = k < 264 ? k : big[k - 264];
+
+				ck_assert_msg(hw(seeds[s], buf + off, len) ==
+						  frc_crc32c_portable(seeds[s], buf + off, len),
+					      "offset %zu, length %zu, seed 0x%08x", off, len,
+					      seeds[s]);
+				compared++;
+			}
+	printf("crc32c: the %s path agrees with the portable one on %zu inputs\n",
+	       frc_crc32c_path(), compared);
+	free(buf);
+}
+END_TEST
+
 /* ------------------------------------------------------------ main */
 
 int main(int argc, char **argv)
@@ -2050,6 +2185,7 @@ int main(int argc, char **argv)
 	    FRC_CASE("reader_hostile_descriptors", reader_hostile_descriptors, 10),
 	    FRC_CASE("reader_index_disagrees", reader_index_disagrees, 10),
 	    FRC_CASE("unknown_types_skipped", unknown_types_skipped, 10),
+	    FRC_CASE("reader_end_is_final", reader_end_is_final, 10),
 	    FRC_CASE("zstd_cli_interop", zstd_cli_interop, 30),
 	    FRC_CASE("determinism", determinism, 10),
 	    FRC_CASE("text_roundtrip_canonical", text_roundtrip_canonical, 10),
@@ -2076,6 +2212,7 @@ int main(int argc, char **argv)
 	    FRC_CASE("spliced_recordings_corrupt", spliced_recordings_corrupt, 10),
 	    FRC_CASE("chunk_record_limit", chunk_record_limit, 60),
 	    FRC_CASE("type_table", type_table, 10),
+	    FRC_CASE("crc32c_paths", crc32c_paths, 30),
 	};
 
 	Suite *s = suite_create("format");

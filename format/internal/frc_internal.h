@@ -4,9 +4,19 @@
  *
  * Not a public header: programs use frc.h and frc_text.h. The numbers here are the ones
  * format/FORMAT.md specifies; change them only together with that document.
+ *
+ * Only libfrc_format's sources and tests reach it: its directory is a PRIVATE include
+ * directory of frc_format, and tests link the INTERFACE target frc_format_internal, which
+ * adds it and defines FRC_FORMAT_INTERNAL. The #error below stops a program that finds it
+ * by a path anyway (format/ is a public include directory, so "internal/frc_internal.h"
+ * resolves): these helpers change with the format and are no API.
  */
 #ifndef FRC_INTERNAL_H
 #define FRC_INTERNAL_H
+
+#ifndef FRC_FORMAT_INTERNAL
+#error "frc_internal.h is private to libfrc_format (tests: link frc_format_internal)"
+#endif
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -56,8 +66,22 @@
 #define FRC_DEFAULT_CHUNK_BYTES (1u << 20)
 #define FRC_DEFAULT_LEVEL 3
 
-/* CRC-32C (Castagnoli), reflected, init/xorout 0xFFFFFFFF; crc32c("123456789") = 0xE3069283. */
+/*
+ * CRC-32C (Castagnoli), reflected, init/xorout 0xFFFFFFFF; crc32c("123456789") = 0xE3069283.
+ * crc is the CRC of the bytes before data (0 for none), so calls chain. It runs the CPU's
+ * CRC32C instruction when there is one (frc_crc32c.c); every path gives the same values.
+ */
 uint32_t frc_crc32c(uint32_t crc, const void *data, size_t len);
+/*
+ * The paths behind frc_crc32c, for the test and the benchmark that compare them: the
+ * portable table, and the CPU's instruction (SSE4.2 on x86-64, the ARMv8 CRC extension on
+ * aarch64), which frc_crc32c_hw returns, or NULL when this CPU or this build has none.
+ * frc_crc32c_path names the one frc_crc32c runs: "sse4.2", "armv8-crc" or "portable".
+ */
+typedef uint32_t (*frc_crc32c_fn)(uint32_t crc, const void *data, size_t len);
+uint32_t frc_crc32c_portable(uint32_t crc, const void *data, size_t len);
+frc_crc32c_fn frc_crc32c_hw(void);
+const char *frc_crc32c_path(void);
 /*
  * The CRC state that binds descriptors and the footer to one recording (FORMAT.md 3,
  * "recording id"): the CRC-32C of the 4 bytes of the header's own CRC field. Their CRCs
