@@ -14,6 +14,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "frc_error.h" /* FRC_MUST_USE */
 #include "frc_record.h"
 #include "replay.h"
 
