@@ -18,14 +18,6 @@
 
 #include "frc_internal.h"
 
-bool frc_run_has_surface(const struct frc_run_frame *f, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		if (f[i].surface)
-			return true;
-	return false;
-}
-
 /* The dictionary index of each frame into idx; the distinct values into dict. */
 static uint32_t surface_dict(const struct frc_run_frame *f, size_t n, uint64_t *dict, uint32_t *idx)
 {

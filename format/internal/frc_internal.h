@@ -223,8 +223,6 @@ void frc_anomalies_encode(struct frc_buf *out, uint64_t n);
 /* Decode a batch anomaly payload: exactly one varint, >= 1. 0, or FRC_ECORRUPT, *what set. */
 int frc_anomalies_decode(const uint8_t *p, size_t len, uint64_t *n, const char **what);
 
-/* Some frame of f[0..n) has a surface other than 0: the run needs a surface column. */
-bool frc_run_has_surface(const struct frc_run_frame *f, size_t n);
 /* Append the surface column entry (type 7) of f[0..n). 0, FRC_ENOMEM, or FRC_EINVAL
  * for more than FRC_SURFACES_MAX distinct surfaces. */
 int frc_surfaces_encode(struct frc_buf *out, const struct frc_run_frame *f, size_t n);
