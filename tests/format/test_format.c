@@ -18,6 +18,7 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <signal.h>
+#include <sys/personality.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <dirent.h>
@@ -967,17 +968,171 @@ START_TEST(zstd_cli_interop)
 }
 END_TEST
 
+/*
+ * The fixed records of the determinism capture (format.determinism): every record type,
+ * two PIDs (one queueing to two Surfaces, one with buffers out of rotation), 60 Hz frames
+ * with jitter from a fixed-seed generator, janks, a step back in time, in several chunks
+ * (an explicit flush, the writer's 1 s rule).
+ */
+#define DET_MAX 1600
+/* The size of tests/format/determinism_v1_1.frc, as written (FORMAT.md 6: libzstd 1.5.4). */
+#define DET_EXPECTED_LEN 12548
+
+static size_t determinism_records(struct frc_record *r)
+{
+	uint64_t x = 0x5EED2026u, t = 5000000000ull;
+	size_t n = 0;
+
+	r[n++] = attach(t - 1000, 4242, SYM_QB);
+	for (uint64_t i = 0; n < DET_MAX - 8; i++) {
+		x = x * 6364136223846793005ull + 1442695040888963407ull;
+		t += 16466667 + (x >> 33) % 400001 + (i % 97 == 0 ? 50000000 : 0);
+		r[n] = frame(i == 400 ? t - 3000000 : t, 4242, 4301 + (i % 7 == 0),
+			     0xb400007a1c2e3000ull + i % 3 * 0x2000);
+		r[n++].u.frame.surface = i % 6 == 5 ? 0xb400007a0c002000ull : 0xb400007a0c001000ull;
+		if (i % 5 == 0)
+			r[n++] = frame(t + 1234, 77, 78, 0x5555aaaa0000ull + (x >> 60) * 0x1000);
+		if (i % 60 == 59)
+			r[n++] = tick(t + 5, 1, FRC_SOURCE_EBPF, 59000000 + (x >> 40) % 2000000);
+		if (i % 120 == 7)
+			r[n++] = i % 240 == 7 ? sysfs(t + 9, "60\n", 0) : sysfs(t + 9, NULL, 5);
+		if (i % 300 == 150)
+			r[n++] = simple(FRC_DROPS, t + 11, i);
+	}
+	r[n++] = simple(FRC_EXIT, t + 100, 77);
+	r[n++] = tick(t + 200, 0, 0, 0);
+	return n;
+}
+
+/* Write the determinism capture to fd, without Check (a child runs it too). 0 or -1. */
+static int determinism_write(int fd)
+{
+	static const struct frc_meta meta[] = {{"recorder", "test_format determinism"},
+					       {"clock", "CLOCK_MONOTONIC"}};
+	struct frc_record *r = calloc(DET_MAX, sizeof(*r));
+	size_t n = r ? determinism_records(r) : 0;
+	frc_writer *w = NULL;
+	int ret = r && !frc_writer_open_fd(&w, fd, "determinism.frc", meta, 2, NULL) ? 0 : -1;
+
+	for (size_t i = 0; i < n && !ret; i++)
+		if (frc_writer_append(w, &r[i]) || (i == 200 && frc_writer_flush(w)))
+			ret = -1;
+	if (!ret && frc_writer_finish(w))
+		ret = -1;
+	if (ret)
+		fprintf(stderr, "determinism: %s\n", w ? frc_writer_error(w) : "out of memory");
+	frc_writer_free(w);
+	free(r);
+	return ret;
+}
+
+/*
+ * Run this test binary again as `test_format --write-determinism OUT` in a process of its
+ * own, with environment env and, when no_aslr, without address space randomization
+ * (setarch -R). Under a cross build CTest's emulator (FRC_TEST_EMULATOR, words) runs it.
+ */
+static void determinism_child(const char *out, char *const env[], int no_aslr)
+{
+	char self[PATH_MAX], emu[1024] = "", *argv[16], *save = NULL;
+	const char *e = getenv("FRC_TEST_EMULATOR");
+	ssize_t len = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	int argc = 0, st;
+	pid_t pid;
+
+	ck_assert_int_gt(len, 0);
+	self[len] = '\0';
+	snprintf(emu, sizeof(emu), "%s", e ? e : "");
+	for (char *w = strtok_r(emu, " ", &save); w && argc < 12; w = strtok_r(NULL, " ", &save))
+		argv[argc++] = w;
+	argv[argc++] = self;
+	argv[argc++] = "--write-determinism";
+	argv[argc++] = (char *)out;
+	argv[argc] = NULL;
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		if (no_aslr)
+			personality(ADDR_NO_RANDOMIZE);
+		execvpe(argv[0], argv, env);
+		_exit(127);
+	}
+	ck_assert_int_eq(waitpid(pid, &st, 0), pid);
+	ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 0, "%s --write-determinism: status %d",
+		      self, st);
+}
+
+/* The first offset where a and b differ (or the shorter length), -1 when equal. */
+static long first_difference(const struct capture *a, const struct capture *b)
+{
+	size_t n = a->len < b->len ? a->len : b->len;
+
+	for (size_t i = 0; i < n; i++)
+		if (a->p[i] != b->p[i])
+			return (long)i;
+	return a->len == b->len ? -1 : (long)n;
+}
+
+static struct capture slurp_path(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	struct capture c;
+
+	ck_assert_msg(fd >= 0, "%s: %s", path, strerror(errno));
+	c = slurp_fd(fd);
+	close(fd);
+	return c;
+}
+
+/*
+ * The same records give the same bytes (FORMAT.md 6) in another process with another
+ * heap and address layout, and on every machine and architecture: the capture is written
+ * here and by two child processes (glibc's MALLOC_PERTURB_ fills their fresh allocations
+ * with two different bytes, one runs without ASLR, the other with a 64 KiB environment
+ * that moves its stack, another TZ and locale), and all three must equal, byte for byte,
+ * tests/format/determinism_v1_1.frc, written once with libzstd 1.5.4 on x86-64 (the
+ * arm64 stage checks it under qemu-aarch64). An uninitialised byte, a pointer, a clock or
+ * a host-dependent value in the output fails it. After a deliberate format or writer
+ * change, regenerate the file and review the diff of `frameanalyze export` of both:
+ *   build/bin/test_format --write-determinism tests/format/determinism_v1_1.frc
+ */
 START_TEST(determinism)
 {
-	struct frc_record in[32];
-	size_t n = sample(in);
-	struct capture a = write_capture(in, n, sample_groups, NULL, 1);
-	struct capture b = write_capture(in, n, sample_groups, NULL, 1);
+	static char pad[65536 + 8] = "FRC_PAD=";
+	char a_path[64], b_path[64];
+	char *env_a[] = {"MALLOC_PERTURB_=165", "LC_ALL=C", NULL};
+	char *env_b[] = {"MALLOC_PERTURB_=90", "TZ=Pacific/Chatham", "LC_ALL=C.UTF-8", pad, NULL};
+	struct capture want = slurp_path(FORMAT_TEST_DIR "/determinism_v1_1.frc"), got[3];
+	int fd = memfd_create("determinism", MFD_CLOEXEC);
 
-	ck_assert_uint_eq(a.len, b.len);
-	ck_assert(!memcmp(a.p, b.p, a.len));
-	capture_free(&a);
-	capture_free(&b);
+	char dir[] = "/tmp/frc-det-XXXXXX";
+
+	memset(pad + 8, 'x', sizeof(pad) - 9);
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(a_path, sizeof(a_path), "%s/a.frc", dir);
+	snprintf(b_path, sizeof(b_path), "%s/b.frc", dir);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(determinism_write(fd), 0);
+	got[0] = slurp_fd(fd);
+	close(fd);
+	determinism_child(a_path, env_a, 1);
+	determinism_child(b_path, env_b, 0);
+	got[1] = slurp_path(a_path);
+	got[2] = slurp_path(b_path);
+	for (int k = 0; k < 3; k++) {
+		long at = first_difference(&want, &got[k]);
+
+		ck_assert_msg(at < 0,
+			      "%s: %zu bytes, differs from determinism_v1_1.frc (%zu bytes) at "
+			      "offset %ld (libzstd %s; the file was written with 1.5.4)",
+			      k == 0   ? "this process"
+			      : k == 1 ? "child a"
+				       : "child b",
+			      got[k].len, want.len, at, ZSTD_versionString());
+		capture_free(&got[k]);
+	}
+	ck_assert_uint_eq(want.len, DET_EXPECTED_LEN);
+	capture_free(&want);
+	ck_assert_int_eq(unlink(a_path) | unlink(b_path) | rmdir(dir), 0);
 }
 END_TEST
 
@@ -2215,9 +2370,18 @@ int main(int argc, char **argv)
 	    FRC_CASE("crc32c_paths", crc32c_paths, 30),
 	};
 
-	Suite *s = suite_create("format");
+	Suite *s;
 	SRunner *sr;
 	int failed, found = 0;
+
+	/* Not a case: what format.determinism runs in its child processes (and regenerates
+	 * tests/format/determinism_v1_1.frc with). */
+	if (argc == 3 && !strcmp(argv[1], "--write-determinism")) {
+		int fd = open(argv[2], O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+
+		return fd < 0 || determinism_write(fd) || close(fd) ? 1 : 0;
+	}
+	s = suite_create("format");
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		TCase *tc;
