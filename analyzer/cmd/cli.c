@@ -15,6 +15,8 @@
 #include "commands.h"
 #include "frc_escape.h"
 #include "signals.h"
+
+static const char *same_as_input(const struct stat *out, char *const *inputs, size_t n);
 #include "tracker_kind.h"
 
 int cli_usage_error(const char *cmd, const char *fmt, ...)
@@ -169,6 +171,13 @@ bool cli_parse(const struct cli_spec *spec, int argc, char **argv, struct cli_ar
 }
 
 /* ------------------------------------------------------------ output files */
+
+const char *cli_input_at(const char *path, char *const *inputs, size_t n)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 ? same_as_input(&st, inputs, n) : NULL;
+}
 
 /* The output is one of the inputs (same device and inode, links followed)? */
 static const char *same_as_input(const struct stat *out, char *const *inputs, size_t n)

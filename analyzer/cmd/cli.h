@@ -109,6 +109,12 @@ struct cli_output {
 	bool in_place, force;
 };
 
+/*
+ * The input among inputs[0..n) that path is (same device and inode, links followed), or
+ * NULL: for an output written in place, such as db's database.
+ */
+const char *cli_input_at(const char *path, char *const *inputs, size_t n);
+
 /* Open it for cmd; inputs: the n files it must not be. 0, or the exit code after saying why. */
 FRC_MUST_USE int cli_output_open(const char *cmd, const char *path, bool force, char *const *inputs,
 				 size_t n, struct cli_output *o);

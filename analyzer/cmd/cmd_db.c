@@ -2,7 +2,6 @@
 /* cmd_db.c - `frameanalyze db`: captures into an SQLite database (export/db.h). */
 #include <inttypes.h>
 #include <stdio.h>
-#include <sys/stat.h>
 
 #include "cli.h"
 #include "commands.h"
@@ -80,7 +79,7 @@ int cmd_db(int argc, char **argv)
 	};
 	struct db_store *s = NULL;
 	struct cli_args a;
-	struct stat out, in;
+	const char *in;
 	int rc;
 
 	if (!cli_parse(&spec, argc, argv, &a, &rc))
@@ -88,13 +87,10 @@ int cmd_db(int argc, char **argv)
 	if (!a.output)
 		return cli_usage_error("db", "missing -o OUT.db");
 	/* the database is updated in place by design; it is never one of the captures */
-	for (int i = 0; i < a.n_pos; i++)
-		if (stat(a.output, &out) == 0 && stat(a.pos[i], &in) == 0 &&
-		    out.st_dev == in.st_dev && out.st_ino == in.st_ino) {
-			cli_error("db", "%s: is the input %s; not writing into it", a.output,
-				  a.pos[i]);
-			return EXIT_INPUT;
-		}
+	if ((in = cli_input_at(a.output, a.pos, (size_t)a.n_pos))) {
+		cli_error("db", "%s: is the input %s; not writing into it", a.output, in);
+		return EXIT_INPUT;
+	}
 	if (db_store_open(&s, a.output)) {
 		cli_error("db", "%s", db_store_error(s));
 		db_store_close(s);
