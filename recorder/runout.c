@@ -83,15 +83,17 @@ static int collect(int fd, uint64_t deadline, char *buf, size_t cap, size_t *len
 	}
 }
 
-static int reap(pid_t pid, bool kill_it)
+/* Wait for the helper (killed first when asked); *code: its exit status or 128 + signal. */
+static int reap(pid_t pid, bool kill_it, int *code)
 {
 	int st;
 	if (kill_it)
 		kill(pid, SIGKILL);
 	while (waitpid(pid, &st, 0) < 0)
 		if (errno != EINTR)
-			return -1;
-	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+			return -errno;
+	*code = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+	return 0;
 }
 
 int runout(const char *path, char *const argv[], uint32_t timeout_ms, char *buf, size_t cap,
@@ -112,7 +114,9 @@ int runout(const char *path, char *const argv[], uint32_t timeout_ms, char *buf,
 	close(pfd[1]);
 	if (ret == 0) {
 		ret = collect(pfd[0], t0 + (uint64_t)timeout_ms * 1000000u, buf, cap, &out->len);
-		out->exit_code = reap(pid, ret != 0);
+		int rr = reap(pid, ret != 0, &out->exit_code);
+		if (ret == 0)
+			ret = rr;
 	}
 	close(pfd[0]);
 	buf[out->len] = '\0';
