@@ -84,36 +84,51 @@ static void truth_drop(struct compositor *c, struct comp_layer *l, const struct 
 			why, l->name);
 }
 
-static void drop_queued(struct compositor *c, struct comp_layer *l, const char *why)
+static void drop_all(struct compositor *c, struct comp_layer *l, struct comp_buffer *b, unsigned *n,
+		     const char *why)
 {
-	for (unsigned i = 0; i < l->queued; i++)
-		truth_drop(c, l, &l->queue[i], why);
-	l->queued = 0;
+	for (unsigned i = 0; i < *n; i++)
+		truth_drop(c, l, &b[i], why);
+	*n = 0;
 }
 
 void comp_remove_layer(struct compositor *c, int layer)
 {
 	struct comp_layer *l = &c->layers[layer];
-	drop_queued(c, l, "removed");
+	drop_all(c, l, l->bq, &l->n_bq, "removed");
+	drop_all(c, l, l->txn, &l->n_txn, "removed");
 	l->removed = true;
+}
+
+/* BBQ acquires from the BufferQueue while it has room in SF; the acquire sets desired. */
+static void bbq_acquire(struct comp_layer *l, int64_t t)
+{
+	while (l->n_bq > 0 && l->n_txn + l->on_screen < COMP_BBQ_IN_FLIGHT) {
+		struct comp_buffer b = l->bq[0];
+		memmove(l->bq, l->bq + 1, (l->n_bq - 1) * sizeof(l->bq[0]));
+		l->n_bq--;
+		b.desired = b.timestamp == COMP_TS_AUTO ? t + COMP_SETBUFFER_NS : b.timestamp;
+		l->txn[l->n_txn++] = b;
+	}
 }
 
 int comp_queue(struct compositor *c, int layer, uint64_t buffer, int64_t queue_ns,
 	       int64_t timestamp)
 {
 	struct comp_layer *l = &c->layers[layer];
-	struct comp_buffer b = {buffer, queue_ns, timestamp};
+	struct comp_buffer b = {buffer, queue_ns, timestamp, 0};
 	if (l->removed)
 		return -ENODEV;
-	if (l->mode == COMP_MAILBOX && l->queued > 0) {
-		/* async mode: the queued item is droppable, the new one overwrites it */
-		truth_drop(c, l, &l->queue[l->queued - 1], "replaced");
-		l->queue[l->queued - 1] = b;
-		return 0;
-	}
-	if (l->queued == COMP_QUEUE_MAX)
+	if (l->mode == COMP_MAILBOX && l->n_bq > 0) {
+		/* async mode: the waiting item is droppable, the new one overwrites it */
+		truth_drop(c, l, &l->bq[l->n_bq - 1], "replaced");
+		l->bq[l->n_bq - 1] = b;
+	} else if (l->n_bq == COMP_QUEUE_MAX) {
 		return -EAGAIN;
-	l->queue[l->queued++] = b;
+	} else {
+		l->bq[l->n_bq++] = b;
+	}
+	bbq_acquire(l, queue_ns);
 	return 0;
 }
 
@@ -133,30 +148,29 @@ static void signal_fences(struct compositor *c, struct comp_layer *l, int64_t t)
 
 static void latch(struct compositor *c, struct comp_layer *l, const struct comp_buffer *b)
 {
-	int64_t desired =
-	    b->timestamp == COMP_TS_AUTO ? b->queue_ns + COMP_SETBUFFER_NS : b->timestamp;
 	/* no acquire fence in the stand-in: FrameTracker then takes desiredPresentTime */
-	l->ft[l->ft_offset] = (struct comp_record){desired, COMP_PENDING, desired};
+	l->ft[l->ft_offset] = (struct comp_record){b->desired, COMP_PENDING, b->desired};
 	l->ft_offset = (l->ft_offset + 1) % COMP_FT_RECORDS;
 	l->presented++;
+	l->on_screen = true; /* and the one before it is released */
 	if (c->truth)
 		fprintf(c->truth, "latch 0x%" PRIx64 " %" PRId64 " %" PRId64 " %s\n", b->buffer,
-			b->queue_ns, desired, l->name);
+			b->queue_ns, b->desired, l->name);
 }
 
 /*
- * How many queued buffers this composition applies: one auto-timestamped buffer
- * (backpressure), or every explicit one whose time has come, in queue order.
+ * How many pending transactions this composition applies: one auto-timestamped one
+ * (backpressure), or every explicit one whose time has come, in order.
  */
 static unsigned due_count(const struct comp_layer *l, int64_t expected_present)
 {
-	if (l->queued == 0)
+	if (l->n_txn == 0)
 		return 0;
-	if (l->queue[0].timestamp == COMP_TS_AUTO)
+	if (l->txn[0].timestamp == COMP_TS_AUTO)
 		return 1;
 	unsigned k = 0;
-	while (k < l->queued && l->queue[k].timestamp != COMP_TS_AUTO &&
-	       l->queue[k].timestamp < expected_present)
+	while (k < l->n_txn && l->txn[k].timestamp != COMP_TS_AUTO &&
+	       l->txn[k].timestamp < expected_present)
 		k++;
 	return k;
 }
@@ -164,17 +178,22 @@ static unsigned due_count(const struct comp_layer *l, int64_t expected_present)
 static void compose_layer(struct compositor *c, struct comp_layer *l, int64_t t)
 {
 	if (!l->visible) {
-		drop_queued(c, l, "invisible");
+		drop_all(c, l, l->txn, &l->n_txn, "invisible");
+		l->on_screen = false;
+		bbq_acquire(l, t);
+		drop_all(c, l, l->txn, &l->n_txn, "invisible");
 		return;
 	}
 	unsigned k = due_count(l, t + c->period_ns);
 	if (k == 0)
 		return;
 	for (unsigned i = 0; i + 1 < k; i++)
-		truth_drop(c, l, &l->queue[i], "overdue");
-	latch(c, l, &l->queue[k - 1]);
-	memmove(l->queue, l->queue + k, (l->queued - k) * sizeof(l->queue[0]));
-	l->queued -= k;
+		truth_drop(c, l, &l->txn[i], "overdue");
+	latch(c, l, &l->txn[k - 1]);
+	memmove(l->txn, l->txn + k, (l->n_txn - k) * sizeof(l->txn[0]));
+	l->n_txn -= k;
+	/* the release of the buffer it replaced reaches BBQ, which may acquire again */
+	bbq_acquire(l, t);
 }
 
 void comp_vsync(struct compositor *c, int64_t t)
@@ -201,8 +220,9 @@ void comp_set_visible(struct compositor *c, int layer, bool visible, int64_t t)
 
 void comp_flush(struct compositor *c, int layer, int64_t t)
 {
+	struct comp_layer *l = &c->layers[layer];
 	(void)t;
-	drop_queued(c, &c->layers[layer], "flushed");
+	drop_all(c, l, l->bq, &l->n_bq, "flushed");
 }
 
 /* snprintf that appends at *n and never runs past cap (returns the would-be length). */

@@ -3,17 +3,22 @@
  * compositor.h - the stand-in's SurfaceFlinger: latches the stand-in game's buffers at
  * vsync and keeps, per layer, the FrameTracker that `dumpsys SurfaceFlinger --latency`
  * prints. The rules are AOSP's (frameworks/native 12-16 unless said otherwise; the sources
- * are cited in ../shared/reference/display-truth.md §1 and §5):
- *   - FIFO, auto timestamps (BLAST backpressure): at most one buffer per layer per vsync,
- *     oldest first; none is dropped, a buffer queued faster than the display waits;
- *   - MAILBOX / swap interval 0 (async mode): a buffer queued while the previous one is
- *     still queued replaces it (BufferQueueProducer::queueBuffer, mIsDroppable); the
- *     replaced one is never presented;
- *   - explicit timestamps: held while desiredPresentTime >= the expected present time
- *     (the next vsync); two or more due in one composition: the newest is latched, the
- *     earlier ones dropped (Layer::setBuffer -> releasePreviousBuffer);
+ * are cited in ../shared/reference/display-truth.md §1 and §5). A buffer goes
+ *   app --queueBuffer--> BufferQueue --BBQ acquire--> transaction in SF --latch--> screen:
+ *   - BLASTBufferQueue acquires while fewer than mMaxAcquiredBuffers + 2 = 3 of its
+ *     buffers are in SF (pending transactions and the one on screen); the acquire sets
+ *     desiredPresentTime (auto timestamps: Transaction::setBuffer's systemTime(), 5 us
+ *     later here). A buffer it cannot acquire waits in the BufferQueue until SF releases
+ *     one (at a latch), so its desired time is then, not its queue time;
+ *   - MAILBOX / swap interval 0 (async mode): a buffer queued while another one waits in
+ *     the BufferQueue replaces it (BufferQueueProducer::queueBuffer, mIsDroppable); the
+ *     replaced one is never acquired nor presented;
+ *   - SF applies one auto-timestamped transaction per layer per vsync (backpressure), in
+ *     order, dropping none; explicit timestamps are held while desiredPresentTime >= the
+ *     expected present time (the next vsync), and of two or more due in one composition
+ *     the newest is latched, the earlier dropped (Layer::setBuffer -> releasePreviousBuffer);
  *   - a layer that is not visible composes nothing: its buffers are released unpresented;
- *   - a resize flushes the queued buffers unpresented (BBQ acquireAndReleaseBuffer).
+ *   - a resize flushes the BufferQueue unpresented (BBQ acquireAndReleaseBuffer).
  * A latched buffer's present fence signals at the next vsync, so rows of the newest
  * composition read INT64_MAX (pending) until then.
  *
@@ -33,7 +38,8 @@ extern "C" {
 #endif
 
 #define COMP_MAX_LAYERS 16
-#define COMP_QUEUE_MAX 8       /* buffers queued and not latched, per layer (a swapchain's) */
+#define COMP_QUEUE_MAX 8       /* buffers in the BufferQueue, per layer (a swapchain's) */
+#define COMP_BBQ_IN_FLIGHT 3   /* BBQ: mMaxAcquiredBuffers (1) + 2 */
 #define COMP_FT_RECORDS 128    /* FrameTracker's NUM_FRAME_RECORDS */
 #define COMP_TIMELINE_MAX 64   /* FrameTimeline's kDefaultMaxDisplayFrames (16) */
 #define COMP_TS_AUTO INT64_MIN /* NATIVE_WINDOW_TIMESTAMP_AUTO */
@@ -57,6 +63,7 @@ struct comp_buffer {
 	uint64_t buffer;
 	int64_t queue_ns;
 	int64_t timestamp; /* COMP_TS_AUTO or the app's desired present time */
+	int64_t desired;   /* set when BBQ acquires it */
 };
 
 struct comp_layer {
@@ -66,8 +73,11 @@ struct comp_layer {
 	enum comp_mode mode;
 	bool visible;
 	bool removed;
-	struct comp_buffer queue[COMP_QUEUE_MAX];
-	unsigned queued;
+	struct comp_buffer bq[COMP_QUEUE_MAX]; /* queued, not acquired (oldest first) */
+	unsigned n_bq;
+	struct comp_buffer txn[COMP_BBQ_IN_FLIGHT]; /* acquired: transactions in SF */
+	unsigned n_txn;
+	bool on_screen; /* a buffer of this layer is latched and not yet released */
 	struct comp_record ft[COMP_FT_RECORDS];
 	unsigned ft_offset; /* the record the next latch fills (advanceFrame moves on) */
 	uint64_t presented, dropped;
@@ -93,9 +103,9 @@ int comp_add_layer(struct compositor *c, enum comp_kind kind, const char *title,
 void comp_remove_layer(struct compositor *c, int layer);
 
 /*
- * A buffer queued (Surface::queueBuffer reached the consumer). Returns 0, or -EAGAIN when
- * COMP_QUEUE_MAX buffers wait already: the producer would block in dequeueBuffer until a
- * vsync latches one (FIFO back-pressure); call again after the next comp_vsync.
+ * A buffer queued (Surface::queueBuffer reached the BufferQueue). Returns 0, or -EAGAIN
+ * when COMP_QUEUE_MAX buffers wait already: the producer would block in dequeueBuffer
+ * until a vsync frees one (FIFO back-pressure); call again after the next comp_vsync.
  */
 int comp_queue(struct compositor *c, int layer, uint64_t buffer, int64_t queue_ns,
 	       int64_t timestamp);

@@ -125,7 +125,7 @@ START_TEST(comp_fifo_every_buffer_once)
 	run(&g, 1, 2000000000, P60); /* 2 s of a 60 fps game on 60 Hz */
 	struct comp_layer *l = &comp.layers[g.layer];
 	ck_assert_uint_eq(l->dropped, 0);
-	ck_assert_uint_eq(l->presented + l->queued, g.queued);
+	ck_assert_uint_eq(l->presented + l->n_bq + l->n_txn, g.queued);
 	latency(l->name);
 	ck_assert_uint_eq(lat.n_rows, 119); /* 120 latched, the ring shows 127 */
 	/* one present per vsync, each a period apart */
@@ -162,7 +162,7 @@ START_TEST(comp_mailbox_replaces)
 	run(&g, 1, 1000000000, P120);
 	struct comp_layer *l = &comp.layers[g.layer];
 	ck_assert_uint_eq(g.blocked, 0);
-	ck_assert_uint_eq(l->presented + l->dropped + l->queued, g.queued);
+	ck_assert_uint_eq(l->presented + l->dropped + l->n_bq + l->n_txn, g.queued);
 	ck_assert_uint_ge(l->presented, 118);
 	ck_assert_uint_le(l->presented, 120);
 	ck_assert_uint_ge(l->dropped, 100);
@@ -211,12 +211,19 @@ START_TEST(comp_invisible_flush_remove)
 	latency(comp.layers[s].name);
 	ck_assert_uint_eq(lat.n_rows, 0); /* nothing composed, no row */
 
+	/* Five queued at once: BBQ sends 3 to SF, 2 wait in the BufferQueue; a resize
+	 * flushes those 2 unpresented, the 3 in SF are presented a vsync apart. */
 	comp_set_visible(&comp, s, true, P60);
-	comp_queue(&comp, s, 0xc1, P60 + 1, COMP_TS_AUTO);
-	comp_queue(&comp, s, 0xc2, P60 + 2, COMP_TS_AUTO);
-	comp_flush(&comp, s, P60 + 3); /* a resize: both released unpresented */
-	comp_vsync(&comp, 2 * P60);
-	ck_assert_uint_eq(comp.layers[s].presented, 0);
+	for (uint64_t i = 0; i < 5; i++)
+		ck_assert_int_eq(comp_queue(&comp, s, 0xc1 + i, P60 + 1 + (int64_t)i, COMP_TS_AUTO),
+				 0);
+	ck_assert_uint_eq(comp.layers[s].n_txn, 3);
+	ck_assert_uint_eq(comp.layers[s].n_bq, 2);
+	comp_flush(&comp, s, P60 + 10);
+	ck_assert_uint_eq(comp.layers[s].dropped, 3);
+	for (int64_t v = 2; v <= 5; v++)
+		comp_vsync(&comp, v * P60);
+	ck_assert_uint_eq(comp.layers[s].presented, 3);
 	ck_assert_uint_eq(comp.layers[s].dropped, 3);
 
 	/* The container's FrameTracker is all zeros; a removed layer is no longer listed. */
