@@ -11,9 +11,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <errno.h>
+#include <time.h>
+#include <unistd.h>
+
 #include "compositor.h"
 #include "frc_case.h"
+#include "runout.h"
 #include "sf_dumpsys.h"
+#include "sf_server.h"
 
 #define P60 16666667
 #define P120 8333333
@@ -256,6 +262,64 @@ START_TEST(comp_refresh_switch)
 }
 END_TEST
 
+static int64_t mono_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+/* standin-dumpsys as framerec runs a device's dumpsys: argv exactly, env for the socket. */
+static int dumpsys(const char *sock, const char *a2, const char *a3, struct runout *ro)
+{
+	char *argv[] = {"dumpsys", "SurfaceFlinger", (char *)a2, (char *)a3, NULL};
+	setenv("STANDIN_SF_SOCKET", sock, 1);
+	return runout(STANDIN_DUMPSYS, argv, 5000, text, sizeof(text), ro);
+}
+
+START_TEST(sf_server_dumpsys)
+{
+	char sock[64];
+	struct sf_server *s;
+	struct runout ro;
+	struct sf_layer_name names[8];
+	size_t n = 0;
+
+	snprintf(sock, sizeof(sock), "/tmp/test_sf.%d.sock", (int)getpid());
+	ck_assert_int_eq(sf_server_start(&s, sock, NULL, 13, P60), 0);
+	int l = sf_server_add_layer(s, COMP_SURFACEVIEW, "com.pkg/com.pkg.Act", COMP_FIFO);
+	ck_assert_int_ge(l, 0);
+	/* 0.5 s of a 60 fps game in real time */
+	for (int i = 0; i < 30; i++) {
+		sf_server_queue(s, l, 0xe000 + (uint64_t)i, mono_ns(), COMP_TS_AUTO);
+		struct timespec d = {0, P60};
+		nanosleep(&d, NULL);
+	}
+	ck_assert_int_eq(dumpsys(sock, "--list", NULL, &ro), 0);
+	ck_assert_int_eq(ro.exit_code, 0);
+	for (char *p = text, *nl; (nl = strchr(p, '\n')); p = nl + 1)
+		if (n < 8 && sf_list_line(p, (size_t)(nl - p), &names[n]))
+			n++;
+	size_t picked[4];
+	ck_assert_uint_eq(sf_pick_layers(names, n, "com.pkg", picked, 4), 1);
+	ck_assert_str_eq(names[picked[0]].name, "SurfaceView[com.pkg/com.pkg.Act](BLAST)#101");
+
+	ck_assert_int_eq(dumpsys(sock, "--latency", names[picked[0]].name, &ro), 0);
+	uint32_t bad;
+	ck_assert_int_eq(sf_latency_parse(text, ro.len, &lat, &bad), 0);
+	ck_assert_int_eq(lat.period_ns, P60);
+	ck_assert_uint_ge(lat.n_rows, 28); /* the last one or two may still be queued */
+	ck_assert_uint_le(lat.n_rows, 30);
+	sf_server_stop(s);
+
+	/* Nobody listening: the real dumpsys's message, nothing on stdout, status 0. */
+	ck_assert_int_eq(dumpsys(sock, "--list", NULL, &ro), 0);
+	ck_assert_uint_eq(ro.len, 0);
+	ck_assert_int_eq(ro.exit_code, 0);
+	unlink(sock);
+}
+END_TEST
+
 int main(int argc, char **argv)
 {
 	const struct {
@@ -268,6 +332,7 @@ int main(int argc, char **argv)
 	    FRC_CASE("comp_explicit_overdue", comp_explicit_overdue),
 	    FRC_CASE("comp_invisible_flush_remove", comp_invisible_flush_remove),
 	    FRC_CASE("comp_refresh_switch", comp_refresh_switch),
+	    FRC_CASE("sf_server_dumpsys", sf_server_dumpsys),
 	};
 	Suite *s = suite_create("compositor");
 	int found = 0;
