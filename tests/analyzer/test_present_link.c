@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "compositor.h"
-#include "frc_case.h"
+#include "frc_case_run.h"
 #include "present_link.h"
 
 #define P60 16666667
@@ -172,33 +172,12 @@ END_TEST
 
 int main(int argc, char **argv)
 {
-	const struct {
-		const char *name;
-		const TTest *test;
-	} cases[] = {
-	    FRC_CASE("link_fifo", link_fifo),
-	    FRC_CASE("link_mailbox", link_mailbox),
-	    FRC_CASE("link_explicit_low_confidence", link_explicit_low_confidence),
-	    FRC_CASE("link_by_hand", link_by_hand),
+	const struct frc_case cases[] = {
+	    FRC_CASE("link_fifo", link_fifo, 30),
+	    FRC_CASE("link_mailbox", link_mailbox, 30),
+	    FRC_CASE("link_explicit_low_confidence", link_explicit_low_confidence, 30),
+	    FRC_CASE("link_by_hand", link_by_hand, 30),
 	};
-	Suite *s = suite_create("present_link");
-	int found = 0;
 
-	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		if (argc > 1 && strcmp(argv[1], cases[i].name))
-			continue;
-		TCase *tc = tcase_create(cases[i].name);
-		tcase_add_test(tc, cases[i].test);
-		suite_add_tcase(s, tc);
-		found = 1;
-	}
-	if (!found) {
-		fprintf(stderr, "test_present_link: no case '%s'\n", argc > 1 ? argv[1] : "");
-		return 2;
-	}
-	SRunner *sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? 1 : 0;
+	return frc_case_run("present_link", cases, FRC_NCASES(cases), argc, argv);
 }

@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "frc_case.h"
+#include "frc_case_run.h"
 #include "sf_dumpsys.h"
 
 static bool list_line(const char *s, struct sf_layer_name *l)
@@ -348,34 +348,13 @@ END_TEST
 
 int main(int argc, char **argv)
 {
-	const struct {
-		const char *name;
-		const TTest *test;
-	} cases[] = {
-	    FRC_CASE("list_shapes", list_shapes),
-	    FRC_CASE("layer_roles_and_pick", layer_roles_and_pick),
-	    FRC_CASE("latency_shapes", latency_shapes),
-	    FRC_CASE("merge_every_present_once", merge_every_present_once),
-	    FRC_CASE("merge_counts_gaps", merge_counts_gaps),
+	const struct frc_case cases[] = {
+	    FRC_CASE("list_shapes", list_shapes, 30),
+	    FRC_CASE("layer_roles_and_pick", layer_roles_and_pick, 30),
+	    FRC_CASE("latency_shapes", latency_shapes, 30),
+	    FRC_CASE("merge_every_present_once", merge_every_present_once, 30),
+	    FRC_CASE("merge_counts_gaps", merge_counts_gaps, 30),
 	};
-	Suite *s = suite_create("display");
-	int found = 0;
 
-	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		if (argc > 1 && strcmp(argv[1], cases[i].name))
-			continue;
-		TCase *tc = tcase_create(cases[i].name);
-		tcase_add_test(tc, cases[i].test);
-		suite_add_tcase(s, tc);
-		found = 1;
-	}
-	if (!found) {
-		fprintf(stderr, "test_display: no case '%s'\n", argc > 1 ? argv[1] : "");
-		return 2;
-	}
-	SRunner *sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? 1 : 0;
+	return frc_case_run("display", cases, FRC_NCASES(cases), argc, argv);
 }

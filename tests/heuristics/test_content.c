@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "content.h"
-#include "frc_case.h"
+#include "frc_case_run.h"
 
 #define MS 1000000ull
 #define GAME 0xa000ull
@@ -186,36 +186,15 @@ END_TEST
 
 int main(int argc, char **argv)
 {
-	const struct {
-		const char *name;
-		const TTest *test;
-	} cases[] = {
-	    FRC_CASE("content_game_under_hud", content_game_under_hud),
-	    FRC_CASE("content_video_under_overlay", content_video_under_overlay),
-	    FRC_CASE("content_recreated_at_old_address", content_recreated_at_old_address),
-	    FRC_CASE("content_splash_then_game", content_splash_then_game),
-	    FRC_CASE("content_overlay_closes", content_overlay_closes),
-	    FRC_CASE("content_ties_do_not_flap", content_ties_do_not_flap),
-	    FRC_CASE("content_bounded", content_bounded),
+	const struct frc_case cases[] = {
+	    FRC_CASE("content_game_under_hud", content_game_under_hud, 30),
+	    FRC_CASE("content_video_under_overlay", content_video_under_overlay, 30),
+	    FRC_CASE("content_recreated_at_old_address", content_recreated_at_old_address, 30),
+	    FRC_CASE("content_splash_then_game", content_splash_then_game, 30),
+	    FRC_CASE("content_overlay_closes", content_overlay_closes, 30),
+	    FRC_CASE("content_ties_do_not_flap", content_ties_do_not_flap, 30),
+	    FRC_CASE("content_bounded", content_bounded, 30),
 	};
-	Suite *s = suite_create("content");
-	int found = 0;
 
-	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		if (argc > 1 && strcmp(argv[1], cases[i].name))
-			continue;
-		TCase *tc = tcase_create(cases[i].name);
-		tcase_add_test(tc, cases[i].test);
-		suite_add_tcase(s, tc);
-		found = 1;
-	}
-	if (!found) {
-		fprintf(stderr, "test_content: no case '%s'\n", argc > 1 ? argv[1] : "");
-		return 2;
-	}
-	SRunner *sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? 1 : 0;
+	return frc_case_run("content", cases, FRC_NCASES(cases), argc, argv);
 }

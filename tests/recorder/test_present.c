@@ -15,7 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "frc_case.h"
+#include "frc_case_run.h"
 #include "present.h"
 #include "sf_server.h"
 
@@ -191,35 +191,12 @@ END_TEST
 
 int main(int argc, char **argv)
 {
-	const struct {
-		const char *name;
-		const TTest *test;
-		int timeout;
-	} cases[] = {
+	const struct frc_case cases[] = {
 	    FRC_CASE("present_row_for_row", present_row_for_row, 30),
 	    FRC_CASE("present_gaps_counted", present_gaps_counted, 30),
 	    FRC_CASE("present_hung_dumpsys", present_hung_dumpsys, 30),
 	    FRC_CASE("present_poll_period", present_poll_period, 10),
 	};
-	Suite *s = suite_create("present");
-	int found = 0;
 
-	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		if (argc > 1 && strcmp(argv[1], cases[i].name))
-			continue;
-		TCase *tc = tcase_create(cases[i].name);
-		tcase_set_timeout(tc, cases[i].timeout);
-		tcase_add_test(tc, cases[i].test);
-		suite_add_tcase(s, tc);
-		found = 1;
-	}
-	if (!found) {
-		fprintf(stderr, "test_present: no case '%s'\n", argc > 1 ? argv[1] : "");
-		return 2;
-	}
-	SRunner *sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? 1 : 0;
+	return frc_case_run("present", cases, FRC_NCASES(cases), argc, argv);
 }

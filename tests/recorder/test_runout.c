@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "frc_case.h"
+#include "frc_case_run.h"
 #include "runout.h"
 
 static char buf[65536];
@@ -78,33 +78,12 @@ END_TEST
 
 int main(int argc, char **argv)
 {
-	const struct {
-		const char *name;
-		const TTest *test;
-	} cases[] = {
-	    FRC_CASE("runout_collects", runout_collects),
-	    FRC_CASE("runout_deadline", runout_deadline),
-	    FRC_CASE("runout_cap", runout_cap),
-	    FRC_CASE("runout_missing", runout_missing),
+	const struct frc_case cases[] = {
+	    FRC_CASE("runout_collects", runout_collects, 30),
+	    FRC_CASE("runout_deadline", runout_deadline, 30),
+	    FRC_CASE("runout_cap", runout_cap, 30),
+	    FRC_CASE("runout_missing", runout_missing, 30),
 	};
-	Suite *s = suite_create("runout");
-	int found = 0;
 
-	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		if (argc > 1 && strcmp(argv[1], cases[i].name))
-			continue;
-		TCase *tc = tcase_create(cases[i].name);
-		tcase_add_test(tc, cases[i].test);
-		suite_add_tcase(s, tc);
-		found = 1;
-	}
-	if (!found) {
-		fprintf(stderr, "test_runout: no case '%s'\n", argc > 1 ? argv[1] : "");
-		return 2;
-	}
-	SRunner *sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? 1 : 0;
+	return frc_case_run("runout", cases, FRC_NCASES(cases), argc, argv);
 }

@@ -16,7 +16,7 @@
 #include <unistd.h>
 
 #include "compositor.h"
-#include "frc_case.h"
+#include "frc_case_run.h"
 #include "runout.h"
 #include "sf_dumpsys.h"
 #include "sf_server.h"
@@ -322,36 +322,15 @@ END_TEST
 
 int main(int argc, char **argv)
 {
-	const struct {
-		const char *name;
-		const TTest *test;
-	} cases[] = {
-	    FRC_CASE("comp_shapes", comp_shapes),
-	    FRC_CASE("comp_fifo_every_buffer_once", comp_fifo_every_buffer_once),
-	    FRC_CASE("comp_mailbox_replaces", comp_mailbox_replaces),
-	    FRC_CASE("comp_explicit_overdue", comp_explicit_overdue),
-	    FRC_CASE("comp_invisible_flush_remove", comp_invisible_flush_remove),
-	    FRC_CASE("comp_refresh_switch", comp_refresh_switch),
-	    FRC_CASE("sf_server_dumpsys", sf_server_dumpsys),
+	const struct frc_case cases[] = {
+	    FRC_CASE("comp_shapes", comp_shapes, 30),
+	    FRC_CASE("comp_fifo_every_buffer_once", comp_fifo_every_buffer_once, 30),
+	    FRC_CASE("comp_mailbox_replaces", comp_mailbox_replaces, 30),
+	    FRC_CASE("comp_explicit_overdue", comp_explicit_overdue, 30),
+	    FRC_CASE("comp_invisible_flush_remove", comp_invisible_flush_remove, 30),
+	    FRC_CASE("comp_refresh_switch", comp_refresh_switch, 30),
+	    FRC_CASE("sf_server_dumpsys", sf_server_dumpsys, 30),
 	};
-	Suite *s = suite_create("compositor");
-	int found = 0;
 
-	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		if (argc > 1 && strcmp(argv[1], cases[i].name))
-			continue;
-		TCase *tc = tcase_create(cases[i].name);
-		tcase_add_test(tc, cases[i].test);
-		suite_add_tcase(s, tc);
-		found = 1;
-	}
-	if (!found) {
-		fprintf(stderr, "test_compositor: no case '%s'\n", argc > 1 ? argv[1] : "");
-		return 2;
-	}
-	SRunner *sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? 1 : 0;
+	return frc_case_run("compositor", cases, FRC_NCASES(cases), argc, argv);
 }
