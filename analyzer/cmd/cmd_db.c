@@ -6,20 +6,24 @@
 #include "cli.h"
 #include "commands.h"
 #include "db.h"
+#include "db_schema.h"
+#include "report_model.h"
 
-static const char db_help[] =
+/* The help around the list of tables and views (db_help fills it in). */
+static const char help_head[] =
     "usage: frameanalyze db IN.frc... -o OUT.db [--tick-ms N] [--tracker NAME]\n"
     "\n"
-    "Replay captures into an SQLite database: raw records (frames, sysfs samples, drops,\n"
-    "attach/exit events, live readings), every tracker delta and every FPS meter reading,\n"
-    "one capture_id per capture, plus views: frame_time_percentiles, fps_over_time and\n"
-    "janks (of the tracker's deltas), submissions (each call with its interval on its\n"
-    "surface) and surfaces (calls, buffers and calls/s per PID and surface). A capture\n"
-    "already in the database (same SHA-256) is replaced. OUT.db is created if missing\n"
-    "(only once a capture is stored in it); an existing file is only written when it has\n"
-    "our schema, and never when it is one of the captures. Several db runs may fill the\n"
-    "same OUT.db at once.\n"
-    "Schema: analyzer/SCHEMA.md.\n"
+    "Replay captures into an SQLite database, one capture_id per capture: the raw records,\n"
+    "every tracker delta and FPS meter reading, and the submissions as the report counts\n"
+    "them (each PID's main surface and its series of intervals), with views that give the\n"
+    "report's numbers. A capture already in the database (same SHA-256) is replaced.\n"
+    "OUT.db is created if missing (only once a capture is stored in it); an existing file\n"
+    "is only written when it has our schema (version " DB_SCHEMA_VERSION_SQL
+    "), and never when it is one of the\n"
+    "captures. Several db runs may fill the same OUT.db at once.\n"
+    "Schema: analyzer/SCHEMA.md.\n";
+
+static const char help_tail[] =
     "\n"
     "options:\n"
     "  -o, --output OUT.db  the database (required)\n"
@@ -36,8 +40,40 @@ static const char db_help[] =
     "\n"
     "examples:\n"
     "  frameanalyze db run1.frc run2.frc -o runs.db\n"
-    "  sqlite3 runs.db 'SELECT * FROM frame_time_percentiles'\n"
-    "  sqlite3 runs.db 'SELECT kind, count(*) FROM janks GROUP BY kind'\n";
+    "  sqlite3 runs.db 'SELECT capture_id, p99_ms FROM submission_percentiles WHERE main_pid'\n"
+    "  sqlite3 runs.db 'SELECT kind, count(*) FROM submission_janks WHERE main_pid GROUP BY kind'\n"
+    "  sqlite3 runs.db 'SELECT * FROM frame_time_percentiles'\n";
+
+/* The per-second view stops where the report's per-second counts stop. */
+_Static_assert(DB_MAX_SECONDS == REPORT_MAX_SECONDS, "db and report keep as many seconds");
+
+/*
+ * The help, with one line per table and view from the schema's own lists: it cannot name
+ * an object the schema lacks, nor miss one. Built once; NULL if it does not fit.
+ */
+static const char *db_help(void)
+{
+	static char buf[8192];
+	size_t n, len = 0;
+	const struct db_object *o = db_schema_objects(&n);
+
+	if (buf[0])
+		return buf;
+	len += (size_t)snprintf(buf, sizeof(buf), "%s", help_head);
+	for (size_t i = 0; i < n && len < sizeof(buf); i++)
+		len += (size_t)snprintf(buf + len, sizeof(buf) - len, "%s  %-26s %s\n",
+					i == 0 || o[i].view != o[i - 1].view
+					    ? (o[i].view ? "\nviews:\n" : "\ntables:\n")
+					    : "",
+					o[i].name, o[i].what);
+	if (len < sizeof(buf))
+		len += (size_t)snprintf(buf + len, sizeof(buf) - len, "%s", help_tail);
+	if (len >= sizeof(buf)) {
+		buf[0] = '\0';
+		return NULL;
+	}
+	return buf;
+}
 
 /* Store each capture; a failed one is skipped and makes the exit code 1. */
 static int store_all(struct db_store *s, const struct cli_args *a)
@@ -69,9 +105,9 @@ static int store_all(struct db_store *s, const struct cli_args *a)
 
 int cmd_db(int argc, char **argv)
 {
-	static const struct cli_spec spec = {
+	const struct cli_spec spec = {
 	    .cmd = "db",
-	    .help = db_help,
+	    .help = db_help(),
 	    .takes = CLI_OUTPUT | CLI_TICK | CLI_TRACKER,
 	    .min_pos = 1,
 	    .max_pos = -1,
@@ -82,6 +118,10 @@ int cmd_db(int argc, char **argv)
 	const char *in;
 	int rc;
 
+	if (!spec.help) {
+		cli_error("db", "the help text does not fit its buffer");
+		return EXIT_INPUT;
+	}
 	if (!cli_parse(&spec, argc, argv, &a, &rc))
 		return rc;
 	if (!a.output)

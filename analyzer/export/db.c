@@ -33,8 +33,22 @@
 #include "replay.h"
 #include "sha256.h"
 #include "signals.h"
+#include "submissions.h"
 
-enum stmt_id { S_FRAME, S_DELTA, S_READING, S_LIVE, S_SYSFS, S_DROPS, S_EVENT, S_META, S_COUNT };
+#define DB_NAME_OF(name, what, sql) #name,
+
+enum stmt_id {
+	S_FRAME,
+	S_DELTA,
+	S_READING,
+	S_LIVE,
+	S_SYSFS,
+	S_DROPS,
+	S_EVENT,
+	S_META,
+	S_MAIN,
+	S_COUNT
+};
 
 /* What a failing statement was doing, for the error message. */
 static const char *const stmt_what[S_COUNT] = {
@@ -46,10 +60,11 @@ static const char *const stmt_what[S_COUNT] = {
     [S_DROPS] = "storing a drops record",
     [S_EVENT] = "storing an attach/exit event",
     [S_META] = "storing the capture's metadata",
+    [S_MAIN] = "storing a main surface",
 };
 
 static const char *const stmt_sql[S_COUNT] = {
-    [S_FRAME] = "INSERT INTO frames VALUES(?1,?2,?3,?4,?5,?6,?7)",
+    [S_FRAME] = "INSERT INTO frames VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9)",
     [S_DELTA] = "INSERT INTO tracker_deltas VALUES(?1,?2,?3,?4,?5,?6,?7)",
     [S_READING] = "INSERT INTO fps_readings VALUES(?1,?2,?3,?4,?5,?6)",
     [S_LIVE] = "INSERT INTO live_readings VALUES(?1,?2,?3,?4,?5)",
@@ -57,6 +72,7 @@ static const char *const stmt_sql[S_COUNT] = {
     [S_DROPS] = "INSERT INTO drops VALUES(?1,?2,?3)",
     [S_EVENT] = "INSERT INTO events VALUES(?1,?2,?3,?4,?5)",
     [S_META] = "INSERT INTO capture_meta VALUES(?1,?2,?3)",
+    [S_MAIN] = "INSERT INTO main_surfaces VALUES(?1,?2,?3,?4,?5,?6,?7)",
 };
 
 struct dbsink {
@@ -65,7 +81,8 @@ struct dbsink {
 	sqlite3_stmt *st[S_COUNT];
 	int64_t capture_id;
 	double fps_max;
-	struct pidmap lives; /* v[0]: attach/exit records of the PID so far (SCHEMA.md) */
+	struct pidmap lives;	  /* v[0]: attach/exit records of the PID so far (SCHEMA.md) */
+	struct submissions *subm; /* the capture's main surfaces, counted in the scan pass */
 	uint64_t deltas, readings;
 	bool truncated; /* the capture just stored is truncated */
 	bool replaced;	/* the capture just stored replaced the same one */
@@ -183,22 +200,42 @@ static int rec_live(struct dbsink *s, const struct frc_record *rec)
 	return step(s, S_LIVE);
 }
 
+/*
+ * A frame, with its PID's life and the interval it closes in the submissions' series
+ * (submissions.c decides: the calls of the PID's main surface; NULL for any other call).
+ */
+static int rec_frame(struct dbsink *s, const struct frc_record *rec, uint64_t frame_seq)
+{
+	sqlite3_stmt *st = s->st[S_FRAME];
+	uint64_t *life = pid_life(s, rec->u.frame.pid);
+	struct pipeline_delta d;
+
+	if (!life)
+		return -ENOMEM;
+	sqlite3_bind_int64(st, 1, s->capture_id);
+	bind_u64(st, 2, frame_seq);
+	bind_u64(st, 3, rec->ktime_ns);
+	sqlite3_bind_int64(st, 4, rec->u.frame.pid);
+	sqlite3_bind_int64(st, 5, rec->u.frame.tid);
+	bind_u64(st, 6, rec->u.frame.buffer);
+	bind_u64(st, 7, rec->u.frame.surface);
+	bind_u64(st, 8, *life);
+	if (subm_series_next(s->subm, rec, frame_seq, &d))
+		bind_u64(st, 9, d.delta_ns);
+	else
+		sqlite3_bind_null(st, 9);
+	return step(s, S_FRAME);
+}
+
 static int db_record(void *ctx, const struct frc_record *rec, uint64_t frame_seq)
 {
 	struct dbsink *s = ctx;
+	struct pipeline_delta unused;
 	sqlite3_stmt *st;
 
 	switch (rec->type) {
 	case FRC_FRAME:
-		st = s->st[S_FRAME];
-		sqlite3_bind_int64(st, 1, s->capture_id);
-		bind_u64(st, 2, frame_seq);
-		bind_u64(st, 3, rec->ktime_ns);
-		sqlite3_bind_int64(st, 4, rec->u.frame.pid);
-		sqlite3_bind_int64(st, 5, rec->u.frame.tid);
-		bind_u64(st, 6, rec->u.frame.buffer);
-		bind_u64(st, 7, rec->u.frame.surface);
-		return step(s, S_FRAME);
+		return rec_frame(s, rec, frame_seq);
 	case FRC_SYSFS:
 		return rec_sysfs(s, rec);
 	case FRC_DROPS:
@@ -208,9 +245,11 @@ static int db_record(void *ctx, const struct frc_record *rec, uint64_t frame_seq
 		bind_u64(st, 3, rec->u.drops.cumulative);
 		return step(s, S_DROPS);
 	case FRC_ATTACH:
-		return rec_event(s, rec, rec->u.attach.pid);
 	case FRC_EXIT:
-		return rec_event(s, rec, rec->u.exit.pid);
+		/* a new process life: the series starts again (no interval across a restart) */
+		(void)subm_series_next(s->subm, rec, frame_seq, &unused);
+		return rec_event(s, rec,
+				 rec->type == FRC_ATTACH ? rec->u.attach.pid : rec->u.exit.pid);
 	case FRC_TICK:
 		return rec_live(s, rec);
 	default:
@@ -259,12 +298,40 @@ static int db_reading(void *ctx, const struct pipeline_reading *r)
 	return step(s, S_READING);
 }
 
+/*
+ * One row per PID: its main surface as submissions.c chose it in the scan pass (so the
+ * database follows that rule, whatever it becomes), and whether it is the main PID.
+ */
+static int store_mains(struct dbsink *s)
+{
+	sqlite3_stmt *st = s->st[S_MAIN];
+	const struct subm_pid *main_pid = subm_main_pid(s->subm);
+
+	for (size_t i = 0; i < subm_pid_count(s->subm); i++) {
+		const struct subm_pid *p = subm_pid_at(s->subm, i);
+
+		sqlite3_bind_int64(st, 1, s->capture_id);
+		sqlite3_bind_int64(st, 2, p->pid);
+		bind_u64(st, 3, p->main_surface);
+		bind_u64(st, 4, p->main_calls);
+		bind_u64(st, 5, p->calls);
+		bind_u64(st, 6, p->surfaces);
+		sqlite3_bind_int(st, 7, p == main_pid);
+		if (step(s, S_MAIN))
+			return -EIO;
+	}
+	return 0;
+}
+
 static int db_begin(void *ctx, const struct replay_info *info)
 {
 	struct dbsink *s = ctx;
 	sqlite3_stmt *st = s->st[S_META];
 
 	s->fps_max = info->config.meter.fps_max;
+	subm_series_reset(s->subm);
+	if (store_mains(s))
+		return -EIO;
 	for (size_t i = 0; i < frc_reader_meta_count(info->reader); i++) {
 		const struct frc_meta *m = frc_reader_meta(info->reader, i);
 		sqlite3_bind_int64(st, 1, s->capture_id);
@@ -472,6 +539,7 @@ static void db_close(struct dbsink *s)
 	if (s->db)
 		db_disconnect(s);
 	pidmap_free(&s->lives);
+	subm_free(s->subm);
 }
 
 /*
@@ -480,9 +548,8 @@ static void db_close(struct dbsink *s)
  */
 static int db_start_capture(struct dbsink *s, const char *path, const char *sha, bool *replaced)
 {
-	static const char *const children[] = {"capture_meta", "frames",	"tracker_deltas",
-					       "fps_readings", "live_readings", "sysfs_samples",
-					       "drops",	       "events"};
+	/* every table of the schema's list holds rows of one capture, but captures itself */
+	static const char *const tables[] = {DB_TABLES(DB_NAME_OF)};
 	sqlite3_stmt *st = NULL;
 	char sql[128];
 	int rc;
@@ -501,9 +568,11 @@ static int db_start_capture(struct dbsink *s, const char *path, const char *sha,
 	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
 		return db_fail(s, "looking the capture up");
 	if (*replaced) {
-		for (size_t i = 0; i < sizeof(children) / sizeof(children[0]); i++) {
+		for (size_t i = 0; i < sizeof(tables) / sizeof(tables[0]); i++) {
+			if (!strcmp(tables[i], "captures"))
+				continue;
 			snprintf(sql, sizeof(sql), "DELETE FROM %s WHERE capture_id=%" PRId64,
-				 children[i], s->capture_id);
+				 tables[i], s->capture_id);
 			if (exec(s, sql, "deleting the old rows of the same capture"))
 				return -EIO;
 		}
@@ -541,9 +610,20 @@ static int store_capture(struct dbsink *s, const char *path, const char *sha,
 	    .end = db_end,
 	    .error = db_error,
 	};
+	struct replay_sink count;
+	struct replay_lane lane = {.sinks = &sink, .n_sinks = 1};
+	/* the scan pass counts the main surfaces before the lane stores the first frame */
+	struct replay_plan plan = {.scan = &count, .n_scan = 1, .lanes = &lane, .n_lanes = 1};
+	struct replay_source src = {.path = path};
 	char err[FRC_MSG_MAX];
 	int rc;
 
+	subm_free(s->subm);
+	if ((rc = subm_new(&s->subm))) {
+		snprintf(s->msg, sizeof(s->msg), "%s: out of memory", path);
+		return rc;
+	}
+	count = subm_count_sink(s->subm);
 	pidmap_free(&s->lives);
 	s->deltas = s->readings = 0;
 	s->truncated = false;
@@ -551,9 +631,14 @@ static int store_capture(struct dbsink *s, const char *path, const char *sha,
 	if ((rc = exec(s, "BEGIN IMMEDIATE", "starting a write transaction")) ||
 	    (rc = db_start_capture(s, path, sha, &s->replaced)))
 		goto rollback;
-	rc = replay_run(path, ropt, &sink, 1, err, sizeof(err));
+	rc = replay_run_plan(&src, ropt, &plan, err, sizeof(err));
 	if (rc) {
-		snprintf(s->msg, sizeof(s->msg), "%s", err);
+		/* the counting's own messages ("more than N (pid, surface) pairs") name no file */
+		size_t n = strstr(err, path)
+			       ? 0
+			       : (size_t)snprintf(s->msg, sizeof(s->msg),
+						  "%.*s: ", (int)sizeof(s->msg) / 2, path);
+		snprintf(s->msg + n, sizeof(s->msg) - n, "%s", err);
 		goto rollback;
 	}
 	if ((rc = exec(s, "COMMIT", "committing the capture")))
@@ -615,6 +700,18 @@ static int store_first_capture(struct dbsink *s, const char *path, const char *s
 }
 
 /* ------------------------------------------------------------ the store (db.h) */
+
+#define DB_TABLE_OBJECT(name, what, cols) {#name, what, false},
+#define DB_VIEW_OBJECT(name, what, select) {#name, what, true},
+
+const struct db_object *db_schema_objects(size_t *n)
+{
+	static const struct db_object objects[] = {DB_TABLES(DB_TABLE_OBJECT)
+						       DB_VIEWS(DB_VIEW_OBJECT)};
+
+	*n = sizeof(objects) / sizeof(objects[0]);
+	return objects;
+}
 
 int db_store_open(struct db_store **out, const char *path)
 {
