@@ -218,6 +218,8 @@ static void setup_config(struct replay_info *info, const struct replay_options *
 	info->config.synthesize_ticks = info->synthesize_ticks;
 	info->config.tracker_name = tracker;
 	info->tracker = tracker ? tracker : TRACKER_KIND_DEFAULT;
+	info->span_start = info->stats.first_ktime_ns;
+	info->span_end = info->stats.last_ktime_ns;
 }
 
 /*

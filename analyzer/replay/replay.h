@@ -48,6 +48,12 @@ struct replay_info {
 	const char *tracker;
 	char recorded_tracker[32];     /* the capture's `tracker` metadata, "" when none */
 	struct pipeline_config config; /* what the pipeline ran with */
+	/*
+	 * The analysed span: the capture's first..last ktime (stats), or the window of
+	 * replay_options. Full 1 s windows (stats/windows.h) are counted from span_start up to
+	 * span_end.
+	 */
+	uint64_t span_start, span_end;
 };
 
 /*

@@ -103,11 +103,12 @@ int chart_tracker(struct report_charts *c, uint32_t pid, uint64_t t, uint64_t de
 int chart_record(struct report_charts *c, const void *rec /* struct frc_record */);
 void chart_reading(struct report_charts *c, uint64_t t, unsigned source, double fps);
 /*
- * A per-second series ends: emit its full seconds. The callback of the submissions also
- * receives every full second's count (k from its first event) for the model.
+ * The seconds of p start at origin (the analysed span's: the report's windows, windows.h).
+ * Call after chart_init.
  */
-typedef void (*chart_second_fn)(void *ctx, uint64_t k, uint64_t count);
+void chart_persec_origin(struct chart_persec *p, uint64_t origin);
+/* A frame time ending at t: its second; a second is drawn once a later one begins. */
 void chart_persec_add(struct report_charts *c, struct chart_persec *p, struct chart_series *s,
-		      uint64_t t, uint64_t delta_ns, chart_second_fn fn, void *ctx);
+		      uint64_t t, uint64_t delta_ns);
 
 #endif

@@ -20,6 +20,7 @@
 #include "perfdog.h"
 #include "summary.h"
 #include "submissions.h"
+#include "windows.h"
 
 #define SEC_NS 1000000000ull
 #define SCORE_MAX_JANKS (1u << 20)
@@ -49,9 +50,8 @@ struct series {
 struct run {
 	struct submissions *subm;
 	uint32_t pid;
-	uint64_t t0, n_full; /* first record; full 1 s windows */
-	uint64_t cur_win;
-	uint64_t win_end; /* t0 + (cur_win + 1) s, saturating: no division per frame */
+	uint64_t t0;	      /* the span's start (replay.h) */
+	struct win_clock clk; /* the full 1 s windows (windows.h) */
 	struct series truth_s, est_s;
 	uint64_t *ring; /* ktime of the truth's recent frame-time ends */
 	size_t ring_head, ring_len;
@@ -87,19 +87,12 @@ static struct series *series_stats(struct series *s)
 	return s->owner ? (struct series *)s->owner : s;
 }
 
-static uint64_t window_end(uint64_t t0, uint64_t w)
-{
-	uint64_t span = w >= UINT64_MAX / SEC_NS ? UINT64_MAX : (w + 1) * SEC_NS;
-
-	return t0 > UINT64_MAX - span ? UINT64_MAX : t0 + span;
-}
-
 /* Close the current window (if it is a full one) and move to window w. */
 static void window_advance(struct run *run, uint64_t w)
 {
 	struct score_result *r = run->r;
 
-	if (run->cur_win < run->n_full) {
+	if (run->clk.cur < run->clk.n_full) {
 		uint64_t t = run->truth_s.cur_count, e = run->est_s.cur_count;
 		uint64_t d = e > t ? e - t : t - e;
 
@@ -108,27 +101,23 @@ static void window_advance(struct run *run, uint64_t w)
 		r->abs_err_frames += d;
 		if (d > r->worst_err) {
 			r->worst_err = d;
-			r->worst_at_s = (double)run->cur_win;
+			r->worst_at_s = (double)run->clk.cur;
 			r->worst_signed = (int64_t)e - (int64_t)t;
 		}
 	}
 	run->truth_s.cur_count = run->est_s.cur_count = 0;
-	run->cur_win = w;
-	run->win_end = window_end(run->t0, w);
+	win_clock_move(&run->clk, w);
 }
 
 /* A frame time of a series ending at ktime: window count, summary, jank list. */
 static int series_add(struct run *run, struct series *s, const struct pipeline_delta *d)
 {
+	uint64_t w;
 	int rc;
 
 	/* A frame back in time counts in the current window (windows only move forward). */
-	if (d->ktime_ns >= run->win_end) {
-		uint64_t w = d->ktime_ns > run->t0 ? (d->ktime_ns - run->t0) / SEC_NS : 0;
-
-		if (w > run->cur_win)
-			window_advance(run, w);
-	}
+	if (win_clock_past(&run->clk, d->ktime_ns, &w))
+		window_advance(run, w);
 	s->cur_count++;
 	if (s->owner)
 		return 0;
@@ -249,9 +238,8 @@ static int run_begin(void *ctx, const struct replay_info *info)
 
 	run->pid = mp ? mp->pid : 0; /* counted in this replay's scan pass */
 	run->r->truncated = info->stats.status != FRC_STATUS_COMPLETE;
-	run->t0 = info->stats.first_ktime_ns;
-	run->n_full = (info->stats.last_ktime_ns - info->stats.first_ktime_ns) / SEC_NS;
-	run->win_end = window_end(run->t0, run->cur_win);
+	run->t0 = info->span_start;
+	win_clock_init(&run->clk, info->span_start, info->span_end);
 	return 0;
 }
 
@@ -309,7 +297,7 @@ static void finish_run(struct run *run)
 	struct series *ts = series_stats(&run->truth_s), *es = &run->est_s;
 
 	window_advance(run, UINT64_MAX);
-	r->windows = run->n_full;
+	r->windows = run->clk.n_full;
 	r->unsettled += run->pending;
 	summary_frame_numbers(ts->sum, &t);
 	summary_frame_numbers(es->sum, &e);
