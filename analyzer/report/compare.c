@@ -14,7 +14,7 @@
 static const struct {
 	const char *key, *label, *unit, *why_none;
 } metrics[CM_COUNT] = {
-    [CM_SUB_FPS] = {"submitted_fps", "submitted FPS (main surface)", "FPS", "no frames"},
+    [CM_SUB_FPS] = {"submitted_fps", "submitted mean FPS (main surface)", "FPS", "no frames"},
     [CM_LOW1] = {"low_1pct_fps", "1 % low (submissions)", "FPS", "no frames"},
     [CM_P50] = {"p50_ms", "p50 frame time (submissions)", "ms", "no frames"},
     [CM_P90] = {"p90_ms", "p90 frame time (submissions)", "ms", "no frames"},
@@ -206,7 +206,8 @@ size_t compare_run(struct comparison *c)
 
 static const char *const state_name[3] = {"ok", "TRIPPED", "NO DATA"};
 
-enum num_style { PLAIN3, SIGNED3, SIGNED1 };
+/* every number with 3 decimals (REPORT.md "Metric names"); a change signed */
+enum num_style { PLAIN3, SIGNED3 };
 
 static void num(char *buf, size_t len, struct compare_value v, enum num_style st)
 {
@@ -214,10 +215,8 @@ static void num(char *buf, size_t len, struct compare_value v, enum num_style st
 		snprintf(buf, len, "null");
 	else if (st == PLAIN3)
 		snprintf(buf, len, "%.3f", v.v);
-	else if (st == SIGNED3)
-		snprintf(buf, len, "%+.3f", v.v);
 	else
-		snprintf(buf, len, "%+.1f", v.v);
+		snprintf(buf, len, "%+.3f", v.v);
 }
 
 static void put_text(FILE *out, const char *v)
@@ -245,7 +244,7 @@ void compare_render_text(const struct comparison *c, FILE *out)
 		num(b, sizeof(b), c->b[m], PLAIN3);
 		num(a, sizeof(a), c->a[m], PLAIN3);
 		num(d, sizeof(d), delta_of(c->b[m], c->a[m]), SIGNED3);
-		num(p, sizeof(p), pct_of(c->b[m], c->a[m]), SIGNED1);
+		num(p, sizeof(p), pct_of(c->b[m], c->a[m]), SIGNED3);
 		fprintf(out, "  %-34s %12s %12s %12s %10s\n", metrics[m].label, b, a, d, p);
 	}
 	if (!c->n_gates)
@@ -326,7 +325,7 @@ void compare_render_html(const struct comparison *c, FILE *out)
 		num(b, sizeof(b), c->b[m], PLAIN3);
 		num(a, sizeof(a), c->a[m], PLAIN3);
 		num(d, sizeof(d), delta_of(c->b[m], c->a[m]), SIGNED3);
-		num(p, sizeof(p), pct_of(c->b[m], c->a[m]), SIGNED1);
+		num(p, sizeof(p), pct_of(c->b[m], c->a[m]), SIGNED3);
 		fprintf(out,
 			"<tr><td>%s (%s)</td><td data-json=\"metrics.%s.before\">%s</td><td>%s</td>"
 			"<td>%s</td><td>%s</td></tr>\n",

@@ -310,6 +310,8 @@ static void finish_run(struct run *run)
 		    1e6;
 	r->truth_deltas = t.deltas;
 	r->est_deltas = e.deltas;
+	r->truth_sum_ns = t.sum_ns;
+	r->est_sum_ns = e.sum_ns;
 	r->captures = t.deltas && e.deltas; /* percentile errors exist */
 	if (!r->captures)
 		memset(r->p_abs_err_ms, 0, sizeof(r->p_abs_err_ms));
@@ -502,6 +504,12 @@ cleanup:
 	return rc;
 }
 
+/* a + b, held at UINT64_MAX (a ktime jump must not wrap the pooled sums of frame times) */
+static uint64_t sat_add(uint64_t a, uint64_t b)
+{
+	return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
+
 void score_add(struct score_result *acc, const struct score_result *r)
 {
 	if (r->worst_err > acc->worst_err || acc->captures == 0) {
@@ -520,6 +528,8 @@ void score_add(struct score_result *acc, const struct score_result *r)
 	acc->captures += r->captures;
 	acc->truth_deltas += r->truth_deltas;
 	acc->est_deltas += r->est_deltas;
+	acc->truth_sum_ns = sat_add(acc->truth_sum_ns, r->truth_sum_ns);
+	acc->est_sum_ns = sat_add(acc->est_sum_ns, r->est_sum_ns);
 	acc->truth_janks += r->truth_janks;
 	acc->est_janks += r->est_janks;
 	acc->est_matched += r->est_matched;

@@ -1948,6 +1948,9 @@ static double score_json(const char *name, const char *key)
  * kala: every buffer's delta is 3T and B, C tie with A on (count, sum): only A (i = 3, 6,
  * ...) reports; i = 3..57: 19, 60..117: 20, 120..177: 20, 180..237: 20 = 79 = 19.75 FPS;
  * error (79 - 239) / 239 = -66.946 %; MAE (40 * 4) / 4 = 40; MAE % 160 / 239 = 66.946.
+ * Mean FPS (frame times / their sum): truth 240 T: 1e9 / T = 59.9999988 -> 60.000; kala 80
+ * deltas of 3T: 1e9 / 50000001 = 19.9999996 -> 20.000, error -66.667 %: not the window
+ * FPS (19.750, -66.946 %), two numbers with two names.
  * p50: truth T -> 16.666 ms (the report's us truncation), kala 3T -> 50.000 ms: +33.334.
  * Meter (synthesized ticks at 2e9..5e9, 4 ticks): truth in (T - 1 s, T] = 59, 60, 60, 60.
  * process: 30 deltas of T: 1e9 / 16666667 = 59.9999988; |err| 0.9999988 + 3 * 0.0000012:
@@ -1968,12 +1971,15 @@ START_TEST(score_exact_triple_60hz)
 	ck_assert_int_eq(fa("score", "--json", frc, NULL), 0);
 	ck_out_has("\"frameanalyze_score\": 1,");
 	ck_out_has("\"pid\": 77, \"pid_frames\": 241, \"frames\": 241, \"surfaces\": 1, "
-		   "\"main_surface\": \"0\", \"main_surface_frames\": 241, \"windows\": 4, "
-		   "\"truth_fps\": 59.750, \"truth_p50_ms\": 16.666,");
-	ck_score("kala", "fps", 19.75);
-	ck_score("kala", "fps_error_percent", -66.946);
-	ck_score("kala", "fps_mae", 40.0);
-	ck_score("kala", "fps_mae_percent", 66.946);
+		   "\"main_surface\": \"0\", \"main_surface_frames\": 241, \"full_windows\": 4, "
+		   "\"truth_mean_fps\": 60.000, \"truth_window_fps\": 59.750, "
+		   "\"truth_p50_ms\": 16.666,");
+	ck_score("kala", "window_fps", 19.75);
+	ck_score("kala", "window_fps_error_percent", -66.946);
+	ck_score("kala", "window_fps_mae", 40.0);
+	ck_score("kala", "window_fps_mae_percent", 66.946);
+	ck_score("kala", "mean_fps", 20.0);
+	ck_score("kala", "mean_fps_error_percent", -66.667);
 	ck_score("kala", "p50_error_ms", 33.334);
 	ck_score("kala", "meter_mae", 39.75);
 	ck_score("kala", "meter_mae_percent", 66.527);
@@ -1981,9 +1987,11 @@ START_TEST(score_exact_triple_60hz)
 	for (int k = 0; k < 3; k++) {
 		const char *name = (const char *[]){"surface", "process", "main-surface"}[k];
 
-		ck_score(name, "fps", 59.75);
-		ck_score(name, "fps_error_percent", 0);
-		ck_score(name, "fps_mae", 0);
+		ck_score(name, "window_fps", 59.75);
+		ck_score(name, "window_fps_error_percent", 0);
+		ck_score(name, "window_fps_mae", 0);
+		ck_score(name, "mean_fps", 60.0);
+		ck_score(name, "mean_fps_error_percent", 0);
 		ck_score(name, "p99_error_ms", 0);
 		ck_score(name, "meter_mae", 0.25);
 		ck_score(name, "meter_mae_percent", 0.418);
@@ -1991,11 +1999,41 @@ START_TEST(score_exact_triple_60hz)
 	}
 	/* text: the same numbers, and a subset of trackers in the order given */
 	ck_assert_int_eq(fa("score", frc, "--tracker", "main-surface,kala", NULL), 0);
-	ck_out_has("4 full windows, 59.750 FPS submitted\n");
-	ck_out_has("  main-surface    59.750     0.00   0.000    0.00");
-	ck_out_has("  kala            19.750   -66.95  40.000   66.95");
+	ck_out_has("  submitted: mean 60.000 FPS, window 59.750 FPS (4 full windows)\n");
+	ck_out_has("  main-surface    60.000    0.000     59.750    0.000    0.000    0.000");
+	ck_out_has("  kala            20.000  -66.667     19.750  -66.946   40.000   66.946");
 	ck_assert_ptr_null(strstr(out_text, "process"));
 	ck_assert(strstr(out_text, "main-surface ") < strstr(out_text, "kala "));
+}
+END_TEST
+
+/*
+ * score's text fits 100 columns (issue 18 point 2: it was 143): every line of the whole
+ * score set's table but the "capture PATH" lines (the path is the caller's) and the pooled
+ * rows, whatever the numbers.
+ */
+START_TEST(score_text_100_columns)
+{
+	static const char *const names[] = {
+	    "jank_bursts",   "lag_4096", "pauses", "two_pids", "score/two_equal_surfaces",
+	    "score/pause_5s"};
+	char paths[6][512];
+	const char *line;
+	size_t lines = 0;
+
+	for (int i = 0; i < 6; i++)
+		snprintf(paths[i], sizeof(paths[i]), "%s/%s.frc", FIXTURES_BIN_DIR, names[i]);
+	ck_assert_int_eq(
+	    fa("score", paths[0], paths[1], paths[2], paths[3], paths[4], paths[5], NULL), 0);
+	for (line = out_text; *line; lines++) {
+		const char *eol = strchr(line, '\n');
+		size_t len = eol ? (size_t)(eol - line) : strlen(line);
+
+		if (strncmp(line, "capture ", 8))
+			ck_assert_msg(len <= 100, "%zu columns: %.*s", len, (int)len, line);
+		line += len + (eol != NULL);
+	}
+	ck_assert_uint_gt(lines, 6 * 12);
 }
 END_TEST
 
@@ -2053,15 +2091,19 @@ START_TEST(score_fixtures_truth)
 		}
 		snprintf(frc, sizeof(frc), "%s/%s.frc", FIXTURES_BIN_DIR, names[c]);
 		ck_assert_int_eq(fa("score", "--json", frc, NULL), 0);
-		snprintf(want, sizeof(want), "\"windows\": %llu, \"truth_fps\": %.3f,",
-			 (unsigned long long)n_full, (double)in_windows / (double)n_full);
+		snprintf(want, sizeof(want), "\"full_windows\": %llu, ",
+			 (unsigned long long)n_full);
+		ck_out_has(want);
+		snprintf(want, sizeof(want), "\"truth_window_fps\": %.3f,",
+			 (double)in_windows / (double)n_full);
 		ck_out_has(want);
 		for (int k = 0; k < 3; k++) {
 			const char *name =
 			    (const char *[]){"surface", "process", "main-surface"}[k];
 
-			ck_score(name, "fps_error_percent", 0);
-			ck_score(name, "fps_mae", 0);
+			ck_score(name, "window_fps_error_percent", 0);
+			ck_score(name, "window_fps_mae", 0);
+			ck_score(name, "mean_fps_error_percent", 0);
 			ck_score(name, "p95_error_ms", 0);
 			ck_score(name, "truth_janks", (double)janks);
 			ck_score(name, "janks", (double)janks);
@@ -2070,7 +2112,7 @@ START_TEST(score_fixtures_truth)
 				ck_score(name, "jank_recall", 1);
 			}
 		}
-		ck_assert_double_lt(score_json("kala", "fps_error_percent"), -10);
+		ck_assert_double_lt(score_json("kala", "window_fps_error_percent"), -10);
 		if (c == 1)
 			ck_assert_uint_gt(janks, 0); /* jank_bursts has janks */
 	}
@@ -2318,6 +2360,7 @@ int main(int argc, char **argv)
 	    FRC_CASE("import_sigint_leaves_no_tmp", import_sigint_leaves_no_tmp),
 	    FRC_CASE("score_exact_triple_60hz", score_exact_triple_60hz),
 	    FRC_CASE("score_fixtures_truth", score_fixtures_truth),
+	    FRC_CASE("score_text_100_columns", score_text_100_columns),
 	    FRC_CASE("score_usage", score_usage),
 	    FRC_CASE("unknown_recorded_tracker", unknown_recorded_tracker),
 	    FRC_CASE("score_in_memory_overlay", score_in_memory_overlay),
