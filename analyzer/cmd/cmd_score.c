@@ -15,6 +15,7 @@
 
 static const char score_help[] =
     "usage: frameanalyze score CAPTURE... [--tracker all|NAME,...] [--json] [--tick-ms N]\n"
+    "                          [--from T] [--to T|+D]\n"
     "\n"
     "How right is each frame tracker? A capture holds every queueBuffer call, so what the\n"
     "app submitted needs no heuristic: the truth is the intervals between consecutive\n"
@@ -37,6 +38,9 @@ static const char score_help[] =
     "  --json          JSON for machines (schema: analyzer/REPORT.md)\n"
     "  --tick-ms N     meter period when a capture has no tick records (default 1000)\n"
     "                  (10..3600000 ms, as framerec --tick-ms)\n"
+    "  --from T, --to T   score only the records from T to T of each capture (seconds\n"
+    "                  after its first record: 1.5, 2s, 1500ms; --to +D: D after\n"
+    "                  --from); every variant still replays from the start\n"
     "\n"
     "exit: 0 scored, 1 a capture is corrupt or unreadable, 2 usage (also an unknown\n"
     "tracker name: the message lists the names).\n"
@@ -212,6 +216,13 @@ static void text_tables(FILE *out, const struct score_result *r, size_t n, bool 
 		text_rest_row(out, &r[i], aggregate);
 }
 
+/* "S.mmm" of ns (truncated to the ms): a window's offsets. */
+static const char *secs3(char *buf, size_t len, uint64_t ns)
+{
+	snprintf(buf, len, "%" PRIu64 ".%03" PRIu64, ns / 1000000000u, ns / 1000000u % 1000u);
+	return buf;
+}
+
 static void text_capture(FILE *out, const struct score_capture *cap, const struct score_result *r,
 			 size_t n)
 {
@@ -222,6 +233,10 @@ static void text_capture(FILE *out, const struct score_capture *cap, const struc
 	fprintf(out, "capture ");
 	cli_put_text(out, cap->path);
 	fprintf(out, "%s\n", cap->truncated ? " (truncated: scored up to the damage)" : "");
+	if (n && r[0].windowed)
+		fprintf(out,
+			"  window: %s .. %s s after the first record (replayed from the start)\n",
+			secs3(t, sizeof(t), r[0].from_ns), secs3(m, sizeof(m), r[0].to_ns));
 	if (!cap->has_frames) {
 		fprintf(out, "  no frame records: nothing to score\n\n");
 		return;
@@ -301,6 +316,18 @@ static void json_tracker(FILE *out, const struct score_result *r, bool aggregate
 	fprintf(out, "}%s\n", last ? "" : ",");
 }
 
+/* "window": the scored window's offsets in s, or null: the whole capture. */
+static void json_window(FILE *out, const struct score_result *r)
+{
+	char a[32], b[32];
+
+	if (!r || !r->windowed)
+		fprintf(out, "\"window\": null, ");
+	else
+		fprintf(out, "\"window\": {\"from_s\": %s, \"to_s\": %s}, ",
+			secs3(a, sizeof(a), r->from_ns), secs3(b, sizeof(b), r->to_ns));
+}
+
 static void json_capture(FILE *out, const struct score_capture *cap, const struct score_result *r,
 			 size_t n, bool last)
 {
@@ -310,6 +337,7 @@ static void json_capture(FILE *out, const struct score_capture *cap, const struc
 	fprintf(out, "    {\"path\": \"");
 	cli_put_json_chars(out, cap->path);
 	fprintf(out, "\", \"status\": \"%s\", ", cap->truncated ? "truncated" : "complete");
+	json_window(out, n ? &r[0] : NULL);
 	if (cap->has_frames)
 		fprintf(out,
 			"\"pid\": %" PRIu32 ", \"pid_frames\": %" PRIu64 ", \"frames\": %" PRIu64
@@ -354,10 +382,10 @@ static int score_all(FILE *out, char **paths, size_t n_paths, const struct repla
 	for (size_t c = 0; c < n_paths; c++) {
 		struct replay_source src = {.path = paths[c]};
 
-		if (score_capture(&src, ropt, names, n, &cap, res, err, sizeof(err))) {
-			cli_error("score", "%s", err);
-			return EXIT_INPUT;
-		}
+		int rc = score_capture(&src, ropt, names, n, &cap, res, err, sizeof(err));
+
+		if (rc)
+			return cli_replay_error("score", rc, err);
 		if (cap.truncated)
 			cli_error("score", "warning: %s: truncated; scored up to the damage",
 				  paths[c]);
@@ -432,7 +460,7 @@ int cmd_score(int argc, char **argv)
 	const struct cli_spec spec = {
 	    .cmd = "score",
 	    .help = score_help,
-	    .takes = CLI_TICK | CLI_JSON,
+	    .takes = CLI_TICK | CLI_JSON | CLI_WINDOW,
 	    .extra = extra,
 	    .on_extra = on_option,
 	    .ctx = &list,

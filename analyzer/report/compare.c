@@ -3,6 +3,7 @@
 #include "compare.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -229,15 +230,28 @@ static void put_json(FILE *out, const char *v)
 	frc_escape_write(out, v, strlen(v), FRC_ESCAPE_JSON);
 }
 
+/* A model's window (--from/--to) as "S.mmm..S.mmm" s after its first record; false: none. */
+static bool window_of(const struct report_model *m, char *buf, size_t len)
+{
+	uint64_t a = m->run.span_start - m->run.stats.first_ktime_ns;
+	uint64_t b = m->run.span_end - m->run.stats.first_ktime_ns;
+
+	snprintf(buf, len, "%" PRIu64 ".%03" PRIu64 "..%" PRIu64 ".%03" PRIu64, a / 1000000000u,
+		 a / 1000000u % 1000u, b / 1000000000u, b / 1000000u % 1000u);
+	return m->run.windowed;
+}
+
 void compare_render_text(const struct comparison *c, FILE *out)
 {
-	char b[32], a[32], d[32], p[32];
+	char b[64], a[64], d[32], p[32];
 
 	fputs("compare: ", out);
 	put_text(out, c->before_path);
 	fputs(" -> ", out);
 	put_text(out, c->after_path);
 	fprintf(out, " (tracker %s -> %s)\n", c->before->tracker, c->after->tracker);
+	if (window_of(c->before, b, sizeof(b)) && window_of(c->after, a, sizeof(a)))
+		fprintf(out, "  window: %s s -> %s s after each first record\n", b, a);
 	fprintf(out, "  %-34s %12s %12s %12s %10s\n", "metric", "before", "after", "change",
 		"change %");
 	for (int m = 0; m < CM_COUNT; m++) {
@@ -267,6 +281,25 @@ static void json_val(FILE *out, const char *key, struct compare_value v, bool co
 	fprintf(out, "\"%s\": %s%s", key, buf, comma ? ", " : "");
 }
 
+/* "window_before" / "window_after": {"from_s", "to_s"}, or null without a window. */
+static void json_windows(const struct comparison *c, FILE *out)
+{
+	const struct report_model *m[2] = {c->before, c->after};
+	static const char *const key[2] = {"window_before", "window_after"};
+
+	for (int i = 0; i < 2; i++) {
+		char w[64], *dots;
+
+		if (!window_of(m[i], w, sizeof(w))) {
+			fprintf(out, "  \"%s\": null,\n", key[i]);
+			continue;
+		}
+		dots = strstr(w, "..");
+		*dots = '\0';
+		fprintf(out, "  \"%s\": {\"from_s\": %s, \"to_s\": %s},\n", key[i], w, dots + 2);
+	}
+}
+
 void compare_render_json(const struct comparison *c, FILE *out)
 {
 	fputs("{\n  \"frameanalyze_compare\": 1,\n  \"before\": \"", out);
@@ -275,6 +308,7 @@ void compare_render_json(const struct comparison *c, FILE *out)
 	put_json(out, c->after_path);
 	fprintf(out, "\",\n  \"tracker_before\": \"%s\",\n  \"tracker_after\": \"%s\",\n",
 		c->before->tracker, c->after->tracker);
+	json_windows(c, out);
 	fputs("  \"metrics\": {", out);
 	for (int m = 0; m < CM_COUNT; m++) {
 		fprintf(out, "%s\n    \"%s\": {", m ? "," : "", metrics[m].key);

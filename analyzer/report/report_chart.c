@@ -167,6 +167,35 @@ int chart_record(struct report_charts *c, const void *r)
 	return 0;
 }
 
+void chart_warm_submission(struct report_charts *c, uint64_t delta_ns)
+{
+	(void)perfdog_push(c->w_sub, delta_ns);
+}
+
+int chart_warm_tracker(struct report_charts *c, uint32_t pid, uint64_t delta_ns)
+{
+	struct pidmap_entry *w = pidmap_get(&c->w_trk, pid, true);
+
+	if (!w)
+		return -ENOMEM;
+	(void)perfdog_push(w->v, delta_ns);
+	return 0;
+}
+
+void chart_warm_record(struct report_charts *c, const void *r)
+{
+	const struct frc_record *rec = r;
+
+	if (rec->type == FRC_DROPS)
+		c->last_drops = rec->u.drops.cumulative;
+	else if (rec->type == FRC_ATTACH || rec->type == FRC_EXIT) {
+		uint32_t pid = rec->type == FRC_ATTACH ? rec->u.attach.pid : rec->u.exit.pid;
+
+		pidmap_del(&c->w_trk, pid);
+		other_forget(c, pid);
+	}
+}
+
 void chart_reading(struct report_charts *c, uint64_t t, unsigned source, double fps)
 {
 	if (source == FRC_SOURCE_SYSFS)

@@ -103,6 +103,14 @@ int chart_tracker(struct report_charts *c, uint32_t pid, uint64_t t, uint64_t de
 int chart_record(struct report_charts *c, const void *rec /* struct frc_record */);
 void chart_reading(struct report_charts *c, uint64_t t, unsigned source, double fps);
 /*
+ * Before a window (replay.h): the state the charts carry into it, nothing drawn: PerfDog's
+ * windows of the submissions and of each PID's tracker deltas, the PIDs' lives, the drops
+ * counter the markers compare with.
+ */
+void chart_warm_submission(struct report_charts *c, uint64_t delta_ns);
+int chart_warm_tracker(struct report_charts *c, uint32_t pid, uint64_t delta_ns);
+void chart_warm_record(struct report_charts *c, const void *rec /* struct frc_record */);
+/*
  * The seconds of p start at origin (the analysed span's: the report's windows, windows.h).
  * Call after chart_init.
  */

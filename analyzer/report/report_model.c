@@ -197,6 +197,36 @@ static int ms_record(void *ctx, const struct frc_record *rec, uint64_t frame_seq
 }
 
 /* A tracker delta (every PID's, as the frame times): its window, and the charts. */
+/*
+ * A record before the window (replay.h): the truth series steps (its first interval in the
+ * window needs the call before), the submissions' PerfDog window and the charts' state
+ * follow; nothing is counted.
+ */
+static int ms_warm_record(void *ctx, const struct frc_record *rec, uint64_t frame_seq)
+{
+	struct model_sink *ms = ctx;
+	struct report_model *m = ms->m;
+	struct pipeline_delta d;
+	int rc = ms->sub.warm_record(ms->sub.ctx, rec, frame_seq);
+
+	if (ms->charted)
+		chart_warm_record(m->charts, rec);
+	if (rc || !subm_series_next(m->subm, rec, frame_seq, &d) || !m->has_truth ||
+	    d.pid != m->main_pid)
+		return rc;
+	if (ms->charted)
+		chart_warm_submission(m->charts, d.delta_ns);
+	return ms->sub.warm_delta(ms->sub.ctx, &d);
+}
+
+/* A tracker delta before the window: the charts' PerfDog window of its PID. */
+static int ms_warm_delta(void *ctx, const struct pipeline_delta *d)
+{
+	struct model_sink *ms = ctx;
+
+	return ms->charted ? chart_warm_tracker(ms->m->charts, d->pid, d->delta_ns) : 0;
+}
+
 static int ms_delta(void *ctx, const struct pipeline_delta *d)
 {
 	struct model_sink *ms = ctx;
@@ -326,7 +356,9 @@ static int model_replay(struct report_model *m, const struct replay_source *src,
 					.record = ms_record,
 					.delta = ms_delta,
 					.reading = ms.charted ? ms_reading : NULL,
-					.end = ms_end};
+					.end = ms_end,
+					.warm_record = ms_warm_record,
+					.warm_delta = ms_warm_delta};
 	for (size_t i = 0; i + 2 < n_sinks; i++)
 		sinks[2 + i] = extra[i];
 	lanes[0] = (struct replay_lane){NULL, sinks, n_sinks}; /* the replay's own tracker */

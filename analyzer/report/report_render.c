@@ -359,6 +359,36 @@ static void status_values(const struct em *x)
 		val_u64(x, "valid_end", s->stats.valid_end);
 }
 
+/* "S.mmm" of ns (truncated to the ms): a window's offsets. */
+static const char *secs3(char *buf, size_t len, uint64_t ns)
+{
+	snprintf(buf, len, "%" PRIu64 ".%03" PRIu64, ns / 1000000000u, ns / 1000000u % 1000u);
+	return buf;
+}
+
+/* The window the report shows (--from/--to; REPORT.md "Window"), or null: all of it. */
+static void window_numbers(const struct em *x)
+{
+	const struct summary_view *s = &x->m->run;
+	uint64_t first = s->stats.first_ktime_ns;
+	char a[32], b[32];
+
+	if (!s->windowed) {
+		val(x, "window", RV_NUM, NULL);
+		return;
+	}
+	open_(x, "window", NULL);
+	val(x, "from_s", RV_NUM, secs3(a, sizeof(a), s->span_start - first));
+	val(x, "to_s", RV_NUM, secs3(b, sizeof(b), s->span_end - first));
+	val_u64(x, "start_ktime_ns", s->span_start);
+	val_u64(x, "end_ktime_ns", s->span_end);
+	close_(x);
+	row(x, "window",
+	    "%s .. %s s after the first record (ktime %" PRIu64 " .. %" PRIu64
+	    " ns): only its records are analysed, the heuristics replayed from the start",
+	    a, b, s->span_start, s->span_end);
+}
+
 static void sec_capture(const struct em *x)
 {
 	const struct summary_view *s = &x->m->run;
@@ -380,6 +410,7 @@ static void sec_capture(const struct em *x)
 	val_u64(x, "last_ktime_ns", s->stats.last_ktime_ns);
 	val_ms(x, "duration_ms", true, s->stats.last_ktime_ns - s->stats.first_ktime_ns);
 	capture_rows(x);
+	window_numbers(x);
 	close_(x);
 }
 

@@ -186,6 +186,16 @@ static int run_delta(void *ctx, const struct pipeline_delta *d)
 	return d->pid == run->pid ? series_add(run, &run->est_s, d) : 0;
 }
 
+/* A delta before the window (replay.h): the estimate's PerfDog window only. */
+static int run_warm_delta(void *ctx, const struct pipeline_delta *d)
+{
+	struct run *run = ctx;
+
+	if (d->pid == run->pid)
+		(void)perfdog_push(run->est_s.win, d->delta_ns);
+	return 0;
+}
+
 /* Settle: the first tick within 5 % of the truth after the truth's rate changed by > 5 %. */
 static void settle_step(struct run *run, uint64_t now, double truth, double err)
 {
@@ -239,6 +249,9 @@ static int run_begin(void *ctx, const struct replay_info *info)
 	run->pid = mp ? mp->pid : 0; /* counted in this replay's scan pass */
 	run->r->truncated = info->stats.status != FRC_STATUS_COMPLETE;
 	run->t0 = info->span_start;
+	run->r->windowed = info->windowed;
+	run->r->from_ns = info->span_start - info->stats.first_ktime_ns;
+	run->r->to_ns = info->span_end - info->stats.first_ktime_ns;
 	win_clock_init(&run->clk, info->span_start, info->span_end);
 	return 0;
 }
@@ -347,10 +360,12 @@ static int lead_begin(void *ctx, const struct replay_info *info)
 /*
  * A record's truth step, for every variant's run at once (the plan's lead sink: before any
  * lane's pipeline sees the record, where each run's own record callback would do it).
+ * warm: a record before the window (replay.h): the truth's PerfDog window follows, nothing
+ * is counted.
  */
-static int lead_record(void *ctx, const struct frc_record *rec, uint64_t frame_seq)
+static int lead_step(struct score_lanes *sl, const struct frc_record *rec, uint64_t frame_seq,
+		     bool warm)
 {
-	struct score_lanes *sl = ctx;
 	struct pipeline_delta d;
 	uint32_t pid = rec->type == FRC_ATTACH ? rec->u.attach.pid : rec->u.exit.pid;
 
@@ -365,6 +380,11 @@ static int lead_record(void *ctx, const struct frc_record *rec, uint64_t frame_s
 	}
 	if (!subm_series_next(sl->truth, rec, frame_seq, &d) || d.pid != sl->pid)
 		return 0;
+	if (warm) {
+		if (sl->n)
+			(void)perfdog_push(sl->runs[0].truth_s.win, d.delta_ns); /* the owner's */
+		return 0;
+	}
 	for (size_t i = 0; i < sl->n; i++) {
 		struct run *run = &sl->runs[i];
 		int rc;
@@ -376,9 +396,20 @@ static int lead_record(void *ctx, const struct frc_record *rec, uint64_t frame_s
 	return 0;
 }
 
+static int lead_record(void *ctx, const struct frc_record *rec, uint64_t frame_seq)
+{
+	return lead_step(ctx, rec, frame_seq, false);
+}
+
+static int lead_warm_record(void *ctx, const struct frc_record *rec, uint64_t frame_seq)
+{
+	return lead_step(ctx, rec, frame_seq, true);
+}
+
 struct replay_sink score_lanes_lead(struct score_lanes *sl)
 {
-	return (struct replay_sink){.ctx = sl, .begin = lead_begin, .record = lead_record};
+	return (struct replay_sink){
+	    .ctx = sl, .begin = lead_begin, .record = lead_record, .warm_record = lead_warm_record};
 }
 
 void score_lanes_free(struct score_lanes *sl)
@@ -414,7 +445,8 @@ static int lane_init(struct score_lanes *sl, size_t i, struct submissions *truth
 					    .begin = run_begin,
 					    .delta = run_delta,
 					    .reading = run_reading,
-					    .error = run_error};
+					    .error = run_error,
+					    .warm_delta = run_warm_delta};
 	sl->lanes[i] = (struct replay_lane){name, &sl->sinks[i], 1};
 	return 0;
 }

@@ -23,6 +23,9 @@
 struct score_result {
 	const char *tracker;
 	bool truncated; /* the capture is truncated: scored up to the damage */
+	/* the window scored (--from/--to): ns after the capture's first record */
+	bool windowed;
+	uint64_t from_ns, to_ns;
 	/* FPS per full 1 s window: frame times ending in the window */
 	uint64_t windows, truth_frames, est_frames;
 	uint64_t abs_err_frames; /* sum over windows of |est - truth| */
