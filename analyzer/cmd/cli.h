@@ -37,6 +37,7 @@ enum cli_takes {
 	CLI_STRICT = 1u << 4,  /* --strict */
 	CLI_JSON = 1u << 5,    /* --json */
 	CLI_HTML = 1u << 6,    /* --html (with --json: refused, choose one) */
+	CLI_WINDOW = 1u << 7,  /* --from T, --to T: a time window (replay_options.window) */
 };
 
 enum cli_format { CLI_TEXT, CLI_FORMAT_JSON, CLI_FORMAT_HTML };
@@ -80,6 +81,12 @@ struct cli_spec {
  */
 FRC_MUST_USE bool cli_parse(const struct cli_spec *spec, int argc, char **argv, struct cli_args *a,
 			    int *exit_code);
+
+/*
+ * A replay's failure (rc, its message err) for cmd: a window that does not fit the capture
+ * (REPLAY_EWINDOW) is a usage error (2), anything else a refused input (1). Says it.
+ */
+int cli_replay_error(const char *cmd, int rc, const char *err);
 
 /* A --tracker NAME value: a tracker variant (tracker_kind.h). 0, or the usage error (2). */
 FRC_MUST_USE int cli_parse_tracker(const char *cmd, const char *arg, const char **out);

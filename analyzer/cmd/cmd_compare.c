@@ -15,9 +15,10 @@
 static const char compare_help[] =
     "usage: frameanalyze compare BEFORE.frc AFTER.frc [--json | --html] [-o FILE [--force]]\n"
     "                            [--fail-if GATE]... [--tracker NAME] [--tick-ms N] [--strict]\n"
+    "                            [--from T] [--to T|+D]\n"
     "\n"
     "Put two captures' key metrics side by side (before, after, change, change %):\n"
-    "  submitted_fps    calls/s of the main surface (what the app submitted)\n"
+    "  submitted_fps    mean FPS of the main surface (intervals / their sum)\n"
     "  low_1pct_fps     1 % low of the submissions (GameBench)\n"
     "  p50_ms, p90_ms, p95_ms, p99_ms, max_ms   submission interval percentiles, max\n"
     "  janks_per_min, big_janks_per_min   PerfDog (big) janks of the submissions per\n"
@@ -25,7 +26,7 @@ static const char compare_help[] =
     "  stutter_percent  PerfDog stutter of the submissions\n"
     "  median_fps, stability_percent   GameBench: median per-second FPS, share of seconds\n"
     "                   within +-10 % of it\n"
-    "  tracker_fps      the tracker's mean FPS\n"
+    "  tracker_fps      the tracker's mean FPS (deltas / their sum)\n"
     "  meter_fps        the FPS meter's mean reading, all sources\n"
     "  loss_percent     reservation failures / (frames + failures)\n"
     "\n"
@@ -44,6 +45,8 @@ static const char compare_help[] =
     "  --tracker NAME  the tracker variant replayed for both captures\n"
     "  --tick-ms N     read the meter every N ms when a capture has no tick records\n"
     "                  (10..3600000 ms, as framerec --tick-ms)\n"
+    "  --from T, --to T   compare the same window of both captures (seconds after each\n"
+    "                  one's first record: 1.5, 2s, 1500ms; --to +D: D after --from)\n"
     "\n"
     "A truncated capture and two captures replayed with different trackers (each its\n"
     "recorded one, without --tracker) are warned about on stderr.\n"
@@ -156,8 +159,8 @@ int cmd_compare(int argc, char **argv)
 	const struct cli_spec spec = {
 	    .cmd = "compare",
 	    .help = compare_help,
-	    .takes =
-		CLI_OUTPUT | CLI_FORCE | CLI_TICK | CLI_TRACKER | CLI_STRICT | CLI_JSON | CLI_HTML,
+	    .takes = CLI_OUTPUT | CLI_FORCE | CLI_TICK | CLI_TRACKER | CLI_STRICT | CLI_JSON |
+		     CLI_HTML | CLI_WINDOW,
 	    .extra = extra,
 	    .on_extra = on_option,
 	    .ctx = &c,
@@ -175,10 +178,9 @@ int cmd_compare(int argc, char **argv)
 		return rc;
 	c.before_path = args.pos[0];
 	c.after_path = args.pos[1];
-	if (build(c.before_path, &args, &b, err, sizeof(err)) ||
-	    build(c.after_path, &args, &a, err, sizeof(err))) {
-		cli_error("compare", "%s", err);
-		rc = EXIT_INPUT;
+	if ((rc = build(c.before_path, &args, &b, err, sizeof(err))) ||
+	    (rc = build(c.after_path, &args, &a, err, sizeof(err)))) {
+		rc = cli_replay_error("compare", rc, err);
 		goto cleanup;
 	}
 	c.before = b, c.after = a;

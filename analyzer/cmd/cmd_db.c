@@ -12,6 +12,7 @@
 /* The help around the list of tables and views (db_help fills it in). */
 static const char help_head[] =
     "usage: frameanalyze db IN.frc... -o OUT.db [--tick-ms N] [--tracker NAME]\n"
+    "                       [--from T] [--to T|+D]\n"
     "\n"
     "Replay captures into an SQLite database, one capture_id per capture: the raw records,\n"
     "every tracker delta and FPS meter reading, and the submissions as the report counts\n"
@@ -33,6 +34,9 @@ static const char help_tail[] =
     "  --tracker NAME       the frame tracker variant whose deltas are stored (kala,\n"
     "                       surface, process, main-surface; default: the one each\n"
     "                       recording ran, else kala); captures.tracker says which\n"
+    "  --from T, --to T     store only the records, deltas and readings from T to T\n"
+    "                       (seconds after each capture's first record; --to +D: D\n"
+    "                       after --from); the tracker still replays from the start\n"
     "\n"
     "exit: 0 all captures stored (truncated ones too, with a warning), 1 a capture was\n"
     "corrupt or unreadable (it is skipped, the others are stored) or the database was\n"
@@ -84,9 +88,14 @@ static int store_all(struct db_store *s, const struct cli_args *a)
 	for (int i = 0; i < a->n_pos; i++) {
 		const char *path = a->pos[i];
 
-		if (db_store_add(s, path, &a->ropt, &added)) {
-			cli_error("db", "%s", db_store_error(s));
-			rc = EXIT_INPUT;
+		int err = db_store_add(s, path, &a->ropt, &added);
+
+		if (err) {
+			/* a window past a capture's end is the caller's mistake: usage (2) wins */
+			if (cli_replay_error("db", err, db_store_error(s)) == EXIT_USAGE)
+				rc = EXIT_USAGE;
+			else if (rc != EXIT_USAGE)
+				rc = EXIT_INPUT;
 			continue;
 		}
 		fprintf(stderr,
@@ -108,7 +117,7 @@ int cmd_db(int argc, char **argv)
 	const struct cli_spec spec = {
 	    .cmd = "db",
 	    .help = db_help(),
-	    .takes = CLI_OUTPUT | CLI_TICK | CLI_TRACKER,
+	    .takes = CLI_OUTPUT | CLI_TICK | CLI_TRACKER | CLI_WINDOW,
 	    .min_pos = 1,
 	    .max_pos = -1,
 	    .pos_usage = "expected at least one capture (IN.frc)",

@@ -17,6 +17,7 @@
 static const char report_help[] =
     "usage: frameanalyze report IN.frc [--json | --html] [-o FILE [--force]]\n"
     "                           [--tick-ms N] [--tracker NAME] [--strict]\n"
+    "                           [--from T] [--to T|+D]\n"
     "\n"
     "Replay a capture and print first what the app submitted, with no heuristic: its\n"
     "queueBuffer calls per PID and surface, and for the main surface calls/s, interval\n"
@@ -40,6 +41,9 @@ static const char report_help[] =
     "                main-surface; default: the one the recording ran, else kala;\n"
     "                `frameanalyze score` says which is right)\n"
     "  --strict      a truncated capture is an error (exit 1) instead of a warning\n"
+    "  --from T, --to T   analyse only the records from T to T (seconds after the\n"
+    "                capture's first record: 1.5, 2s, 1500ms; --to +D: D after --from);\n"
+    "                the heuristics still replay from the start (REPORT.md \"Window\")\n"
     "\n"
     "exit: 0 ok (also a truncated capture, with a warning), 1 corrupt or unreadable\n"
     "capture, a live reading not reproduced, or truncated with --strict; 2 usage.\n"
@@ -49,7 +53,8 @@ static const char report_help[] =
     "  frameanalyze report --json capture.frc | jq .frame_times.p99_ms\n"
     "  frameanalyze report --html -o capture.html capture.frc\n"
     "  frameanalyze report --tick-ms 500 imported.frc\n"
-    "  frameanalyze report --tracker main-surface capture.frc\n";
+    "  frameanalyze report --tracker main-surface capture.frc\n"
+    "  frameanalyze report --from 10 --to +5s capture.frc\n";
 
 /* Write the report in its format to out. */
 static void render(const struct report_model *m, enum cli_format fmt, FILE *out)
@@ -62,7 +67,7 @@ static void render(const struct report_model *m, enum cli_format fmt, FILE *out)
 		report_render_text(m, out);
 }
 
-/* Build the model (with the score table for the page) or say why not; 0 or EXIT_INPUT. */
+/* Build the model (with the score table for the page) or say why not; an exit code. */
 static int build(const char *in, const struct cli_args *a, struct report_model **m)
 {
 	char err[FRC_MSG_MAX];
@@ -71,11 +76,7 @@ static int build(const char *in, const struct cli_args *a, struct report_model *
 		     ? report_model_build_page(in, &a->ropt, m, err, sizeof(err))
 		     : report_model_build(in, &a->ropt, NULL, 0, m, err, sizeof(err));
 
-	if (rc) {
-		cli_error("report", "%s", err);
-		return EXIT_INPUT;
-	}
-	return EXIT_OK;
+	return rc ? cli_replay_error("report", rc, err) : EXIT_OK;
 }
 
 /* The exit code for what the replay found (warnings on stderr). */
@@ -103,8 +104,8 @@ int cmd_report(int argc, char **argv)
 	static const struct cli_spec spec = {
 	    .cmd = "report",
 	    .help = report_help,
-	    .takes =
-		CLI_OUTPUT | CLI_FORCE | CLI_TICK | CLI_TRACKER | CLI_STRICT | CLI_JSON | CLI_HTML,
+	    .takes = CLI_OUTPUT | CLI_FORCE | CLI_TICK | CLI_TRACKER | CLI_STRICT | CLI_JSON |
+		     CLI_HTML | CLI_WINDOW,
 	    .min_pos = 1,
 	    .max_pos = 1,
 	    .pos_usage = "expected exactly one capture (IN.frc)",

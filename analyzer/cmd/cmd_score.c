@@ -15,14 +15,16 @@
 
 static const char score_help[] =
     "usage: frameanalyze score CAPTURE... [--tracker all|NAME,...] [--json] [--tick-ms N]\n"
+    "                          [--from T] [--to T|+D]\n"
     "\n"
     "How right is each frame tracker? A capture holds every queueBuffer call, so what the\n"
     "app submitted needs no heuristic: the truth is the intervals between consecutive\n"
     "calls of the main surface (the one with the most calls) of the capture's main PID\n"
     "(the one with the most frames). Each tracker variant replays the capture and is\n"
     "scored on that PID against the truth:\n"
-    "  FPS      frames per full 1 s window: estimate, error of the total (%), mean\n"
-    "           absolute error per window (FPS and %), the worst window\n"
+    "  FPS      mean FPS (frame times / their sum) and window FPS (frame times per\n"
+    "           full 1 s window), each with its error (%); the mean absolute error per\n"
+    "           window (FPS and %), the worst window\n"
     "  p50..99  frame-time percentile errors, estimate - truth (ms)\n"
     "  janks    PerfDog janks of the estimate vs the truth's, matched when their\n"
     "           intervals overlap in time: precision and recall\n"
@@ -36,6 +38,9 @@ static const char score_help[] =
     "  --json          JSON for machines (schema: analyzer/REPORT.md)\n"
     "  --tick-ms N     meter period when a capture has no tick records (default 1000)\n"
     "                  (10..3600000 ms, as framerec --tick-ms)\n"
+    "  --from T, --to T   score only the records from T to T of each capture (seconds\n"
+    "                  after its first record: 1.5, 2s, 1500ms; --to +D: D after\n"
+    "                  --from); every variant still replays from the start\n"
     "\n"
     "exit: 0 scored, 1 a capture is corrupt or unreadable, 2 usage (also an unknown\n"
     "tracker name: the message lists the names).\n"
@@ -43,7 +48,7 @@ static const char score_help[] =
     "examples:\n"
     "  frameanalyze score build/fixtures/*.frc\n"
     "  frameanalyze score capture.frc --tracker kala,main-surface\n"
-    "  frameanalyze score --json capture.frc | jq '.aggregate.trackers[].fps_mae_percent'\n";
+    "  frameanalyze score --json capture.frc | jq '.aggregate.trackers[].window_fps_mae_percent'\n";
 
 /*
  * Parse "all" or "a,b,c" into names (pointing into the tracker table). Strict: an empty
@@ -83,12 +88,19 @@ static int parse_trackers(char *arg, const char **names, size_t *n)
 
 /* Numbers derived from the sums of a result, shared by the text and the JSON. */
 struct derived {
-	bool fps, prec, rec, meter, settle;
-	double truth_fps, est_fps, bias_pct, mae, mae_pct;
+	bool fps, mean, prec, rec, meter, settle;
+	double truth_fps, est_fps, bias_pct, mae, mae_pct; /* window FPS (windows.h) */
+	double truth_mean, est_mean, mean_pct;		   /* mean FPS (frame times) */
 	double precision, recall;
 	double meter_mae, meter_pct;
 	double settle_mean_ms, settle_max_ms;
 };
+
+/* The mean FPS of n frame times summing to sum_ns (REPORT.md "Metric names"). */
+static double mean_fps(uint64_t n, uint64_t sum_ns)
+{
+	return sum_ns ? (double)n * 1e9 / (double)sum_ns : 0;
+}
 
 static void derive(const struct score_result *r, struct derived *d)
 {
@@ -103,6 +115,11 @@ static void derive(const struct score_result *r, struct derived *d)
 		d->mae = (double)r->abs_err_frames / w;
 		d->mae_pct = (double)r->abs_err_frames * 100.0 / t;
 	}
+	d->truth_mean = mean_fps(r->truth_deltas, r->truth_sum_ns);
+	d->est_mean = mean_fps(r->est_deltas, r->est_sum_ns);
+	d->mean = r->truth_deltas > 0 && r->est_deltas > 0;
+	if (d->mean)
+		d->mean_pct = (d->est_mean - d->truth_mean) * 100.0 / d->truth_mean;
 	d->prec = r->est_janks > 0;
 	d->precision = d->prec ? (double)r->est_matched / (double)r->est_janks : 0;
 	d->rec = r->truth_janks > 0;
@@ -119,26 +136,37 @@ static void derive(const struct score_result *r, struct derived *d)
 	}
 }
 
-/* "%.*f" or "-" for an undefined number. */
-static const char *num(char *buf, size_t len, bool ok, int prec, double v)
+/* "%.3f" (every number has 3 decimals: REPORT.md "Metric names"), or "-" when undefined. */
+static const char *num(char *buf, size_t len, bool ok, double v)
 {
 	if (!ok)
 		snprintf(buf, len, "-");
 	else
-		snprintf(buf, len, "%.*f", prec, v);
+		snprintf(buf, len, "%.3f", v);
 	return buf;
 }
 
-static void text_header(FILE *out)
+/*
+ * The text table is two tables of at most 100 columns (REPORT.md "Score"), each row
+ * starting with the tracker: FPS (mean and window, their errors, the worst window), then
+ * frame times, janks and the meter.
+ */
+#define FPS_ROW "  %-13s %8s %8s %10s %8s %8s %8s %9s\n"
+#define REST_ROW "  %-13s %23s %11s %8s %8s %s\n"
+
+static void text_header(FILE *out, bool fps)
 {
-	fprintf(out, "  %-13s %8s %8s %7s %7s %9s %23s %11s %8s %7s %s\n", "tracker", "FPS",
-		"error%", "MAE", "MAE%", "worst", "p50/p95/p99 err ms", "jank P/R", "meter", "mtr%",
-		"settle ms (changes, unsettled)");
+	if (fps)
+		fprintf(out, FPS_ROW, "tracker", "mean FPS", "err%", "window FPS", "err%", "MAE",
+			"MAE%", "worst");
+	else
+		fprintf(out, REST_ROW, "tracker", "p50/p95/p99 err ms", "jank P/R", "meter", "mtr%",
+			"settle ms (changes, unsettled)");
 }
 
-static void text_row(FILE *out, const struct score_result *r, bool aggregate)
+static void text_fps_row(FILE *out, const struct score_result *r)
 {
-	char a[32], b[32], c[32], e[32], f[32], g[32], w[48], p[128], j[80], st[96];
+	char a[32], b[32], c[32], e[32], f[32], g[32], w[48];
 	struct derived d;
 
 	derive(r, &d);
@@ -146,6 +174,18 @@ static void text_row(FILE *out, const struct score_result *r, bool aggregate)
 		snprintf(w, sizeof(w), "%+" PRId64 "@%.0fs", r->worst_signed, r->worst_at_s);
 	else
 		snprintf(w, sizeof(w), "-");
+	fprintf(out, FPS_ROW, r->tracker, num(a, sizeof(a), r->est_deltas > 0, d.est_mean),
+		num(b, sizeof(b), d.mean, d.mean_pct), num(c, sizeof(c), d.fps, d.est_fps),
+		num(e, sizeof(e), d.fps, d.bias_pct), num(f, sizeof(f), d.fps, d.mae),
+		num(g, sizeof(g), d.fps, d.mae_pct), w);
+}
+
+static void text_rest_row(FILE *out, const struct score_result *r, bool aggregate)
+{
+	char a[32], b[32], c[32], f[32], g[32], p[128], j[80], st[96];
+	struct derived d;
+
+	derive(r, &d);
 	if (r->captures == 0)
 		snprintf(p, sizeof(p), "-");
 	else if (aggregate) /* mean of the captures' absolute errors */
@@ -157,50 +197,83 @@ static void text_row(FILE *out, const struct score_result *r, bool aggregate)
 			 ((double)r->est_p[0] - (double)r->truth_p[0]) / 1e6,
 			 ((double)r->est_p[1] - (double)r->truth_p[1]) / 1e6,
 			 ((double)r->est_p[2] - (double)r->truth_p[2]) / 1e6);
-	snprintf(j, sizeof(j), "%s/%s", num(a, sizeof(a), d.prec, 2, d.precision),
-		 num(b, sizeof(b), d.rec, 2, d.recall));
+	snprintf(j, sizeof(j), "%s/%s", num(a, sizeof(a), d.prec, d.precision),
+		 num(b, sizeof(b), d.rec, d.recall));
 	snprintf(st, sizeof(st), "%s (%" PRIu64 ", %" PRIu64 ")",
-		 num(c, sizeof(c), d.settle, 0, d.settle_mean_ms), r->changes, r->unsettled);
-	fprintf(out, "  %-13s %8s %8s %7s %7s %9s %23s %11s %8s %7s %s\n", r->tracker,
-		num(a, sizeof(a), d.fps, 3, d.est_fps), num(b, sizeof(b), d.fps, 2, d.bias_pct),
-		num(c, sizeof(c), d.fps, 3, d.mae), num(e, sizeof(e), d.fps, 2, d.mae_pct), w, p, j,
-		num(f, sizeof(f), d.meter, 3, d.meter_mae),
-		num(g, sizeof(g), d.meter, 2, d.meter_pct), st);
+		 num(c, sizeof(c), d.settle, d.settle_mean_ms), r->changes, r->unsettled);
+	fprintf(out, REST_ROW, r->tracker, p, j, num(f, sizeof(f), d.meter, d.meter_mae),
+		num(g, sizeof(g), d.meter, d.meter_pct), st);
+}
+
+/* Both tables of the n results. */
+static void text_tables(FILE *out, const struct score_result *r, size_t n, bool aggregate)
+{
+	text_header(out, true);
+	for (size_t i = 0; i < n; i++)
+		text_fps_row(out, &r[i]);
+	text_header(out, false);
+	for (size_t i = 0; i < n; i++)
+		text_rest_row(out, &r[i], aggregate);
+}
+
+/* "S.mmm" of ns (truncated to the ms): a window's offsets. */
+static const char *secs3(char *buf, size_t len, uint64_t ns)
+{
+	snprintf(buf, len, "%" PRIu64 ".%03" PRIu64, ns / 1000000000u, ns / 1000000u % 1000u);
+	return buf;
 }
 
 static void text_capture(FILE *out, const struct score_capture *cap, const struct score_result *r,
 			 size_t n)
 {
-	char t[32];
+	char t[32], m[32];
 	struct derived d;
 
 	derive(&r[0], &d);
 	fprintf(out, "capture ");
 	cli_put_text(out, cap->path);
 	fprintf(out, "%s\n", cap->truncated ? " (truncated: scored up to the damage)" : "");
+	if (n && r[0].windowed)
+		fprintf(out,
+			"  window: %s .. %s s after the first record (replayed from the start)\n",
+			secs3(t, sizeof(t), r[0].from_ns), secs3(m, sizeof(m), r[0].to_ns));
 	if (!cap->has_frames) {
 		fprintf(out, "  no frame records: nothing to score\n\n");
 		return;
 	}
 	fprintf(out,
 		"  truth: pid %" PRIu32 " (%" PRIu64 " of %" PRIu64
-		" frames), main surface %#" PRIx64 " (%" PRIu64 " calls, %" PRIu64
-		" surface%s); %" PRIu64 " full windows, %s FPS submitted\n",
+		" frames), main surface %#" PRIx64 " (%" PRIu64 " calls, %" PRIu64 " surface%s)\n",
 		cap->pid, cap->pid_calls, cap->frames, cap->main_surface, cap->main_calls,
-		cap->surfaces, cap->surfaces == 1 ? "" : "s", r[0].windows,
-		num(t, sizeof(t), d.fps, 3, d.truth_fps));
-	text_header(out);
-	for (size_t i = 0; i < n; i++)
-		text_row(out, &r[i], false);
+		cap->surfaces, cap->surfaces == 1 ? "" : "s");
+	fprintf(out, "  submitted: mean %s FPS, window %s FPS (%" PRIu64 " full windows)\n",
+		num(m, sizeof(m), r[0].truth_deltas > 0, d.truth_mean),
+		num(t, sizeof(t), d.fps, d.truth_fps), r[0].windows);
+	text_tables(out, r, n, false);
 	fputc('\n', out);
 }
 
-static void json_num(FILE *out, const char *key, bool ok, int prec, double v, bool comma)
+static void json_num(FILE *out, const char *key, bool ok, double v, bool comma)
 {
 	if (ok)
-		fprintf(out, "\"%s\": %.*f%s", key, prec, v, comma ? ", " : "");
+		fprintf(out, "\"%s\": %.3f%s", key, v, comma ? ", " : "");
 	else
 		fprintf(out, "\"%s\": null%s", key, comma ? ", " : "");
+}
+
+static void json_worst(FILE *out, const struct score_result *r, const struct derived *d,
+		       bool aggregate)
+{
+	if (d->fps && aggregate) {
+		fprintf(out, "\"worst_window\": {\"path\": \"");
+		cli_put_json_chars(out, r->worst_path ? r->worst_path : "");
+		fprintf(out, "\", \"start_s\": %.0f, \"error_fps\": %" PRId64 "}, ", r->worst_at_s,
+			r->worst_signed);
+	} else if (d->fps) {
+		fprintf(out, "\"worst_window\": {\"start_s\": %.0f, \"error_fps\": %" PRId64 "}, ",
+			r->worst_at_s, r->worst_signed);
+	} else
+		fprintf(out, "\"worst_window\": null, ");
 }
 
 static void json_tracker(FILE *out, const struct score_result *r, bool aggregate, bool last)
@@ -211,42 +284,48 @@ static void json_tracker(FILE *out, const struct score_result *r, bool aggregate
 	    {"p50_abs_error_ms", "p95_abs_error_ms", "p99_abs_error_ms"}};
 
 	derive(r, &d);
-	fprintf(out, "      {\"name\": \"%s\", \"windows\": %" PRIu64 ", ", r->tracker, r->windows);
-	json_num(out, "fps", d.fps, 3, d.est_fps, true);
-	json_num(out, "fps_error_percent", d.fps, 3, d.bias_pct, true);
-	json_num(out, "fps_mae", d.fps, 3, d.mae, true);
-	json_num(out, "fps_mae_percent", d.fps, 3, d.mae_pct, true);
-	if (d.fps && aggregate) {
-		fprintf(out, "\"worst_window\": {\"path\": \"");
-		cli_put_json_chars(out, r->worst_path ? r->worst_path : "");
-		fprintf(out, "\", \"start_s\": %.0f, \"error_fps\": %" PRId64 "}, ", r->worst_at_s,
-			r->worst_signed);
-	} else if (d.fps) {
-		fprintf(out, "\"worst_window\": {\"start_s\": %.0f, \"error_fps\": %" PRId64 "}, ",
-			r->worst_at_s, r->worst_signed);
-	} else
-		fprintf(out, "\"worst_window\": null, ");
+	fprintf(out, "      {\"name\": \"%s\", \"full_windows\": %" PRIu64 ", ", r->tracker,
+		r->windows);
+	json_num(out, "mean_fps", r->est_deltas > 0, d.est_mean, true);
+	json_num(out, "mean_fps_error_percent", d.mean, d.mean_pct, true);
+	json_num(out, "window_fps", d.fps, d.est_fps, true);
+	json_num(out, "window_fps_error_percent", d.fps, d.bias_pct, true);
+	json_num(out, "window_fps_mae", d.fps, d.mae, true);
+	json_num(out, "window_fps_mae_percent", d.fps, d.mae_pct, true);
+	json_worst(out, r, &d, aggregate);
 	for (int i = 0; i < 3; i++)
-		json_num(out, pk[aggregate][i], r->captures > 0, 3,
+		json_num(out, pk[aggregate][i], r->captures > 0,
 			 aggregate ? r->p_abs_err_ms[i] / (double)r->captures
 				   : ((double)r->est_p[i] - (double)r->truth_p[i]) / 1e6,
 			 true);
 	fprintf(out, "\"truth_janks\": %" PRIu64 ", \"janks\": %" PRIu64 ", ", r->truth_janks,
 		r->est_janks);
-	json_num(out, "jank_precision", d.prec, 4, d.precision, true);
-	json_num(out, "jank_recall", d.rec, 4, d.recall, true);
+	json_num(out, "jank_precision", d.prec, d.precision, true);
+	json_num(out, "jank_recall", d.rec, d.recall, true);
 	fprintf(out, "\"jank_list_truncated\": %s, ", r->janks_truncated ? "true" : "false");
 	fprintf(out, "\"meter_ticks\": %" PRIu64 ", \"meter_none\": %" PRIu64 ", ", r->ticks,
 		r->ticks_none);
-	json_num(out, "meter_mae", d.meter, 3, d.meter_mae, true);
-	json_num(out, "meter_mae_percent", d.meter, 3, d.meter_pct, true);
+	json_num(out, "meter_mae", d.meter, d.meter_mae, true);
+	json_num(out, "meter_mae_percent", d.meter, d.meter_pct, true);
 	fprintf(out,
 		"\"rate_changes\": %" PRIu64 ", \"settled\": %" PRIu64 ", \"unsettled\": %" PRIu64
 		", ",
 		r->changes, r->settled, r->unsettled);
-	json_num(out, "settle_mean_ms", d.settle, 3, d.settle_mean_ms, true);
-	json_num(out, "settle_max_ms", d.settle, 3, d.settle_max_ms, false);
+	json_num(out, "settle_mean_ms", d.settle, d.settle_mean_ms, true);
+	json_num(out, "settle_max_ms", d.settle, d.settle_max_ms, false);
 	fprintf(out, "}%s\n", last ? "" : ",");
+}
+
+/* "window": the scored window's offsets in s, or null: the whole capture. */
+static void json_window(FILE *out, const struct score_result *r)
+{
+	char a[32], b[32];
+
+	if (!r || !r->windowed)
+		fprintf(out, "\"window\": null, ");
+	else
+		fprintf(out, "\"window\": {\"from_s\": %s, \"to_s\": %s}, ",
+			secs3(a, sizeof(a), r->from_ns), secs3(b, sizeof(b), r->to_ns));
 }
 
 static void json_capture(FILE *out, const struct score_capture *cap, const struct score_result *r,
@@ -258,6 +337,7 @@ static void json_capture(FILE *out, const struct score_capture *cap, const struc
 	fprintf(out, "    {\"path\": \"");
 	cli_put_json_chars(out, cap->path);
 	fprintf(out, "\", \"status\": \"%s\", ", cap->truncated ? "truncated" : "complete");
+	json_window(out, n ? &r[0] : NULL);
 	if (cap->has_frames)
 		fprintf(out,
 			"\"pid\": %" PRIu32 ", \"pid_frames\": %" PRIu64 ", \"frames\": %" PRIu64
@@ -267,13 +347,14 @@ static void json_capture(FILE *out, const struct score_capture *cap, const struc
 			cap->main_calls);
 	else
 		fprintf(out, "\"pid\": null, \"frames\": 0, ");
-	fprintf(out, "\"windows\": %" PRIu64 ", ", n ? r[0].windows : 0);
-	json_num(out, "truth_fps", n && d.fps, 3, d.truth_fps, true);
+	fprintf(out, "\"full_windows\": %" PRIu64 ", ", n ? r[0].windows : 0);
+	json_num(out, "truth_mean_fps", n && r[0].truth_deltas, d.truth_mean, true);
+	json_num(out, "truth_window_fps", n && d.fps, d.truth_fps, true);
 	for (int i = 0; i < 3; i++) {
 		static const char *k[3] = {"truth_p50_ms", "truth_p95_ms", "truth_p99_ms"};
 
-		json_num(out, k[i], n && r[0].truth_deltas, 3,
-			 n ? (double)r[0].truth_p[i] / 1e6 : 0, true);
+		json_num(out, k[i], n && r[0].truth_deltas, n ? (double)r[0].truth_p[i] / 1e6 : 0,
+			 true);
 	}
 	fprintf(out, "\"truth_janks\": %" PRIu64 ",\n     \"trackers\": [\n",
 		n ? r[0].truth_janks : 0);
@@ -294,18 +375,17 @@ static int score_all(FILE *out, char **paths, size_t n_paths, const struct repla
 	if (json)
 		fprintf(out, "{\n  \"frameanalyze_score\": 1,\n  \"captures\": [\n");
 	else
-		fprintf(
-		    out,
-		    "score: %zu capture%s; truth = the main surface of each capture's main PID; "
-		    "analyzer/REPORT.md defines every column\n\n",
-		    n_paths, n_paths == 1 ? "" : "s");
+		fprintf(out,
+			"score: %zu capture%s; truth: the main surface of each capture's main PID "
+			"(REPORT.md \"Score\")\n\n",
+			n_paths, n_paths == 1 ? "" : "s");
 	for (size_t c = 0; c < n_paths; c++) {
 		struct replay_source src = {.path = paths[c]};
 
-		if (score_capture(&src, ropt, names, n, &cap, res, err, sizeof(err))) {
-			cli_error("score", "%s", err);
-			return EXIT_INPUT;
-		}
+		int rc = score_capture(&src, ropt, names, n, &cap, res, err, sizeof(err));
+
+		if (rc)
+			return cli_replay_error("score", rc, err);
 		if (cap.truncated)
 			cli_error("score", "warning: %s: truncated; scored up to the damage",
 				  paths[c]);
@@ -325,12 +405,10 @@ static int score_all(FILE *out, char **paths, size_t n_paths, const struct repla
 	} else {
 		fprintf(
 		    out,
-		    "all %zu captures pooled (p50/p95/p99: mean absolute error; worst: see JSON "
-		    "aggregate for its capture)\n",
+		    "all %zu captures pooled (p50/p95/p99: mean absolute error; worst's capture: "
+		    "JSON)\n",
 		    n_paths);
-		text_header(out);
-		for (size_t i = 0; i < n; i++)
-			text_row(out, &agg[i], true);
+		text_tables(out, agg, n, true);
 	}
 	return EXIT_OK;
 }
@@ -382,7 +460,7 @@ int cmd_score(int argc, char **argv)
 	const struct cli_spec spec = {
 	    .cmd = "score",
 	    .help = score_help,
-	    .takes = CLI_TICK | CLI_JSON,
+	    .takes = CLI_TICK | CLI_JSON | CLI_WINDOW,
 	    .extra = extra,
 	    .on_extra = on_option,
 	    .ctx = &list,

@@ -3,6 +3,7 @@
 #include "compare.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,7 +15,7 @@
 static const struct {
 	const char *key, *label, *unit, *why_none;
 } metrics[CM_COUNT] = {
-    [CM_SUB_FPS] = {"submitted_fps", "submitted FPS (main surface)", "FPS", "no frames"},
+    [CM_SUB_FPS] = {"submitted_fps", "submitted mean FPS (main surface)", "FPS", "no frames"},
     [CM_LOW1] = {"low_1pct_fps", "1 % low (submissions)", "FPS", "no frames"},
     [CM_P50] = {"p50_ms", "p50 frame time (submissions)", "ms", "no frames"},
     [CM_P90] = {"p90_ms", "p90 frame time (submissions)", "ms", "no frames"},
@@ -206,7 +207,8 @@ size_t compare_run(struct comparison *c)
 
 static const char *const state_name[3] = {"ok", "TRIPPED", "NO DATA"};
 
-enum num_style { PLAIN3, SIGNED3, SIGNED1 };
+/* every number with 3 decimals (REPORT.md "Metric names"); a change signed */
+enum num_style { PLAIN3, SIGNED3 };
 
 static void num(char *buf, size_t len, struct compare_value v, enum num_style st)
 {
@@ -214,10 +216,8 @@ static void num(char *buf, size_t len, struct compare_value v, enum num_style st
 		snprintf(buf, len, "null");
 	else if (st == PLAIN3)
 		snprintf(buf, len, "%.3f", v.v);
-	else if (st == SIGNED3)
-		snprintf(buf, len, "%+.3f", v.v);
 	else
-		snprintf(buf, len, "%+.1f", v.v);
+		snprintf(buf, len, "%+.3f", v.v);
 }
 
 static void put_text(FILE *out, const char *v)
@@ -230,22 +230,35 @@ static void put_json(FILE *out, const char *v)
 	frc_escape_write(out, v, strlen(v), FRC_ESCAPE_JSON);
 }
 
+/* A model's window (--from/--to) as "S.mmm..S.mmm" s after its first record; false: none. */
+static bool window_of(const struct report_model *m, char *buf, size_t len)
+{
+	uint64_t a = m->run.span_start - m->run.stats.first_ktime_ns;
+	uint64_t b = m->run.span_end - m->run.stats.first_ktime_ns;
+
+	snprintf(buf, len, "%" PRIu64 ".%03" PRIu64 "..%" PRIu64 ".%03" PRIu64, a / 1000000000u,
+		 a / 1000000u % 1000u, b / 1000000000u, b / 1000000u % 1000u);
+	return m->run.windowed;
+}
+
 void compare_render_text(const struct comparison *c, FILE *out)
 {
-	char b[32], a[32], d[32], p[32];
+	char b[64], a[64], d[32], p[32];
 
 	fputs("compare: ", out);
 	put_text(out, c->before_path);
 	fputs(" -> ", out);
 	put_text(out, c->after_path);
 	fprintf(out, " (tracker %s -> %s)\n", c->before->tracker, c->after->tracker);
+	if (window_of(c->before, b, sizeof(b)) && window_of(c->after, a, sizeof(a)))
+		fprintf(out, "  window: %s s -> %s s after each first record\n", b, a);
 	fprintf(out, "  %-34s %12s %12s %12s %10s\n", "metric", "before", "after", "change",
 		"change %");
 	for (int m = 0; m < CM_COUNT; m++) {
 		num(b, sizeof(b), c->b[m], PLAIN3);
 		num(a, sizeof(a), c->a[m], PLAIN3);
 		num(d, sizeof(d), delta_of(c->b[m], c->a[m]), SIGNED3);
-		num(p, sizeof(p), pct_of(c->b[m], c->a[m]), SIGNED1);
+		num(p, sizeof(p), pct_of(c->b[m], c->a[m]), SIGNED3);
 		fprintf(out, "  %-34s %12s %12s %12s %10s\n", metrics[m].label, b, a, d, p);
 	}
 	if (!c->n_gates)
@@ -268,6 +281,25 @@ static void json_val(FILE *out, const char *key, struct compare_value v, bool co
 	fprintf(out, "\"%s\": %s%s", key, buf, comma ? ", " : "");
 }
 
+/* "window_before" / "window_after": {"from_s", "to_s"}, or null without a window. */
+static void json_windows(const struct comparison *c, FILE *out)
+{
+	const struct report_model *m[2] = {c->before, c->after};
+	static const char *const key[2] = {"window_before", "window_after"};
+
+	for (int i = 0; i < 2; i++) {
+		char w[64], *dots;
+
+		if (!window_of(m[i], w, sizeof(w))) {
+			fprintf(out, "  \"%s\": null,\n", key[i]);
+			continue;
+		}
+		dots = strstr(w, "..");
+		*dots = '\0';
+		fprintf(out, "  \"%s\": {\"from_s\": %s, \"to_s\": %s},\n", key[i], w, dots + 2);
+	}
+}
+
 void compare_render_json(const struct comparison *c, FILE *out)
 {
 	fputs("{\n  \"frameanalyze_compare\": 1,\n  \"before\": \"", out);
@@ -276,6 +308,7 @@ void compare_render_json(const struct comparison *c, FILE *out)
 	put_json(out, c->after_path);
 	fprintf(out, "\",\n  \"tracker_before\": \"%s\",\n  \"tracker_after\": \"%s\",\n",
 		c->before->tracker, c->after->tracker);
+	json_windows(c, out);
 	fputs("  \"metrics\": {", out);
 	for (int m = 0; m < CM_COUNT; m++) {
 		fprintf(out, "%s\n    \"%s\": {", m ? "," : "", metrics[m].key);
@@ -326,7 +359,7 @@ void compare_render_html(const struct comparison *c, FILE *out)
 		num(b, sizeof(b), c->b[m], PLAIN3);
 		num(a, sizeof(a), c->a[m], PLAIN3);
 		num(d, sizeof(d), delta_of(c->b[m], c->a[m]), SIGNED3);
-		num(p, sizeof(p), pct_of(c->b[m], c->a[m]), SIGNED1);
+		num(p, sizeof(p), pct_of(c->b[m], c->a[m]), SIGNED3);
 		fprintf(out,
 			"<tr><td>%s (%s)</td><td data-json=\"metrics.%s.before\">%s</td><td>%s</td>"
 			"<td>%s</td><td>%s</td></tr>\n",

@@ -20,6 +20,7 @@
 #include "perfdog.h"
 #include "summary.h"
 #include "submissions.h"
+#include "windows.h"
 
 #define SEC_NS 1000000000ull
 #define SCORE_MAX_JANKS (1u << 20)
@@ -49,9 +50,8 @@ struct series {
 struct run {
 	struct submissions *subm;
 	uint32_t pid;
-	uint64_t t0, n_full; /* first record; full 1 s windows */
-	uint64_t cur_win;
-	uint64_t win_end; /* t0 + (cur_win + 1) s, saturating: no division per frame */
+	uint64_t t0;	      /* the span's start (replay.h) */
+	struct win_clock clk; /* the full 1 s windows (windows.h) */
 	struct series truth_s, est_s;
 	uint64_t *ring; /* ktime of the truth's recent frame-time ends */
 	size_t ring_head, ring_len;
@@ -87,19 +87,12 @@ static struct series *series_stats(struct series *s)
 	return s->owner ? (struct series *)s->owner : s;
 }
 
-static uint64_t window_end(uint64_t t0, uint64_t w)
-{
-	uint64_t span = w >= UINT64_MAX / SEC_NS ? UINT64_MAX : (w + 1) * SEC_NS;
-
-	return t0 > UINT64_MAX - span ? UINT64_MAX : t0 + span;
-}
-
 /* Close the current window (if it is a full one) and move to window w. */
 static void window_advance(struct run *run, uint64_t w)
 {
 	struct score_result *r = run->r;
 
-	if (run->cur_win < run->n_full) {
+	if (run->clk.cur < run->clk.n_full) {
 		uint64_t t = run->truth_s.cur_count, e = run->est_s.cur_count;
 		uint64_t d = e > t ? e - t : t - e;
 
@@ -108,27 +101,23 @@ static void window_advance(struct run *run, uint64_t w)
 		r->abs_err_frames += d;
 		if (d > r->worst_err) {
 			r->worst_err = d;
-			r->worst_at_s = (double)run->cur_win;
+			r->worst_at_s = (double)run->clk.cur;
 			r->worst_signed = (int64_t)e - (int64_t)t;
 		}
 	}
 	run->truth_s.cur_count = run->est_s.cur_count = 0;
-	run->cur_win = w;
-	run->win_end = window_end(run->t0, w);
+	win_clock_move(&run->clk, w);
 }
 
 /* A frame time of a series ending at ktime: window count, summary, jank list. */
 static int series_add(struct run *run, struct series *s, const struct pipeline_delta *d)
 {
+	uint64_t w;
 	int rc;
 
 	/* A frame back in time counts in the current window (windows only move forward). */
-	if (d->ktime_ns >= run->win_end) {
-		uint64_t w = d->ktime_ns > run->t0 ? (d->ktime_ns - run->t0) / SEC_NS : 0;
-
-		if (w > run->cur_win)
-			window_advance(run, w);
-	}
+	if (win_clock_past(&run->clk, d->ktime_ns, &w))
+		window_advance(run, w);
 	s->cur_count++;
 	if (s->owner)
 		return 0;
@@ -197,6 +186,16 @@ static int run_delta(void *ctx, const struct pipeline_delta *d)
 	return d->pid == run->pid ? series_add(run, &run->est_s, d) : 0;
 }
 
+/* A delta before the window (replay.h): the estimate's PerfDog window only. */
+static int run_warm_delta(void *ctx, const struct pipeline_delta *d)
+{
+	struct run *run = ctx;
+
+	if (d->pid == run->pid)
+		(void)perfdog_push(run->est_s.win, d->delta_ns);
+	return 0;
+}
+
 /* Settle: the first tick within 5 % of the truth after the truth's rate changed by > 5 %. */
 static void settle_step(struct run *run, uint64_t now, double truth, double err)
 {
@@ -249,9 +248,11 @@ static int run_begin(void *ctx, const struct replay_info *info)
 
 	run->pid = mp ? mp->pid : 0; /* counted in this replay's scan pass */
 	run->r->truncated = info->stats.status != FRC_STATUS_COMPLETE;
-	run->t0 = info->stats.first_ktime_ns;
-	run->n_full = (info->stats.last_ktime_ns - info->stats.first_ktime_ns) / SEC_NS;
-	run->win_end = window_end(run->t0, run->cur_win);
+	run->t0 = info->span_start;
+	run->r->windowed = info->windowed;
+	run->r->from_ns = info->span_start - info->stats.first_ktime_ns;
+	run->r->to_ns = info->span_end - info->stats.first_ktime_ns;
+	win_clock_init(&run->clk, info->span_start, info->span_end);
 	return 0;
 }
 
@@ -309,7 +310,7 @@ static void finish_run(struct run *run)
 	struct series *ts = series_stats(&run->truth_s), *es = &run->est_s;
 
 	window_advance(run, UINT64_MAX);
-	r->windows = run->n_full;
+	r->windows = run->clk.n_full;
 	r->unsettled += run->pending;
 	summary_frame_numbers(ts->sum, &t);
 	summary_frame_numbers(es->sum, &e);
@@ -322,6 +323,8 @@ static void finish_run(struct run *run)
 		    1e6;
 	r->truth_deltas = t.deltas;
 	r->est_deltas = e.deltas;
+	r->truth_sum_ns = t.sum_ns;
+	r->est_sum_ns = e.sum_ns;
 	r->captures = t.deltas && e.deltas; /* percentile errors exist */
 	if (!r->captures)
 		memset(r->p_abs_err_ms, 0, sizeof(r->p_abs_err_ms));
@@ -357,10 +360,12 @@ static int lead_begin(void *ctx, const struct replay_info *info)
 /*
  * A record's truth step, for every variant's run at once (the plan's lead sink: before any
  * lane's pipeline sees the record, where each run's own record callback would do it).
+ * warm: a record before the window (replay.h): the truth's PerfDog window follows, nothing
+ * is counted.
  */
-static int lead_record(void *ctx, const struct frc_record *rec, uint64_t frame_seq)
+static int lead_step(struct score_lanes *sl, const struct frc_record *rec, uint64_t frame_seq,
+		     bool warm)
 {
-	struct score_lanes *sl = ctx;
 	struct pipeline_delta d;
 	uint32_t pid = rec->type == FRC_ATTACH ? rec->u.attach.pid : rec->u.exit.pid;
 
@@ -375,6 +380,11 @@ static int lead_record(void *ctx, const struct frc_record *rec, uint64_t frame_s
 	}
 	if (!subm_series_next(sl->truth, rec, frame_seq, &d) || d.pid != sl->pid)
 		return 0;
+	if (warm) {
+		if (sl->n)
+			(void)perfdog_push(sl->runs[0].truth_s.win, d.delta_ns); /* the owner's */
+		return 0;
+	}
 	for (size_t i = 0; i < sl->n; i++) {
 		struct run *run = &sl->runs[i];
 		int rc;
@@ -386,9 +396,20 @@ static int lead_record(void *ctx, const struct frc_record *rec, uint64_t frame_s
 	return 0;
 }
 
+static int lead_record(void *ctx, const struct frc_record *rec, uint64_t frame_seq)
+{
+	return lead_step(ctx, rec, frame_seq, false);
+}
+
+static int lead_warm_record(void *ctx, const struct frc_record *rec, uint64_t frame_seq)
+{
+	return lead_step(ctx, rec, frame_seq, true);
+}
+
 struct replay_sink score_lanes_lead(struct score_lanes *sl)
 {
-	return (struct replay_sink){.ctx = sl, .begin = lead_begin, .record = lead_record};
+	return (struct replay_sink){
+	    .ctx = sl, .begin = lead_begin, .record = lead_record, .warm_record = lead_warm_record};
 }
 
 void score_lanes_free(struct score_lanes *sl)
@@ -424,7 +445,8 @@ static int lane_init(struct score_lanes *sl, size_t i, struct submissions *truth
 					    .begin = run_begin,
 					    .delta = run_delta,
 					    .reading = run_reading,
-					    .error = run_error};
+					    .error = run_error,
+					    .warm_delta = run_warm_delta};
 	sl->lanes[i] = (struct replay_lane){name, &sl->sinks[i], 1};
 	return 0;
 }
@@ -514,6 +536,12 @@ cleanup:
 	return rc;
 }
 
+/* a + b, held at UINT64_MAX (a ktime jump must not wrap the pooled sums of frame times) */
+static uint64_t sat_add(uint64_t a, uint64_t b)
+{
+	return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
+
 void score_add(struct score_result *acc, const struct score_result *r)
 {
 	if (r->worst_err > acc->worst_err || acc->captures == 0) {
@@ -532,6 +560,8 @@ void score_add(struct score_result *acc, const struct score_result *r)
 	acc->captures += r->captures;
 	acc->truth_deltas += r->truth_deltas;
 	acc->est_deltas += r->est_deltas;
+	acc->truth_sum_ns = sat_add(acc->truth_sum_ns, r->truth_sum_ns);
+	acc->est_sum_ns = sat_add(acc->est_sum_ns, r->est_sum_ns);
 	acc->truth_janks += r->truth_janks;
 	acc->est_janks += r->est_janks;
 	acc->est_matched += r->est_matched;

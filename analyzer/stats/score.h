@@ -23,6 +23,9 @@
 struct score_result {
 	const char *tracker;
 	bool truncated; /* the capture is truncated: scored up to the damage */
+	/* the window scored (--from/--to): ns after the capture's first record */
+	bool windowed;
+	uint64_t from_ns, to_ns;
 	/* FPS per full 1 s window: frame times ending in the window */
 	uint64_t windows, truth_frames, est_frames;
 	uint64_t abs_err_frames; /* sum over windows of |est - truth| */
@@ -33,8 +36,9 @@ struct score_result {
 	/* frame-time percentiles, ns (truncated to the us as the report prints them) */
 	uint64_t truth_p[3], est_p[3]; /* p50, p95, p99 */
 	uint64_t truth_deltas, est_deltas;
-	double p_abs_err_ms[3]; /* |est - truth| in ms; summed over captures */
-	uint64_t captures;	/* captures where both series have frame times (p_abs_err_ms) */
+	uint64_t truth_sum_ns, est_sum_ns; /* their sums (saturating): the mean FPS */
+	double p_abs_err_ms[3];		   /* |est - truth| in ms; summed over captures */
+	uint64_t captures; /* captures where both series have frame times (p_abs_err_ms) */
 	/* janks */
 	uint64_t truth_janks, est_janks, est_matched, truth_matched;
 	bool janks_truncated;

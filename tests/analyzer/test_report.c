@@ -7,6 +7,7 @@
  */
 #include <check.h>
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -102,10 +103,11 @@ static void teardown(void)
 /*
  * One PID, two surfaces: 0xa at 60 Hz (period 16666667 ns, 150 calls, buffers cycling
  * over 3) and an overlay 0xb at 10 Hz (25 calls, 2 buffers). The main surface is 0xa (most
- * calls). Its 149 intervals of 16.666667 ms: 60.000 calls/s. Per second, from its first
- * interval's end (1.016666667 s): calls 1..60 close in the first second, 61..120 in the
- * second (call 120 at 3.000000040 s < 3.016666667 s), the rest is not a full second: 2 full
- * seconds of 60. The overlay: 24 intervals over 2.4 s = 10.000 calls/s.
+ * calls). Its 149 intervals of 16.666667 ms: 60.000 calls/s. Full 1 s windows from the first
+ * record (1.000000000 s) up to the last (call 149 at 3.483333383 s): [1 s, 2 s) and [2 s,
+ * 3 s). Calls 1..59 end intervals in the first (call 60 is at 2.000000020 s), calls 60..119
+ * in the second (call 120 at 3.000000040 s is in the partial third): 59 and 60, median 59.5.
+ * The overlay: 24 intervals over 2.4 s = 10.000 calls/s.
  */
 static const char *two_surfaces(void)
 {
@@ -146,9 +148,11 @@ START_TEST(submissions_two_surfaces)
 		   "surface of the main pid\n");
 	ck_out_has("  pid 7 surface 0xb        25 calls, 2 buffers, 10.000 calls/s\n");
 	ck_out_has("  main surface             pid 7 surface 0xa (150 of its 175 calls)\n");
-	ck_out_has("  calls/s                  60.000 (149 intervals)\n");
+	ck_out_has("  mean FPS                 60.000 (149 intervals / their sum)\n");
 	ck_out_has("  intervals p50/p90/p95/p99 16.666 / 16.666 / 16.666 / 16.666 ms\n");
-	ck_out_has("  per second               min 60, max 60, median 60.000 (2 full s)\n");
+	ck_out_has(
+	    "  window FPS               59.500 (intervals in 2 full 1 s windows / windows)\n");
+	ck_out_has("  per window               min 59, max 60, median 59.500\n");
 	ck_out_has("  janks / big janks        0 / 0 (PerfDog)\n");
 	ck_out_has("heuristics vs submissions\n  tracker kala             ");
 	ck_out_has(" vs 60.000 FPS submitted\n");
@@ -158,8 +162,9 @@ START_TEST(submissions_two_surfaces)
 	ck_out_has("{\"pid\": 7, \"surface\": \"0xa\", \"main\": true, \"calls\": 150, "
 		   "\"buffers\": 3, \"buffers_more\": false, \"calls_per_s\": 60.000}");
 	ck_out_has("    \"main_surface\": \"0xa\",\n");
-	ck_out_has("    \"calls_per_s\": 60.000,\n");
-	ck_out_has("    \"per_second_min\": 60.000,\n    \"per_second_max\": 60.000,\n");
+	ck_out_has("    \"mean_fps\": 60.000,\n");
+	ck_out_has("    \"full_windows\": 2,\n    \"window_fps\": 59.500,\n");
+	ck_out_has("    \"per_second_min\": 59.000,\n    \"per_second_max\": 60.000,\n");
 	ck_out_has("    \"stability_percent\": 100.000\n");
 	ck_out_has("  \"tracker\": {\n    \"name\": \"kala\",\n");
 	ck_out_has("    \"submitted_fps\": 60.000,\n");
@@ -180,13 +185,74 @@ START_TEST(verdict_triple_buffered)
 	ck_assert_ptr_nonnull(p);
 	ck_assert_int_eq(sscanf(strstr(p, "\"mean_fps\""), "\"mean_fps\": %lf", &trk), 1);
 	ck_assert_int_eq(sscanf(strstr(p, "\"submitted_fps\""), "\"submitted_fps\": %lf", &sub), 1);
-	ck_assert_int_eq(sscanf(strstr(p, "\"error_percent\""), "\"error_percent\": %lf", &err), 1);
+	ck_assert_int_eq(sscanf(strstr(p, "\"mean_fps_error_percent\""),
+				"\"mean_fps_error_percent\": %lf", &err),
+			 1);
 	ck_assert_msg(sub > 59.9 && sub < 60.1, "submitted %f", sub);
 	ck_assert_msg(trk > 19.9 && trk < 20.1, "kala %f", trk);
 	ck_assert_msg(err > -67.0 && err < -66.3, "error %f", err);
 	snprintf(args, sizeof(args), "report '%s/steady_60hz_triple.frc'", FIXTURES_BIN_DIR);
 	ck_assert_int_eq(fa(args), 0);
-	ck_out_has("  tracker kala             20.016 FPS, -66.6 % vs 60.001 FPS submitted\n");
+	ck_out_has(
+	    "  tracker kala             mean 20.016 FPS, -66.640 % vs 60.001 FPS submitted\n");
+}
+END_TEST
+
+/* The number after "KEY": " in text at or after from (NAN when absent or null). */
+static double json_after(const char *from, const char *key)
+{
+	char pat[96];
+	const char *k;
+
+	snprintf(pat, sizeof(pat), "\"%s\": ", key);
+	k = from ? strstr(from, pat) : NULL;
+	if (!k || !strncmp(k + strlen(pat), "null", 4))
+		return NAN;
+	return strtod(k + strlen(pat), NULL);
+}
+
+/*
+ * One name, one number (issue 18 point 2). score/two_equal_surfaces: records from 1.000 s to
+ * 6.000 s (its last tick): 5 full windows [1 s, 2 s) .. [5 s, 6 s) for report and score alike
+ * (report counted 4 from the first interval's end). The main surface's 300 calls at 1.004 s
+ * + i * 16.666667 ms (the last at 5.987 s) close 299 intervals, all in those windows: window
+ * FPS 299 / 5 = 59.800, while the mean FPS (intervals / their sum) is 1e9 / 16666667 =
+ * 60.000. kala keys on the buffer of two interleaved surfaces: its deltas overlap in time
+ * (mean FPS 20.000 from 50 ms deltas, yet 39.600 deltas per window); report and score must
+ * print the same two numbers under the same two names.
+ */
+START_TEST(one_window_definition)
+{
+	char args[600];
+	const char *frc = FIXTURES_BIN_DIR "/score/two_equal_surfaces.frc", *trk;
+	double rep_win, rep_mean;
+
+	snprintf(args, sizeof(args), "report --json '%s'", frc);
+	ck_assert_int_eq(fa(args), 0);
+	ck_out_has("    \"full_windows\": 5,\n    \"window_fps\": 59.800,\n");
+	ck_out_has("    \"mean_fps\": 60.000,\n");
+	trk = strstr(out_text, "\"tracker\": {");
+	ck_assert_ptr_nonnull(trk);
+	ck_assert_double_eq_tol(json_after(trk, "mean_fps"), 20.0, 0.0005);
+	ck_assert_double_eq_tol(json_after(trk, "submitted_window_fps"), 59.8, 0.0005);
+	rep_win = json_after(trk, "window_fps");
+	rep_mean = json_after(trk, "mean_fps_error_percent");
+	ck_assert_double_eq_tol(rep_win, 39.6, 0.0005);
+	ck_assert_double_eq_tol(rep_mean, -66.667, 0.0005);
+	snprintf(args, sizeof(args), "score --json --tracker kala '%s'", frc);
+	ck_assert_int_eq(fa(args), 0);
+	ck_out_has(
+	    "\"full_windows\": 5, \"truth_mean_fps\": 60.000, \"truth_window_fps\": 59.800,");
+	trk = strstr(out_text, "{\"name\": \"kala\",");
+	ck_assert_ptr_nonnull(trk);
+	ck_assert_double_eq_tol(json_after(trk, "window_fps"), rep_win, 0.0005);
+	ck_assert_double_eq_tol(json_after(trk, "mean_fps_error_percent"), rep_mean, 0.0005);
+	ck_assert_double_eq_tol(json_after(trk, "mean_fps"), 20.0, 0.0005);
+	/* the text says which is which, with 3 decimals everywhere */
+	snprintf(args, sizeof(args), "report '%s'", frc);
+	ck_assert_int_eq(fa(args), 0);
+	ck_out_has("  tracker kala             mean 20.000 FPS, -66.667 % vs 60.000 FPS submitted\n"
+		   "  window FPS               39.600 FPS, -33.779 % vs 59.800 FPS submitted\n");
 }
 END_TEST
 
@@ -223,7 +289,7 @@ START_TEST(html_deterministic_selfcontained)
 	/* the metadata `<b>&"x` is text, not markup */
 	ck_assert_ptr_null(strstr(a, "<b>"));
 	ck_assert_ptr_nonnull(strstr(a, "&lt;b&gt;&amp;&quot;x"));
-	ck_assert_ptr_nonnull(strstr(a, "data-json=\"submissions.calls_per_s\">60.000<"));
+	ck_assert_ptr_nonnull(strstr(a, "data-json=\"submissions.mean_fps\">60.000<"));
 	/* the overlay surface 0xb has its own series in the frame-time chart */
 	ck_assert_ptr_nonnull(strstr(a, "<g class=\"s-o0\">"));
 	ck_assert_ptr_nonnull(strstr(a, ">surface 0xb</text>"));
@@ -301,8 +367,9 @@ START_TEST(compare_gates)
 		 "'p99_ms.pct>0'",
 		 steady, steady);
 	ck_assert_int_eq(fa(args), 0);
-	ck_out_has("  submitted FPS (main surface)");
-	ck_out_has("+0.000       +0.0\n");
+	ck_out_has("  submitted mean FPS (main surface)");
+	/* change % with 3 decimals, as every number */
+	ck_out_has("+0.000     +0.000\n");
 	ck_out_has("  submitted_fps.delta<0");
 	/* 60 Hz by construction: the AFTER value passes a >= 59.9 gate */
 	snprintf(args, sizeof(args), "compare %s %s --fail-if 'submitted_fps.after>=59.9'", steady,
@@ -667,6 +734,7 @@ int main(int argc, char **argv)
 	} cases[] = {
 	    FRC_CASE("submissions_two_surfaces", submissions_two_surfaces),
 	    FRC_CASE("verdict_triple_buffered", verdict_triple_buffered),
+	    FRC_CASE("one_window_definition", one_window_definition),
 	    FRC_CASE("html_deterministic_selfcontained", html_deterministic_selfcontained),
 	    FRC_CASE("html_unwritable_output", html_unwritable_output),
 	    FRC_CASE("perfetto_usage_and_errors", perfetto_usage_and_errors),
