@@ -17,6 +17,7 @@
 #include "signals.h"
 
 static const char *same_as_input(const struct stat *out, char *const *inputs, size_t n);
+#include "meter_kind.h"
 #include "tracker_kind.h"
 
 int cli_usage_error(const char *cmd, const char *fmt, ...)
@@ -43,10 +44,32 @@ int cli_parse_tracker(const char *cmd, const char *arg, const char **out)
 	return cli_usage_error(cmd, "--tracker: unknown tracker '%s' (known: %s)", arg, names);
 }
 
+int cli_parse_meter(const char *cmd, const char *arg, const char **out)
+{
+	char names[256];
+
+	if (meter_kind_find(arg)) {
+		*out = arg;
+		return 0;
+	}
+	meter_kind_names(names, sizeof(names));
+	return cli_usage_error(cmd, "--meter: unknown meter '%s' (known: %s)", arg, names);
+}
+
 /* ------------------------------------------------------------ the one option parser */
 
 /* getopt values of the shared options: above any short option character */
-enum { O_OUTPUT = 'o', O_FORCE = 256, O_TICK, O_TRACKER, O_STRICT, O_JSON, O_HTML, O_HELP = 'h' };
+enum {
+	O_OUTPUT = 'o',
+	O_FORCE = 256,
+	O_TICK,
+	O_TRACKER,
+	O_STRICT,
+	O_JSON,
+	O_HTML,
+	O_METER,
+	O_HELP = 'h'
+};
 
 static const struct {
 	unsigned flag;
@@ -59,6 +82,7 @@ static const struct {
     {CLI_STRICT, {"strict", no_argument, NULL, O_STRICT}},
     {CLI_JSON, {"json", no_argument, NULL, O_JSON}},
     {CLI_HTML, {"html", no_argument, NULL, O_HTML}},
+    {CLI_METER, {"meter", required_argument, NULL, O_METER}},
 };
 
 #define N_SHARED (sizeof(shared_opts) / sizeof(shared_opts[0]))
@@ -116,6 +140,8 @@ static int shared_option(const struct cli_spec *spec, int c, const char *arg, st
 		return 0;
 	case O_TRACKER:
 		return cli_parse_tracker(spec->cmd, arg, &a->ropt.tracker_name);
+	case O_METER:
+		return cli_parse_meter(spec->cmd, arg, &a->ropt.meter_name);
 	case O_JSON:
 	case O_HTML:
 		if (a->format != CLI_TEXT)

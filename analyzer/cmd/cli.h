@@ -37,6 +37,7 @@ enum cli_takes {
 	CLI_STRICT = 1u << 4,  /* --strict */
 	CLI_JSON = 1u << 5,    /* --json */
 	CLI_HTML = 1u << 6,    /* --html (with --json: refused, choose one) */
+	CLI_METER = 1u << 7,   /* --meter NAME (one variant) */
 };
 
 enum cli_format { CLI_TEXT, CLI_FORMAT_JSON, CLI_FORMAT_HTML };
@@ -50,7 +51,7 @@ enum cli_format { CLI_TEXT, CLI_FORMAT_JSON, CLI_FORMAT_HTML };
 
 /* What the shared options said. */
 struct cli_args {
-	struct replay_options ropt; /* --tick-ms, --tracker */
+	struct replay_options ropt; /* --tick-ms, --tracker, --meter */
 	const char *output;	    /* -o, or NULL */
 	bool force, strict;
 	enum cli_format format;
@@ -83,6 +84,9 @@ FRC_MUST_USE bool cli_parse(const struct cli_spec *spec, int argc, char **argv, 
 
 /* A --tracker NAME value: a tracker variant (tracker_kind.h). 0, or the usage error (2). */
 FRC_MUST_USE int cli_parse_tracker(const char *cmd, const char *arg, const char **out);
+
+/* A --meter NAME value: a meter variant (meter_kind.h). 0, or the usage error (2). */
+FRC_MUST_USE int cli_parse_meter(const char *cmd, const char *arg, const char **out);
 
 /* ------------------------------------------------------------ output files */
 

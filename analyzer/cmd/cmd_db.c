@@ -8,7 +8,7 @@
 #include "db.h"
 
 static const char db_help[] =
-    "usage: frameanalyze db IN.frc... -o OUT.db [--tick-ms N] [--tracker NAME]\n"
+    "usage: frameanalyze db IN.frc... -o OUT.db [--tick-ms N] [--tracker NAME] [--meter NAME]\n"
     "\n"
     "Replay captures into an SQLite database: raw records (frames, sysfs samples, drops,\n"
     "attach/exit events, live readings), every tracker delta and every FPS meter reading,\n"
@@ -29,6 +29,9 @@ static const char db_help[] =
     "  --tracker NAME       the frame tracker variant whose deltas are stored (kala,\n"
     "                       surface, process, main-surface; default: the one each\n"
     "                       recording ran, else kala); captures.tracker says which\n"
+    "  --meter NAME         the FPS meter variant whose readings are stored\n"
+    "                       (auriya-10fe7c6, auriya-ccafd78, frc-window; default: the\n"
+    "                       one each recording ran, else auriya-10fe7c6)\n"
     "\n"
     "exit: 0 all captures stored (truncated ones too, with a warning), 1 a capture was\n"
     "corrupt or unreadable (it is skipped, the others are stored) or the database was\n"
@@ -72,7 +75,7 @@ int cmd_db(int argc, char **argv)
 	static const struct cli_spec spec = {
 	    .cmd = "db",
 	    .help = db_help,
-	    .takes = CLI_OUTPUT | CLI_TICK | CLI_TRACKER,
+	    .takes = CLI_OUTPUT | CLI_TICK | CLI_TRACKER | CLI_METER,
 	    .min_pos = 1,
 	    .max_pos = -1,
 	    .pos_usage = "expected at least one capture (IN.frc)",
