@@ -17,6 +17,7 @@
 #include "frc_version.h"
 #include "frame_event.h"
 #include "recorder.h"
+#include "meter_kind.h"
 #include "tracker_kind.h"
 
 static bool verbose;
@@ -51,6 +52,8 @@ static const char usage[] =
     "      --tracker NAME   the frame tracker the live FPS meter runs: kala (default,\n"
     "                       Auriya's), surface, process, main-surface; the capture\n"
     "                       names it, and frameanalyze replays it\n"
+    "      --meter NAME     the FPS meter run live: auriya-10fe7c6 (default), auriya-\n"
+    "                       ccafd78, frc-window; named and replayed likewise\n"
     "Output:\n"
     "  -d, --duration S     stop after S seconds of recording (default: SIGINT/SIGTERM,\n"
     "                       or every target gone; not counting a --wait)\n"
@@ -124,6 +127,7 @@ enum {
 	OPT_SYSFS_ONLY,
 	OPT_FLUSH,
 	OPT_TRACKER,
+	OPT_METER,
 };
 
 static const struct option long_opts[] = {
@@ -139,6 +143,7 @@ static const struct option long_opts[] = {
     {"sysfs-only", no_argument, NULL, OPT_SYSFS_ONLY},
     {"flush-ms", required_argument, NULL, OPT_FLUSH},
     {"tracker", required_argument, NULL, OPT_TRACKER},
+    {"meter", required_argument, NULL, OPT_METER},
     {"duration", required_argument, NULL, 'd'},
     {"output", required_argument, NULL, 'o'},
     {"force", no_argument, NULL, 'f'},
@@ -165,7 +170,7 @@ static int parse_period(const char *name, const char *arg, unsigned *out)
 	return -1;
 }
 
-/* How the recording samples and reads: ring, periods, sysfs, tracker. -1 to go on. */
+/* How the recording samples and reads: ring, periods, sysfs, tracker, meter. -1 to go on. */
 static int parse_sampling_option(struct options *o, int c, const char *arg)
 {
 	unsigned long v;
@@ -199,6 +204,15 @@ static int parse_sampling_option(struct options *o, int c, const char *arg)
 					   names);
 		}
 		o->tracker = arg;
+		return -1;
+	case OPT_METER:
+		if (!meter_kind_find(arg)) {
+			char names[256];
+
+			meter_kind_names(names, sizeof(names));
+			return usage_error("--meter: unknown meter '%s' (known: %s)", arg, names);
+		}
+		o->meter = arg;
 		return -1;
 	default:
 		return usage_error("unknown option");

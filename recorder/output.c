@@ -204,6 +204,8 @@ static void build_meta(struct rec *r, struct meta *m)
 		meta_add(m, "ring.kib", "%u", opt->ring_kib);
 	/* The live tracker: a replay runs the same one unless told otherwise. */
 	meta_add(m, "tracker", "%s", rec_tracker_name(r));
+	/* The live meter, likewise (a capture without the key ran auriya-10fe7c6). */
+	meta_add(m, "meter", "%s", r->opt->meter ? r->opt->meter : METER_KIND_DEFAULT);
 	meta_add(m, "flush.ms", "%u", opt->flush_ms);
 	meta_add(m, "tick.ms", "%u", opt->tick_ms);
 	meta_add(m, "sysfs.ms", "%u", opt->sysfs_ms);

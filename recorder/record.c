@@ -137,6 +137,7 @@ static int setup_pipeline(struct rec *r, char *err, size_t errlen)
 	cfg.synthesize_ticks = false; /* framerec writes real tick records */
 	cfg.tick_ms = r->opt->tick_ms;
 	cfg.tracker_name = r->opt->tracker;
+	cfg.meter_name = r->opt->meter;
 	if (pipeline_new(&r->pl, &cfg, &cb, r)) {
 		snprintf(err, errlen, "out of memory");
 		return -ENOMEM;

@@ -32,6 +32,7 @@ struct options {
 	const char *sysfs;
 	bool sysfs_only;
 	const char *tracker; /* the live tracker variant (tracker_kind.h); NULL: the default */
+	const char *meter;   /* the live meter variant (meter_kind.h); NULL: the default */
 	double duration_s;   /* 0: until stopped */
 	const char *output;
 	bool force;

@@ -17,6 +17,7 @@
 #include "signals.h"
 
 static const char *same_as_input(const struct stat *out, char *const *inputs, size_t n);
+#include "meter_kind.h"
 #include "tracker_kind.h"
 
 int cli_usage_error(const char *cmd, const char *fmt, ...)
@@ -51,6 +52,18 @@ int cli_parse_tracker(const char *cmd, const char *arg, const char **out)
 	return cli_usage_error(cmd, "--tracker: unknown tracker '%s' (known: %s)", arg, names);
 }
 
+int cli_parse_meter(const char *cmd, const char *arg, const char **out)
+{
+	char names[256];
+
+	if (meter_kind_find(arg)) {
+		*out = arg;
+		return 0;
+	}
+	meter_kind_names(names, sizeof(names));
+	return cli_usage_error(cmd, "--meter: unknown meter '%s' (known: %s)", arg, names);
+}
+
 /* ------------------------------------------------------------ the one option parser */
 
 /* getopt values of the shared options: above any short option character */
@@ -64,6 +77,7 @@ enum {
 	O_HTML,
 	O_FROM,
 	O_TO,
+	O_METER,
 	O_HELP = 'h'
 };
 
@@ -80,6 +94,7 @@ static const struct {
     {CLI_HTML, {"html", no_argument, NULL, O_HTML}},
     {CLI_WINDOW, {"from", required_argument, NULL, O_FROM}},
     {CLI_WINDOW, {"to", required_argument, NULL, O_TO}},
+    {CLI_METER, {"meter", required_argument, NULL, O_METER}},
 };
 
 #define N_SHARED (sizeof(shared_opts) / sizeof(shared_opts[0]))
@@ -206,6 +221,8 @@ static int shared_option(const struct cli_spec *spec, int c, const char *arg, st
 	case O_FROM:
 	case O_TO:
 		return window_option(spec, c, arg, a);
+	case O_METER:
+		return cli_parse_meter(spec->cmd, arg, &a->ropt.meter_name);
 	case O_JSON:
 	case O_HTML:
 		if (a->format != CLI_TEXT)

@@ -14,8 +14,8 @@
 
 static const char compare_help[] =
     "usage: frameanalyze compare BEFORE.frc AFTER.frc [--json | --html] [-o FILE [--force]]\n"
-    "                            [--fail-if GATE]... [--tracker NAME] [--tick-ms N] [--strict]\n"
-    "                            [--from T] [--to T|+D]\n"
+    "                            [--fail-if GATE]... [--tracker NAME] [--meter NAME]\n"
+    "                            [--tick-ms N] [--strict] [--from T] [--to T|+D]\n"
     "\n"
     "Put two captures' key metrics side by side (before, after, change, change %):\n"
     "  submitted_fps    mean FPS of the main surface (intervals / their sum)\n"
@@ -43,6 +43,8 @@ static const char compare_help[] =
     "                  ('p99_ms.delta > 2').\n"
     "  --strict        a truncated capture fails (exit 1) instead of a warning\n"
     "  --tracker NAME  the tracker variant replayed for both captures\n"
+    "  --meter NAME    the FPS meter variant replayed for both captures (default: each\n"
+    "                  capture's recorded one, else auriya-10fe7c6)\n"
     "  --tick-ms N     read the meter every N ms when a capture has no tick records\n"
     "                  (10..3600000 ms, as framerec --tick-ms)\n"
     "  --from T, --to T   compare the same window of both captures (seconds after each\n"
@@ -61,12 +63,37 @@ static const char compare_help[] =
     "      --fail-if 'p99_ms.delta>2' --fail-if 'janks_per_min.after>1'\n"
     "  frameanalyze compare --html before.frc after.frc -o compare.html\n";
 
-/* --fail-if GATE: one more gate; 0 or the usage error. */
+/* compare's own options: the comparison's gates and the meter replayed. */
+struct compare_opts {
+	struct comparison *c;
+	const char *meter;
+};
+
+/* --meter NAME once (both captures); 0 or the usage error. */
+static int on_meter(struct compare_opts *o, const char *arg)
+{
+	const char *m;
+	int rc = cli_parse_meter("compare", arg, &m);
+
+	if (rc)
+		return rc;
+	if (o->meter)
+		/* the one-capture form (two meters on one capture) is not there yet: refuse */
+		return cli_usage_error("compare", "--meter given twice: one meter replays both "
+						  "captures (two meters on one capture: not yet)");
+	o->meter = m;
+	return 0;
+}
+
+/* --fail-if GATE: one more gate; --meter NAME. 0 or the usage error. */
 static int on_option(void *ctx, int opt, const char *arg)
 {
-	struct comparison *c = ctx;
+	struct compare_opts *o = ctx;
+	struct comparison *c = o->c;
 	char why[512];
 
+	if (opt == 'm')
+		return on_meter(o, arg);
 	if (opt != 'f')
 		return EXIT_USAGE;
 	if (c->n_gates == COMPARE_MAX_GATES)
@@ -154,8 +181,11 @@ static int build(const char *path, const struct cli_args *a, struct report_model
 
 int cmd_compare(int argc, char **argv)
 {
-	static const struct option extra[] = {{"fail-if", required_argument, NULL, 'f'}, {0}};
+	static const struct option extra[] = {{"fail-if", required_argument, NULL, 'f'},
+					      {"meter", required_argument, NULL, 'm'},
+					      {0}};
 	struct comparison c = {0};
+	struct compare_opts opts = {.c = &c};
 	const struct cli_spec spec = {
 	    .cmd = "compare",
 	    .help = compare_help,
@@ -163,7 +193,7 @@ int cmd_compare(int argc, char **argv)
 		     CLI_HTML | CLI_WINDOW,
 	    .extra = extra,
 	    .on_extra = on_option,
-	    .ctx = &c,
+	    .ctx = &opts,
 	    .min_pos = 2,
 	    .max_pos = 2,
 	    .pos_usage = "expected BEFORE.frc and AFTER.frc",
@@ -176,6 +206,7 @@ int cmd_compare(int argc, char **argv)
 
 	if (!cli_parse(&spec, argc, argv, &args, &rc))
 		return rc;
+	args.ropt.meter_name = opts.meter;
 	c.before_path = args.pos[0];
 	c.after_path = args.pos[1];
 	if ((rc = build(c.before_path, &args, &b, err, sizeof(err))) ||

@@ -11,7 +11,7 @@
 
 /* The help around the list of tables and views (db_help fills it in). */
 static const char help_head[] =
-    "usage: frameanalyze db IN.frc... -o OUT.db [--tick-ms N] [--tracker NAME]\n"
+    "usage: frameanalyze db IN.frc... -o OUT.db [--tick-ms N] [--tracker NAME] [--meter NAME]\n"
     "                       [--from T] [--to T|+D]\n"
     "\n"
     "Replay captures into an SQLite database, one capture_id per capture: the raw records,\n"
@@ -37,6 +37,9 @@ static const char help_tail[] =
     "  --from T, --to T     store only the records, deltas and readings from T to T\n"
     "                       (seconds after each capture's first record; --to +D: D\n"
     "                       after --from); the tracker still replays from the start\n"
+    "  --meter NAME         the FPS meter variant whose readings are stored\n"
+    "                       (auriya-10fe7c6, auriya-ccafd78, frc-window; default: the\n"
+    "                       one each recording ran, else auriya-10fe7c6)\n"
     "\n"
     "exit: 0 all captures stored (truncated ones too, with a warning), 1 a capture was\n"
     "corrupt or unreadable (it is skipped, the others are stored) or the database was\n"
@@ -117,7 +120,7 @@ int cmd_db(int argc, char **argv)
 	const struct cli_spec spec = {
 	    .cmd = "db",
 	    .help = db_help(),
-	    .takes = CLI_OUTPUT | CLI_TICK | CLI_TRACKER | CLI_WINDOW,
+	    .takes = CLI_OUTPUT | CLI_TICK | CLI_TRACKER | CLI_WINDOW | CLI_METER,
 	    .min_pos = 1,
 	    .max_pos = -1,
 	    .pos_usage = "expected at least one capture (IN.frc)",

@@ -16,7 +16,7 @@
 
 static const char report_help[] =
     "usage: frameanalyze report IN.frc [--json | --html] [-o FILE [--force]]\n"
-    "                           [--tick-ms N] [--tracker NAME] [--strict]\n"
+    "                           [--tick-ms N] [--tracker NAME] [--meter NAME] [--strict]\n"
     "                           [--from T] [--to T|+D]\n"
     "\n"
     "Replay a capture and print first what the app submitted, with no heuristic: its\n"
@@ -40,6 +40,8 @@ static const char report_help[] =
     "  --tracker NAME  the frame tracker variant to replay (kala, surface, process,\n"
     "                main-surface; default: the one the recording ran, else kala;\n"
     "                `frameanalyze score` says which is right)\n"
+    "  --meter NAME  the FPS meter variant to replay (auriya-10fe7c6, auriya-ccafd78,\n"
+    "                frc-window; default: the one the recording ran, else auriya-10fe7c6)\n"
     "  --strict      a truncated capture is an error (exit 1) instead of a warning\n"
     "  --from T, --to T   analyse only the records from T to T (seconds after the\n"
     "                capture's first record: 1.5, 2s, 1500ms; --to +D: D after --from);\n"
@@ -105,7 +107,7 @@ int cmd_report(int argc, char **argv)
 	    .cmd = "report",
 	    .help = report_help,
 	    .takes = CLI_OUTPUT | CLI_FORCE | CLI_TICK | CLI_TRACKER | CLI_STRICT | CLI_JSON |
-		     CLI_HTML | CLI_WINDOW,
+		     CLI_HTML | CLI_WINDOW | CLI_METER,
 	    .min_pos = 1,
 	    .max_pos = 1,
 	    .pos_usage = "expected exactly one capture (IN.frc)",

@@ -9,13 +9,17 @@
 #include "cli.h"
 #include "commands.h"
 #include "score.h"
+#include "meter_kind.h"
 #include "tracker_kind.h"
 
 #define MAX_TRACKERS 16
+#define MAX_METERS 8
+/* per tracker: the replay's own meter (the tracker rows), then each --meter (the meters) */
+#define MAX_LANES (MAX_TRACKERS * (1 + MAX_METERS))
 
 static const char score_help[] =
-    "usage: frameanalyze score CAPTURE... [--tracker all|NAME,...] [--json] [--tick-ms N]\n"
-    "                          [--from T] [--to T|+D]\n"
+    "usage: frameanalyze score CAPTURE... [--tracker all|NAME,...] [--meter all|NAME,...]\n"
+    "                          [--json] [--tick-ms N] [--from T] [--to T|+D]\n"
     "\n"
     "How right is each frame tracker? A capture holds every queueBuffer call, so what the\n"
     "app submitted needs no heuristic: the truth is the intervals between consecutive\n"
@@ -31,10 +35,15 @@ static const char score_help[] =
     "  meter    the FPS meter fed by the variant, at every tick, vs the truth's calls in\n"
     "           the second before the tick: mean absolute error, and the time after a\n"
     "           change of the truth's rate (> 5 %) until the meter is within 5 %\n"
+    "  meters   each FPS meter variant fed by each tracker, against the same truth FPS at\n"
+    "           each tick: MAE, settle time, the time to show a freeze (a truth interval\n"
+    "           >= 0.5 s: the first tick reading below half the reading before it) and\n"
+    "           the readings above 0 at ticks with no submission in the second before\n"
     "Per capture, then all captures pooled. Scoring is not pass/fail: exit 0.\n"
     "\n"
     "options:\n"
     "  --tracker LIST  all (default) or names separated by commas\n"
+    "  --meter LIST    the meters graded: all (default) or names separated by commas\n"
     "  --json          JSON for machines (schema: analyzer/REPORT.md)\n"
     "  --tick-ms N     meter period when a capture has no tick records (default 1000)\n"
     "                  (10..3600000 ms, as framerec --tick-ms)\n"
@@ -81,6 +90,39 @@ static int parse_trackers(char *arg, const char **names, size_t *n)
 		if (*n == MAX_TRACKERS)
 			return cli_usage_error("score", "more than %d trackers in --tracker",
 					       MAX_TRACKERS);
+		names[(*n)++] = k->name;
+	}
+	return 0;
+}
+
+/* Parse --meter "all" or "a,b": strict as parse_trackers. */
+static int parse_meters(char *arg, const char **names, size_t *n)
+{
+	char list[256];
+
+	*n = 0;
+	if (!strcmp(arg, "all")) {
+		for (size_t i = 0; i < meter_kind_count() && i < MAX_METERS; i++)
+			names[(*n)++] = meter_kind_at(i)->name;
+		return 0;
+	}
+	for (char *rest = arg, *tok; (tok = strsep(&rest, ",")) != NULL;) {
+		const struct meter_kind *k = meter_kind_find(tok);
+
+		if (!strcmp(tok, "all"))
+			return cli_usage_error("score",
+					       "--meter: 'all' stands alone, not in a list");
+		if (!k) {
+			meter_kind_names(list, sizeof(list));
+			return cli_usage_error(
+			    "score", "--meter: unknown meter '%s' (known: all, %s)", tok, list);
+		}
+		for (size_t i = 0; i < *n; i++)
+			if (names[i] == k->name)
+				return cli_usage_error("score", "--meter: '%s' given twice", tok);
+		if (*n == MAX_METERS)
+			return cli_usage_error("score", "more than %d meters in --meter",
+					       MAX_METERS);
 		names[(*n)++] = k->name;
 	}
 	return 0;
@@ -250,7 +292,6 @@ static void text_capture(FILE *out, const struct score_capture *cap, const struc
 		num(m, sizeof(m), r[0].truth_deltas > 0, d.truth_mean),
 		num(t, sizeof(t), d.fps, d.truth_fps), r[0].windows);
 	text_tables(out, r, n, false);
-	fputc('\n', out);
 }
 
 static void json_num(FILE *out, const char *key, bool ok, double v, bool comma)
@@ -328,8 +369,140 @@ static void json_window(FILE *out, const struct score_result *r)
 			secs3(a, sizeof(a), r->from_ns), secs3(b, sizeof(b), r->to_ns));
 }
 
+/* ------------------------------------------------------------ meters (issue 21) */
+
+/*
+ * The variants scored: trackers and meters, and the lanes they make: for tracker t, lane
+ * t * (1 + n_m) replays the replay's own meter (the tracker rows, as before meters were
+ * graded), lane t * (1 + n_m) + 1 + m the meter m.
+ */
+struct score_set {
+	const char *trackers[MAX_TRACKERS], *meters[MAX_METERS];
+	size_t n_t, n_m, n;
+	const char *lane_t[MAX_LANES], *lane_m[MAX_LANES];
+};
+
+static void set_lanes(struct score_set *ss)
+{
+	ss->n = 0;
+	for (size_t t = 0; t < ss->n_t; t++)
+		for (size_t m = 0; m <= ss->n_m; m++) {
+			ss->lane_t[ss->n] = ss->trackers[t];
+			ss->lane_m[ss->n++] = m ? ss->meters[m - 1] : NULL;
+		}
+}
+
+static const struct score_result *meter_row(const struct score_set *ss,
+					    const struct score_result *r, size_t m, size_t t)
+{
+	return &r[t * (1 + ss->n_m) + 1 + m];
+}
+
+/* The tracker rows of r, in tracker order (the tables as before meters were graded). */
+static void gather(const struct score_set *ss, const struct score_result *r,
+		   struct score_result *rows)
+{
+	for (size_t t = 0; t < ss->n_t; t++)
+		rows[t] = r[t * (1 + ss->n_m)];
+}
+
+/* A meter's freezes shown, in ms (the other numbers: derive). */
+struct meter_derived {
+	bool show;
+	double show_mean_ms, show_max_ms;
+};
+
+static void derive_meter(const struct score_result *r, struct meter_derived *d)
+{
+	d->show = r->freezes_shown > 0;
+	d->show_mean_ms =
+	    d->show ? (double)r->freeze_show_sum_ns / (double)r->freezes_shown / 1e6 : 0;
+	d->show_max_ms = d->show ? (double)r->freeze_show_max_ns / 1e6 : 0;
+}
+
+/* A meter row of table 1 (error, settle) or 2 (freezes, idle readings). */
+static void meter_text_row(FILE *out, const struct score_result *r, int table)
+{
+	char a[32], b[32], c[32], e[32], col[80];
+	struct derived d;
+	struct meter_derived md;
+
+	derive(r, &d);
+	derive_meter(r, &md);
+	fprintf(out, "  %-15s %-13s ", r->meter ? r->meter : "-", r->tracker);
+	if (table == 1) {
+		snprintf(col, sizeof(col), "%s (%" PRIu64 ", %" PRIu64 ")",
+			 num(a, sizeof(a), d.settle, d.settle_mean_ms), r->changes, r->unsettled);
+		fprintf(out, "%8s %7s %s\n", num(b, sizeof(b), d.meter, d.meter_mae),
+			num(e, sizeof(e), d.meter, d.meter_pct), col);
+		return;
+	}
+	snprintf(col, sizeof(col), "%s/%s (%" PRIu64 ", %" PRIu64 ")",
+		 num(b, sizeof(b), md.show, md.show_mean_ms),
+		 num(c, sizeof(c), md.show, md.show_max_ms), r->freezes, r->freezes_missed);
+	fprintf(out, "%-32s %" PRIu64 "/%" PRIu64 "\n", col, r->idle_shown, r->idle_ticks);
+}
+
+/* The meters in two tables, as the trackers' (score's text stays within 100 columns). */
+static void meter_text(FILE *out, const struct score_set *ss, const struct score_result *r)
+{
+	if (!ss->n_m)
+		return;
+	for (int table = 1; table <= 2; table++) {
+		if (table == 1)
+			fprintf(out, "  %-15s %-13s %8s %7s %s\n", "meter", "tracker", "MAE",
+				"MAE%", "settle ms (changes, unsettled)");
+		else
+			fprintf(out, "  %-15s %-13s %-32s %s\n", "meter", "tracker",
+				"freeze ms mean/max (n, missed)", "idle shown/ticks");
+		for (size_t m = 0; m < ss->n_m; m++)
+			for (size_t t = 0; t < ss->n_t; t++)
+				meter_text_row(out, meter_row(ss, r, m, t), table);
+	}
+}
+
+static void meter_json_row(FILE *out, const struct score_result *r, bool last)
+{
+	struct derived d;
+	struct meter_derived md;
+
+	derive(r, &d);
+	derive_meter(r, &md);
+	fprintf(out,
+		"      {\"meter\": \"%s\", \"tracker\": \"%s\", \"meter_ticks\": %" PRIu64
+		", \"meter_none\": %" PRIu64 ", ",
+		r->meter ? r->meter : "", r->tracker, r->ticks, r->ticks_none);
+	json_num(out, "meter_mae", d.meter, d.meter_mae, true);
+	json_num(out, "meter_mae_percent", d.meter, d.meter_pct, true);
+	fprintf(out, "\"rate_changes\": %" PRIu64 ", \"unsettled\": %" PRIu64 ", ", r->changes,
+		r->unsettled);
+	json_num(out, "settle_mean_ms", d.settle, d.settle_mean_ms, true);
+	json_num(out, "settle_max_ms", d.settle, d.settle_max_ms, true);
+	fprintf(out,
+		"\"freezes\": %" PRIu64 ", \"freezes_shown\": %" PRIu64
+		", \"freezes_missed\": %" PRIu64 ", ",
+		r->freezes, r->freezes_shown, r->freezes_missed);
+	json_num(out, "freeze_show_mean_ms", md.show, md.show_mean_ms, true);
+	json_num(out, "freeze_show_max_ms", md.show, md.show_max_ms, true);
+	fprintf(out, "\"idle_ticks\": %" PRIu64 ", \"idle_shown\": %" PRIu64 "}%s\n", r->idle_ticks,
+		r->idle_shown, last ? "" : ",");
+}
+
+/* The "meters" array (after a "trackers" array: its comma first). */
+static void meter_json(FILE *out, const struct score_set *ss, const struct score_result *r,
+		       const char *indent)
+{
+	fprintf(out, ",\n%s\"meters\": [\n", indent);
+	for (size_t m = 0; m < ss->n_m; m++)
+		for (size_t t = 0; t < ss->n_t; t++)
+			meter_json_row(out, meter_row(ss, r, m, t),
+				       m + 1 == ss->n_m && t + 1 == ss->n_t);
+	fprintf(out, "%s]", indent);
+}
+
 static void json_capture(FILE *out, const struct score_capture *cap, const struct score_result *r,
-			 size_t n, bool last)
+			 size_t n, bool last, const struct score_set *ss,
+			 const struct score_result *all)
 {
 	struct derived d;
 
@@ -360,14 +533,17 @@ static void json_capture(FILE *out, const struct score_capture *cap, const struc
 		n ? r[0].truth_janks : 0);
 	for (size_t i = 0; i < n; i++)
 		json_tracker(out, &r[i], false, i + 1 == n);
-	fprintf(out, "    ]}%s\n", last ? "" : ",");
+	fprintf(out, "     ]");
+	meter_json(out, ss, all, "     ");
+	fprintf(out, "}%s\n", last ? "" : ",");
 }
 
 /* Score every capture into out, text or one JSON document. */
 static int score_all(FILE *out, char **paths, size_t n_paths, const struct replay_options *ropt,
-		     const char **names, size_t n, bool json)
+		     const struct score_set *ss, bool json)
 {
-	struct score_result agg[MAX_TRACKERS], res[MAX_TRACKERS];
+	static struct score_result agg[MAX_LANES], res[MAX_LANES], rows[MAX_TRACKERS];
+	size_t n = ss->n_t;
 	struct score_capture cap;
 	char err[FRC_MSG_MAX];
 
@@ -382,33 +558,42 @@ static int score_all(FILE *out, char **paths, size_t n_paths, const struct repla
 	for (size_t c = 0; c < n_paths; c++) {
 		struct replay_source src = {.path = paths[c]};
 
-		int rc = score_capture(&src, ropt, names, n, &cap, res, err, sizeof(err));
+		int rc = score_capture_meters(&src, ropt, ss->lane_t, ss->lane_m, ss->n, &cap, res,
+					      err, sizeof(err));
 
 		if (rc)
 			return cli_replay_error("score", rc, err);
 		if (cap.truncated)
 			cli_error("score", "warning: %s: truncated; scored up to the damage",
 				  paths[c]);
-		for (size_t i = 0; i < n; i++)
+		for (size_t i = 0; i < ss->n; i++)
 			score_add(&agg[i], &res[i]);
-		if (json)
-			json_capture(out, &cap, res, n, c + 1 == n_paths);
-		else
-			text_capture(out, &cap, res, n);
+		gather(ss, res, rows);
+		if (json) {
+			json_capture(out, &cap, rows, n, c + 1 == n_paths, ss, res);
+		} else {
+			text_capture(out, &cap, rows, n);
+			meter_text(out, ss, res);
+			fputc('\n', out);
+		}
 	}
+	gather(ss, agg, rows);
 	if (json) {
 		fprintf(out, "  ],\n  \"aggregate\": {\"captures\": %zu, \"trackers\": [\n",
 			n_paths);
 		for (size_t i = 0; i < n; i++)
-			json_tracker(out, &agg[i], true, i + 1 == n);
-		fprintf(out, "  ]}\n}\n");
+			json_tracker(out, &rows[i], true, i + 1 == n);
+		fprintf(out, "  ]");
+		meter_json(out, ss, agg, "  ");
+		fprintf(out, "}\n}\n");
 	} else {
 		fprintf(
 		    out,
 		    "all %zu captures pooled (p50/p95/p99: mean absolute error; worst's capture: "
 		    "JSON)\n",
 		    n_paths);
-		text_tables(out, agg, n, true);
+		text_tables(out, rows, n, true);
+		meter_text(out, ss, agg);
 	}
 	return EXIT_OK;
 }
@@ -418,7 +603,7 @@ static int score_all(FILE *out, char **paths, size_t n_paths, const struct repla
  * be read half-way through the list leaves no half table and no broken JSON on stdout.
  */
 static int score_to_stdout(char **paths, size_t n_paths, const struct replay_options *ropt,
-			   const char **names, size_t n, bool json)
+			   const struct score_set *ss, bool json)
 {
 	char *text = NULL;
 	size_t len = 0;
@@ -429,7 +614,7 @@ static int score_to_stdout(char **paths, size_t n_paths, const struct replay_opt
 		cli_error("score", "out of memory");
 		return EXIT_INPUT;
 	}
-	rc = score_all(out, paths, n_paths, ropt, names, n, json);
+	rc = score_all(out, paths, n_paths, ropt, ss, json);
 	if (fclose(out) != 0 && rc == EXIT_OK) {
 		cli_error("score", "out of memory");
 		rc = EXIT_INPUT;
@@ -442,50 +627,64 @@ static int score_to_stdout(char **paths, size_t n_paths, const struct replay_opt
 	return rc;
 }
 
-/* --tracker all|NAME,...: the variants to score (not the shared one-variant option). */
+/* --tracker and --meter all|NAME,...: the variants to score (not the one-variant options). */
 static int on_option(void *ctx, int opt, const char *arg)
 {
 	const char **list = ctx;
 
-	if (opt != 'T')
+	if (opt != 'T' && opt != 'M')
 		return EXIT_USAGE;
-	*list = arg;
+	list[opt == 'M'] = arg;
 	return 0;
+}
+
+/* The variants the two lists name (NULL: all); 0 or the usage error. */
+static int parse_set(const char *const *list, struct score_set *ss)
+{
+	char *copy[2] = {NULL, NULL};
+	int rc = 0;
+
+	for (int i = 0; i < 2; i++)
+		if (!(copy[i] = strdup(list[i] ? list[i] : "all"))) {
+			cli_error("score", "out of memory");
+			rc = EXIT_INPUT;
+		}
+	if (!rc)
+		rc = parse_trackers(copy[0], ss->trackers, &ss->n_t);
+	if (!rc)
+		rc = parse_meters(copy[1], ss->meters, &ss->n_m);
+	free(copy[0]);
+	free(copy[1]);
+	set_lanes(ss);
+	return rc;
 }
 
 int cmd_score(int argc, char **argv)
 {
-	static const struct option extra[] = {{"tracker", required_argument, NULL, 'T'}, {0}};
-	const char *list = NULL;
+	static const struct option extra[] = {{"tracker", required_argument, NULL, 'T'},
+					      {"meter", required_argument, NULL, 'M'},
+					      {0}};
+	const char *list[2] = {NULL, NULL};
 	const struct cli_spec spec = {
 	    .cmd = "score",
 	    .help = score_help,
 	    .takes = CLI_TICK | CLI_JSON | CLI_WINDOW,
 	    .extra = extra,
 	    .on_extra = on_option,
-	    .ctx = &list,
+	    .ctx = list,
 	    .min_pos = 1,
 	    .max_pos = -1,
 	    .pos_usage = "expected at least one capture (CAPTURE...)",
 	};
-	const char *names[MAX_TRACKERS];
-	char all[] = "all", *copy;
+	static struct score_set ss;
 	struct cli_args a;
-	size_t n = 0;
 	int rc;
 
 	if (!cli_parse(&spec, argc, argv, &a, &rc))
 		return rc;
-	copy = list ? strdup(list) : all;
-	if (!copy) {
-		cli_error("score", "out of memory");
-		return EXIT_INPUT;
-	}
-	rc = parse_trackers(copy, names, &n);
+	rc = parse_set(list, &ss);
 	if (!rc)
-		rc = score_to_stdout(a.pos, (size_t)a.n_pos, &a.ropt, names, n,
+		rc = score_to_stdout(a.pos, (size_t)a.n_pos, &a.ropt, &ss,
 				     a.format == CLI_FORMAT_JSON);
-	if (copy != all)
-		free(copy);
 	return rc;
 }

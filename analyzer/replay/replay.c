@@ -201,6 +201,9 @@ static int scan(const char *path, struct replay_info *info, struct fanout *sf, c
 	if (frc_reader_meta_get(r, "tracker"))
 		snprintf(info->recorded_tracker, sizeof(info->recorded_tracker), "%s",
 			 frc_reader_meta_get(r, "tracker"));
+	if (frc_reader_meta_get(r, "meter"))
+		snprintf(info->recorded_meter, sizeof(info->recorded_meter), "%s",
+			 frc_reader_meta_get(r, "meter"));
 	info->synthesize_ticks = info->stats.by_type[FRC_TICK] == 0;
 cleanup:
 	frc_reader_close(r);
@@ -239,9 +242,12 @@ static void scan_records(const struct replay_source *src, struct replay_info *in
 static void setup_config(struct replay_info *info, const struct replay_options *opt)
 {
 	const char *tracker = opt ? opt->tracker_name : NULL;
+	const char *meter = opt ? opt->meter_name : NULL;
 
 	if (!tracker && info->recorded_tracker[0])
 		tracker = info->recorded_tracker;
+	if (!meter && info->recorded_meter[0])
+		meter = info->recorded_meter;
 	pipeline_config_default(&info->config);
 	info->tick_ms = opt && opt->tick_ms ? opt->tick_ms : info->config.tick_ms;
 	info->config.tick_ms = info->tick_ms;
@@ -249,6 +255,8 @@ static void setup_config(struct replay_info *info, const struct replay_options *
 	info->config.synthesize_ticks = info->synthesize_ticks;
 	info->config.tracker_name = tracker;
 	info->tracker = tracker ? tracker : TRACKER_KIND_DEFAULT;
+	info->config.meter_name = meter;
+	info->meter = meter ? meter : METER_KIND_DEFAULT;
 	info->span_start = info->stats.first_ktime_ns;
 	info->span_end = info->stats.last_ktime_ns;
 }
@@ -306,8 +314,8 @@ static void window_bounds(const struct replay_info *info, const struct replay_op
 }
 
 /*
- * The lanes of one tracker: one pipeline, and the lanes' sinks one after the other in lane
- * order, behind one fanout (replay.h: lanes of the same tracker share a pipeline).
+ * The lanes of one tracker and meter: one pipeline, and the lanes' sinks one after the
+ * other in lane order, behind one fanout (replay.h: such lanes share a pipeline).
  */
 struct group {
 	struct replay_info info;
@@ -343,7 +351,22 @@ static const char *lane_tracker(const struct replay_run_state *st, size_t i)
 	return name ? name : st->info.tracker;
 }
 
-/* The sinks of every lane replaying group g's tracker, appended at st->sinks + *used. */
+/* The meter lane i replays: its own, else the replay's (setup_config). */
+static const char *lane_meter(const struct replay_run_state *st, size_t i)
+{
+	const char *name = st->plan->lanes[i].meter_name;
+
+	return name ? name : st->info.meter;
+}
+
+/* Does lane i replay group g's tracker and meter? */
+static bool lane_in_group(const struct replay_run_state *st, size_t i, const struct group *g)
+{
+	return !strcmp(lane_tracker(st, i), g->info.tracker) &&
+	       !strcmp(lane_meter(st, i), g->info.meter);
+}
+
+/* The sinks of every lane replaying group g's variants, appended at st->sinks + *used. */
 static void group_sinks(struct replay_run_state *st, struct group *g, size_t *used)
 {
 	size_t first = *used;
@@ -352,7 +375,7 @@ static void group_sinks(struct replay_run_state *st, struct group *g, size_t *us
 	for (size_t i = 0; i < st->plan->n_lanes; i++) {
 		const struct replay_lane *l = &st->plan->lanes[i];
 
-		if (strcmp(lane_tracker(st, i), g->info.tracker) != 0)
+		if (!lane_in_group(st, i, g))
 			continue;
 		if (l->n_sinks)
 			memcpy(st->sinks + *used, l->sinks, l->n_sinks * sizeof(*l->sinks));
@@ -366,7 +389,29 @@ static void group_sinks(struct replay_run_state *st, struct group *g, size_t *us
 		     st->lo, st->hi);
 }
 
-/* One group per distinct tracker, in the order of the lanes naming them first. */
+/* A group's variants from lane i: its own names, else the replay's (the copy's strings). */
+static void group_names(struct replay_run_state *st, struct group *g, size_t i)
+{
+	const struct replay_lane *l = &st->plan->lanes[i];
+
+	if (l->tracker_name) {
+		g->info.config.tracker_name = l->tracker_name;
+		g->info.tracker = l->tracker_name;
+	} else if (st->info.config.tracker_name == st->info.recorded_tracker) {
+		/* the copy's own string: the unknown-tracker message tells them apart */
+		g->info.config.tracker_name = g->info.recorded_tracker;
+		g->info.tracker = g->info.recorded_tracker;
+	}
+	if (l->meter_name) {
+		g->info.config.meter_name = l->meter_name;
+		g->info.meter = l->meter_name;
+	} else if (st->info.config.meter_name == st->info.recorded_meter) {
+		g->info.config.meter_name = g->info.recorded_meter;
+		g->info.meter = g->info.recorded_meter;
+	}
+}
+
+/* One group per distinct tracker and meter, in the order of the lanes naming them first. */
 static int groups_build(struct replay_run_state *st)
 {
 	size_t n = st->plan->n_lanes, total = 0, used = 0;
@@ -387,24 +432,16 @@ static int groups_build(struct replay_run_state *st)
 		return -ENOMEM;
 	}
 	for (size_t i = 0; i < n; i++) {
-		const char *name = lane_tracker(st, i);
 		struct group *g;
 		size_t k;
 
-		for (k = 0; k < st->n_groups && strcmp(st->g[k].info.tracker, name) != 0; k++)
+		for (k = 0; k < st->n_groups && !lane_in_group(st, i, &st->g[k]); k++)
 			;
 		if (k < st->n_groups)
 			continue;
 		g = &st->g[st->n_groups++];
 		g->info = st->info;
-		if (st->plan->lanes[i].tracker_name) {
-			g->info.config.tracker_name = name;
-			g->info.tracker = name;
-		} else if (st->info.config.tracker_name == st->info.recorded_tracker) {
-			/* the copy's own string: the unknown-tracker message tells them apart */
-			g->info.config.tracker_name = g->info.recorded_tracker;
-			g->info.tracker = g->info.recorded_tracker;
-		}
+		group_names(st, g, i);
 		group_sinks(st, g, &used);
 	}
 	st->lead = (struct fanout){.sinks = st->plan->lead, .n = st->plan->n_lead};
@@ -415,12 +452,32 @@ static int groups_build(struct replay_run_state *st)
 	return 0;
 }
 
-/* Group g's pipeline; an unknown tracker names every variant. */
+/* An unknown meter (recorded or asked for), naming every variant. */
+static void unknown_meter(struct replay_run_state *st, const struct group *g)
+{
+	char names[256];
+
+	meter_kind_names(names, sizeof(names));
+	if (g->info.config.meter_name == g->info.recorded_meter)
+		snprintf(st->err, st->errlen,
+			 "%s: recorded with meter '%s', which this frameanalyze does not know "
+			 "(known: %s); replay one of those with --meter NAME",
+			 g->info.path, g->info.recorded_meter, names);
+	else
+		snprintf(st->err, st->errlen, "unknown meter '%s' (known: %s)",
+			 g->info.config.meter_name, names);
+}
+
+/* Group g's pipeline; an unknown tracker or meter names every variant. */
 static int group_pipeline(struct replay_run_state *st, struct group *g)
 {
 	struct pipeline_callbacks cb = {on_delta, on_reading};
 	int rc = pipeline_new(&g->p, &g->info.config, &cb, &g->f);
 
+	if (rc == -ENOENT && !meter_kind_find(g->info.meter)) {
+		unknown_meter(st, g);
+		return rc;
+	}
 	if (rc == -ENOENT) {
 		char names[256];
 
@@ -626,7 +683,7 @@ int replay_run_plan(const struct replay_source *src, const struct replay_options
 int replay_run_source(const struct replay_source *src, const struct replay_options *opt,
 		      const struct replay_sink *sinks, size_t n_sinks, char *err, size_t errlen)
 {
-	struct replay_lane lane = {NULL, sinks, n_sinks};
+	struct replay_lane lane = {NULL, sinks, n_sinks, NULL};
 	struct replay_plan plan = {.lanes = &lane, .n_lanes = 1};
 
 	return replay_run_plan(src, opt, &plan, err, errlen);

@@ -42,6 +42,7 @@ struct replay_options {
 	uint32_t tick_ms; /* synthesized tick period when the capture has no tick; 0 = 1000 */
 	const char *tracker_name; /* the tracker variant (tracker_kind.h); NULL = the default */
 	struct replay_window window;
+	const char *meter_name; /* the meter variant (meter_kind.h); NULL = the default */
 };
 
 /*
@@ -64,7 +65,14 @@ struct replay_info {
 	 * metadata key `tracker`), else the default; so live == replay holds for every variant.
 	 */
 	const char *tracker;
-	char recorded_tracker[32];     /* the capture's `tracker` metadata, "" when none */
+	char recorded_tracker[32]; /* the capture's `tracker` metadata, "" when none */
+	/*
+	 * The meter variant replayed: --meter, else the one the recording ran live (metadata
+	 * key `meter`), else the default (auriya-10fe7c6: what every capture without the key
+	 * ran live).
+	 */
+	const char *meter;
+	char recorded_meter[32];       /* the capture's `meter` metadata, "" when none */
 	struct pipeline_config config; /* what the pipeline ran with */
 	/*
 	 * The analysed span: the capture's first..last ktime (stats), or the window of
@@ -133,11 +141,12 @@ FRC_MUST_USE int replay_run_source(const struct replay_source *src,
 				   const struct replay_sink *sinks, size_t n_sinks, char *err,
 				   size_t errlen);
 
-/* One pipeline (a tracker variant) and the sinks fed from it. */
+/* One pipeline (a tracker and a meter variant) and the sinks fed from it. */
 struct replay_lane {
 	const char *tracker_name; /* NULL: the replay's own (replay_options, recorded, default) */
 	const struct replay_sink *sinks;
 	size_t n_sinks;
+	const char *meter_name; /* NULL: the replay's own, as tracker_name */
 };
 
 /*
@@ -151,8 +160,8 @@ struct replay_lane {
  *
  * lanes: pass 2. Each lane is a replay of its own (its info.tracker and config, its
  * pipeline's deltas and readings to its sinks only), all fed from one read: for each record
- * every lane's sinks see it, then its pipeline. Lanes whose trackers resolve to the same
- * name share one pipeline (its deltas go to both lanes' sinks, each still seeing a record
+ * every lane's sinks see it, then its pipeline. Lanes whose trackers and meters resolve to
+ * the same names share one pipeline (its deltas go to both lanes' sinks, each still seeing a record
  * before the deltas it causes), so sinks of different lanes must not depend on each other's
  * call order. The first failure of any sink or pipeline stops the whole replay.
  * No lane: pass 2 is not made.

@@ -110,6 +110,7 @@ static int ms_begin(void *ctx, const struct replay_info *info)
 	struct report_model *m = ms->m;
 
 	snprintf(m->tracker, sizeof(m->tracker), "%s", info->tracker);
+	snprintf(m->meter, sizeof(m->meter), "%s", info->meter);
 	m->n_surfaces = 0;
 	/* the main surface is known before the first record (the plan's scan counted it): the
 	 * charts draw the others apart */
@@ -361,7 +362,7 @@ static int model_replay(struct report_model *m, const struct replay_source *src,
 					.warm_delta = ms_warm_delta};
 	for (size_t i = 0; i + 2 < n_sinks; i++)
 		sinks[2 + i] = extra[i];
-	lanes[0] = (struct replay_lane){NULL, sinks, n_sinks}; /* the replay's own tracker */
+	lanes[0] = (struct replay_lane){NULL, sinks, n_sinks, NULL}; /* the replay's own tracker */
 	for (size_t i = 0; sc && i < sc->n; i++)
 		lanes[plan.n_lanes++] = score_lanes(sc->lanes)[i];
 	if (sc) {

@@ -59,6 +59,7 @@ struct score_result;  /* score.h */
 
 struct report_model {
 	char tracker[32];	 /* the tracker variant replayed */
+	char meter[32];		 /* the meter variant replayed (meter_kind.h) */
 	struct summary_view run; /* capture, accounting, tracker numbers, meter, fidelity */
 	/* submissions */
 	bool has_truth; /* the capture has frames */

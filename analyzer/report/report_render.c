@@ -428,10 +428,15 @@ static void sec_replay(const struct em *x)
 
 	open_(x, "replay", NULL);
 	val(x, "tracker", RV_STR, x->m->tracker);
+	/* the meter only when not the default: the default's reports stay what they were */
+	if (strcmp(x->m->meter, METER_KIND_DEFAULT))
+		val(x, "meter", RV_STR, x->m->meter);
 	val_bool(x, "has_sysfs", s->has_sysfs);
 	val_bool(x, "synthesized_ticks", s->synthesize_ticks);
 	val_u64(x, "tick_ms", s->tick_ms);
-	row(x, "replay", "tracker %s, sysfs %s, ticks %s", x->m->tracker,
+	row(x, "replay", "tracker %s%s%s, sysfs %s, ticks %s", x->m->tracker,
+	    strcmp(x->m->meter, METER_KIND_DEFAULT) ? ", meter " : "",
+	    strcmp(x->m->meter, METER_KIND_DEFAULT) ? x->m->meter : "",
 	    s->has_sysfs ? "detected" : "absent (eBPF fallback only)",
 	    s->synthesize_ticks ? "synthesized" : "from the capture");
 	close_(x);
@@ -538,9 +543,14 @@ static void source_readings(const struct em *x, unsigned src)
 static void sec_readings(const struct em *x)
 {
 	const struct summary_view *s = &x->m->run;
-	char title[80];
+	char title[112];
 
-	snprintf(title, sizeof(title), "FPS meter readings (fed by tracker %s)", x->m->tracker);
+	if (strcmp(x->m->meter, METER_KIND_DEFAULT))
+		snprintf(title, sizeof(title), "FPS meter readings (meter %s, fed by tracker %s)",
+			 x->m->meter, x->m->tracker);
+	else
+		snprintf(title, sizeof(title), "FPS meter readings (fed by tracker %s)",
+			 x->m->tracker);
 	open_(x, "readings", title);
 	val_u64(x, "ticks", s->ticks);
 	val_u64(x, "none", s->none);

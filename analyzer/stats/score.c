@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "perfdog.h"
+#include "score_meter.h"
 #include "summary.h"
 #include "submissions.h"
 #include "windows.h"
@@ -58,6 +59,8 @@ struct run {
 	double prev_truth;
 	bool have_prev, pending;
 	uint64_t change_ns;
+	uint64_t end_ns;       /* the capture's largest ktime */
+	struct score_meter mg; /* freezes and idle readings (score_meter.h) */
 	struct score_result *r;
 	char err[128];
 };
@@ -238,6 +241,7 @@ static int run_reading(void *ctx, const struct pipeline_reading *rd)
 	r->meter_abs_err += err;
 	r->meter_truth_sum += truth;
 	settle_step(run, rd->tick_ns, truth, err);
+	score_meter_tick(&run->mg, r, rd->tick_ns, &rd->reading, truth);
 	return 0;
 }
 
@@ -253,6 +257,9 @@ static int run_begin(void *ctx, const struct replay_info *info)
 	run->r->from_ns = info->span_start - info->stats.first_ktime_ns;
 	run->r->to_ns = info->span_end - info->stats.first_ktime_ns;
 	win_clock_init(&run->clk, info->span_start, info->span_end);
+	run->end_ns = info->span_end;
+	/* the table's string, not the replay's copy of the metadata (gone after the replay) */
+	run->r->meter = meter_kind_find(info->meter) ? meter_kind_find(info->meter)->name : NULL;
 	return 0;
 }
 
@@ -310,6 +317,7 @@ static void finish_run(struct run *run)
 	struct series *ts = series_stats(&run->truth_s), *es = &run->est_s;
 
 	window_advance(run, UINT64_MAX);
+	score_meter_finish(&run->mg, r, run->end_ns);
 	r->windows = run->clk.n_full;
 	r->unsettled += run->pending;
 	summary_frame_numbers(ts->sum, &t);
@@ -390,6 +398,10 @@ static int lead_step(struct score_lanes *sl, const struct frc_record *rec, uint6
 		int rc;
 
 		ring_push(run, d.ktime_ns);
+		/* the newest end as the ring keeps it (a call back in time at the newest) */
+		score_meter_truth(
+		    &run->mg, run->r,
+		    run->ring[(run->ring_head + run->ring_len - 1) % SCORE_TICK_RING]);
 		if ((rc = series_add(run, &run->truth_s, &d)) != 0)
 			return rc;
 	}
@@ -427,14 +439,15 @@ void score_lanes_free(struct score_lanes *sl)
 	free(sl);
 }
 
-/* Variant i's run and its lane: one sink, the variant's tracker. */
+/* Variant i's run and its lane: one sink, the variant's tracker and meter (NULL: own). */
 static int lane_init(struct score_lanes *sl, size_t i, struct submissions *truth, const char *name,
-		     struct score_result *r)
+		     const char *meter, struct score_result *r)
 {
 	struct run *run = &sl->runs[i];
 
 	memset(r, 0, sizeof(*r));
 	r->tracker = name;
+	r->meter = meter; /* the replay's own is known at begin (run_begin) */
 	*run = (struct run){.subm = truth, .r = r};
 	run->ring = malloc(SCORE_TICK_RING * sizeof(*run->ring));
 	/* the first lane's truth keeps the statistics of all (struct series) */
@@ -447,12 +460,19 @@ static int lane_init(struct score_lanes *sl, size_t i, struct submissions *truth
 					    .reading = run_reading,
 					    .error = run_error,
 					    .warm_delta = run_warm_delta};
-	sl->lanes[i] = (struct replay_lane){name, &sl->sinks[i], 1};
+	sl->lanes[i] = (struct replay_lane){name, &sl->sinks[i], 1, meter};
 	return 0;
 }
 
 int score_lanes_new(struct score_lanes **out, struct submissions *truth, const char *const *names,
 		    size_t n, struct score_result *results)
+{
+	return score_lanes_new_meters(out, truth, names, NULL, n, results);
+}
+
+int score_lanes_new_meters(struct score_lanes **out, struct submissions *truth,
+			   const char *const *names, const char *const *meters, size_t n,
+			   struct score_result *results)
 {
 	struct score_lanes *sl = calloc(1, sizeof(*sl));
 
@@ -467,7 +487,7 @@ int score_lanes_new(struct score_lanes **out, struct submissions *truth, const c
 		return -ENOMEM;
 	for (size_t i = 0; i < n; i++) {
 		sl->n = i + 1; /* what score_lanes_free frees */
-		if (lane_init(sl, i, truth, names[i], &results[i]))
+		if (lane_init(sl, i, truth, names[i], meters ? meters[i] : NULL, &results[i]))
 			return -ENOMEM;
 	}
 	return 0;
@@ -506,6 +526,14 @@ int score_capture(const struct replay_source *src, const struct replay_options *
 		  const char *const *names, size_t n, struct score_capture *cap,
 		  struct score_result *results, char *err, size_t errlen)
 {
+	return score_capture_meters(src, opt, names, NULL, n, cap, results, err, errlen);
+}
+
+int score_capture_meters(const struct replay_source *src, const struct replay_options *opt,
+			 const char *const *names, const char *const *meters, size_t n,
+			 struct score_capture *cap, struct score_result *results, char *err,
+			 size_t errlen)
+{
 	struct submissions *truth = NULL;
 	struct score_lanes *sl = NULL;
 	struct replay_sink count, lead;
@@ -514,7 +542,7 @@ int score_capture(const struct replay_source *src, const struct replay_options *
 
 	memset(cap, 0, sizeof(*cap));
 	cap->path = src->path;
-	if (subm_new(&truth) || score_lanes_new(&sl, truth, names, n, results)) {
+	if (subm_new(&truth) || score_lanes_new_meters(&sl, truth, names, meters, n, results)) {
 		snprintf(err, errlen, "%s: out of memory", src->path);
 		goto cleanup;
 	}
@@ -551,6 +579,15 @@ void score_add(struct score_result *acc, const struct score_result *r)
 		acc->worst_path = r->worst_path;
 	}
 	acc->tracker = r->tracker;
+	acc->meter = r->meter;
+	acc->freezes += r->freezes;
+	acc->freezes_shown += r->freezes_shown;
+	acc->freezes_missed += r->freezes_missed;
+	acc->freeze_show_sum_ns += r->freeze_show_sum_ns;
+	if (r->freeze_show_max_ns > acc->freeze_show_max_ns)
+		acc->freeze_show_max_ns = r->freeze_show_max_ns;
+	acc->idle_ticks += r->idle_ticks;
+	acc->idle_shown += r->idle_shown;
 	acc->windows += r->windows;
 	acc->truth_frames += r->truth_frames;
 	acc->est_frames += r->est_frames;

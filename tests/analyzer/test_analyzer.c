@@ -2300,6 +2300,73 @@ START_TEST(unknown_recorded_tracker)
 }
 END_TEST
 
+/*
+ * --meter (issue 21): the meter a replay runs is --meter, else the recorded one (metadata
+ * key `meter`), else auriya-10fe7c6; golden names it when it is not the default. The
+ * capture: 50 FPS (20 ms, 3 buffers) from 1 s to 3 s, then nothing until one frame at
+ * 4.6 s; synthesized ticks at 2, 3 and 4 s. At 4 s (1 s after the last frame):
+ * auriya-10fe7c6 still shows the ring's 50 FPS (kala's deltas on 3 buffers are 60 ms:
+ * 16.666667), frc-window shows the freeze, 0 FPS.
+ */
+START_TEST(meter_option)
+{
+	const char *txt = tmp("meter.txt"), *frc = tmp("meter.frc");
+	const char *rtxt = tmp("meter_rec.txt"), *rfrc = tmp("meter_rec.frc");
+	char body[8192], text[16384];
+	size_t n = (size_t)snprintf(body, sizeof(body), "attach 1000000000 7 sym\n");
+
+	for (int i = 0; i <= 100; i++) /* 1.00 .. 3.00 s, buffers round robin */
+		n += (size_t)snprintf(body + n, sizeof(body) - n, "frame %lld 7 7 %#x 0x10\n",
+				      1000000000ll + i * 20000000ll, 0x1000 + (i % 3) * 0x100);
+	snprintf(body + n, sizeof(body) - n, "frame 4600000000 7 7 0x1000 0x10\n");
+
+	snprintf(text, sizeof(text), "%s", body);
+	spit(txt, text);
+	ck_assert_int_eq(fa("import", txt, "-o", frc, NULL), 0);
+	ck_assert_int_eq(fa("golden", frc, NULL), 0);
+	ck_out_has("replay has_sysfs=no synthesize_ticks=yes tick_ms=1000\n");
+	ck_out_has("reading* 4000000000 16.666667 ebpf\n");
+	ck_assert_int_eq(fa("golden", frc, "--meter", "frc-window", NULL), 0);
+	ck_out_has("replay has_sysfs=no synthesize_ticks=yes tick_ms=1000 meter=frc-window\n");
+	ck_out_has("reading* 3000000000 50.000000 ebpf\n");
+	ck_out_has("reading* 4000000000 0.000000 ebpf\n");
+	ck_assert_int_eq(fa("report", frc, "--meter", "auriya-ccafd78", NULL), 0);
+	ck_out_has("tracker kala, meter auriya-ccafd78, sysfs absent");
+	/* recorded: the capture's meter unless --meter says otherwise */
+	snprintf(text, sizeof(text), "meta meter frc-window\n%s", body);
+	spit(rtxt, text);
+	ck_assert_int_eq(fa("import", rtxt, "-o", rfrc, NULL), 0);
+	ck_assert_int_eq(fa("golden", rfrc, NULL), 0);
+	ck_out_has("tick_ms=1000 meter=frc-window\n");
+	ck_out_has("reading* 4000000000 0.000000 ebpf\n");
+	ck_assert_int_eq(fa("golden", rfrc, "--meter", "auriya-10fe7c6", NULL), 0);
+	ck_out_has("replay has_sysfs=no synthesize_ticks=yes tick_ms=1000\n");
+	ck_out_has("reading* 4000000000 16.666667 ebpf\n");
+	/* an unknown name: usage (2), one line listing the names */
+	ck_assert_int_eq(fa("report", frc, "--meter", "nope", NULL), 2);
+	ck_err_has("frameanalyze report: --meter: unknown meter 'nope' (known: auriya-10fe7c6, "
+		   "auriya-ccafd78, frc-window)");
+	ck_assert_int_eq(count_lines(err_text), 1);
+	ck_assert_int_eq(fa("db", frc, "-o", tmp("meter.db"), "--meter", "nope", NULL), 2);
+	ck_assert_int_eq(fa("check", frc, tmp("none.golden"), "--meter", "nope", NULL), 2);
+	/* recorded with a meter this build does not know: refused, naming the way out */
+	snprintf(text, sizeof(text), "meta meter future-meter\n%s", body);
+	spit(rtxt, text);
+	ck_assert_int_eq(fa("import", rtxt, "-o", tmp("meter_future.frc"), NULL), 0);
+	ck_assert_int_eq(fa("report", tmp("meter_future.frc"), NULL), 1);
+	ck_err_has(
+	    "meter_future.frc: recorded with meter 'future-meter', which this "
+	    "frameanalyze does not know (known: auriya-10fe7c6, auriya-ccafd78, frc-window); "
+	    "replay one of those with --meter NAME\n");
+	ck_assert_int_eq(fa("report", tmp("meter_future.frc"), "--meter", "frc-window", NULL), 0);
+	/* compare replays both with one meter; two meters on one capture are refused (not yet) */
+	ck_assert_int_eq(fa("compare", frc, rfrc, "--meter", "frc-window", "--json", NULL), 0);
+	ck_assert_int_eq(
+	    fa("compare", frc, frc, "--meter", "frc-window", "--meter", "auriya-ccafd78", NULL), 2);
+	ck_err_has("frameanalyze compare: --meter given twice");
+}
+END_TEST
+
 START_TEST(score_usage)
 {
 	const char *frc = hand_frc(), *bad = tmp("bad.frc");
@@ -2320,8 +2387,12 @@ START_TEST(score_usage)
 	ck_assert_int_eq(fa("score", frc, "--bogus", NULL), 2);
 	ck_assert_int_eq(fa("score", frc, "--tick-ms", "0", NULL), 2);
 	ck_assert_int_eq(fa("help", "score", NULL), 0);
-	ck_out_has("usage: frameanalyze score CAPTURE... [--tracker all|NAME,...] [--json]");
+	ck_out_has("usage: frameanalyze score CAPTURE... [--tracker all|NAME,...] [--meter "
+		   "all|NAME,...]");
 	ck_out_has("examples:");
+	ck_assert_int_eq(fa("score", frc, "--meter", "frc-window,nope", NULL), 2);
+	ck_err_has("frameanalyze score: --meter: unknown meter 'nope' (known: all, auriya-10fe7c6, "
+		   "auriya-ccafd78, frc-window)");
 	ck_assert_int_eq(fa("--help", NULL), 0);
 	ck_out_has("  score    trackers vs submissions");
 	/* not a capture: exit 1, one line naming the file, nothing on stdout */
@@ -2519,6 +2590,7 @@ int main(int argc, char **argv)
 	    FRC_CASE("window_usage", window_usage),
 	    FRC_CASE("score_usage", score_usage),
 	    FRC_CASE("unknown_recorded_tracker", unknown_recorded_tracker),
+	    FRC_CASE("meter_option", meter_option),
 	    FRC_CASE("score_in_memory_overlay", score_in_memory_overlay),
 	    FRC_CASE("score_in_memory_equal_rate", score_in_memory_equal_rate),
 	    FRC_CASE("db_sigint_leaves_no_file", db_sigint_leaves_no_file),

@@ -1391,6 +1391,7 @@ START_TEST(metadata_keys)
 	    "tick.ms",
 	    "sysfs.ms",
 	    "tracker",
+	    "meter",
 	};
 	frc_reader *rd = NULL;
 	ck_assert_int_eq(frc_reader_open(&rd, cap), 0);
@@ -1418,6 +1419,7 @@ START_TEST(metadata_keys)
 	    {"sysfs.node", node},
 	    {"ring.kib", "256"},
 	    {"tracker", "kala"},
+	    {"meter", "auriya-10fe7c6"},
 	    {"clock", "CLOCK_MONOTONIC"},
 	    {"flush.ms", "1000"},
 	    {"tick.ms", "1000"},
@@ -1605,6 +1607,79 @@ START_TEST(tracker_live_equals_replay)
 }
 END_TEST
 
+/* Replay cap with meter (tracker: the default); count reproductions, keep the largest. */
+static struct replay_count replay_meter(const char *cap, const char *meter, uint64_t *max_live)
+{
+	struct replay_count n = {0};
+	struct pipeline_callbacks cb = {.on_reading = on_replay_reading};
+	struct pipeline_config cfg;
+	struct pipeline *pl = NULL;
+	frc_reader *rd = NULL;
+	struct frc_record r;
+	int rc;
+
+	ck_assert_int_eq(frc_reader_open(&rd, cap), 0);
+	pipeline_config_default(&cfg);
+	cfg.synthesize_ticks = false;
+	cfg.tick_ms = 100;
+	cfg.meter_name = meter;
+	*max_live = 0;
+	ck_assert_int_eq(pipeline_new(&pl, &cfg, &cb, &n), 0);
+	while ((rc = frc_reader_next(rd, &r)) == 1) {
+		if (r.type == FRC_TICK && r.u.tick.has_result && r.u.tick.source &&
+		    r.u.tick.fps_micro > *max_live)
+			*max_live = r.u.tick.fps_micro;
+		ck_assert_int_eq(pipeline_feed(pl, &r), 0);
+	}
+	ck_assert_int_eq(rc, 0);
+	ck_assert_int_eq(pipeline_finish(pl), 0);
+	pipeline_free(pl);
+	frc_reader_close(rd);
+	return n;
+}
+
+/*
+ * issue 21: framerec --meter runs that meter live and names it in the capture (key
+ * `meter`), and a replay with it reproduces every live reading, for each variant. The
+ * stand-in queues a 60 fps main surface (3 buffers) and a 10 fps overlay.
+ * frc-window counts the main surface: ~60 FPS live (the largest reading; it reads 0 once
+ * the game stops); auriya-ccafd78 reads kala's deltas of the busiest buffer (~20 FPS and
+ * the overlay's). Replayed with the other meter the readings are not reproduced (the test
+ * can fail).
+ */
+START_TEST(meter_live_equals_replay)
+{
+	static const char *const meters[2] = {"frc-window", "auriya-ccafd78"};
+
+	for (int i = 0; i < 2; i++) {
+		const char *cap = tmp(i ? "cap_ccafd78.frc" : "cap_window.frc"),
+			   *log = tmp("framerec.log");
+		pid_t rec =
+		    start_framerec(log, "--lib", STANDIN_LIB, "--meter", meters[i], "--tick-ms",
+				   "100", "-o", cap, "--", STANDIN_GAME, "--fps", "60", "--frames",
+				   "150", "--surfaces", "--overlay-fps", "10", NULL);
+		frc_reader *rd = NULL;
+		uint64_t max = 0;
+
+		assert_exit(wait_exit(rec, 20000), 0, log);
+		ck_assert_int_eq(frc_reader_open(&rd, cap), 0);
+		ck_assert_str_eq(frc_reader_meta_get(rd, "meter"), meters[i]);
+		frc_reader_close(rd);
+		struct replay_count same = replay_meter(cap, meters[i], &max);
+		ck_assert_msg(same.mismatches == 0, "%s: %zu of %zu readings not reproduced; %s",
+			      meters[i], same.mismatches, same.compared, same.first_mismatch);
+		ck_assert_uint_ge(same.compared, 15); /* 2.5 s at 100 ms ticks */
+		if (i == 0)
+			ck_assert_msg(max >= 55000000 && max <= 65000000,
+				      "frc-window read at most %" PRIu64 " uFPS live for 60 fps",
+				      max);
+		struct replay_count other = replay_meter(cap, meters[1 - i], &max);
+		ck_assert_msg(other.mismatches > 0, "%s reproduced %s's readings: moot",
+			      meters[1 - i], meters[i]);
+	}
+}
+END_TEST
+
 /*
  * issue 11: a FIFO named as --lib or --sysfs (where a regular file is needed) is refused at
  * once, by a recording and by doctor, instead of blocking in open() or read() where no
@@ -1730,6 +1805,7 @@ int main(int argc, char **argv)
 	    FRC_CASE("replay_sysfs_fidelity", replay_sysfs_fidelity),
 	    FRC_CASE("doctor_names_failed_step", doctor_names_failed_step),
 	    FRC_CASE("tracker_live_equals_replay", tracker_live_equals_replay),
+	    FRC_CASE("meter_live_equals_replay", meter_live_equals_replay),
 	    FRC_CASE("fifo_refused", fifo_refused),
 	    FRC_CASE("wait_interrupted", wait_interrupted),
 	};

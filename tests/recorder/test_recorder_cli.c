@@ -152,6 +152,9 @@ START_TEST(usage_errors)
 	    {{"--sysfs-only", "--lib", "/x.so"}, "--sysfs-only and --lib cannot"},
 	    {{"--sysfs-only", "--symbol", "hook"}, "--sysfs-only and --symbol cannot"},
 	    {{"--sysfs-only", "--ring-kib", "64"}, "--sysfs-only and --ring-kib cannot"},
+	    /* an unknown meter: the message lists the known ones (issue 21) */
+	    {{"--meter", "auriya"},
+	     "--meter: unknown meter 'auriya' (known: auriya-10fe7c6, auriya-ccafd78, frc-window)"},
 	};
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		struct args a = {.n = 0};
