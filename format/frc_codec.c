@@ -192,7 +192,7 @@ int frc_entry_decode(uint64_t type, const uint8_t *p, size_t len, struct frc_rec
 	const struct frc_type_ops *t = type <= FRC_TYPE_MAX ? frc_type_ops((unsigned)type) : NULL;
 	struct frc_cur c = {.p = p, .len = len};
 
-	memset(r, 0, sizeof(*r));
+	frc_record_clear(r);
 	r->type = (uint8_t)type;
 	frc_cur_varint(&c, &r->ktime_ns);
 	if (!t || !t->decode || t->decode(&c, r) || c.bad || c.pos != c.len) {
@@ -572,93 +572,164 @@ int frc_run_encode(struct frc_buf *out, const struct frc_run_frame *f, size_t n)
 
 /* ------------------------------------------------------------ frame run decoding */
 
-static int get_bits(struct frc_cur *c, unsigned w, size_t count, uint64_t *out)
+/*
+ * The decoder is the reader's hot path (a capture of 10 M frames decodes 10 M of them):
+ * it decodes straight into the caller's frames, with no allocation for a one-PID run,
+ * and every check of the format stays (each count and length against what remains).
+ */
+
+/* 8 bytes at p as a little-endian u64, any alignment, any host byte order. */
+static inline uint64_t load_le64(const uint8_t *p)
 {
-	size_t nbytes = (count * w + 7) / 8;
+	uint64_t v;
+
+	memcpy(&v, p, 8);
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	v = __builtin_bswap64(v);
+#endif
+	return v;
+}
+
+/* The w-bit value (w <= 64) at bit offset bit of p, a byte at a time (LSB-first). */
+static uint64_t bits_at(const uint8_t *p, size_t bit, unsigned w)
+{
+	uint64_t v = 0;
+
+	for (unsigned done = 0; done < w;) {
+		unsigned off = bit % 8, take = 8 - off;
+
+		if (take > w - done)
+			take = w - done;
+		v |= (uint64_t)((p[bit / 8] >> off) & ((1u << take) - 1)) << done;
+		done += take;
+		bit += take;
+	}
+	return v;
+}
+
+/*
+ * Add the count packed w-bit residuals to g[0..count).ktime (FORMAT.md 4.4: LSB-first,
+ * ceil(count * w / 8) bytes). While 8 bytes can be loaded inside the packed bytes, one
+ * load and a shift give a value (it spans at most 8 bytes: bit % 8 + w <= 64 for w <= 57);
+ * the last values, and wider ones, go a byte at a time.
+ */
+static int add_residuals(struct frc_cur *c, unsigned w, size_t count, struct frc_run_frame *g)
+{
+	size_t nbytes = (count * w + 7) / 8, bit = 0, i = 0;
 	const uint8_t *p = frc_cur_bytes(c, nbytes);
-	size_t bit = 0;
+	uint64_t mask = w == 64 ? ~0ull : (1ull << w) - 1;
 
 	if (!p)
 		return -1;
-	for (size_t i = 0; i < count; i++) {
-		uint64_t v = 0;
-
-		for (unsigned done = 0; done < w;) {
-			unsigned off = bit % 8, take = 8 - off;
-
-			if (take > w - done)
-				take = w - done;
-			v |= (uint64_t)((p[bit / 8] >> off) & ((1u << take) - 1)) << done;
-			done += take;
-			bit += take;
-		}
-		out[i] = v;
-	}
+	if (w == 0)
+		return 0;
+	if (w <= 57)
+		for (; i < count && bit / 8 + 8 <= nbytes; i++, bit += w)
+			g[i].ktime += (load_le64(p + bit / 8) >> (bit % 8)) & mask;
+	for (; i < count; i++, bit += w)
+		g[i].ktime += bits_at(p, bit, w);
 	/* Padding bits of the last byte must be zero: the encoding is canonical. */
 	if (bit % 8 && (p[bit / 8] >> (bit % 8)))
 		return -1;
 	return 0;
 }
 
-/* Decode one PID's block into g[0..m): times, buffers, tids (pid is set by the caller). */
-static int pid_block_decode(struct frc_cur *c, struct frc_run_frame *g, size_t m, uint64_t *tmp)
+/*
+ * The time block of m frames into g[0..m).ktime: first each frame's point on the line,
+ * base + k_i * period + rmin (mod 2^64, as FORMAT.md computes it), then its residual.
+ */
+static int times_decode(struct frc_cur *c, struct frc_run_frame *g, size_t m)
 {
-	uint64_t base, period = 0, zmin = 0, v, ndict, nruns, k = 0;
-	uint8_t width = 0, kcol = 0, cyclic = 0;
-	size_t cursor;
+	uint64_t base, period = 0, zmin = 0, v = 0, k = 0, line;
+	uint8_t width = 0, kcol = 0;
 
 	frc_cur_varint(c, &base);
 	g[0].ktime = base;
-	if (m > 1) {
-		frc_cur_varint(c, &period);
-		frc_cur_u8(c, &width);
-		frc_cur_varint(c, &zmin);
-		if (width > 64)
-			return -1;
-		if (period)
-			frc_cur_u8(c, &kcol);
-		if (kcol > 1 || c->bad)
-			return -1;
-		for (size_t i = 1; i < m; i++) {
-			if (kcol)
-				frc_cur_varint(c, &v);
-			k += kcol ? (uint64_t)frc_unzigzag(v) : (period ? 1 : 0);
-			g[i].ktime = k; /* slot number for now */
-		}
-		if (c->bad || get_bits(c, width, m - 1, tmp))
-			return -1;
-		for (size_t i = 1; i < m; i++)
-			g[i].ktime =
-			    base + g[i].ktime * period + (uint64_t)frc_unzigzag(zmin) + tmp[i - 1];
-	}
-	frc_cur_varint(c, &ndict);
-	if (c->bad || ndict == 0 || ndict > m)
+	if (m == 1)
+		return c->bad ? -1 : 0;
+	frc_cur_varint(c, &period);
+	frc_cur_u8(c, &width);
+	frc_cur_varint(c, &zmin);
+	if (width > 64)
 		return -1;
-	for (uint64_t i = 0; i < ndict; i++) {
-		frc_cur_varint(c, &v);
-		tmp[i] = i ? tmp[i - 1] + (uint64_t)frc_unzigzag(v) : v;
+	if (period)
+		frc_cur_u8(c, &kcol);
+	if (kcol > 1 || c->bad)
+		return -1;
+	line = base + (uint64_t)frc_unzigzag(zmin);
+	for (size_t i = 1; i < m; i++) {
+		if (kcol) {
+			frc_cur_varint(c, &v);
+			k += (uint64_t)frc_unzigzag(v);
+			g[i].ktime = line + k * period;
+		} else {
+			g[i].ktime = line + i * period; /* k_i = i, or period 0 */
+		}
 	}
+	if (c->bad)
+		return -1;
+	return add_residuals(c, width, m - 1, g + 1);
+}
+
+/* Each frame's buffer through the dictionary: dict[0..ndict) read into dict. */
+static int buffers_assign(struct frc_cur *c, struct frc_run_frame *g, size_t m,
+			  const uint64_t *dict, uint64_t ndict)
+{
+	uint8_t cyclic = 0;
+	uint64_t v, j = 0;
+
 	if (ndict > 1)
 		frc_cur_u8(c, &cyclic);
 	if (c->bad || cyclic > 1)
 		return -1;
+	if (ndict == 1 || cyclic) {
+		/* dict_(i mod ndict), counted rather than divided */
+		for (size_t i = 0; i < m; i++) {
+			g[i].buffer = dict[j];
+			j = j + 1 == ndict ? 0 : j + 1;
+		}
+		return 0;
+	}
 	for (size_t i = 0; i < m; i++) {
-		v = 0;
-		if (ndict > 1 && !cyclic)
-			frc_cur_varint(c, &v);
-		else if (ndict > 1)
-			v = i % ndict;
+		frc_cur_varint(c, &v);
 		if (c->bad || v >= ndict)
 			return -1;
-		g[i].buffer = tmp[v];
+		g[i].buffer = dict[v];
 	}
+	return 0;
+}
+
+/* The buffer block: the dictionary (on the stack when small, as it nearly always is). */
+static int buffers_decode(struct frc_cur *c, struct frc_run_frame *g, size_t m)
+{
+	uint64_t small[32], *dict = small, ndict, v;
+	int ret;
+
+	frc_cur_varint(c, &ndict);
+	if (c->bad || ndict == 0 || ndict > m)
+		return -1;
+	if (ndict > sizeof(small) / sizeof(small[0]) && !(dict = malloc(ndict * sizeof(*dict))))
+		return FRC_ENOMEM;
+	for (uint64_t i = 0; i < ndict; i++) {
+		frc_cur_varint(c, &v);
+		dict[i] = i ? dict[i - 1] + (uint64_t)frc_unzigzag(v) : v;
+	}
+	ret = buffers_assign(c, g, m, dict, ndict);
+	if (dict != small)
+		free(dict);
+	return ret;
+}
+
+/* The tid block: run-length encoded, lengths summing to m exactly. */
+static int tids_decode(struct frc_cur *c, struct frc_run_frame *g, size_t m)
+{
+	uint64_t nruns, tid, len;
+	size_t cursor = 0;
+
 	frc_cur_varint(c, &nruns);
 	if (c->bad || nruns == 0 || nruns > m)
 		return -1;
-	cursor = 0;
 	for (uint64_t r = 0; r < nruns; r++) {
-		uint64_t tid, len;
-
 		frc_cur_varint(c, &tid);
 		frc_cur_varint(c, &len);
 		if (c->bad || tid > UINT32_MAX || len == 0 || len > m - cursor)
@@ -669,67 +740,90 @@ static int pid_block_decode(struct frc_cur *c, struct frc_run_frame *g, size_t m
 	return cursor == m ? 0 : -1;
 }
 
+/*
+ * One PID block into g[0..m): pid, m (must be want), times, buffers, tids; surface 0 (a
+ * surface column, type 7, may set it). 0, -1 (malformed) or FRC_ENOMEM.
+ */
+static int pid_block_decode(struct frc_cur *c, struct frc_run_frame *g, uint64_t want)
+{
+	uint64_t pid, m;
+	int ret;
+
+	frc_cur_varint(c, &pid);
+	frc_cur_varint(c, &m);
+	if (c->bad || pid > UINT32_MAX || m != want || m == 0)
+		return -1;
+	if (times_decode(c, g, m))
+		return -1;
+	if ((ret = buffers_decode(c, g, m)))
+		return ret;
+	if (tids_decode(c, g, m))
+		return -1;
+	for (uint64_t i = 0; i < m; i++) {
+		g[i].pid = (uint32_t)pid;
+		g[i].surface = 0;
+	}
+	return 0;
+}
+
+/*
+ * Several PIDs: the selector, each PID's block into its own slice of g, then the frames
+ * interleaved into f by the selector. 0, -1 (malformed) or FRC_ENOMEM.
+ */
+static int run_multi_decode(struct frc_cur *c, struct frc_run_frame *f, uint64_t n, uint64_t npids)
+{
+	uint32_t *sel = malloc(n * sizeof(*sel));
+	size_t *count = calloc(npids + 1, sizeof(*count)), *pos = calloc(npids + 1, sizeof(*pos));
+	struct frc_run_frame *g = malloc(n * sizeof(*g));
+	uint64_t v, at = 0;
+	int ret = FRC_ENOMEM;
+
+	if (!sel || !count || !pos || !g)
+		goto cleanup;
+	ret = -1;
+	for (uint64_t i = 0; i < n; i++) {
+		frc_cur_varint(c, &v);
+		if (c->bad || v >= npids)
+			goto cleanup;
+		sel[i] = (uint32_t)v;
+		count[v]++;
+	}
+	for (uint64_t grp = 0; grp < npids; grp++) {
+		if ((ret = pid_block_decode(c, g + at, count[grp])))
+			goto cleanup;
+		pos[grp] = at;
+		at += count[grp];
+	}
+	for (uint64_t i = 0; i < n; i++)
+		f[i] = g[pos[sel[i]]++];
+	ret = 0;
+cleanup:
+	free(g);
+	free(pos);
+	free(count);
+	free(sel);
+	return ret;
+}
+
 long frc_run_decode(const uint8_t *p, size_t len, struct frc_run_frame *f, size_t cap,
 		    const char **what)
 {
 	struct frc_cur c = {.p = p, .len = len};
-	uint64_t n, npids, v;
-	uint32_t *sel = NULL;
-	size_t *count = NULL, *pos = NULL;
-	struct frc_run_frame *g = NULL;
-	uint64_t *tmp = NULL;
-	long ret = FRC_ECORRUPT;
+	uint64_t n, npids;
+	int ret;
 
 	*what = "malformed frame run";
 	frc_cur_varint(&c, &n);
 	frc_cur_varint(&c, &npids);
 	if (c.bad || n == 0 || n > FRC_RUN_MAX || n > cap || npids == 0 || npids > n)
 		return FRC_ECORRUPT;
-	sel = calloc(n, sizeof(*sel));
-	count = calloc(npids + 1, sizeof(*count));
-	pos = calloc(npids + 1, sizeof(*pos));
-	g = malloc(n * sizeof(*g));
-	tmp = malloc(n * sizeof(*tmp));
-	if (!sel || !count || !pos || !g || !tmp) {
-		ret = FRC_ENOMEM;
+	/* One PID (the usual run): its block is the run, decoded in place. */
+	ret = npids == 1 ? pid_block_decode(&c, f, n) : run_multi_decode(&c, f, n, npids);
+	if (ret == FRC_ENOMEM) {
 		*what = "out of memory";
-		goto cleanup;
+		return FRC_ENOMEM;
 	}
-	for (uint64_t i = 0; i < n && npids > 1; i++) {
-		frc_cur_varint(&c, &v);
-		if (c.bad || v >= npids)
-			goto cleanup;
-		sel[i] = (uint32_t)v;
-	}
-	for (uint64_t i = 0; i < n; i++)
-		count[sel[i]]++;
-	/* Each PID block decodes into its own slice of g, then frames interleave by sel. */
-	for (uint64_t grp = 0, at = 0; grp < npids; grp++) {
-		uint64_t pid, m;
-
-		frc_cur_varint(&c, &pid);
-		frc_cur_varint(&c, &m);
-		if (c.bad || pid > UINT32_MAX || m != count[grp] || m == 0)
-			goto cleanup;
-		if (pid_block_decode(&c, g + at, m, tmp))
-			goto cleanup;
-		for (uint64_t i = 0; i < m; i++) {
-			g[at + i].pid = (uint32_t)pid;
-			g[at + i].surface = 0; /* a surface column (type 7) may set it */
-		}
-		pos[grp] = at;
-		at += m;
-	}
-	if (c.bad || c.pos != c.len)
-		goto cleanup;
-	for (uint64_t i = 0; i < n; i++)
-		f[i] = g[pos[sel[i]]++];
-	ret = (long)n;
-cleanup:
-	free(tmp);
-	free(g);
-	free(pos);
-	free(count);
-	free(sel);
-	return ret;
+	if (ret || c.bad || c.pos != c.len)
+		return FRC_ECORRUPT;
+	return (long)n;
 }

@@ -2,10 +2,14 @@
 /*
  * frc_reader.c - read a capture as a stream of records, treating every byte as hostile.
  *
- * Memory is bounded by one chunk (compressed + decompressed, at most 64 MiB raw) and one
- * frame run, whatever the file size: the footer index is validated and then consulted
- * entry by entry through a small window, never loaded whole. FORMAT.md "Reading" is the
- * algorithm.
+ * Memory is bounded by one chunk (compressed + decompressed, at most 64 MiB raw, and its
+ * decoded frames) and a read-ahead window, whatever the file size: the footer index is
+ * validated and then consulted entry by entry through a small window, never loaded whole.
+ * FORMAT.md "Reading" is the algorithm.
+ *
+ * Speed matters too (frameanalyze reads 10 M-frame captures): a chunk's frames are decoded
+ * once, while it is checked, and delivered from there; frc_reader_next's path for a frame
+ * is a copy (bench/format/frc_bench_read measures it).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -27,6 +31,9 @@
  * whole file; every later one must follow the same rule.
  */
 enum { BIND_UNKNOWN, BIND_BOUND, BIND_PLAIN };
+
+/* The read-ahead window of the walk over the chunks (read_at). */
+#define RA_SIZE (256u << 10)
 
 /* A window over the file for reading varints at increasing offsets (the footer index). */
 struct window {
@@ -51,6 +58,11 @@ struct frc_reader {
 	int bind_mode;	/* BIND_UNKNOWN until the first descriptor or the footer decides */
 	int end_tagged; /* the file ends in "FRCE": the writer finished it */
 
+	/* The read-ahead window (files only): ra[0..ra_len) holds the bytes at ra_off. */
+	uint8_t *ra;
+	uint64_t ra_off;
+	size_t ra_len;
+
 	uint64_t pos;	   /* offset of the next frame to read */
 	uint64_t data_end; /* footer offset when the index is used, else the file size */
 	int done;
@@ -66,13 +78,16 @@ struct frc_reader {
 	ZSTD_DCtx *dctx;
 	uint8_t *cbuf, *raw;
 	size_t ccap, rcap, raw_len, raw_pos;
+	/*
+	 * Its frames, decoded once while the chunk is checked (surfaces applied), in file
+	 * order: frc_reader_next delivers run[frame_pos..run_end) for the frame run entry
+	 * it reached. Decoding them again there cost as much as the check itself.
+	 */
 	struct frc_run_frame *run;
-	const uint8_t *column;	  /* the surface column read before the next run, or NULL */
+	size_t run_cap, frame_pos, run_end;
 	uint64_t batch_anomalies; /* the anomaly entry read before the next drops record */
 	uint64_t prev_ktime;	  /* the last delivered record's (out_of_order) */
-	size_t column_len;
-	size_t nrun, run_pos;
-	uint64_t chunk_off; /* offset of the current chunk's descriptor */
+	uint64_t chunk_off;	  /* offset of the current chunk's descriptor */
 
 	struct frc_reader_stats st;
 	int has_time;
@@ -131,7 +146,7 @@ static void say(frc_reader *r, uint64_t off, const char *fmt, ...)
 }
 
 /* Read exactly n bytes at off (the caller has checked off + n <= size). */
-static int read_at(frc_reader *r, uint64_t off, void *buf, size_t n)
+static int read_direct(frc_reader *r, uint64_t off, void *buf, size_t n)
 {
 	uint8_t *p = buf;
 
@@ -156,6 +171,55 @@ static int read_at(frc_reader *r, uint64_t off, void *buf, size_t n)
 	return 0;
 }
 
+/*
+ * Fill the read-ahead window from off with as much of RA_SIZE as the file holds, at least
+ * the n bytes asked for: an error or end of file past those only shortens the window, so a
+ * read fails exactly where a direct one would, with the same message.
+ */
+static int ra_fill(frc_reader *r, uint64_t off, size_t n)
+{
+	size_t want = r->size - off < RA_SIZE ? (size_t)(r->size - off) : RA_SIZE, got = 0;
+
+	r->ra_len = 0;
+	while (got < want) {
+		ssize_t k = pread(r->fd, r->ra + got, want - got, (off_t)(off + got));
+
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0 && got >= n)
+			break;
+		if (k <= 0) {
+			say(r, off + got, "read: %s",
+			    k < 0 ? strerror(errno) : "file shrank while reading");
+			return FRC_EIO;
+		}
+		got += (size_t)k;
+	}
+	r->ra_off = off;
+	r->ra_len = got;
+	return 0;
+}
+
+/*
+ * read_direct for the walk over the chunks, front to back in small pieces (a frame header,
+ * a descriptor, a chunk of a few hundred bytes): through the read-ahead window, as one
+ * pread per piece made the system calls a quarter of the reader's time. A piece larger
+ * than the window is read directly.
+ */
+static int read_at(frc_reader *r, uint64_t off, void *buf, size_t n)
+{
+	if (r->mem || n >= RA_SIZE)
+		return read_direct(r, off, buf, n);
+	if (off < r->ra_off || off - r->ra_off > r->ra_len || n > r->ra_len - (off - r->ra_off)) {
+		int ret = ra_fill(r, off, n);
+
+		if (ret)
+			return ret;
+	}
+	memcpy(buf, r->ra + (off - r->ra_off), n);
+	return 0;
+}
+
 /* ------------------------------------------------------------ window over the file */
 
 static int win_fill(frc_reader *r, struct window *w)
@@ -169,7 +233,7 @@ static int win_fill(frc_reader *r, struct window *w)
 	want = sizeof(w->buf) - keep;
 	if (want > w->end - (w->pos + keep))
 		want = (size_t)(w->end - (w->pos + keep));
-	if (want && read_at(r, w->pos + keep, w->buf + keep, want))
+	if (want && read_direct(r, w->pos + keep, w->buf + keep, want))
 		return FRC_EIO;
 	w->len += want;
 	return 0;
@@ -255,7 +319,7 @@ static int header_read(frc_reader *r)
 		static const uint8_t magic[4] = {0x5A, 0x2A, 0x4D, 0x18};
 		size_t n = r->size < 4 ? (size_t)r->size : 4;
 
-		if (n && read_at(r, 0, h, n))
+		if (n && read_direct(r, 0, h, n))
 			return FRC_EIO;
 		if (memcmp(h, magic, n)) {
 			say(r, 0, "not an .frc capture (no header frame)");
@@ -264,7 +328,7 @@ static int header_read(frc_reader *r)
 		say(r, r->size, "truncated: the file ends inside the header");
 		return FRC_ETRUNCATED;
 	}
-	if (read_at(r, 0, h, 8))
+	if (read_direct(r, 0, h, 8))
 		return FRC_EIO;
 	if (frc_get_le32(h) != FRC_MAGIC_HEADER) {
 		say(r, 0, "not an .frc capture (no header frame)");
@@ -283,7 +347,7 @@ static int header_read(frc_reader *r)
 	r->header = malloc(size);
 	if (!r->header)
 		return FRC_ENOMEM;
-	if (read_at(r, 8, r->header, size))
+	if (read_direct(r, 8, r->header, size))
 		return FRC_EIO;
 	if (memcmp(r->header, FRC_TAG_HEADER, 4)) {
 		say(r, 8, "not an .frc capture (header tag is not " FRC_TAG_HEADER ")");
@@ -404,13 +468,13 @@ static int footer_check(frc_reader *r)
 
 	if (r->size - r->pos < FOOTER_MIN)
 		return 0;
-	if (read_at(r, r->size - FRC_FOOTER_TAIL, tail, FRC_FOOTER_TAIL))
+	if (read_direct(r, r->size - FRC_FOOTER_TAIL, tail, FRC_FOOTER_TAIL))
 		return FRC_EIO;
 	size = frc_get_le32(tail + 4);
 	if (memcmp(tail + 8, FRC_TAG_END, 4) || size > r->size - r->pos || size < FOOTER_MIN)
 		return 0;
 	off = r->size - size;
-	if (read_at(r, off, h, 8))
+	if (read_direct(r, off, h, 8))
 		return FRC_EIO;
 	plen = size - 8;
 	if (frc_get_le32(h) != FRC_MAGIC_FOOTER || frc_get_le32(h + 4) != plen)
@@ -419,7 +483,7 @@ static int footer_check(frc_reader *r)
 	for (uint64_t at = off + 8; at < end;) {
 		size_t n = end - at < sizeof(buf) ? (size_t)(end - at) : sizeof(buf);
 
-		if (read_at(r, at, buf, n))
+		if (read_direct(r, at, buf, n))
 			return FRC_EIO;
 		crc = frc_crc32c(crc, buf, n);
 		bcrc = frc_crc32c(bcrc, buf, n);
@@ -427,7 +491,7 @@ static int footer_check(frc_reader *r)
 	}
 	if (!crc_follows_binding(r, frc_get_le32(tail), bcrc, crc))
 		return 0;
-	if (read_at(r, off + 8, h, 4))
+	if (read_direct(r, off + 8, h, 4))
 		return FRC_EIO;
 	if (memcmp(h, FRC_TAG_INDEX, 4))
 		return 0;
@@ -523,14 +587,43 @@ static void sum_time(struct chunk_sum *s, uint64_t t)
 }
 
 /*
+ * Room in r->run for the run whose payload is p[0..len) after the chunk's first `have`
+ * frames: its declared frame count (checked by frc_run_decode; a count it refuses needs no
+ * room), so the frames kept are the chunk's own, at most one run more for a damaged chunk.
+ */
+static int run_room(frc_reader *r, size_t have, const uint8_t *p, size_t len)
+{
+	uint64_t n = 0;
+	size_t need, cap;
+	struct frc_run_frame *f;
+
+	if (!frc_varint_decode(p, len, &n) || n == 0 || n > FRC_RUN_MAX)
+		n = 1;
+	need = have + (size_t)n;
+	if (need <= r->run_cap)
+		return 0;
+	cap = r->run_cap < 512 ? 1024 : 2 * r->run_cap; /* doubling: few reallocs */
+	if (cap < need)
+		cap = need;
+	f = realloc(r->run, cap * sizeof(*f));
+	if (!f)
+		return FRC_ENOMEM;
+	r->run = f;
+	r->run_cap = cap;
+	return 0;
+}
+
+/*
  * A frame run, or a surface column and the run that must follow it (FORMAT.md 4.5): decode
- * and check both, and count the run's frames and the column's entry.
+ * and check both into the chunk's frames (r->run after the s->frames decoded so far), and
+ * count the run's frames and the column's entry.
  */
 static int run_check(frc_reader *r, struct frc_cur *c, uint64_t type, const uint8_t *p, size_t len,
 		     struct chunk_sum *s, const char **what)
 {
 	const uint8_t *column = NULL;
 	size_t column_len = 0;
+	struct frc_run_frame *f;
 	long n;
 
 	if (type == FRC_ENTRY_SURFACES) {
@@ -545,13 +638,18 @@ static int run_check(frc_reader *r, struct frc_cur *c, uint64_t type, const uint
 		s->records++;
 		s->columns++;
 	}
-	n = frc_run_decode(p, len, r->run, FRC_RUN_MAX, what);
+	if (run_room(r, (size_t)s->frames, p, len)) {
+		*what = "out of memory";
+		return FRC_ENOMEM;
+	}
+	f = r->run + s->frames;
+	n = frc_run_decode(p, len, f, r->run_cap - (size_t)s->frames, what);
 	if (n < 0)
 		return (int)n;
-	if (column && frc_surfaces_apply(column, column_len, r->run, (size_t)n, what))
+	if (column && frc_surfaces_apply(column, column_len, f, (size_t)n, what))
 		return FRC_ECORRUPT;
 	for (long i = 0; i < n; i++)
-		sum_time(s, r->run[i].ktime);
+		sum_time(s, f[i].ktime);
 	s->records += (uint64_t)n;
 	s->frames += (uint64_t)n;
 	return 0;
@@ -804,7 +902,7 @@ static int chunk_load(frc_reader *r, uint64_t off, uint32_t dsize)
 	 */
 	r->raw_len = (size_t)rsize;
 	r->raw_pos = 0;
-	r->nrun = r->run_pos = 0;
+	r->frame_pos = r->run_end = 0;
 	r->pos = off + 8 + dsize + csize;
 	r->st.chunks++;
 	r->columns += s.columns;
@@ -865,87 +963,77 @@ static int chunk_next(frc_reader *r)
 	}
 }
 
-static void deliver_time(frc_reader *r, const struct frc_record *rec)
+static inline void deliver_time(frc_reader *r, unsigned type, uint64_t t)
 {
 	/* File order is kept (what the live pipeline saw); a step back in time is counted. */
-	if (r->has_time && rec->ktime_ns < r->prev_ktime)
+	if (r->has_time && t < r->prev_ktime)
 		r->st.out_of_order++;
-	r->prev_ktime = rec->ktime_ns;
-	if (!r->has_time || rec->ktime_ns < r->st.first_ktime_ns)
-		r->st.first_ktime_ns = rec->ktime_ns;
-	if (!r->has_time || rec->ktime_ns > r->st.last_ktime_ns)
-		r->st.last_ktime_ns = rec->ktime_ns;
+	r->prev_ktime = t;
+	if (!r->has_time || t < r->st.first_ktime_ns)
+		r->st.first_ktime_ns = t;
+	if (!r->has_time || t > r->st.last_ktime_ns)
+		r->st.last_ktime_ns = t;
 	r->has_time = 1;
 	r->st.records++;
-	r->st.by_type[rec->type]++;
+	r->st.by_type[type]++;
 }
 
-int frc_reader_next(frc_reader *r, struct frc_record *rec)
+/*
+ * The next entry of the checked body: a frame run makes its frames (decoded by the check)
+ * the next to deliver; a record is decoded into *rec (1); a batch anomaly entry is kept
+ * for the drops record that follows it; unknown entries and surface columns (already
+ * applied) are stepped over (0).
+ */
+static int body_next(frc_reader *r, struct frc_record *rec)
 {
+	/* body_check() accepted this chunk: these reads cannot fail. */
+	struct frc_cur c = {.p = r->raw, .len = r->raw_len, .pos = r->raw_pos};
+	uint64_t type, len, n;
+	const uint8_t *p;
 	const char *what;
 
-	for (;;) {
-		if (r->run_pos < r->nrun) {
-			const struct frc_run_frame *f = &r->run[r->run_pos++];
-
-			memset(rec, 0, sizeof(*rec));
-			rec->type = FRC_FRAME;
-			rec->ktime_ns = f->ktime;
-			rec->u.frame.pid = f->pid;
-			rec->u.frame.tid = f->tid;
-			rec->u.frame.buffer = f->buffer;
-			rec->u.frame.surface = f->surface;
-			deliver_time(r, rec);
-			return 1;
+	frc_cur_varint(&c, &type);
+	frc_cur_varint(&c, &len);
+	p = frc_cur_bytes(&c, len);
+	r->raw_pos = c.pos;
+	if (type == FRC_FRAME) {
+		frc_varint_decode(p, len, &n); /* the run's frame count, its first field */
+		r->run_end = r->frame_pos + n;
+		return 0;
+	}
+	if (type == FRC_ENTRY_SURFACES)
+		return 0;
+	if (type == FRC_ENTRY_ANOMALIES) {
+		/* The drops record that follows it (body_check made sure) gets it. */
+		if (frc_anomalies_decode(p, len, &r->batch_anomalies, &what))
+			return FRC_ECORRUPT;
+		return 0;
+	}
+	if (type <= FRC_TYPE_MAX && frc_type_ops((unsigned)type)) {
+		if (frc_entry_decode(type, p, len, rec, &what))
+			return FRC_ECORRUPT;
+		if (type == FRC_DROPS) {
+			rec->u.drops.batch_anomalies = r->batch_anomalies;
+			r->batch_anomalies = 0;
 		}
-		if (r->raw_pos < r->raw_len) {
-			/* body_check() accepted this chunk: these reads cannot fail. */
-			struct frc_cur c = {.p = r->raw, .len = r->raw_len, .pos = r->raw_pos};
-			uint64_t type, len;
-			const uint8_t *p;
-			long n;
+		deliver_time(r, rec->type, rec->ktime_ns);
+		return 1;
+	}
+	r->st.unknown++;
+	return 0;
+}
 
-			frc_cur_varint(&c, &type);
-			frc_cur_varint(&c, &len);
-			p = frc_cur_bytes(&c, len);
-			r->raw_pos = c.pos;
-			if (type == FRC_ENTRY_SURFACES) {
-				/* The run that follows it (body_check made sure) gets its surfaces.
-				 */
-				r->column = p;
-				r->column_len = (size_t)len;
-				continue;
-			}
-			if (type == FRC_FRAME) {
-				n = frc_run_decode(p, len, r->run, FRC_RUN_MAX, &what);
-				if (n < 0)
-					return (int)n;
-				if (r->column && frc_surfaces_apply(r->column, r->column_len,
-								    r->run, (size_t)n, &what))
-					return FRC_ECORRUPT;
-				r->column = NULL;
-				r->nrun = (size_t)n;
-				r->run_pos = 0;
-				continue;
-			}
-			if (type == FRC_ENTRY_ANOMALIES) {
-				/* The drops record that follows it (body_check made sure) gets it.
-				 */
-				if (frc_anomalies_decode(p, len, &r->batch_anomalies, &what))
-					return FRC_ECORRUPT;
-				continue;
-			}
-			if (type <= FRC_TYPE_MAX && frc_type_ops((unsigned)type)) {
-				if (frc_entry_decode(type, p, len, rec, &what))
-					return FRC_ECORRUPT;
-				if (type == FRC_DROPS) {
-					rec->u.drops.batch_anomalies = r->batch_anomalies;
-					r->batch_anomalies = 0;
-				}
-				deliver_time(r, rec);
-				return 1;
-			}
-			r->st.unknown++;
+/* frc_reader_next past the frames of the current run: entries, then the next chunk. */
+__attribute__((noinline)) static int next_entry(frc_reader *r, struct frc_record *rec)
+{
+	for (;;) {
+		if (r->frame_pos < r->run_end)
+			return 0;
+		if (r->raw_pos < r->raw_len) {
+			int ret = body_next(r, rec);
+
+			if (ret)
+				return ret;
 			continue;
 		}
 		if (r->done)
@@ -955,6 +1043,31 @@ int frc_reader_next(frc_reader *r, struct frc_record *rec)
 		if (ret <= 0)
 			return ret;
 	}
+}
+
+/*
+ * Split so that a frame, nearly every record, costs no more than its copy: the rest
+ * (entries, chunk loading, with their large stack frame) is in next_entry, not inlined.
+ */
+int frc_reader_next(frc_reader *r, struct frc_record *rec)
+{
+	if (r->frame_pos == r->run_end) {
+		int ret = next_entry(r, rec);
+
+		if (ret || r->frame_pos == r->run_end)
+			return ret;
+	}
+	const struct frc_run_frame *f = &r->run[r->frame_pos++];
+
+	frc_record_clear(rec);
+	rec->type = FRC_FRAME;
+	rec->ktime_ns = f->ktime;
+	rec->u.frame.pid = f->pid;
+	rec->u.frame.tid = f->tid;
+	rec->u.frame.buffer = f->buffer;
+	rec->u.frame.surface = f->surface;
+	deliver_time(r, FRC_FRAME, f->ktime);
+	return 1;
 }
 
 /* ------------------------------------------------------------ open / close */
@@ -969,8 +1082,7 @@ static int reader_new(frc_reader **out, const char *path)
 	r->fd = -1;
 	r->path = strdup(path ? path : "(capture)");
 	r->dctx = ZSTD_createDCtx();
-	r->run = malloc(FRC_RUN_MAX * sizeof(*r->run));
-	if (!r->path || !r->dctx || !r->run) {
+	if (!r->path || !r->dctx) {
 		frc_reader_close(r);
 		return FRC_ENOMEM;
 	}
@@ -990,7 +1102,7 @@ static int reader_start(frc_reader *r)
 	if (r->size - r->pos >= 4) {
 		uint8_t tag[4];
 
-		if (read_at(r, r->size - 4, tag, 4))
+		if (read_direct(r, r->size - 4, tag, 4))
 			return FRC_EIO;
 		r->end_tagged = !memcmp(tag, FRC_TAG_END, 4);
 	}
@@ -1027,6 +1139,9 @@ int frc_reader_open(frc_reader **out, const char *path)
 		snprintf(r->msg, sizeof(r->msg), "%s: not a regular file", r->path);
 		return FRC_EIO;
 	}
+	r->ra = malloc(RA_SIZE);
+	if (!r->ra)
+		return FRC_ENOMEM;
 	r->size = (uint64_t)sb.st_size;
 	return reader_start(r);
 }
@@ -1084,6 +1199,7 @@ void frc_reader_close(frc_reader *r)
 	if (r->fd >= 0)
 		close(r->fd);
 	ZSTD_freeDCtx(r->dctx);
+	free(r->ra);
 	free(r->run);
 	free(r->raw);
 	free(r->cbuf);

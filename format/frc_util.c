@@ -107,18 +107,7 @@ size_t frc_varint_decode(const uint8_t *p, size_t len, uint64_t *v)
 	return 0;
 }
 
-int frc_cur_u8(struct frc_cur *c, uint8_t *v)
-{
-	if (c->bad || c->pos >= c->len) {
-		c->bad = 1;
-		*v = 0;
-		return -1;
-	}
-	*v = c->p[c->pos++];
-	return 0;
-}
-
-int frc_cur_varint(struct frc_cur *c, uint64_t *v)
+int frc_cur_varint_long(struct frc_cur *c, uint64_t *v)
 {
 	size_t n;
 

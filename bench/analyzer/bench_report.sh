@@ -1,5 +1,5 @@
 #!/bin/sh
-# bench_report.sh [BUILD_DIR] - `frameanalyze report` throughput on a 10 M-frame capture
+# bench_report.sh [BUILD_DIR [BASE_BUILD_DIR]] - `frameanalyze report` throughput on a 10 M-frame capture
 # (bench_gen: 60 Hz, +-200 us jitter, 3 buffers, a tick every second), next to what bounds
 # it, measured in the same run (issue 17, "work done once"; goal: report <= 1.5 s):
 #   pipeline: the heuristics pipeline alone, records generated in memory (bench_heuristics,
@@ -13,28 +13,48 @@
 # command reads (rchar of /proc/PID/io, counted by the shell that waited for it) over what
 # `info` reads say how many times it reads the capture. Not a test.
 #
+# With BASE_BUILD_DIR (say, main's build, for a change's before/after) every row is also
+# run with that build's frameanalyze, alternating run by run with BUILD_DIR's on the same
+# capture, so that both see the same load; the row after it gives the base's figures and
+# the ratio of the CPU medians (base / this).
+#
 # env: FRAMES (10000000), REPS (5), WORK (a temporary directory)
 set -eu
 build=${1:-build}
 bin=$build/bin
 frames=${FRAMES:-10000000}
 reps=${REPS:-5}
+base=${2:-}
 work=${WORK:-$(mktemp -d /tmp/bench_report.XXXXXX)}
 for p in frameanalyze bench_ana_gen bench_heuristics rss_run; do
 	[ -x "$bin/$p" ] || { echo "bench_report.sh: $bin/$p missing: build first" >&2; exit 2; }
 done
+if [ -n "$base" ] && [ ! -x "$base/bin/frameanalyze" ]; then
+	echo "bench_report.sh: $base/bin/frameanalyze missing: build first" >&2
+	exit 2
+fi
 trap 'rm -rf "$work"' EXIT
 
 median() { sort -n | awk '{v[NR]=$1} END {print (NR%2) ? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2}'; }
-# CMD...: REPS runs; prints "WALL CPU" medians (seconds)
+# FA ARGS...: REPS runs of FA ARGS (and, with a base, of the base's frameanalyze, each run
+# right after this one's); "WALL CPU" medians (seconds) into $work/this (and $work/base)
 timed() {
-	: >"$work/w"
-	: >"$work/c"
+	fa=$1
+	shift
+	for f in w c bw bc; do : >"$work/$f"; done
 	for i in $(seq "$reps"); do
-		"$bin/rss_run" "$@" 2>"$work/rss" >/dev/null || { cat "$work/rss" >&2; exit 1; }
-		awk '/^rss_run:/ {print $2 >> "'"$work/w"'"; print $8 >> "'"$work/c"'"}' "$work/rss"
+		run1 w c "$fa" "$@"
+		[ -z "$base" ] || run1 bw bc "$base/bin/frameanalyze" "$@"
 	done
-	echo "$(median <"$work/w") $(median <"$work/c")"
+	echo "$(median <"$work/w") $(median <"$work/c")" >"$work/this"
+	[ -z "$base" ] || echo "$(median <"$work/bw") $(median <"$work/bc")" >"$work/base"
+}
+# WALL CPU CMD...: one run of CMD; appends its wall and CPU seconds to $work/WALL, $work/CPU
+run1() {
+	wf=$work/$1 cf=$work/$2
+	shift 2
+	"$bin/rss_run" "$@" 2>"$work/rss" >/dev/null || { cat "$work/rss" >&2; exit 1; }
+	awk -v wf="$wf" -v cf="$cf" '/^rss_run:/ {print $2 >> wf; print $8 >> cf}' "$work/rss"
 }
 # CMD...: bytes read by CMD (its rchar, which the shell that reaped it has added to its own)
 bytes_read() {
@@ -50,15 +70,21 @@ pipe=$("$bin/bench_heuristics" 2000000 "$reps" |
 		if ($(i + 1) == "M/s") print $i}')
 echo "pipeline alone (bench_heuristics, 3 buffers, a tick record every 1 s): $pipe M frames/s"
 once=$(bytes_read "$bin/frameanalyze" info "$work/c.frc") # one read of the capture
-row() { # NAME CMD...: one line of the table
+row() { # NAME ARGS...: one line of the table (and one for the base)
 	name=$1
 	shift
-	set -- $(timed "$@") $(bytes_read "$@")
+	timed "$bin/frameanalyze" "$@"
+	set -- $(cat "$work/this") $(bytes_read "$bin/frameanalyze" "$@")
 	printf '%-34s %7.3f s wall %7.3f s CPU  %6s M frames/s (CPU)  reads it %.2f times\n' \
 		"$name" "$1" "$2" "$(rate "$2")" "$(awk -v b="$3" -v o="$once" 'BEGIN {print b / o}')"
+	[ -z "$base" ] && return 0
+	this_cpu=$2
+	set -- $(cat "$work/base")
+	printf '%-34s %7.3f s wall %7.3f s CPU  %6s M frames/s (CPU)  base/this CPU %.2fx\n' \
+		"  base ($base)" "$1" "$2" "$(rate "$2")" \
+		"$(awk -v a="$2" -v b="$this_cpu" 'BEGIN {print a / b}')"
 }
-row "reader alone (frameanalyze info)" "$bin/frameanalyze" info "$work/c.frc"
-row "frameanalyze report" "$bin/frameanalyze" report "$work/c.frc"
-row "frameanalyze report --html" "$bin/frameanalyze" report --html --force -o "$work/p.html" \
-	"$work/c.frc"
+row "reader alone (frameanalyze info)" info "$work/c.frc"
+row "frameanalyze report" report "$work/c.frc"
+row "frameanalyze report --html" report --html --force -o "$work/p.html" "$work/c.frc"
 echo "goal: frameanalyze report <= 1.5 s for 10 M frames"

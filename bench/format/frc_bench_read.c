@@ -11,7 +11,8 @@
  * writer's default 1 s chunks. Then it is read RUNS times (default 5) through
  * frc_reader_open / frc_reader_next, every record, and the median is printed as records/s.
  * The baseline, printed next to it from the same run: zstd decompressing the same chunks
- * and nothing else, the floor no record decoder can go below.
+ * and nothing else, the floor no record decoder can go below. Both as wall and CPU time:
+ * on a shared machine the CPU time is the steadier figure.
  */
 #include <fcntl.h>
 #include <stdio.h>
@@ -38,12 +39,27 @@ static uint64_t splitmix64(void)
 	return z ^ (z >> 31);
 }
 
-static double now_s(void)
+static double clock_s(clockid_t id)
 {
 	struct timespec ts;
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
+	clock_gettime(id, &ts);
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* Wall and CPU seconds since *t0 (which it then resets): on a shared machine the CPU time
+ * is the steadier of the two (waiting for a core is not in it). */
+struct lap {
+	double wall, cpu;
+};
+
+static struct lap lap_since(struct lap *t0)
+{
+	struct lap now = {clock_s(CLOCK_MONOTONIC), clock_s(CLOCK_PROCESS_CPUTIME_ID)};
+	struct lap d = {now.wall - t0->wall, now.cpu - t0->cpu};
+
+	*t0 = now;
+	return d;
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -112,14 +128,14 @@ out:
 	return ret;
 }
 
-/* One pass of the reader over every record: seconds, or < 0 when the capture is not whole. */
-static double read_pass(const char *path, uint64_t *records, uint64_t *chunks)
+/* One pass of the reader over every record into *t; -1 when the capture is not whole. */
+static int read_pass(const char *path, struct lap *t, uint64_t *records, uint64_t *chunks)
 {
+	struct lap t0 = {clock_s(CLOCK_MONOTONIC), clock_s(CLOCK_PROCESS_CPUTIME_ID)};
 	struct frc_reader_stats st;
 	struct frc_record rec;
 	frc_reader *r = NULL;
 	uint64_t n = 0, sum = 0;
-	double t0 = now_s(), t;
 	int ret;
 
 	if (frc_reader_open(&r, path)) {
@@ -131,29 +147,30 @@ static double read_pass(const char *path, uint64_t *records, uint64_t *chunks)
 		n++;
 		sum += rec.ktime_ns; /* the records are used, as a consumer would */
 	}
-	t = now_s() - t0;
+	*t = lap_since(&t0);
 	frc_reader_stats(r, &st);
+	*records = n;
+	*chunks = st.chunks;
 	if (ret < 0 || st.status != FRC_STATUS_COMPLETE || sum == 0) {
 		fprintf(stderr, "frc_bench_read: %s: not read whole: %s\n", path,
 			frc_reader_error(r));
-		t = -1;
+		ret = -1;
 	}
-	*records = n;
-	*chunks = st.chunks;
 	frc_reader_close(r);
-	return t;
+	return ret;
 }
 
 /*
- * The baseline: every ordinary zstd frame of the file decompressed, nothing else (the
- * skippable frames, header, descriptors and footer, are stepped over). Seconds, or < 0.
+ * The baseline: every ordinary zstd frame of the file decompressed into *t, nothing else
+ * (the skippable frames, header, descriptors and footer, are stepped over). -1 on error.
  */
-static double zstd_pass(const uint8_t *p, size_t len)
+static int zstd_pass(const uint8_t *p, size_t len, struct lap *t)
 {
+	struct lap t0 = {clock_s(CLOCK_MONOTONIC), clock_s(CLOCK_PROCESS_CPUTIME_ID)};
 	ZSTD_DCtx *d = ZSTD_createDCtx();
 	size_t cap = 64u << 20, at = 0;
 	uint8_t *out = malloc(cap);
-	double t0 = now_s(), t = -1;
+	int ret = -1;
 
 	while (d && out && len - at >= 8) {
 		uint32_t magic = (uint32_t)p[at] | (uint32_t)p[at + 1] << 8 |
@@ -170,12 +187,13 @@ static double zstd_pass(const uint8_t *p, size_t len)
 			goto out;
 		at += n;
 	}
+	*t = lap_since(&t0);
 	if (at == len)
-		t = now_s() - t0;
+		ret = 0;
 out:
 	free(out);
 	ZSTD_freeDCtx(d);
-	return t;
+	return ret;
 }
 
 static uint8_t *slurp(const char *path, size_t *len)
@@ -206,9 +224,24 @@ static int usage(void)
 	return 2;
 }
 
+/* "NAME  wall W ms  R M records/s   cpu C ms  R M records/s" from the medians of t[0..runs). */
+static void report(const char *name, const struct lap *t, int runs, uint64_t records)
+{
+	double wall[RUNS_MAX], cpu[RUNS_MAX], w, c;
+
+	for (int i = 0; i < runs; i++) {
+		wall[i] = t[i].wall;
+		cpu[i] = t[i].cpu;
+	}
+	w = median(wall, runs);
+	c = median(cpu, runs);
+	printf("  %-30s wall %7.1f ms %7.2f M records/s   cpu %7.1f ms %7.2f M records/s\n", name,
+	       w * 1e3, (double)records / w / 1e6, c * 1e3, (double)records / c / 1e6);
+}
+
 int main(int argc, char **argv)
 {
-	double rd[RUNS_MAX], zs[RUNS_MAX], mr, mz;
+	struct lap rd[RUNS_MAX], zs[RUNS_MAX];
 	long frames = 10000000;
 	int runs = 5, c;
 	uint64_t records = 0, chunks = 0;
@@ -232,20 +265,14 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	/* Interleaved, so both medians see the same machine load. */
-	for (int i = 0; i < runs; i++) {
-		rd[i] = read_pass(argv[optind], &records, &chunks);
-		zs[i] = zstd_pass(file, len);
-		if (rd[i] < 0 || zs[i] < 0)
+	for (int i = 0; i < runs; i++)
+		if (read_pass(argv[optind], &rd[i], &records, &chunks) ||
+		    zstd_pass(file, len, &zs[i]))
 			return 1;
-	}
-	mr = median(rd, runs);
-	mz = median(zs, runs);
 	printf("frc_bench_read: %s: %llu records in %llu chunks, %zu bytes; median of %d runs\n",
 	       argv[optind], (unsigned long long)records, (unsigned long long)chunks, len, runs);
-	printf("  reader, every record        %8.1f ms  %7.2f M records/s\n", mr * 1e3,
-	       (double)records / mr / 1e6);
-	printf("  baseline: zstd of the chunks %8.1f ms  %7.2f M records/s (the floor)\n", mz * 1e3,
-	       (double)records / mz / 1e6);
+	report("reader, every record", rd, runs, records);
+	report("baseline: zstd of the chunks", zs, runs, records);
 	free(file);
 	return 0;
 }
