@@ -47,8 +47,8 @@ struct target {
 	int pidfd; /* -1: liveness polled on the scan timer instead */
 	bool child;
 	uint64_t attach_ns;
-	char symbol[FRC_SYMBOL_MAX + 1]; /* "" in --sysfs-only mode (not attached) */
-	bool batch;			 /* Surface::queueBuffers attached too */
+	char symbol[FRC_SYMBOL_MAX + 1];       /* "" in --sysfs-only mode (not attached) */
+	char batch_symbol[FRC_SYMBOL_MAX + 1]; /* the Surface::queueBuffers attached too, or "" */
 };
 
 struct rec {
@@ -83,7 +83,8 @@ struct rec {
 	char library[PATH_MAX];
 	char symbol[FRC_SYMBOL_MAX + 1];
 	uint64_t sym_offset;
-	uint64_t batch_offset;	   /* 0: the batch path is not attached */
+	char batch_symbol[FRC_SYMBOL_MAX + 1]; /* "": the batch path is not attached */
+	uint64_t batch_offset;
 	int64_t attach_latency_ms; /* --package: the first match's age at attach; -1 unknown */
 	char target_desc[4096];	   /* metadata target: every target attached before the header */
 	pid_t target_pid;	   /* the first target */

@@ -26,16 +26,22 @@
 
 #include "rectest.h"
 
-const char *const variant_name[6] = {"hook", "internal", "legacy", "output", "sp", "sp_output"};
-const char *const variant_symbol[6] = {
+const char *const variant_name[N_VARIANTS] = {"hook",	"internal", "deprecated", "legacy",
+					      "output", "sp",	    "sp_input",	  "impl"};
+const char *const variant_game[N_VARIANTS] = {"hook",	"internal", "deprecated", "legacy",
+					      "output", "sp",	    "sp_input",	  "sp_input"};
+const char *const variant_symbol[N_VARIANTS] = {
     "_ZN7android7Surface16hook_queueBufferEP13ANativeWindowP19ANativeWindowBufferi",
-    "_ZN7android7Surface19queueBufferInternalEP19ANativeWindowBufferiPNS_"
-    "24SurfaceQueueBufferOutputE",
+    "_ZN7android7Surface19queueBufferInternalEP13ANativeWindowP19ANativeWindowBufferi",
+    "_ZN7android7Surface27hook_queueBuffer_DEPRECATEDEP13ANativeWindowP19ANativeWindowBuffer",
     "_ZN7android7Surface11queueBufferEP19ANativeWindowBufferi",
     "_ZN7android7Surface11queueBufferEP19ANativeWindowBufferiPNS_24SurfaceQueueBufferOutputE",
-    "_ZN7android7Surface11queueBufferERKNS_2spINS_13GraphicBufferEEERKNS1_INS_5FenceEEE",
     "_ZN7android7Surface11queueBufferERKNS_2spINS_13GraphicBufferEEERKNS1_INS_5FenceEEEPNS_"
     "24SurfaceQueueBufferOutputE",
+    "_ZN7android7Surface11queueBufferERKNS_2spINS_13GraphicBufferEEERKNS_"
+    "23SurfaceQueueBufferInputEPNS_24SurfaceQueueBufferOutputE",
+    "_ZN7android7Surface15queueBufferImplERKNS_2spINS_13GraphicBufferEEERKNS1_INS_5FenceEEEPKNS_"
+    "23SurfaceQueueBufferInputEPNS_24SurfaceQueueBufferOutputE",
 };
 
 /* ------------------------------------------------------------ scratch files */
@@ -266,7 +272,7 @@ pid_t start_game(const char *argv0, int variant, const char *truth, const char *
 	add(&a, "%s", argv0);
 	add(&a, "--wait-signal");
 	add(&a, "--symbol");
-	add(&a, "%s", variant_name[variant]);
+	add(&a, "%s", variant_game[variant]);
 	add(&a, "--fps");
 	add(&a, "%s", fps);
 	add(&a, "--frames");

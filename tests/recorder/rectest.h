@@ -24,15 +24,23 @@
 
 #include "frc.h"
 
-/* Literal names (format/FORMAT.md, recorder/README.md), indexed like the stand-in's --symbol
- * variants. */
-extern const char *const variant_name[6];
-extern const char *const variant_symbol[6];
-enum { V_HOOK, V_INTERNAL, V_LEGACY, V_OUTPUT, V_SP, V_SP_OUTPUT };
-/* Surface::queueBuffers, the batch path (tests/standin/surface.h). */
+/*
+ * framerec's --symbol variants (recorder/README.md): the literal mangled name of each
+ * (display-truth.md 6), and the standin-game --symbol path whose calls reach it (impl is
+ * private in AOSP: the post-16 SurfaceQueueBufferInput overload calls it).
+ */
+#define N_VARIANTS 8
+extern const char *const variant_name[N_VARIANTS];
+extern const char *const variant_game[N_VARIANTS];
+extern const char *const variant_symbol[N_VARIANTS];
+enum { V_HOOK, V_INTERNAL, V_DEPRECATED, V_LEGACY, V_OUTPUT, V_SP, V_SP_INPUT, V_IMPL };
+/* Surface::queueBuffers, the batch path (tests/standin/surface.h): 15 QPR1+/16, 12-15. */
 #define BATCH_SYMBOL                                                                               \
 	"_ZN7android7Surface12queueBuffersERKNSt3__16vectorINS0_17BatchQueuedBufferENS1_"          \
 	"9allocatorIS3_EEEEPNS2_INS_24SurfaceQueueBufferOutputENS4_IS9_EEEE"
+#define BATCH_LEGACY_SYMBOL                                                                        \
+	"_ZN7android7Surface12queueBuffersERKNSt3__16vectorINS0_17BatchQueuedBufferENS1_"          \
+	"9allocatorIS3_EEEE"
 
 /* Allowed distance between a recorded ktime and the truth timestamp (issue 4). */
 #define MAX_SKEW_NS 2000000ull
