@@ -715,7 +715,9 @@ long frc_run_decode(const uint8_t *p, size_t len, struct frc_run_frame *f, size_
 			goto cleanup;
 		for (uint64_t i = 0; i < m; i++) {
 			g[at + i].pid = (uint32_t)pid;
-			g[at + i].surface = 0; /* a surface column (type 7) may set it */
+			g[at + i].surface = 0;		 /* a surface column (type 7) may set it */
+			g[at + i].has_timestamp = false; /* and a timestamp column (10) these */
+			g[at + i].timestamp = 0;
 		}
 		pos[grp] = at;
 		at += m;

@@ -59,8 +59,9 @@ struct frc_reader {
 	struct window idx;
 	uint64_t idx_chunks, idx_fields, idx_prev_off, idx_prev_min;
 	uint64_t idx_records, idx_ntypes, idx_by_type[FRC_ENTRY_TYPE_MAX + 1], idx_min, idx_max;
-	uint64_t columns;   /* surface column entries in the chunks loaded (type 7) */
-	uint64_t anomalies; /* batch anomaly entries in the chunks loaded (type 8) */
+	uint64_t columns;    /* surface column entries in the chunks loaded (type 7) */
+	uint64_t anomalies;  /* batch anomaly entries in the chunks loaded (type 8) */
+	uint64_t ts_columns; /* timestamp column entries in the chunks loaded (type 10) */
 
 	/* The current chunk. */
 	ZSTD_DCtx *dctx;
@@ -68,6 +69,8 @@ struct frc_reader {
 	size_t ccap, rcap, raw_len, raw_pos;
 	struct frc_run_frame *run;
 	const uint8_t *column;	  /* the surface column read before the next run, or NULL */
+	const uint8_t *ts_column; /* the timestamp column read before the next run, or NULL */
+	size_t ts_column_len;
 	uint64_t batch_anomalies; /* the anomaly entry read before the next drops record */
 	uint64_t prev_ktime;	  /* the last delivered record's (out_of_order) */
 	size_t column_len;
@@ -509,7 +512,7 @@ static int grow(uint8_t **p, size_t *cap, size_t need)
 }
 
 struct chunk_sum {
-	uint64_t records, frames, unknown, columns, anomalies, min, max;
+	uint64_t records, frames, unknown, columns, anomalies, ts_columns, min, max;
 	int has_time;
 };
 
@@ -522,17 +525,40 @@ static void sum_time(struct chunk_sum *s, uint64_t t)
 	s->has_time = 1;
 }
 
+/* The entry after a column at c: its type, payload and length; false past the end. */
+static bool next_entry(struct frc_cur *c, uint64_t *type, const uint8_t **p, size_t *len)
+{
+	uint64_t l;
+
+	frc_cur_varint(c, type);
+	frc_cur_varint(c, &l);
+	*p = frc_cur_bytes(c, l);
+	*len = (size_t)l;
+	return !c->bad;
+}
+
 /*
- * A frame run, or a surface column and the run that must follow it (FORMAT.md 4.5): decode
- * and check both, and count the run's frames and the column's entry.
+ * A frame run, with the timestamp column (4.7) and the surface column (4.5) that may come
+ * before it, in that order: decode and check them all, and count the run's frames and the
+ * columns' entries.
  */
 static int run_check(frc_reader *r, struct frc_cur *c, uint64_t type, const uint8_t *p, size_t len,
 		     struct chunk_sum *s, const char **what)
 {
-	const uint8_t *column = NULL;
-	size_t column_len = 0;
+	const uint8_t *column = NULL, *ts = NULL;
+	size_t column_len = 0, ts_len = 0;
 	long n;
 
+	if (type == FRC_ENTRY_TIMESTAMPS) {
+		ts = p, ts_len = len;
+		if (!next_entry(c, &type, &p, &len) ||
+		    (type != FRC_FRAME && type != FRC_ENTRY_SURFACES)) {
+			*what = "a timestamp column not followed by a frame run";
+			return FRC_ECORRUPT;
+		}
+		s->records++;
+		s->ts_columns++;
+	}
 	if (type == FRC_ENTRY_SURFACES) {
 		column = p, column_len = len;
 		frc_cur_varint(c, &type);
@@ -549,6 +575,8 @@ static int run_check(frc_reader *r, struct frc_cur *c, uint64_t type, const uint
 	if (n < 0)
 		return (int)n;
 	if (column && frc_surfaces_apply(column, column_len, r->run, (size_t)n, what))
+		return FRC_ECORRUPT;
+	if (ts && frc_timestamps_apply(ts, ts_len, r->run, (size_t)n, what))
 		return FRC_ECORRUPT;
 	for (long i = 0; i < n; i++)
 		sum_time(s, r->run[i].ktime);
@@ -612,7 +640,8 @@ static int body_check(frc_reader *r, size_t raw_len, uint64_t nrec, struct chunk
 			*what = "entry header or length past the end of the chunk";
 			return FRC_ECORRUPT;
 		}
-		if (type == FRC_FRAME || type == FRC_ENTRY_SURFACES) {
+		if (type == FRC_FRAME || type == FRC_ENTRY_SURFACES ||
+		    type == FRC_ENTRY_TIMESTAMPS) {
 			int ret = run_check(r, &c, type, p, len, s, what);
 
 			if (ret)
@@ -675,9 +704,11 @@ static int index_agrees(frc_reader *r, const struct chunk_sum *s)
 static int at_data_end(frc_reader *r)
 {
 	int same = r->st.chunks == r->idx_chunks &&
-		   r->st.records + r->st.unknown + r->columns + r->anomalies == r->idx_records &&
+		   r->st.records + r->st.unknown + r->columns + r->anomalies + r->ts_columns ==
+		       r->idx_records &&
 		   r->columns == r->idx_by_type[FRC_ENTRY_SURFACES] &&
-		   r->anomalies == r->idx_by_type[FRC_ENTRY_ANOMALIES];
+		   r->anomalies == r->idx_by_type[FRC_ENTRY_ANOMALIES] &&
+		   r->ts_columns == r->idx_by_type[FRC_ENTRY_TIMESTAMPS];
 
 	if (!r->st.index_used && r->end_tagged)
 		return corrupt(r, r->pos,
@@ -809,6 +840,7 @@ static int chunk_load(frc_reader *r, uint64_t off, uint32_t dsize)
 	r->st.chunks++;
 	r->columns += s.columns;
 	r->anomalies += s.anomalies;
+	r->ts_columns += s.ts_columns;
 	return 1;
 }
 
@@ -895,6 +927,9 @@ int frc_reader_next(frc_reader *r, struct frc_record *rec)
 			rec->u.frame.tid = f->tid;
 			rec->u.frame.buffer = f->buffer;
 			rec->u.frame.surface = f->surface;
+			rec->u.frame.has_timestamp = f->has_timestamp;
+			rec->u.frame.timestamp = f->timestamp;
+			r->st.timestamped += f->has_timestamp;
 			deliver_time(r, rec);
 			return 1;
 		}
@@ -909,6 +944,12 @@ int frc_reader_next(frc_reader *r, struct frc_record *rec)
 			frc_cur_varint(&c, &len);
 			p = frc_cur_bytes(&c, len);
 			r->raw_pos = c.pos;
+			if (type == FRC_ENTRY_TIMESTAMPS) {
+				/* The run that follows it (body_check made sure) gets these. */
+				r->ts_column = p;
+				r->ts_column_len = (size_t)len;
+				continue;
+			}
 			if (type == FRC_ENTRY_SURFACES) {
 				/* The run that follows it (body_check made sure) gets its surfaces.
 				 */
@@ -923,7 +964,12 @@ int frc_reader_next(frc_reader *r, struct frc_record *rec)
 				if (r->column && frc_surfaces_apply(r->column, r->column_len,
 								    r->run, (size_t)n, &what))
 					return FRC_ECORRUPT;
+				if (r->ts_column &&
+				    frc_timestamps_apply(r->ts_column, r->ts_column_len, r->run,
+							 (size_t)n, &what))
+					return FRC_ECORRUPT;
 				r->column = NULL;
+				r->ts_column = NULL;
 				r->nrun = (size_t)n;
 				r->run_pos = 0;
 				continue;

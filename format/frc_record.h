@@ -63,6 +63,14 @@ struct frc_frame {
 	 * recorded). Captures of earlier framerec builds hold the raw argument 0.
 	 */
 	uint64_t surface;
+	/*
+	 * A timestamp of the frame's own besides its ktime (FORMAT.md 4.7): framerec records a
+	 * batch element's BatchQueuedBuffer.timestamp (nanoseconds, the app's clock, usually
+	 * CLOCK_MONOTONIC) when the app set one. has_timestamp false: none (every frame of a
+	 * single-buffer call; a batch element with NATIVE_WINDOW_TIMESTAMP_AUTO).
+	 */
+	bool has_timestamp;
+	int64_t timestamp;
 };
 
 struct frc_sysfs {

@@ -87,6 +87,9 @@ static int on_event(void *ctx, void *data, size_t size)
 	r.u.frame.tid = e->tid;
 	r.u.frame.buffer = e->buffer;
 	r.u.frame.surface = e->surface;
+	/* AUTO is "no timestamp" (a single-buffer call, or a batch element without one). */
+	r.u.frame.has_timestamp = e->timestamp != FRAMEREC_TIMESTAMP_AUTO;
+	r.u.frame.timestamp = r.u.frame.has_timestamp ? e->timestamp : 0;
 	p->fn(p->ctx, &r);
 	return 0;
 }

@@ -34,10 +34,10 @@
 /*
  * A chunk is closed by framerec after at most this many records (besides the --flush-ms
  * timer), so a burst cannot make the writer close one by size or count without a drops
- * record: with its drops record and at most one surface column entry per frame, a chunk
- * stays within the format's 131072 entries. FR_RECORD_WORST bounds one encoded record (a
- * 255-byte sysfs or symbol payload plus its header; the writer's worst frame estimate is
- * 96 bytes, 128 with a surface column).
+ * record: a frame run has at most two column entries (surface, timestamp) and ends at
+ * every other record, so with its drops record a chunk stays within the format's 131072
+ * entries. FR_RECORD_WORST bounds one encoded record (a 255-byte sysfs or symbol payload
+ * plus its header; the writer's worst frame estimate is 96 bytes, 160 with both columns).
  */
 #define FR_CHUNK_RECORDS 65535u
 #define FR_RECORD_WORST 512u

@@ -95,13 +95,15 @@ struct args {
 
 #define TRUTH_MAX 4096
 
-/* The game's truth file: MONOTONIC_NS 0xBUFFER 0xSURFACE TID per queued buffer. */
+/* The game's truth file: MONOTONIC_NS 0xBUFFER 0xSURFACE TID [TIMESTAMP] per buffer. */
 struct truth {
 	size_t n;
 	uint64_t ns[TRUTH_MAX];
 	uint64_t buf[TRUTH_MAX];
 	uint64_t surface[TRUTH_MAX];
 	uint32_t tid[TRUTH_MAX];
+	bool has_ts[TRUTH_MAX]; /* a batch element with its own timestamp */
+	int64_t ts[TRUTH_MAX];
 };
 
 struct rec {
@@ -109,10 +111,12 @@ struct rec {
 	uint32_t pid;
 	uint32_t tid;
 	uint64_t ktime;
-	uint64_t value;			 /* frame: buffer; drops: cumulative; tick: fps_micro */
-	bool valid;			 /* tick: has a reading (fps_micro is one) */
-	uint64_t anomalies;		 /* drops: batch anomalies */
-	uint64_t surface;		 /* frame */
+	uint64_t value;	    /* frame: buffer; drops: cumulative; tick: fps_micro */
+	bool valid;	    /* tick: has a reading (fps_micro is one) */
+	uint64_t anomalies; /* drops: batch anomalies */
+	uint64_t surface;   /* frame */
+	bool has_ts;	    /* frame: its own timestamp */
+	int64_t ts;
 	char symbol[FRC_SYMBOL_MAX + 1]; /* attach */
 };
 
@@ -153,7 +157,8 @@ size_t count_rec(const struct capture *c, uint8_t type, uint32_t pid);
 uint64_t last_drops(const struct capture *c, bool *present);
 /*
  * pid's frames equal the first `expect` truth calls, call for call within each Surface's
- * stream: same buffer, Surface and thread, ktime within MAX_SKEW_NS. Returns the count.
+ * stream: same buffer, Surface, thread and timestamp (or none), ktime within MAX_SKEW_NS.
+ * Returns the count.
  */
 size_t check_frames(const struct capture *c, pid_t pid, const struct truth *t, size_t expect);
 /* The capture's tick.ms metadata (which run wrote it), after checking it is complete. */

@@ -273,6 +273,51 @@ START_TEST(identity_paths)
 END_TEST
 
 /*
+ * issue 19, item 1: two frames queued in one batch call with their own timestamps (the
+ * game's element j: the call's time + j * 4 ms) are recorded with those timestamps, while
+ * their ktime is the call's one; single-buffer calls (the hook, every other call) and a
+ * batch without timestamps record none.
+ */
+START_TEST(batch_timestamps)
+{
+	const char *truth = tmp("truth.txt"), *cap = tmp("cap.frc"), *log = tmp("framerec.log");
+	pid_t game =
+	    start_game("standin-game", V_HOOK, truth, "200", "40", "--symbol", "hook,batch",
+		       "--batch", "2", "--batch-timestamps", "4000000", NULL);
+	pid_t rec =
+	    start_framerec(log, "--pid", pidstr(game), "--lib", STANDIN_LIB, "-o", cap, NULL);
+
+	ck_assert_msg(wait_armed(game, BATCH_SYMBOL, 10000),
+		      "framerec did not attach the batch path within 10 s; output: %s", slurp(log));
+	kill(game, SIGUSR1);
+	assert_exit(wait_exit(game, 10000), 0, NULL);
+	assert_exit(wait_exit(rec, 10000), 0, log);
+
+	struct truth t;
+	struct capture c;
+	size_t with = 0;
+	read_truth(truth, &t);
+	ck_assert_uint_eq(t.n, 60); /* 20 hook calls, 20 batch calls of 2 */
+	read_capture(cap, &c);
+	ck_assert_str_eq(frc_status_name(c.st.status), "complete");
+	check_frames(&c, game, &t, 60);
+	ck_assert_uint_eq(c.st.timestamped, 40);
+	for (size_t i = 0; i + 1 < c.n; i++) {
+		const struct rec *a = &c.r[i], *b = &c.r[i + 1];
+		if (a->type != FRC_FRAME || !a->has_ts)
+			continue;
+		with++;
+		/* the pair of one call: one ktime, two timestamps 4 ms apart */
+		ck_assert(b->type == FRC_FRAME && b->has_ts && b->ktime == a->ktime);
+		ck_assert_int_eq(b->ts - a->ts, 4000000);
+		i++;
+	}
+	ck_assert_uint_eq(with, 20);
+	free_capture(&c);
+}
+END_TEST
+
+/*
  * issue 17: Surface::queueBuffers called with vectors that are no vector of 24-byte
  * elements (3 elements and 1 byte; 2^36 elements; end before begin), as a wrong symbol or
  * ABI would show them, then 20 good calls of 3 buffers. The probe used to divide whatever
@@ -1800,6 +1845,7 @@ int main(int argc, char **argv)
 	    FRC_CASE("variant_impl", variant_impl),
 	    FRC_CASE("variant_batch", variant_batch),
 	    FRC_CASE("identity_paths", identity_paths),
+	    FRC_CASE("batch_timestamps", batch_timestamps),
 	    FRC_CASE("batch_malformed", batch_malformed),
 	    FRC_CASE("two_surfaces", two_surfaces),
 	    FRC_CASE("accounting_batch_tiny_ring", accounting_batch_tiny_ring),
