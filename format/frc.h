@@ -139,6 +139,7 @@ struct frc_reader_stats {
 	 * two CPUs can reach the ring in the opposite order of their timestamps.
 	 */
 	uint64_t out_of_order;
+	uint64_t timestamped; /* frames delivered with a timestamp of their own (FORMAT.md 4.7) */
 	uint64_t first_ktime_ns, last_ktime_ns; /* min/max ktime over delivered records */
 	int index_used;				/* 1 when the footer index was valid and used */
 };

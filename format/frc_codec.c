@@ -761,7 +761,9 @@ static int pid_block_decode(struct frc_cur *c, struct frc_run_frame *g, uint64_t
 		return -1;
 	for (uint64_t i = 0; i < m; i++) {
 		g[i].pid = (uint32_t)pid;
-		g[i].surface = 0;
+		g[i].surface = 0;	    /* a surface column (type 7) may set it */
+		g[i].has_timestamp = false; /* and a timestamp column (10) these */
+		g[i].timestamp = 0;
 	}
 	return 0;
 }

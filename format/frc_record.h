@@ -56,13 +56,21 @@ int frc_source_parse(const char *s, size_t n);
 struct frc_frame {
 	uint32_t pid; /* thread-group id (what userspace calls the PID) */
 	uint32_t tid;
-	uint64_t buffer; /* the ANativeWindowBuffer / GraphicBuffer pointer */
+	uint64_t buffer; /* the ANativeWindowBuffer* (framerec: whichever entry point fired) */
 	/*
-	 * Argument 0 of the probed function: the ANativeWindow* (hook_queueBuffer) or the
-	 * Surface* `this`, so one value per BufferQueue. 0: unknown (captures made before
-	 * the surface was recorded).
+	 * The Surface's ANativeWindow* (framerec corrects a member's `this` by the ABI offset),
+	 * so one value per BufferQueue. 0: unknown (captures made before the surface was
+	 * recorded). Captures of earlier framerec builds hold the raw argument 0.
 	 */
 	uint64_t surface;
+	/*
+	 * A timestamp of the frame's own besides its ktime (FORMAT.md 4.7): framerec records a
+	 * batch element's BatchQueuedBuffer.timestamp (nanoseconds, the app's clock, usually
+	 * CLOCK_MONOTONIC) when the app set one. has_timestamp false: none (every frame of a
+	 * single-buffer call; a batch element with NATIVE_WINDOW_TIMESTAMP_AUTO).
+	 */
+	bool has_timestamp;
+	int64_t timestamp;
 };
 
 struct frc_sysfs {

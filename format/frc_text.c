@@ -68,8 +68,14 @@ static int printed(int n)
 	return n < 0 ? FRC_EINVAL : n;
 }
 
+/* TIMESTAMP only when the frame has one: texts of captures without them stay as they were. */
 int frc_frame_print(const struct frc_record *rec, char *buf, size_t len)
 {
+	if (rec->u.frame.has_timestamp)
+		return printed(snprintf(
+		    buf, len, " %" PRIu32 " %" PRIu32 " 0x%llx 0x%llx %" PRId64, rec->u.frame.pid,
+		    rec->u.frame.tid, (unsigned long long)rec->u.frame.buffer,
+		    (unsigned long long)rec->u.frame.surface, rec->u.frame.timestamp));
 	return printed(snprintf(
 	    buf, len, " %" PRIu32 " %" PRIu32 " 0x%llx 0x%llx", rec->u.frame.pid, rec->u.frame.tid,
 	    (unsigned long long)rec->u.frame.buffer, (unsigned long long)rec->u.frame.surface));
@@ -284,6 +290,27 @@ static int number(struct frc_parser *p, const char *what, uint64_t max, uint64_t
 	int ret = token(p, what, &at, &n);
 
 	return ret ? ret : span_u64(p, at, n, what, max, v);
+}
+
+/* A signed decimal int64 named what: an optional '-', then digits. */
+static int signed_number(struct frc_parser *p, const char *what, int64_t *v)
+{
+	size_t at = 0, n = 0;
+	uint64_t mag;
+	int neg, ret = token(p, what, &at, &n);
+
+	if (ret)
+		return ret;
+	neg = p->s[at] == '-';
+	if (neg && n == 1)
+		return syntax(p, at + 1, "%s: expected a decimal digit", what);
+	/* INT64_MIN's magnitude is one more than INT64_MAX. */
+	ret = span_u64(p, at + (size_t)neg, n - (size_t)neg, what,
+		       neg ? (uint64_t)INT64_MAX + 1 : (uint64_t)INT64_MAX, &mag);
+	if (ret)
+		return ret;
+	*v = neg ? (int64_t)(0 - mag) : (int64_t)mag;
+	return 0;
 }
 
 static int hexval(char c)
@@ -502,7 +529,19 @@ int frc_frame_parse(struct frc_parser *p, struct frc_record *r)
 	if (p->pos == p->len)
 		return 0;
 	p->pos = at;
-	return hex_value(p, "SURFACE", &r->u.frame.surface);
+	if ((ret = hex_value(p, "SURFACE", &r->u.frame.surface)))
+		return ret;
+	/* TIMESTAMP is optional: absent, the frame has none (FORMAT.md 4.7). */
+	at = p->pos;
+	skip_blanks(p);
+	if (p->pos == p->len)
+		return 0;
+	/* Something that cannot begin a number is no TIMESTAMP, just text too many. */
+	if (p->s[p->pos] != '-' && (p->s[p->pos] < '0' || p->s[p->pos] > '9'))
+		return 0; /* the caller's at_end() says "unexpected text after the record" */
+	p->pos = at;
+	r->u.frame.has_timestamp = true;
+	return signed_number(p, "TIMESTAMP", &r->u.frame.timestamp);
 }
 
 int frc_drops_parse(struct frc_parser *p, struct frc_record *r)

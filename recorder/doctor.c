@@ -234,21 +234,30 @@ static void check_library(struct doctor *d)
 }
 
 /*
- * The batch path, Surface::queueBuffers: a recording attaches it in addition to the
- * symbol chosen (its calls never pass through queueBuffer), so it gets its own line. Its
- * name is "" when --symbol forced one symbol: then it is not a candidate.
+ * One line per candidate, in attach order, with its layout (which program reads it) and
+ * the Android versions that define it. The batch ones (Surface::queueBuffers) are
+ * attached in addition to the single-buffer symbol chosen (their calls never pass through
+ * queueBuffer), so they say so; a missing one is a WARN, since a library has one form of
+ * each entry point only.
  */
-static void check_batch_symbol(struct doctor *d, const struct sym_candidate *c)
+static void check_candidate(struct doctor *d, const struct sym_candidate *c, bool forced)
 {
-	if (!c->name[0])
-		return;
+	const char *versions = NULL, *extra = "";
+
+	for (size_t i = 0; i < sym_known_n; i++)
+		if (strcmp(c->name, sym_known[i].name) == 0)
+			versions = sym_known[i].versions;
+	if (c->kind == SYM_KIND_BATCH && !forced)
+		extra = ", the batch path, attached in addition";
 	if (c->status == SYM_FOUND)
-		line(d, "PASS", "symbol", "%s at 0x%llx (the batch path, attached in addition)",
-		     c->name, (unsigned long long)c->offset);
+		line(d, "PASS", "symbol", "%s at 0x%llx (%s%s%s%s)", c->name,
+		     (unsigned long long)c->offset, sym_kind_str(c->kind),
+		     versions ? "; Android " : "", versions ? versions : "", extra);
 	else
-		line(d, "WARN", "symbol",
-		     "%s: %s (calls through a batch path would not be recorded)", c->name,
-		     sym_status_str(c->status));
+		line(d, "WARN", "symbol", "%s: %s (%s%s%s)", c->name, sym_status_str(c->status),
+		     versions ? "Android " : "", versions ? versions : sym_kind_str(c->kind),
+		     c->kind == SYM_KIND_BATCH && !forced ? "; a batch call would not be recorded"
+							  : "");
 }
 
 static void check_symbols(struct doctor *d)
@@ -263,21 +272,15 @@ static void check_symbols(struct doctor *d)
 	}
 	ret = plan_resolve_symbols(pl, err, sizeof(err));
 	for (size_t i = 0; i < pl->syms.n; i++) {
-		const struct sym_candidate *c = &pl->syms.v[i];
-
-		if (c->status == SYM_FOUND) {
-			found++;
-			line(d, "PASS", "symbol", "%s at 0x%llx%s", c->name,
-			     (unsigned long long)c->offset, c->sp ? " (sp<GraphicBuffer>&)" : "");
-		} else {
-			line(d, "WARN", "symbol", "%s: %s", c->name, sym_status_str(c->status));
-		}
+		found += pl->syms.v[i].status == SYM_FOUND;
+		check_candidate(d, &pl->syms.v[i], pl->syms.forced);
 	}
-	check_batch_symbol(d, &pl->syms.batch);
 	if (ret)
 		line(d, "FAIL", "symbols", "%s", plan_reason(err));
 	else
-		line(d, "PASS", "symbols", "%d candidate(s); the first one that attaches is used",
+		line(d, "PASS", "symbols",
+		     "%d candidate(s); the first single-buffer one that attaches is used, and the "
+		     "first batch one as well",
 		     found);
 }
 
@@ -302,6 +305,7 @@ static void check_sysfs(struct doctor *d)
 static void check_attach(struct doctor *d)
 {
 	struct plan *pl = &d->plan;
+	const struct sym_candidate *batch;
 	char err[FRC_MSG_MAX];
 	bool have_symbol = false;
 
@@ -316,11 +320,15 @@ static void check_attach(struct doctor *d)
 		line(d, "FAIL", "attach", "%s", plan_reason(err));
 		return;
 	}
-	line(d, "PASS", "attach", "uprobe on %s+0x%llx (%s)%s attached and detached", pl->lib_shown,
-	     (unsigned long long)pl->chosen->offset, pl->chosen->name,
-	     probe_batch_attached(d->probe, pl->pid) ? " and the batch path" : "");
-	if (pl->syms.batch.status == SYM_ATTACH_FAILED)
-		line(d, "WARN", "attach", "the batch path: %s", pl->syms.batch.why);
+	batch = probe_batch_attached(d->probe, pl->pid);
+	line(d, "PASS", "attach", "uprobe on %s+0x%llx (%s)%s%s attached and detached",
+	     pl->lib_shown, (unsigned long long)pl->chosen->offset, pl->chosen->name,
+	     batch ? " and the batch path " : "", batch ? batch->name : "");
+	for (size_t i = 0; i < pl->syms.n; i++)
+		if (pl->syms.v[i].kind == SYM_KIND_BATCH &&
+		    pl->syms.v[i].status == SYM_ATTACH_FAILED)
+			line(d, "WARN", "attach", "the batch path %s: %s", pl->syms.v[i].name,
+			     pl->syms.v[i].why);
 	probe_detach(d->probe, pl->pid);
 }
 
@@ -336,8 +344,8 @@ static const char doctor_usage[] =
     "\n"
     "  -p, --pid PID      also check that PID as a target, and the libgui.so it maps\n"
     "  -l, --lib PATH     the libgui.so to check (default: " FR_DEFAULT_LIB ")\n"
-    "  -s, --symbol NAME  check only this symbol (mangled, or hook|internal|\n"
-    "                     legacy|output|sp|sp_output|batch)\n"
+    "  -s, --symbol NAME  check only this symbol (mangled, or hook|output|legacy|\n"
+    "                     impl|sp|sp_input|internal|deprecated|batch|batch_legacy)\n"
     "\n"
     "Examples:\n"
     "  framerec doctor\n"

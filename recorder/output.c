@@ -192,8 +192,8 @@ static void build_meta(struct rec *r, struct meta *m)
 		meta_add(m, "symbol", "%s", r->symbol);
 		meta_add(m, "symbol.offset", "0x%llx", (unsigned long long)r->sym_offset);
 		/* The batch path is attached in addition: say so, a replay has both kinds. */
-		if (r->batch_offset) {
-			meta_add(m, "symbol.batch", "%s", sym_batch);
+		if (r->batch_symbol[0]) {
+			meta_add(m, "symbol.batch", "%s", r->batch_symbol);
 			meta_add(m, "symbol.batch.offset", "0x%llx",
 				 (unsigned long long)r->batch_offset);
 		}

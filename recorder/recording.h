@@ -34,10 +34,10 @@
 /*
  * A chunk is closed by framerec after at most this many records (besides the --flush-ms
  * timer), so a burst cannot make the writer close one by size or count without a drops
- * record: with its drops record and at most one surface column entry per frame, a chunk
- * stays within the format's 131072 entries. FR_RECORD_WORST bounds one encoded record (a
- * 255-byte sysfs or symbol payload plus its header; the writer's worst frame estimate is
- * 96 bytes, 128 with a surface column).
+ * record: a frame run has at most two column entries (surface, timestamp) and ends at
+ * every other record, so with its drops record a chunk stays within the format's 131072
+ * entries. FR_RECORD_WORST bounds one encoded record (a 255-byte sysfs or symbol payload
+ * plus its header; the writer's worst frame estimate is 96 bytes, 160 with both columns).
  */
 #define FR_CHUNK_RECORDS 65535u
 #define FR_RECORD_WORST 512u
@@ -47,8 +47,8 @@ struct target {
 	int pidfd; /* -1: liveness polled on the scan timer instead */
 	bool child;
 	uint64_t attach_ns;
-	char symbol[FRC_SYMBOL_MAX + 1]; /* "" in --sysfs-only mode (not attached) */
-	bool batch;			 /* Surface::queueBuffers attached too */
+	char symbol[FRC_SYMBOL_MAX + 1];       /* "" in --sysfs-only mode (not attached) */
+	char batch_symbol[FRC_SYMBOL_MAX + 1]; /* the Surface::queueBuffers attached too, or "" */
 };
 
 struct rec {
@@ -83,7 +83,8 @@ struct rec {
 	char library[PATH_MAX];
 	char symbol[FRC_SYMBOL_MAX + 1];
 	uint64_t sym_offset;
-	uint64_t batch_offset;	   /* 0: the batch path is not attached */
+	char batch_symbol[FRC_SYMBOL_MAX + 1]; /* "": the batch path is not attached */
+	uint64_t batch_offset;
 	int64_t attach_latency_ms; /* --package: the first match's age at attach; -1 unknown */
 	char target_desc[4096];	   /* metadata target: every target attached before the header */
 	pid_t target_pid;	   /* the first target */

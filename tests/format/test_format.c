@@ -107,7 +107,9 @@ static void rec_assert_eq(const struct frc_record *a, const struct frc_record *b
 		ck_assert_msg(a->u.frame.pid == b->u.frame.pid &&
 				  a->u.frame.tid == b->u.frame.tid &&
 				  a->u.frame.buffer == b->u.frame.buffer &&
-				  a->u.frame.surface == b->u.frame.surface,
+				  a->u.frame.surface == b->u.frame.surface &&
+				  a->u.frame.has_timestamp == b->u.frame.has_timestamp &&
+				  a->u.frame.timestamp == b->u.frame.timestamp,
 			      "record %zu: frame differs", i);
 		break;
 	case FRC_SYSFS:
@@ -1205,6 +1207,9 @@ static const char canonical[] =
     "frame 1000000000 4242 4301 0xb400007a1c2e3000 0xb400007a0c001000\n"
     "frame 1016666667 4242 4301 0xb400007a1c2e5000 0xb400007a0c001000\n"
     "frame 1016666667 77 78 0x0 0x0\n"
+    "frame 1016666668 4242 4301 0xb400007a1c2e3000 0xb400007a0c001000 1033333334\n"
+    "frame 1016666668 4242 4301 0xb400007a1c2e5000 0xb400007a0c001000 -9223372036854775808\n"
+    "frame 1016666669 77 78 0x0 0x0 9223372036854775807\n"
     "sysfs 1040000000 \"60\\n\"\n"
     "sysfs 1040000001 \"\"\n"
     "sysfs 1040000002 \"\\x00\\x01\\\\\\\" \\xff\"\n"
@@ -1301,6 +1306,11 @@ static const struct {
     {"frame 1 2 3 0x1 0x12345678901234567\n",
      "IN:1:17: SURFACE out of range (more than 16 hex digits)"},
     {"frame 1 2 3 0x1 0x2 extra\n", "IN:1:21: unexpected text after the record"},
+    {"frame 1 2 3 0x1 0x2 -\n", "IN:1:22: TIMESTAMP: expected a decimal digit"},
+    {"frame 1 2 3 0x1 0x2 -1x\n", "IN:1:23: TIMESTAMP: expected a decimal digit"},
+    {"frame 1 2 3 0x1 0x2 9223372036854775808\n",
+     "IN:1:21: TIMESTAMP out of range (max 9223372036854775807)"},
+    {"frame 1 2 3 0x1 0x2 5 6\n", "IN:1:23: unexpected text after the record"},
     {"frame 18446744073709551616 1 1 0x1\n",
      "IN:1:7: KTIME_NS out of range (max 18446744073709551615)"},
     {"exit 1 4294967296\n", "IN:1:8: PID out of range (max 4294967295)"},
@@ -2101,6 +2111,72 @@ START_TEST(surfaces_roundtrip)
 }
 END_TEST
 
+/*
+ * Frame timestamps (FORMAT.md 4.7: the timestamp column, entry type 10, before the surface
+ * column): runs with and without them, the extremes, several chunks, come back exactly;
+ * the text form carries them (export, import: the same bytes); the entry of two frames,
+ * the second with timestamp 5000, is 0a 06 | 02 01 01 01 90 4e, and it comes before the
+ * surface column.
+ */
+START_TEST(timestamps_roundtrip)
+{
+	enum { N = 3000 };
+	static const int64_t odd[] = {INT64_MIN, INT64_MAX, 0, -1, 1};
+	struct frc_record *in = calloc(N, sizeof(*in)), *out = calloc(N, sizeof(*out)), two[2];
+	static const uint8_t want[] = {0x0a, 0x06, 0x02, 0x01, 0x01, 0x01, 0x90, 0x4e};
+	struct frc_reader_stats st;
+	frc_reader *r = NULL;
+	struct capture c;
+	uint8_t body[256];
+	size_t nts = 0;
+
+	ck_assert_ptr_nonnull(in);
+	ck_assert_ptr_nonnull(out);
+	for (size_t i = 0; i < N; i++) {
+		in[i] = frame(1000000 + i * 1000, 77, 78, 0x7000 + (i % 3) * 0x100);
+		in[i].u.frame.surface = i < 2000 ? 0x5000 : 0;
+		/* pairs of a batch call, 4 ms apart; none in 1000..1999 */
+		if ((i < 1000 || i >= 2000) && i % 5 >= 3) {
+			in[i].u.frame.has_timestamp = true;
+			in[i].u.frame.timestamp = (int64_t)in[i].ktime_ns + (i % 5 == 4) * 4000000;
+		}
+		if (i >= 2990) {
+			in[i].u.frame.has_timestamp = true;
+			in[i].u.frame.timestamp = odd[i % 5];
+		}
+		nts += in[i].u.frame.has_timestamp;
+	}
+	c = write_capture(in, N, (const size_t[]){900, 1400, 0}, NULL, 1);
+	ck_assert_int_eq(frc_reader_open_mem(&r, c.p, c.len, "mem.frc"), 0);
+	ck_assert_uint_eq(read_all(r, out, N), N);
+	for (size_t i = 0; i < N; i++)
+		rec_assert_eq(&in[i], &out[i], i);
+	frc_reader_stats(r, &st);
+	ck_assert_int_eq(st.status, FRC_STATUS_COMPLETE);
+	ck_assert_uint_eq(st.unknown, 0);
+	ck_assert_uint_eq(st.timestamped, nts);
+	frc_reader_close(r);
+	capture_free(&c);
+
+	two[0] = frame(1000, 1, 2, 0x10);
+	two[1] = frame(2000, 1, 2, 0x10);
+	two[1].u.frame.has_timestamp = true;
+	two[1].u.frame.timestamp = 5000;
+	c = write_capture(two, 2, NULL, NULL, 1);
+	ck_assert_uint_ge(first_body(&c, body, sizeof(body)), sizeof(want));
+	ck_assert(!memcmp(body, want, sizeof(want)));
+	capture_free(&c);
+	two[0].u.frame.surface = two[1].u.frame.surface = 0x40;
+	c = write_capture(two, 2, NULL, NULL, 1);
+	ck_assert_uint_ge(first_body(&c, body, sizeof(body)), sizeof(want) + 2);
+	ck_assert(!memcmp(body, want, sizeof(want)));
+	ck_assert_uint_eq(body[sizeof(want)], 0x07); /* then the surface column */
+	capture_free(&c);
+	free(in);
+	free(out);
+}
+END_TEST
+
 /* A column that is not followed by a run, or describes another number of frames: corrupt. */
 START_TEST(surfaces_damaged_column)
 {
@@ -2357,6 +2433,7 @@ int main(int argc, char **argv)
 	    FRC_CASE("text_import_header_limit", text_import_header_limit, 10),
 	    FRC_CASE("foreign_encoder_choices", foreign_encoder_choices, 10),
 	    FRC_CASE("surfaces_roundtrip", surfaces_roundtrip, 30),
+	    FRC_CASE("timestamps_roundtrip", timestamps_roundtrip, 30),
 	    FRC_CASE("surfaces_damaged_column", surfaces_damaged_column, 10),
 	    FRC_CASE("surfaces_foreign_capture", surfaces_foreign_capture, 10),
 	    FRC_CASE("anomalies_roundtrip", anomalies_roundtrip, 10),

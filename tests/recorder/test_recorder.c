@@ -135,9 +135,21 @@ START_TEST(variant_sp)
 }
 END_TEST
 
-START_TEST(variant_sp_output)
+START_TEST(variant_deprecated)
 {
-	variant_test(V_SP_OUTPUT);
+	variant_test(V_DEPRECATED);
+}
+END_TEST
+
+START_TEST(variant_sp_input)
+{
+	variant_test(V_SP_INPUT);
+}
+END_TEST
+
+START_TEST(variant_impl)
+{
+	variant_test(V_IMPL);
 }
 END_TEST
 
@@ -171,6 +183,136 @@ START_TEST(variant_batch)
 	ck_assert_str_eq(c.r[find_rec(&c, FRC_ATTACH, (uint32_t)game, 1)].symbol, BATCH_SYMBOL);
 	bool has;
 	ck_assert_uint_eq(last_drops(&c, &has), 0);
+	free_capture(&c);
+}
+END_TEST
+
+/*
+ * issue 19, item 1: canonical identities. One Surface with 5 buffers, queued by one game
+ * through the hook, a member (legacy), an sp<GraphicBuffer> overload (sp), the post-16
+ * SurfaceQueueBufferInput overload (reaching queueBufferImpl) and the batch path in turn.
+ * framerec attaches to it five times in a row, each time through another entry point
+ * (--symbol hook, legacy, sp, impl, then the default plan: hook and the batch path), and
+ * every capture names the window by the truth's one ANativeWindow* and the buffers by its
+ * five ANativeWindowBuffer*s, all five in each. (The member and batch programs used to
+ * record `this`, 16 bytes lower, and the sp program the GraphicBuffer*, 16 lower: the
+ * default plan's capture alone showed one Surface as two.)
+ */
+#define IDENTITY_RUNS 5
+START_TEST(identity_paths)
+{
+	const char *truth = tmp("truth.txt"), *log = tmp("framerec.log");
+	const char *forced[IDENTITY_RUNS] = {"hook", "legacy", "sp", "impl", NULL};
+	const char *attached[IDENTITY_RUNS] = {variant_symbol[V_HOOK], variant_symbol[V_LEGACY],
+					       variant_symbol[V_SP], variant_symbol[V_IMPL],
+					       variant_symbol[V_HOOK]};
+	pid_t game =
+	    start_game("standin-game", V_HOOK, truth, "200", "0", "--symbol",
+		       "hook,legacy,sp,sp_input,batch", "--batch", "2", "--buffers", "5", NULL);
+	char cap[IDENTITY_RUNS][64];
+
+	kill(game, SIGUSR1);
+	for (int i = 0; i < IDENTITY_RUNS; i++) {
+		char name[16];
+		snprintf(name, sizeof(name), "cap%d.frc", i);
+		snprintf(cap[i], sizeof(cap[i]), "%s", tmp(name));
+		pid_t rec =
+		    forced[i] ? start_framerec(log, "--pid", pidstr(game), "--lib", STANDIN_LIB,
+					       "--symbol", forced[i], "-d", "1", "-o", cap[i], NULL)
+			      : start_framerec(log, "--pid", pidstr(game), "--lib", STANDIN_LIB,
+					       "-d", "1", "-o", cap[i], NULL);
+		assert_exit(wait_exit(rec, 15000), 0, log);
+	}
+	kill(game, SIGTERM);
+	ck_assert_int_ne(wait_exit(game, 10000), -1);
+
+	struct truth t;
+	uint64_t bufs[5];
+	size_t nbufs = 0;
+	read_truth(truth, &t);
+	ck_assert_uint_gt(t.n, 100);
+	for (size_t i = 0; i < t.n; i++) {
+		ck_assert_uint_eq(t.surface[i], t.surface[0]);
+		size_t j = 0;
+		while (j < nbufs && bufs[j] != t.buf[i])
+			j++;
+		if (j == nbufs) {
+			ck_assert_uint_lt(nbufs, 5);
+			bufs[nbufs++] = t.buf[i];
+		}
+	}
+	ck_assert_uint_eq(nbufs, 5);
+	for (int i = 0; i < IDENTITY_RUNS; i++) {
+		struct capture c;
+		unsigned seen = 0;
+		read_capture(cap[i], &c);
+		ck_assert_str_eq(frc_status_name(c.st.status), "complete");
+		ck_assert_str_eq(c.symbol_meta, attached[i]);
+		ck_assert_uint_ge(count_rec(&c, FRC_FRAME, (uint32_t)game), 20);
+		for (size_t k = 0; k < c.n; k++) {
+			if (c.r[k].type != FRC_FRAME)
+				continue;
+			ck_assert_msg(c.r[k].surface == t.surface[0],
+				      "run %d (%s): surface 0x%" PRIx64
+				      ", the window is 0x%" PRIx64,
+				      i, attached[i], c.r[k].surface, t.surface[0]);
+			size_t j = 0;
+			while (j < nbufs && bufs[j] != c.r[k].value)
+				j++;
+			ck_assert_msg(j < nbufs,
+				      "run %d (%s): buffer 0x%" PRIx64 " is none of the 5", i,
+				      attached[i], c.r[k].value);
+			seen |= 1u << j;
+		}
+		ck_assert_msg(seen == 0x1f, "run %d: buffers seen 0x%x", i, seen);
+		if (!forced[i]) /* the default plan: the batch path too */
+			ck_assert_uint_eq(count_rec(&c, FRC_ATTACH, (uint32_t)game), 2);
+		free_capture(&c);
+	}
+}
+END_TEST
+
+/*
+ * issue 19, item 1: two frames queued in one batch call with their own timestamps (the
+ * game's element j: the call's time + j * 4 ms) are recorded with those timestamps, while
+ * their ktime is the call's one; single-buffer calls (the hook, every other call) and a
+ * batch without timestamps record none.
+ */
+START_TEST(batch_timestamps)
+{
+	const char *truth = tmp("truth.txt"), *cap = tmp("cap.frc"), *log = tmp("framerec.log");
+	pid_t game =
+	    start_game("standin-game", V_HOOK, truth, "200", "40", "--symbol", "hook,batch",
+		       "--batch", "2", "--batch-timestamps", "4000000", NULL);
+	pid_t rec =
+	    start_framerec(log, "--pid", pidstr(game), "--lib", STANDIN_LIB, "-o", cap, NULL);
+
+	ck_assert_msg(wait_armed(game, BATCH_SYMBOL, 10000),
+		      "framerec did not attach the batch path within 10 s; output: %s", slurp(log));
+	kill(game, SIGUSR1);
+	assert_exit(wait_exit(game, 10000), 0, NULL);
+	assert_exit(wait_exit(rec, 10000), 0, log);
+
+	struct truth t;
+	struct capture c;
+	size_t with = 0;
+	read_truth(truth, &t);
+	ck_assert_uint_eq(t.n, 60); /* 20 hook calls, 20 batch calls of 2 */
+	read_capture(cap, &c);
+	ck_assert_str_eq(frc_status_name(c.st.status), "complete");
+	check_frames(&c, game, &t, 60);
+	ck_assert_uint_eq(c.st.timestamped, 40);
+	for (size_t i = 0; i + 1 < c.n; i++) {
+		const struct rec *a = &c.r[i], *b = &c.r[i + 1];
+		if (a->type != FRC_FRAME || !a->has_ts)
+			continue;
+		with++;
+		/* the pair of one call: one ktime, two timestamps 4 ms apart */
+		ck_assert(b->type == FRC_FRAME && b->has_ts && b->ktime == a->ktime);
+		ck_assert_int_eq(b->ts - a->ts, 4000000);
+		i++;
+	}
+	ck_assert_uint_eq(with, 20);
 	free_capture(&c);
 }
 END_TEST
@@ -1773,8 +1915,12 @@ int main(int argc, char **argv)
 	    FRC_CASE("variant_legacy", variant_legacy),
 	    FRC_CASE("variant_output", variant_output),
 	    FRC_CASE("variant_sp", variant_sp),
-	    FRC_CASE("variant_sp_output", variant_sp_output),
+	    FRC_CASE("variant_deprecated", variant_deprecated),
+	    FRC_CASE("variant_sp_input", variant_sp_input),
+	    FRC_CASE("variant_impl", variant_impl),
 	    FRC_CASE("variant_batch", variant_batch),
+	    FRC_CASE("identity_paths", identity_paths),
+	    FRC_CASE("batch_timestamps", batch_timestamps),
 	    FRC_CASE("batch_malformed", batch_malformed),
 	    FRC_CASE("two_surfaces", two_surfaces),
 	    FRC_CASE("accounting_batch_tiny_ring", accounting_batch_tiny_ring),
