@@ -58,7 +58,9 @@
  */
 #define FRC_ENTRY_SURFACES 7
 #define FRC_ENTRY_ANOMALIES 8
-#define FRC_ENTRY_TYPE_MAX 8
+/* The largest entry type this library knows: records and the two above. */
+#define FRC_ENTRY_TYPE_MAX FRC_TYPE_MAX
+_Static_assert(FRC_TYPE_MAX > FRC_ENTRY_ANOMALIES, "record types after 8 are entry types too");
 #define FRC_SURFACES_MAX 256	/* distinct surfaces in one run (the writer splits runs) */
 #define FRC_INDEX_FIELDS 5	/* varints per footer index entry this writer writes */
 #define FRC_INDEX_FIELDS_MAX 64 /* more per entry is damage, not a newer minor */
@@ -242,6 +244,15 @@ FRC_TYPE_BIN_FUNCS(drops)
 FRC_TYPE_BIN_FUNCS(attach)
 FRC_TYPE_BIN_FUNCS(exit)
 FRC_TYPE_BIN_FUNCS(tick)
+FRC_TYPE_TEXT_FUNCS(layer)
+FRC_TYPE_TEXT_FUNCS(present)
+FRC_TYPE_TEXT_FUNCS(vsync)
+FRC_TYPE_TEXT_FUNCS(gap)
+FRC_TYPE_BIN_FUNCS(layer)
+FRC_TYPE_BIN_FUNCS(present)
+FRC_TYPE_BIN_FUNCS(vsync)
+FRC_TYPE_BIN_FUNCS(gap)
+int frc_layer_check(const struct frc_record *r);
 int frc_sysfs_check(const struct frc_record *r);
 int frc_attach_check(const struct frc_record *r);
 int frc_tick_check(const struct frc_record *r);
