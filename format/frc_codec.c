@@ -133,7 +133,7 @@ int frc_exit_decode(struct frc_cur *c, struct frc_record *r)
 }
 
 /*
- * Display capture (FORMAT.md 4.7). The SurfaceFlinger times are signed (-1: an invalid
+ * Display capture (FORMAT.md 4.8). The SurfaceFlinger times are signed (-1: an invalid
  * fence) and stored as zigzag differences: desired from the record's ktime (the poll that
  * saw it, a second or so later), actual and ready from desired (microseconds to a few
  * frames), so that each is a few bytes.

@@ -118,7 +118,7 @@ struct frc_tick {
 #define FRC_LAYER_NAME_MAX 255
 
 /*
- * Display capture (framerec polling `dumpsys SurfaceFlinger --latency`, FORMAT.md 4.7):
+ * Display capture (framerec polling `dumpsys SurfaceFlinger --latency`, FORMAT.md 4.8):
  * a layer gets an id when it is first followed, named once; rows name their layer by id.
  * ktime is when framerec learned it (the poll), not a display time.
  */

@@ -552,7 +552,7 @@ int frc_exit_parse(struct frc_parser *p, struct frc_record *r)
 	return 0;
 }
 
-/* ------------------------------------------------------------ display capture (4.7) */
+/* ------------------------------------------------------------ display capture (4.8) */
 
 /* A signed decimal (SurfaceFlinger prints -1 for an invalid fence). */
 static int signed_number(struct frc_parser *p, const char *what, int64_t *v)
