@@ -159,4 +159,12 @@ const char *frc_status_name(enum frc_status s);
  */
 const char *frc_type_name(unsigned type);
 
+/*
+ * Whether a listing of record types (info, the report's records) shows type with count
+ * records: every record type of 1.1's first release (up to FRC_TYPE_BASE_MAX), a later one
+ * when the capture holds some, so that listings of older captures stay as they were; never
+ * 7 and 8, which are no records.
+ */
+bool frc_type_listed(unsigned type, uint64_t count);
+
 #endif /* FRC_H */

@@ -815,7 +815,8 @@ static int at_data_end(frc_reader *r)
 	}
 	/* idx_by_type holds 0 for the types the footer does not list (footer_parse). */
 	for (int t = 1; t <= FRC_TYPE_MAX; t++)
-		same = same && r->st.by_type[t] == r->idx_by_type[t];
+		if (frc_type_ops((unsigned)t)) /* 7, 8: compared above */
+			same = same && r->st.by_type[t] == r->idx_by_type[t];
 	same = same && times_agree(r->has_time, r->st.first_ktime_ns, r->st.last_ktime_ns,
 				   r->st.unknown, r->idx_min, r->idx_max);
 	if (!same)

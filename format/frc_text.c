@@ -591,6 +591,108 @@ int frc_exit_parse(struct frc_parser *p, struct frc_record *r)
 	return 0;
 }
 
+/* ------------------------------------------------------------ display capture (4.8) */
+
+/* "ID new NAME" or "ID gone". */
+int frc_layer_print(const struct frc_record *rec, char *buf, size_t len)
+{
+	char esc[FRC_TEXT_LINE_MAX];
+	const struct frc_layer *l = &rec->u.layer;
+
+	if (l->gone)
+		return printed(snprintf(buf, len, " %" PRIu32 " gone", l->id));
+	frc_text_escape(l->name, l->len, esc, sizeof(esc), 1);
+	return printed(snprintf(buf, len, " %" PRIu32 " new %s", l->id, esc));
+}
+
+int frc_layer_parse(struct frc_parser *p, struct frc_record *r)
+{
+	size_t at = 0, n = 0;
+	uint64_t id;
+	int ret;
+
+	if ((ret = number(p, "LAYER", UINT32_MAX, &id)))
+		return ret;
+	if (id == 0)
+		return syntax(p, p->pos - 1, "LAYER: ids start at 1");
+	r->u.layer.id = (uint32_t)id;
+	if ((ret = token(p, "new or gone", &at, &n)))
+		return ret;
+	if (n == 4 && !memcmp(p->s + at, "gone", 4)) {
+		r->u.layer.gone = true;
+		return 0;
+	}
+	if (n != 3 || memcmp(p->s + at, "new", 3))
+		return syntax(p, at, "expected new or gone");
+	at = p->pos;
+	ret = rest_of_line(p, (uint8_t *)r->u.layer.name, FRC_LAYER_NAME_MAX, &n, "NAME");
+	if (ret)
+		return ret;
+	if (n == 0 || memchr(r->u.layer.name, '\0', n))
+		return syntax(p, at, "NAME must be 1..255 bytes without \\x00");
+	r->u.layer.len = (uint16_t)n;
+	r->u.layer.name[n] = '\0';
+	return 0;
+}
+
+int frc_present_print(const struct frc_record *rec, char *buf, size_t len)
+{
+	const struct frc_present *q = &rec->u.present;
+
+	return printed(snprintf(buf, len, " %" PRIu32 " %" PRId64 " %" PRId64 " %" PRId64, q->layer,
+				q->desired, q->actual, q->ready));
+}
+
+int frc_present_parse(struct frc_parser *p, struct frc_record *r)
+{
+	struct frc_present *q = &r->u.present;
+	uint64_t layer;
+	int ret;
+
+	if ((ret = number(p, "LAYER", UINT32_MAX, &layer)))
+		return ret;
+	if (layer == 0)
+		return syntax(p, p->pos - 1, "LAYER: ids start at 1");
+	q->layer = (uint32_t)layer;
+	if ((ret = signed_number(p, "DESIRED", &q->desired)) ||
+	    (ret = signed_number(p, "ACTUAL", &q->actual)))
+		return ret;
+	return signed_number(p, "READY", &q->ready);
+}
+
+int frc_vsync_print(const struct frc_record *rec, char *buf, size_t len)
+{
+	return printed(snprintf(buf, len, " %" PRIu64, rec->u.vsync.period_ns));
+}
+
+int frc_vsync_parse(struct frc_parser *p, struct frc_record *r)
+{
+	return number(p, "PERIOD_NS", UINT64_MAX, &r->u.vsync.period_ns);
+}
+
+int frc_gap_print(const struct frc_record *rec, char *buf, size_t len)
+{
+	const struct frc_present_gap *g = &rec->u.gap;
+
+	return printed(
+	    snprintf(buf, len, " %" PRIu32 " %" PRId64 " %" PRId64, g->layer, g->before, g->after));
+}
+
+int frc_gap_parse(struct frc_parser *p, struct frc_record *r)
+{
+	uint64_t layer;
+	int ret;
+
+	if ((ret = number(p, "LAYER", UINT32_MAX, &layer)))
+		return ret;
+	if (layer == 0)
+		return syntax(p, p->pos - 1, "LAYER: ids start at 1");
+	r->u.gap.layer = (uint32_t)layer;
+	if ((ret = signed_number(p, "BEFORE", &r->u.gap.before)))
+		return ret;
+	return signed_number(p, "AFTER", &r->u.gap.after);
+}
+
 static int parse_record(struct frc_parser *p, const char *kw, size_t kwn, size_t kwat,
 			struct frc_record *r)
 {

@@ -482,13 +482,14 @@ static int footer_write(frc_writer *w)
 			       w->by_type[FRC_ENTRY_ANOMALIES] + w->by_type[FRC_ENTRY_TIMESTAMPS]);
 	/*
 	 * Self-describing: a reader that knows fewer or more types still finds min/max. The
-	 * totals of the entries without a record (7, 8, 10) only up to the last one present,
-	 * so that a capture without them is byte for byte what it was before they existed.
+	 * totals of the types after 1.1's first six (7, 8, 10 and the display records) only up to
+	 * the last one present, so that a capture without them is byte for byte what it was
+	 * before they existed.
 	 */
-	ntypes = w->by_type[FRC_ENTRY_TIMESTAMPS]  ? FRC_ENTRY_TIMESTAMPS
-		 : w->by_type[FRC_ENTRY_ANOMALIES] ? FRC_ENTRY_ANOMALIES
-		 : w->by_type[FRC_ENTRY_SURFACES]  ? FRC_ENTRY_SURFACES
-						   : FRC_TYPE_MAX;
+	ntypes = FRC_TYPE_BASE_MAX;
+	for (int t = FRC_TYPE_BASE_MAX + 1; t <= FRC_ENTRY_TYPE_MAX; t++)
+		if (w->by_type[t])
+			ntypes = t;
 	frc_buf_varint(&f, ntypes);
 	for (int t = 1; t <= ntypes; t++)
 		frc_buf_varint(&f, w->by_type[t]);

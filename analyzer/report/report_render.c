@@ -456,7 +456,8 @@ static void sec_accounting(const struct em *x)
 	val_u64(x, "unknown_records", s->stats.unknown);
 	open_(x, "records", NULL);
 	for (int t = 1; t <= FRC_TYPE_MAX; t++)
-		val_u64(x, frc_type_name((unsigned)t), s->stats.by_type[t]);
+		if (frc_type_listed((unsigned)t, s->stats.by_type[t]))
+			val_u64(x, frc_type_name((unsigned)t), s->stats.by_type[t]);
 	close_(x);
 	row(x, "frames", "%" PRIu64, s->stats.by_type[FRC_FRAME]);
 	row(x, "reservation failures", "%" PRIu64 " (%.3f %% loss)", s->drops, s->loss_pct);

@@ -56,13 +56,13 @@
  * that follows it (FORMAT.md 4.5), 8 the batch anomaly count of the drops record that
  * follows it (4.6), 10 the timestamp column of the frame run that follows it, before its
  * surface column if any (4.7). Each counts as one entry in nrec and the footer's totals.
- * 9 is not taken: tests/format/gen_future.py's later-minor capture uses it as the type a
- * reader does not know.
  */
 #define FRC_ENTRY_SURFACES 7
 #define FRC_ENTRY_ANOMALIES 8
 #define FRC_ENTRY_TIMESTAMPS 10
-#define FRC_ENTRY_TYPE_MAX 10
+/* The largest entry type this library knows: records and the three above. */
+#define FRC_ENTRY_TYPE_MAX FRC_TYPE_MAX
+_Static_assert(FRC_TYPE_MAX > FRC_ENTRY_TIMESTAMPS, "record types after 10 are entry types too");
 #define FRC_SURFACES_MAX 256	/* distinct surfaces in one run (the writer splits runs) */
 #define FRC_INDEX_FIELDS 5	/* varints per footer index entry this writer writes */
 #define FRC_INDEX_FIELDS_MAX 64 /* more per entry is damage, not a newer minor */
@@ -246,6 +246,15 @@ FRC_TYPE_BIN_FUNCS(drops)
 FRC_TYPE_BIN_FUNCS(attach)
 FRC_TYPE_BIN_FUNCS(exit)
 FRC_TYPE_BIN_FUNCS(tick)
+FRC_TYPE_TEXT_FUNCS(layer)
+FRC_TYPE_TEXT_FUNCS(present)
+FRC_TYPE_TEXT_FUNCS(vsync)
+FRC_TYPE_TEXT_FUNCS(gap)
+FRC_TYPE_BIN_FUNCS(layer)
+FRC_TYPE_BIN_FUNCS(present)
+FRC_TYPE_BIN_FUNCS(vsync)
+FRC_TYPE_BIN_FUNCS(gap)
+int frc_layer_check(const struct frc_record *r);
 int frc_sysfs_check(const struct frc_record *r);
 int frc_attach_check(const struct frc_record *r);
 int frc_tick_check(const struct frc_record *r);

@@ -135,6 +135,26 @@ static void rec_assert_eq(const struct frc_record *a, const struct frc_record *b
 		ck_assert_uint_eq(a->u.tick.source, b->u.tick.source);
 		ck_assert(a->u.tick.fps_micro == b->u.tick.fps_micro);
 		break;
+	case FRC_LAYER:
+		ck_assert_uint_eq(a->u.layer.id, b->u.layer.id);
+		ck_assert_int_eq(a->u.layer.gone, b->u.layer.gone);
+		ck_assert_uint_eq(a->u.layer.len, b->u.layer.len);
+		ck_assert_str_eq(a->u.layer.name, b->u.layer.name);
+		break;
+	case FRC_PRESENT:
+		ck_assert_msg(a->u.present.layer == b->u.present.layer &&
+				  a->u.present.desired == b->u.present.desired &&
+				  a->u.present.actual == b->u.present.actual &&
+				  a->u.present.ready == b->u.present.ready,
+			      "record %zu: present differs", i);
+		break;
+	case FRC_VSYNC:
+		ck_assert(a->u.vsync.period_ns == b->u.vsync.period_ns);
+		break;
+	case FRC_PRESENT_GAP:
+		ck_assert(a->u.gap.layer == b->u.gap.layer && a->u.gap.before == b->u.gap.before &&
+			  a->u.gap.after == b->u.gap.after);
+		break;
 	}
 }
 
@@ -1297,6 +1317,14 @@ static const struct {
 	const char *text, *err;
 } bad_texts[] = {
     {"frobnicate 1\n", "IN:1:1: unknown record type 'frobnicate'"},
+    {"layer 1 0 new x\n", "IN:1:9: LAYER: ids start at 1"},
+    {"layer 1 1 maybe x\n", "IN:1:11: expected new or gone"},
+    {"layer 1 1 new\n", "IN:1:14: NAME must be 1..255 bytes without \\x00"},
+    {"present 1 1 2 3\n", "IN:1:16: expected READY"},
+    {"present 1 1 9223372036854775808 0 0\n",
+     "IN:1:13: DESIRED out of range (max 9223372036854775807)"},
+    {"present 1 1 2 3 x\n", "IN:1:17: READY: expected a decimal digit"},
+    {"vsync 1 -5\n", "IN:1:9: PERIOD_NS: expected a decimal digit"},
     {"frame 1 2 3\n", "IN:1:12: expected BUFFER (0x...)"},
     {"frame 1 2 3 4\n", "IN:1:13: BUFFER: expected 0x followed by hex digits"},
     {"frame 1 2 3 0x12345678901234567\n", "IN:1:13: BUFFER out of range (more than 16 hex digits)"},
@@ -1741,15 +1769,27 @@ END_TEST
  */
 START_TEST(type_table)
 {
-	static const char *const names[] = {NULL,     "frame", "sysfs", "drops",
-					    "attach", "exit",  "tick"};
+	static const char *const names[] = {
+	    NULL,      "frame", "sysfs",      "drops", "attach",
+	    "exit",    "tick",	NULL,	      NULL, /* 7, 8: entries without a record of their own
+						     */
+	    "layer",   NULL,			    /* 10: the timestamp column */
+	    "present", "vsync", "present_gap"};
 	struct frc_record in[32];
 	size_t n = sample(in);
 
-	ck_assert_uint_eq(FRC_TYPE_MAX, 6);
+	ck_assert_uint_eq(FRC_TYPE_MAX, 13);
+	ck_assert_ptr_null(frc_type_ops(7));
+	ck_assert_ptr_null(frc_type_ops(8));
+	ck_assert(!frc_type_listed(7, 5));
+	ck_assert(frc_type_listed(FRC_TICK, 0));   /* 1.1's first six: always listed */
+	ck_assert(!frc_type_listed(FRC_LAYER, 0)); /* later ones: when a capture holds some */
+	ck_assert(frc_type_listed(FRC_LAYER, 1));
 	for (unsigned t = 1; t <= FRC_TYPE_MAX; t++) {
 		const struct frc_type_ops *ops = frc_type_ops(t);
 
+		if (t == 7 || t == 8 || t == 10)
+			continue;
 		ck_assert_str_eq(frc_type_name(t), names[t]);
 		ck_assert_ptr_nonnull(ops);
 		ck_assert_uint_eq(ops->type, t);
@@ -2045,6 +2085,114 @@ START_TEST(anomalies_damaged)
 }
 END_TEST
 
+static struct frc_record layer_rec(uint64_t t, uint32_t id, const char *name)
+{
+	struct frc_record r = {.type = FRC_LAYER, .ktime_ns = t};
+
+	r.u.layer.id = id;
+	r.u.layer.gone = name == NULL;
+	if (name) {
+		r.u.layer.len = (uint16_t)strlen(name);
+		memcpy(r.u.layer.name, name, r.u.layer.len + 1);
+	}
+	return r;
+}
+
+static struct frc_record present_rec(uint64_t t, uint32_t layer, int64_t d, int64_t a, int64_t r)
+{
+	struct frc_record x = {.type = FRC_PRESENT, .ktime_ns = t};
+
+	x.u.present = (struct frc_present){layer, d, a, r};
+	return x;
+}
+
+/*
+ * Display capture (FORMAT.md 4.8): layers, present rows (an invalid -1 fence, times far
+ * from the poll's, the int64 extremes), vsync periods and gaps round-trip through the
+ * writer and reader and the text form; a present row's bytes are FORMAT.md's example.
+ */
+START_TEST(display_records_roundtrip)
+{
+	struct frc_record in[9], out[12], one;
+	size_t n = 0;
+
+	in[n++] = layer_rec(1000, 1, "SurfaceView - com.pkg/com.pkg.Act#0");
+	in[n].type = FRC_VSYNC, in[n].ktime_ns = 1000, in[n++].u.vsync.period_ns = 16666666;
+	in[n++] = present_rec(500000000, 1, 480000000, 496666666, 481000000);
+	in[n++] = present_rec(500000001, 1, 490000000, -1, -1);
+	in[n++] = present_rec(500000002, 1, INT64_MAX, INT64_MIN, 0);
+	in[n].type = FRC_PRESENT_GAP, in[n].ktime_ns = 2000000000;
+	in[n++].u.gap = (struct frc_present_gap){1, 496666666, 1996666666};
+	in[n].type = FRC_PRESENT_GAP, in[n].ktime_ns = 2000000001;
+	in[n++].u.gap = (struct frc_present_gap){1, 0, 0};
+	in[n++] = layer_rec(3000000000, 1, NULL);
+	in[n++] = layer_rec(3000000000, 2, "SurfaceView[com.pkg/com.pkg.Act](BLAST)#1234");
+
+	struct capture c = write_capture(in, n, (const size_t[]){4, 5, 0}, NULL, 1);
+	struct frc_reader_stats st;
+	frc_reader *r = NULL;
+
+	ck_assert_int_eq(frc_reader_open_mem(&r, c.p, c.len, "mem.frc"), 0);
+	ck_assert_uint_eq(read_all(r, out, 12), n);
+	for (size_t i = 0; i < n; i++)
+		rec_assert_eq(&in[i], &out[i], i);
+	frc_reader_stats(r, &st);
+	ck_assert_str_eq(frc_status_name(st.status), "complete");
+	ck_assert_uint_eq(st.by_type[FRC_LAYER], 3);
+	ck_assert_uint_eq(st.by_type[FRC_PRESENT], 3);
+	ck_assert_uint_eq(st.by_type[FRC_VSYNC], 1);
+	ck_assert_uint_eq(st.by_type[FRC_PRESENT_GAP], 2);
+	ck_assert_uint_eq(st.unknown, 0);
+	frc_reader_close(r);
+	capture_free(&c);
+
+	/* FORMAT.md 4.8's example: present at ktime 1000, layer 1, desired 900 (zigzag(-100)
+	 * = 199), actual 1100 (zigzag(200) = 400), ready 905 (zigzag(5) = 10). */
+	static const uint8_t want[] = {0x0b, 0x08, 0xe8, 0x07, 0x01, 0xc7, 0x01, 0x90, 0x03, 0x0a};
+	uint8_t body[64];
+
+	one = present_rec(1000, 1, 900, 1100, 905);
+	c = write_capture(&one, 1, NULL, NULL, 1);
+	ck_assert_uint_eq(first_body(&c, body, sizeof(body)), sizeof(want));
+	ck_assert(!memcmp(body, want, sizeof(want)));
+	capture_free(&c);
+
+	/* What the writer refuses: layer id 0, a gone layer with a name, a new one without. */
+	struct frc_record bad[3] = {layer_rec(1, 0, "x"), layer_rec(1, 3, "x"),
+				    layer_rec(1, 3, NULL)};
+	bad[1].u.layer.gone = true;
+	bad[2].u.layer.gone = false;
+	for (int k = 0; k < 3; k++) {
+		int fd = memfd_create("d", MFD_CLOEXEC);
+		frc_writer *w = NULL;
+
+		ck_assert_int_eq(frc_writer_open_fd(&w, fd, "d.frc", NULL, 0, NULL), 0);
+		ck_assert_int_eq(frc_writer_append(w, &bad[k]), FRC_EINVAL);
+		frc_writer_free(w);
+		close(fd);
+	}
+}
+END_TEST
+
+/* The text form of the display records, canonical both ways; hostile lines refused. */
+START_TEST(display_records_text)
+{
+	static const char text[] = "layer 1000 1 new SurfaceView - com.pkg/com.pkg.Act#0\n"
+				   "vsync 1000 8333333\n"
+				   "present 500000000 1 480000000 488333333 480001000\n"
+				   "present 500000001 1 490000000 -1 -1\n"
+				   "present_gap 2000000000 1 488333333 0\n"
+				   "layer 3000000000 1 gone\n";
+	char *got;
+
+	text_dir();
+	got = text_roundtrip(text);
+	ck_assert_str_eq(got, text);
+	free(got);
+	text_dir_rm();
+}
+END_TEST
+
 /* The text form: a 4th drops field only when not 0, so older texts stay canonical. */
 START_TEST(anomalies_text)
 {
@@ -2239,9 +2387,9 @@ END_TEST
 
 /*
  * A capture of a later minor (1.9), written from FORMAT.md by tests/format/gen_future.py
- * (not by libfrc_format): a record type 9 this reader does not know, a 6th field in each
- * index entry, 9 per-type totals and a trailing footer field. Today's reader reads it
- * complete, counts the 3 type-9 entries as unknown, and delivers the rest exactly.
+ * (not by libfrc_format): a record type 40 this reader does not know, a 6th field in each
+ * index entry, 40 per-type totals and a trailing footer field. Today's reader reads it
+ * complete, counts the 3 type-40 entries as unknown, and delivers the rest exactly.
  */
 START_TEST(future_minor_capture)
 {
@@ -2444,6 +2592,8 @@ int main(int argc, char **argv)
 	    FRC_CASE("spliced_recordings_corrupt", spliced_recordings_corrupt, 10),
 	    FRC_CASE("chunk_record_limit", chunk_record_limit, 60),
 	    FRC_CASE("type_table", type_table, 10),
+	    FRC_CASE("display_records_roundtrip", display_records_roundtrip, 10),
+	    FRC_CASE("display_records_text", display_records_text, 10),
 	    FRC_CASE("crc32c_paths", crc32c_paths, 30),
 	};
 
