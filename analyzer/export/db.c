@@ -34,6 +34,7 @@
 #include "sha256.h"
 #include "signals.h"
 #include "submissions.h"
+#include "windows.h"
 
 #define DB_NAME_OF(name, what, sql) #name,
 
@@ -47,6 +48,7 @@ enum stmt_id {
 	S_EVENT,
 	S_META,
 	S_MAIN,
+	S_WARM,
 	S_COUNT
 };
 
@@ -61,10 +63,11 @@ static const char *const stmt_what[S_COUNT] = {
     [S_EVENT] = "storing an attach/exit event",
     [S_META] = "storing the capture's metadata",
     [S_MAIN] = "storing a main surface",
+    [S_WARM] = "storing an interval before the window",
 };
 
 static const char *const stmt_sql[S_COUNT] = {
-    [S_FRAME] = "INSERT INTO frames VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9)",
+    [S_FRAME] = "INSERT INTO frames VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10)",
     [S_DELTA] = "INSERT INTO tracker_deltas VALUES(?1,?2,?3,?4,?5,?6,?7)",
     [S_READING] = "INSERT INTO fps_readings VALUES(?1,?2,?3,?4,?5,?6)",
     [S_LIVE] = "INSERT INTO live_readings VALUES(?1,?2,?3,?4,?5)",
@@ -73,6 +76,7 @@ static const char *const stmt_sql[S_COUNT] = {
     [S_EVENT] = "INSERT INTO events VALUES(?1,?2,?3,?4,?5)",
     [S_META] = "INSERT INTO capture_meta VALUES(?1,?2,?3)",
     [S_MAIN] = "INSERT INTO main_surfaces VALUES(?1,?2,?3,?4,?5,?6,?7)",
+    [S_WARM] = "INSERT INTO warm_intervals VALUES(?1,?2,?3,?4,?5,?6)",
 };
 
 struct dbsink {
@@ -81,8 +85,23 @@ struct dbsink {
 	sqlite3_stmt *st[S_COUNT];
 	int64_t capture_id;
 	double fps_max;
-	struct pidmap lives;	  /* v[0]: attach/exit records of the PID so far (SCHEMA.md) */
+	/*
+	 * v[0]: attach/exit records of the PID so far (SCHEMA.md); v[1]: the window its series'
+	 * clock is at (windows.h), as the report's for the main PID: moved by the PID's
+	 * intervals and by every tracker delta (trk_window), windows only move forward.
+	 */
+	struct pidmap lives;
 	struct submissions *subm; /* the capture's main surfaces, counted in the scan pass */
+	struct win_clock clk;	  /* the analysed span's full windows */
+	uint64_t trk_window;	  /* the window the tracker's deltas moved the clocks to */
+	/*
+	 * With --from: per PID, PerfDog's window (perfdog.h layout) of its submission series
+	 * and of the tracker's deltas before the window, stored into warm_intervals before the
+	 * window's first record (warm_stored); the ones that come later still (records out of
+	 * time order) are stored as they come.
+	 */
+	struct pidmap warm_sub, warm_trk;
+	bool warm_stored;
 	uint64_t deltas, readings;
 	bool truncated; /* the capture just stored is truncated */
 	bool replaced;	/* the capture just stored replaced the same one */
@@ -133,6 +152,84 @@ static uint64_t *pid_life(struct dbsink *s, uint32_t pid)
 {
 	struct pidmap_entry *e = pidmap_get(&s->lives, pid, true);
 	return e ? &e->v[0] : NULL;
+}
+
+/*
+ * The window (windows.h) a frame time ending at t counts in, on a clock now at window
+ * *cur; the clock moves there (windows only move forward: a frame time back in time
+ * counts in the current window). windows.h's own steps, so the rule is the report's.
+ */
+static uint64_t clock_step(const struct win_clock *span, uint64_t *cur, uint64_t t)
+{
+	struct win_clock c = *span;
+	uint64_t w;
+
+	win_clock_move(&c, *cur);
+	if (win_clock_past(&c, t, &w))
+		*cur = w;
+	return *cur;
+}
+
+/* One row of warm_intervals: seq is the frame's, or -k for the k-th last before the window. */
+static int store_warm(struct dbsink *s, const char *series, int64_t seq, uint32_t pid,
+		      uint64_t delta_ns)
+{
+	sqlite3_stmt *st = s->st[S_WARM];
+	uint64_t *life = pid_life(s, pid);
+
+	if (!life)
+		return -ENOMEM;
+	sqlite3_bind_int64(st, 1, s->capture_id);
+	sqlite3_bind_text(st, 2, series, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 3, seq);
+	sqlite3_bind_int64(st, 4, pid);
+	bind_u64(st, 5, *life);
+	bind_u64(st, 6, delta_ns);
+	return step(s, S_WARM);
+}
+
+/* Each PID's PerfDog window of one series as it was at the window's start. */
+static int store_warm_windows(struct dbsink *s, const struct pidmap *m, const char *series)
+{
+	for (uint32_t i = 0; i < m->count; i++) {
+		const struct pidmap_entry *e = &m->slots[i];
+		uint32_t pid = e->pid;
+		uint64_t n = e->v[0], d[3] = {e->v[1], e->v[2], e->v[3]};
+
+		/* v[1..n], oldest first: the last one is -1 */
+		for (uint64_t k = 0; k < n; k++) {
+			int rc = store_warm(s, series, -(int64_t)(n - k), pid, d[k]);
+
+			if (rc)
+				return rc;
+		}
+	}
+	return 0;
+}
+
+/* Before the window's first record: what its PerfDog windows start from (SCHEMA.md). */
+static int warm_store_all(struct dbsink *s)
+{
+	int rc;
+
+	s->warm_stored = true;
+	rc = store_warm_windows(s, &s->warm_sub, "submission");
+	return rc ? rc : store_warm_windows(s, &s->warm_trk, "tracker");
+}
+
+/* An interval before the window: into its PID's window of the series, or stored if late. */
+static int warm_push(struct dbsink *s, struct pidmap *m, const char *series,
+		     const struct pipeline_delta *d)
+{
+	struct pidmap_entry *w;
+
+	if (s->warm_stored)
+		return store_warm(s, series, (int64_t)d->seq, d->pid, d->delta_ns);
+	w = pidmap_get(m, d->pid, true);
+	if (!w)
+		return -ENOMEM;
+	(void)perfdog_push(w->v, d->delta_ns);
+	return 0;
 }
 
 static int rec_sysfs(struct dbsink *s, const struct frc_record *rec)
@@ -207,7 +304,8 @@ static int rec_live(struct dbsink *s, const struct frc_record *rec)
 static int rec_frame(struct dbsink *s, const struct frc_record *rec, uint64_t frame_seq)
 {
 	sqlite3_stmt *st = s->st[S_FRAME];
-	uint64_t *life = pid_life(s, rec->u.frame.pid);
+	struct pidmap_entry *e = pidmap_get(&s->lives, rec->u.frame.pid, true);
+	uint64_t *life = e ? &e->v[0] : NULL;
 	struct pipeline_delta d;
 
 	if (!life)
@@ -220,10 +318,17 @@ static int rec_frame(struct dbsink *s, const struct frc_record *rec, uint64_t fr
 	bind_u64(st, 6, rec->u.frame.buffer);
 	bind_u64(st, 7, rec->u.frame.surface);
 	bind_u64(st, 8, *life);
-	if (subm_series_next(s->subm, rec, frame_seq, &d))
+	if (subm_series_next(s->subm, rec, frame_seq, &d)) {
+		/* the report's clock for the main PID: its intervals' and the tracker's windows */
+		uint64_t cur = e->v[1] > s->trk_window ? e->v[1] : s->trk_window;
+
 		bind_u64(st, 9, d.delta_ns);
-	else
+		bind_u64(st, 10, clock_step(&s->clk, &cur, d.ktime_ns));
+		e->v[1] = cur;
+	} else {
 		sqlite3_bind_null(st, 9);
+		sqlite3_bind_null(st, 10);
+	}
 	return step(s, S_FRAME);
 }
 
@@ -232,7 +337,10 @@ static int db_record(void *ctx, const struct frc_record *rec, uint64_t frame_seq
 	struct dbsink *s = ctx;
 	struct pipeline_delta unused;
 	sqlite3_stmt *st;
+	int rc;
 
+	if (!s->warm_stored && (rc = warm_store_all(s)))
+		return rc;
 	switch (rec->type) {
 	case FRC_FRAME:
 		return rec_frame(s, rec, frame_seq);
@@ -273,7 +381,44 @@ static int db_delta(void *ctx, const struct pipeline_delta *d)
 	bind_u64(st, 6, d->delta_ns);
 	bind_u64(st, 7, *life);
 	s->deltas++;
+	(void)clock_step(&s->clk, &s->trk_window, d->ktime_ns);
 	return step(s, S_DELTA);
+}
+
+/*
+ * A record before the window (replay.h): the PIDs' lives and submission series go on (the
+ * window's first interval is measured from the call before it), their PerfDog windows
+ * fill; nothing is stored but, for a late one, its interval into warm_intervals.
+ */
+static int db_warm_record(void *ctx, const struct frc_record *rec, uint64_t frame_seq)
+{
+	struct dbsink *s = ctx;
+	struct pipeline_delta d;
+	uint64_t *life;
+	uint32_t pid;
+
+	if (rec->type == FRC_FRAME)
+		return subm_series_next(s->subm, rec, frame_seq, &d)
+			   ? warm_push(s, &s->warm_sub, "submission", &d)
+			   : 0;
+	if (rec->type != FRC_ATTACH && rec->type != FRC_EXIT)
+		return 0;
+	pid = rec->type == FRC_ATTACH ? rec->u.attach.pid : rec->u.exit.pid;
+	(void)subm_series_next(s->subm, rec, frame_seq, &d);
+	/* a new life: PerfDog's windows start empty (summary.c forgets them too) */
+	pidmap_del(&s->warm_sub, pid);
+	pidmap_del(&s->warm_trk, pid);
+	life = pid_life(s, pid);
+	if (!life)
+		return -ENOMEM;
+	++*life;
+	return 0;
+}
+
+/* A tracker delta before the window: into its PID's PerfDog window. */
+static int db_warm_delta(void *ctx, const struct pipeline_delta *d)
+{
+	return warm_push(ctx, &((struct dbsink *)ctx)->warm_trk, "tracker", d);
 }
 
 static int db_reading(void *ctx, const struct pipeline_reading *r)
@@ -330,6 +475,8 @@ static int db_begin(void *ctx, const struct replay_info *info)
 
 	s->fps_max = info->config.meter.fps_max;
 	subm_series_reset(s->subm);
+	win_clock_init(&s->clk, info->span_start, info->span_end);
+	s->trk_window = 0;
 	if (store_mains(s))
 		return -EIO;
 	for (size_t i = 0; i < frc_reader_meta_count(info->reader); i++) {
@@ -352,6 +499,8 @@ static int db_end(void *ctx, const struct replay_info *info, const struct pipeli
 	char ver[16];
 	int rc;
 
+	if (!s->warm_stored && (rc = warm_store_all(s)))
+		return rc;
 	s->truncated = rs->status != FRC_STATUS_COMPLETE;
 	snprintf(ver, sizeof(ver), "%u.%u", info->major, info->minor);
 	if (sqlite3_prepare_v2(s->db,
@@ -360,7 +509,8 @@ static int db_end(void *ctx, const struct replay_info *info, const struct pipeli
 			       " reservation_failures=?8, records=?9, unknown_records=?10,"
 			       " chunks=?11, deltas=?12, readings=?13, has_sysfs=?14,"
 			       " synthesized_ticks=?15, tick_ms=?16, tracker=?17, out_of_order=?18,"
-			       " trackers_evicted=?19, buffers_evicted=?20, ticks_skipped=?21"
+			       " trackers_evicted=?19, buffers_evicted=?20, ticks_skipped=?21,"
+			       " span_start_ns=?22, span_end_ns=?23, windowed=?24, full_windows=?25"
 			       " WHERE capture_id=?1",
 			       -1, &st, NULL) != SQLITE_OK)
 		return db_fail(s, "preparing the captures row");
@@ -390,6 +540,12 @@ static int db_end(void *ctx, const struct replay_info *info, const struct pipeli
 	bind_u64(st, 19, ps->trackers_evicted);
 	bind_u64(st, 20, ps->buffers_evicted);
 	bind_u64(st, 21, ps->ticks_skipped);
+	if (rs->records) {
+		bind_u64(st, 22, info->span_start);
+		bind_u64(st, 23, info->span_end);
+	}
+	sqlite3_bind_int(st, 24, info->windowed);
+	bind_u64(st, 25, s->clk.n_full);
 	rc = sqlite3_step(st) == SQLITE_DONE ? 0 : db_fail(s, "completing the captures row");
 	sqlite3_finalize(st);
 	return rc;
@@ -539,6 +695,8 @@ static void db_close(struct dbsink *s)
 	if (s->db)
 		db_disconnect(s);
 	pidmap_free(&s->lives);
+	pidmap_free(&s->warm_sub);
+	pidmap_free(&s->warm_trk);
 	subm_free(s->subm);
 }
 
@@ -609,6 +767,8 @@ static int store_capture(struct dbsink *s, const char *path, const char *sha,
 	    .reading = db_reading,
 	    .end = db_end,
 	    .error = db_error,
+	    .warm_record = db_warm_record,
+	    .warm_delta = db_warm_delta,
 	};
 	struct replay_sink count;
 	struct replay_lane lane = {.sinks = &sink, .n_sinks = 1};
@@ -625,6 +785,9 @@ static int store_capture(struct dbsink *s, const char *path, const char *sha,
 	}
 	count = subm_count_sink(s->subm);
 	pidmap_free(&s->lives);
+	pidmap_free(&s->warm_sub);
+	pidmap_free(&s->warm_trk);
+	s->warm_stored = false;
 	s->deltas = s->readings = 0;
 	s->truncated = false;
 	s->msg[0] = '\0';

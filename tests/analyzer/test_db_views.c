@@ -11,6 +11,7 @@
 #include <check.h>
 #include <sqlite3.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -112,7 +113,7 @@ static sqlite3 *open_ro(const char *p)
 /* The first column of the first row of the query, as text ("NULL" for NULL; "" no row). */
 static const char *q(sqlite3 *db, const char *fmt, ...)
 {
-	static char buf[8][4096];
+	static char buf[8][16384];
 	static int next;
 	char *out = buf[next++ % 8], sql[2048];
 	sqlite3_stmt *st = NULL;
@@ -129,36 +130,72 @@ static const char *q(sqlite3 *db, const char *fmt, ...)
 	if (rc == SQLITE_DONE)
 		out[0] = '\0';
 	else if (sqlite3_column_type(st, 0) == SQLITE_NULL)
-		snprintf(out, 4096, "NULL");
+		snprintf(out, sizeof(buf[0]), "NULL");
 	else
-		snprintf(out, 4096, "%s", (const char *)sqlite3_column_text(st, 0));
+		snprintf(out, sizeof(buf[0]), "%s", (const char *)sqlite3_column_text(st, 0));
 	sqlite3_finalize(st);
 	return out;
 }
 
 /*
- * The value of KEY in the "submissions" object of the report --json in out_text, as printed
- * (its keys are on lines of their own, four spaces in).
+ * The value of KEY in the SECTION object of the report --json in out_text, as printed (its
+ * keys are on lines of their own, four spaces in).
  */
-static const char *json_sub(const char *key)
+static const char *json_in(const char *section, const char *key)
 {
 	static char buf[4][128];
 	static int next;
 	char pat[96], *out = buf[next++ % 4];
-	const char *sub = strstr(out_text, "\"submissions\": {"), *end, *k;
+	const char *sub, *end, *k;
 	size_t len;
 
-	ck_assert_msg(sub != NULL, "no submissions in:\n%s", out_text);
+	snprintf(pat, sizeof(pat), "\n  \"%s\": {", section);
+	sub = strstr(out_text, pat);
+	ck_assert_msg(sub != NULL, "no %s in:\n%s", section, out_text);
 	end = strstr(sub, "\n  }");
 	snprintf(pat, sizeof(pat), "\n    \"%s\": ", key);
 	k = strstr(sub, pat);
-	ck_assert_msg(k != NULL && k < end, "no submissions.%s in:\n%s", key, out_text);
+	ck_assert_msg(k != NULL && k < end, "no %s.%s in:\n%s", section, key, out_text);
 	k += strlen(pat);
 	len = strcspn(k, ",\n");
 	ck_assert_uint_lt(len, sizeof(buf[0]));
 	memcpy(out, k, len);
 	out[len] = '\0';
 	return out;
+}
+
+static const char *json_sub(const char *key)
+{
+	return json_in("submissions", key);
+}
+
+/* Text without its spaces and newlines (JSON of hex strings, numbers and names: no value has one).
+ */
+static const char *squeeze(const char *text, size_t len, char *out, size_t cap)
+{
+	size_t o = 0;
+
+	for (size_t i = 0; i < len; i++)
+		if (text[i] != ' ' && text[i] != '\n') {
+			ck_assert_uint_lt(o + 1, cap);
+			out[o++] = text[i];
+		}
+	out[o] = '\0';
+	return out;
+}
+
+/* The submissions' "surfaces" array of the report --json in out_text, squeezed. */
+static const char *json_surfaces(void)
+{
+	static char buf[16384];
+	const char *k = strstr(out_text, "\n    \"surfaces\": ["), *end;
+
+	ck_assert_msg(k != NULL, "no submissions.surfaces in:\n%s", out_text);
+	k = strchr(k, '[');
+	end = !strncmp(k, "[]", 2) ? k + 1 : strstr(k, "\n    ]");
+	ck_assert_ptr_nonnull(end);
+	end = strchr(end, ']');
+	return squeeze(k, (size_t)(end + 1 - k), buf, sizeof(buf));
 }
 
 /* Import the capture text into DIR/NAME.frc; returns its path. */
@@ -183,8 +220,11 @@ static const char *import_text(const char *name, const char *text)
  * tests/analyzer/hand.txt (its comment has the arithmetic): one PID 500, surface 0, 21 calls
  * after an attach, so the submission series is the 20 intervals 16 150 16 16 16 16 16 16 16
  * 16 100 16 16 16 200 16 16 16 16 16 ms: p50 16, p90 100, p95 150, p99 200, max 200 ms;
- * 20 / 0.722 s = 27.701 calls/s; Jank at the 100 ms call (seq 11), BigJank at the 200 ms
- * one (seq 15); all in 0.706 s after the first interval's end: no full second.
+ * mean FPS 20 / 0.722 s = 27.701; 1 % low: the slowest ceil(20 / 100) = 1, 200 ms: 5 FPS;
+ * Jank at the 100 ms call (seq 11), BigJank at the 200 ms one (seq 15): jank time 300 ms,
+ * stutter 300 / 722 = 41.551 %. Full windows (REPORT.md "Metric names", from the first
+ * record, the attach at 0.999 s, to the last, the drops record at 1.800 s): 0.801 s, none;
+ * so window FPS and the per-window numbers are null.
  */
 START_TEST(submissions_hand)
 {
@@ -198,16 +238,18 @@ START_TEST(submissions_hand)
 			       " || ' ' || surfaces || ' ' || main_pid FROM main_surfaces"),
 			 "500 0 21 21 1 1");
 	ck_assert_str_eq(q(db, "SELECT intervals || ' ' || printf('%%.3f %%.3f %%.3f %%.3f %%.3f"
-			       " %%.3f', calls_per_s, p50_ms, p90_ms, p95_ms, p99_ms, max_ms)"
-			       " FROM submission_percentiles WHERE main_pid"),
-			 "20 27.701 16.000 100.000 150.000 200.000 200.000");
+			       " %%.3f %%.3f', mean_fps, p50_ms, p90_ms, p95_ms, p99_ms, max_ms,"
+			       " low_1pct_fps) FROM submission_percentiles WHERE main_pid"),
+			 "20 27.701 16.000 100.000 150.000 200.000 200.000 5.000");
 	ck_assert_str_eq(q(db, "SELECT group_concat(seq || ':' || kind, ' ') FROM"
 			       " (SELECT * FROM submission_janks WHERE main_pid ORDER BY seq)"),
 			 "11:Jank 15:BigJank");
 	ck_assert_str_eq(q(db, "SELECT count(*) FROM submission_fps_per_second"), "0");
-	ck_assert_str_eq(q(db, "SELECT janks || ' ' || big_janks || ' ' || full_seconds || ' ' ||"
+	ck_assert_str_eq(q(db, "SELECT janks || ' ' || big_janks || ' ' || printf('%%.3f %%.3f',"
+			       " jank_time_ms, stutter_percent) || ' ' || full_windows || ' ' ||"
+			       " ifnull(window_fps, 'null') || ' ' || windows_cut || ' ' ||"
 			       " ifnull(per_second_min, 'null') FROM submission_summary"),
-			 "2 1 0 null");
+			 "2 1 300.000 41.551 0 null 0 null");
 	/* the report says the same */
 	ck_assert_int_eq(fa("report --json '%s'", frc), 0);
 	ck_assert_str_eq(json_sub("p99_ms"), "200.000");
@@ -215,7 +257,8 @@ START_TEST(submissions_hand)
 			 q(db, "SELECT printf('%%.3f', p99_ms) FROM submission_percentiles"));
 	ck_assert_str_eq(json_sub("janks"), "2");
 	ck_assert_str_eq(json_sub("big_janks"), "1");
-	ck_assert_str_eq(json_sub("full_seconds"), "0");
+	ck_assert_str_eq(json_sub("full_windows"), "0");
+	ck_assert_str_eq(json_sub("window_fps"), "null");
 	sqlite3_close(db);
 }
 END_TEST
@@ -303,10 +346,18 @@ static const char *lives_text(void)
  * PerfDog: 100 at 220 after 40 40 40 (300 > 240, > 84 ms, not > 125): Jank; 250.000999 at
  * 770 after 100 100 100: BigJank; nothing else (a 2130 ms interval across the restart would
  * be another BigJank and the max).
- * Per second from the first interval's end (40 ms): [40, 1040) holds 40 80 120 220 320 420
- * 520 770 870 970 = 10; [1040, 2040) 1070 ... 1970 = 10; [2040, 3040) 2070 = 1; [3040, 4040)
- * 0; [4040, 5040) 4300 ... 5000 = 8; [5040, 6040) is the last, partial one. Full seconds 5:
- * 10 10 1 0 8; min 0, max 10, median 8, within +-10 % of 8 only 8: stability 20 %.
+ * 1 % low: the slowest ceil(35 / 100) = 1 interval, 250.000999 ms: 1e9 / 250000999 = 4.000
+ * FPS; jank time 100 + 250.000999 = 350.000 ms (truncated), stutter 350.000999 / 3470 =
+ * 10.086 %.
+ * Full windows (REPORT.md "Metric names"; the rule changed with the window merge: they are
+ * counted from the capture's first record, the attach at -1, no longer from the end of the
+ * series' first interval, and recomputed here by hand): the capture spans -1 .. 5600, 5.601
+ * s, so 5 full windows [-1, 999) [999, 1999) ... [3999, 4999); [4999, 5999) is partial.
+ * [-1, 999) holds the intervals ending at 40 80 120 220 320 420 520 770 870 970 = 10;
+ * [999, 1999) 1070 ... 1970 = 10; [1999, 2999) 2070 = 1; [2999, 3999) 0; [3999, 4999) 4300
+ * ... 4900 = 7 (4200 starts life 2, 5000 is in the partial window). Window FPS (10 + 10 + 1 +
+ * 0 + 7) / 5 = 5.600; min 0, max 10, sorted 0 1 7 10 10: median 7; within +-10 % of 7 only 7:
+ * stability 20 %.
  */
 START_TEST(submissions_surfaces_lives_seconds)
 {
@@ -335,23 +386,23 @@ START_TEST(submissions_surfaces_lives_seconds)
 			   " count(series_interval_ns) FROM submissions WHERE pid = 7 AND main"),
 			 "2 1 35");
 	ck_assert_str_eq(q(db, "SELECT intervals || ' ' || printf('%%.3f %%.3f %%.3f %%.3f %%.3f"
-			       " %%.3f', calls_per_s, p50_ms, p90_ms, p95_ms, p99_ms, max_ms)"
-			       " FROM submission_percentiles WHERE main_pid"),
-			 "35 10.086 100.000 100.000 100.000 250.000 250.000");
+			       " %%.3f %%.3f', mean_fps, p50_ms, p90_ms, p95_ms, p99_ms, max_ms,"
+			       " low_1pct_fps) FROM submission_percentiles WHERE main_pid"),
+			 "35 10.086 100.000 100.000 100.000 250.000 250.000 4.000");
 	ck_assert_str_eq(q(db, "SELECT group_concat(ktime_ns || ':' || kind, ' ') FROM"
 			       " (SELECT * FROM submission_janks WHERE main_pid ORDER BY seq)"),
 			 "10220000000:Jank 10770000999:BigJank");
 	ck_assert_str_eq(q(db, "SELECT group_concat(second || ':' || fps || ':' || start_ktime_ns,"
 			       " ' ') FROM (SELECT * FROM submission_fps_per_second WHERE main_pid"
 			       " ORDER BY second)"),
-			 "0:10:10040000000 1:10:11040000000 2:1:12040000000 3:0:13040000000"
-			 " 4:8:14040000000");
-	ck_assert_str_eq(q(db,
-			   "SELECT printf('%%d %%d %%d %%.3f %%.3f %%.3f', janks, big_janks,"
-			   " full_seconds, per_second_min, per_second_max, median_fps) || ' ' ||"
-			   " printf('%%.3f', stability_percent) FROM submission_summary"
-			   " WHERE main_pid"),
-			 "2 1 5 0.000 10.000 8.000 20.000");
+			 "0:10:9999000000 1:10:10999000000 2:1:11999000000 3:0:12999000000"
+			 " 4:7:13999000000");
+	ck_assert_str_eq(q(db, "SELECT printf('%%d %%d %%.3f %%.3f %%d %%.3f %%d %%.3f %%.3f %%.3f"
+			       " %%.3f', janks, big_janks, jank_time_ms, stutter_percent,"
+			       " full_windows, window_fps, windows_cut, per_second_min,"
+			       " per_second_max, median_fps, stability_percent)"
+			       " FROM submission_summary WHERE main_pid"),
+			 "2 1 350.000 10.086 5 5.600 0 0.000 10.000 7.000 20.000");
 	/* PID 9's own series: its main surface 0x9100 at 150 250 350 */
 	ck_assert_str_eq(q(db, "SELECT intervals || ' ' || p50_ms FROM submission_percentiles"
 			       " WHERE pid = 9"),
@@ -362,9 +413,10 @@ START_TEST(submissions_surfaces_lives_seconds)
 	ck_assert_str_eq(json_sub("p99_ms"), "250.000");
 	ck_assert_str_eq(json_sub("janks"), "2");
 	ck_assert_str_eq(json_sub("big_janks"), "1");
-	ck_assert_str_eq(json_sub("full_seconds"), "5");
+	ck_assert_str_eq(json_sub("full_windows"), "5");
+	ck_assert_str_eq(json_sub("window_fps"), "5.600");
 	ck_assert_str_eq(json_sub("per_second_min"), "0.000");
-	ck_assert_str_eq(json_sub("median_fps"), "8.000");
+	ck_assert_str_eq(json_sub("median_fps"), "7.000");
 	ck_assert_str_eq(json_sub("stability_percent"), "20.000");
 	sqlite3_close(db);
 }
@@ -377,38 +429,92 @@ struct key_sql {
 	const char *key, *sql;
 };
 
+/*
+ * Every key of the report's "submissions" object (summary_keys_complete checks that none is
+ * missing) and the column of submission_summary (table s) giving it, formatted as the JSON
+ * prints it. main_pid / main_surface are the row's pid / surface (its main_pid column is the
+ * flag); surfaces is compared squeezed (json_surfaces).
+ */
 #define F3(col) "ifnull(printf('%.3f', " col "), 'null')"
 static const struct key_sql summary_keys[] = {
-    {"pids", "(SELECT count(*) FROM main_surfaces m WHERE m.capture_id = s.capture_id)"},
+    {"pids", "s.pids"},
+    {"surfaces", "s.surfaces"},
+    {"surfaces_not_listed", "s.surfaces_not_listed"},
     {"main_pid", "s.pid"},
     {"main_surface", "printf('\"0x%x\"', s.surface)"},
-    {"main_pid_calls", "(SELECT pid_calls FROM main_surfaces m WHERE m.capture_id ="
-		       " s.capture_id AND m.pid = s.pid)"},
-    {"main_surface_calls", "(SELECT calls FROM main_surfaces m WHERE m.capture_id ="
-			   " s.capture_id AND m.pid = s.pid)"},
+    {"main_pid_calls", "s.main_pid_calls"},
+    {"main_surface_calls", "s.main_surface_calls"},
     {"intervals", "s.intervals"},
-    {"calls_per_s", F3("s.calls_per_s")},
+    {"mean_fps", F3("s.mean_fps")},
     {"p50_ms", F3("s.p50_ms")},
     {"p90_ms", F3("s.p90_ms")},
     {"p95_ms", F3("s.p95_ms")},
     {"p99_ms", F3("s.p99_ms")},
     {"max_ms", F3("s.max_ms")},
+    {"low_1pct_fps", F3("s.low_1pct_fps")},
     {"janks", "s.janks"},
     {"big_janks", "s.big_janks"},
-    {"full_seconds", "s.full_seconds"},
+    {"jank_time_ms", F3("s.jank_time_ms")},
+    {"stutter_percent", F3("s.stutter_percent")},
+    {"full_windows", "s.full_windows"},
+    {"window_fps", F3("s.window_fps")},
+    {"windows_cut", "CASE WHEN s.windows_cut THEN 'true' ELSE 'false' END"},
     {"per_second_min", F3("s.per_second_min")},
     {"per_second_max", F3("s.per_second_max")},
     {"median_fps", F3("s.median_fps")},
     {"stability_percent", F3("s.stability_percent")},
 };
+#define N_SUMMARY_KEYS (sizeof(summary_keys) / sizeof(summary_keys[0]))
 
 /*
- * Each fixture: every submissions number of report --json equals the main PID's row of
- * submission_summary (and main_surfaces) in a database holding all of them. They cover two
- * PIDs, a restart, pauses, janks, an overlay (also the first to call), equal surfaces, the
- * batch path and stand-in captures with real mangled names and tagged pointers.
+ * The report --json in out_text (of file) against the main PID's row of submission_summary
+ * for capture_id in db (its temporary table s): every key equal.
  */
-START_TEST(submissions_match_report)
+static void check_summary(sqlite3 *db, size_t capture_id, const char *file, const char *window)
+{
+	char got_s[16384];
+
+	for (size_t k = 0; k < N_SUMMARY_KEYS; k++) {
+		bool array = !strcmp(summary_keys[k].key, "surfaces");
+		const char *want = array ? json_surfaces() : json_sub(summary_keys[k].key);
+		const char *got = q(db, "SELECT %s FROM s WHERE capture_id = %zu",
+				    summary_keys[k].sql, capture_id);
+
+		if (array)
+			got = squeeze(got, strlen(got), got_s, sizeof(got_s));
+		ck_assert_msg(!strcmp(got, want), "%s%s: %s is %s in the db, %s in the report",
+			      file, window, summary_keys[k].key, got, want);
+	}
+}
+
+/* The tracker's PerfDog janks (the janks view) against the report's "janks" section. */
+static void check_tracker_janks(sqlite3 *db, size_t capture_id, const char *file,
+				const char *window)
+{
+	char want[64];
+
+	snprintf(want, sizeof(want), "%s %s", json_in("janks", "janks"),
+		 json_in("janks", "big_janks"));
+	ck_assert_msg(!strcmp(q(db,
+				"SELECT count(*) || ' ' || count(*) FILTER (WHERE kind = 'BigJank')"
+				" FROM janks WHERE capture_id = %zu",
+				capture_id),
+			      want),
+		      "%s%s: the janks view is not the report's %s", file, window, want);
+}
+
+/* The submission_summary rows of the main PIDs, once, into the temporary table s. */
+static void summary_table(sqlite3 *db)
+{
+	ck_assert_int_eq(sqlite3_exec(db,
+				      "CREATE TEMP TABLE s AS SELECT * FROM submission_summary"
+				      " WHERE main_pid",
+				      NULL, NULL, NULL),
+			 SQLITE_OK);
+}
+
+/* The fixtures the db = report cases replay, with the stand-in captures. */
+static size_t fixture_files(char file[][512], size_t max)
 {
 	static const char *const fx[] = {
 	    "two_pids.frc",
@@ -426,41 +532,229 @@ START_TEST(submissions_match_report)
 	};
 	static const char *const real[] = {"standin_overlay_10fps.frc", "standin_60hz_jank.frc"};
 	const size_t nfx = sizeof(fx) / sizeof(fx[0]), n = nfx + sizeof(real) / sizeof(real[0]);
-	char files[7168] = "", file[16][512];
-	const char *dbp = path("fx.db");
-	size_t len = 0;
-	sqlite3 *db;
 
-	ck_assert_uint_le(n, sizeof(file) / sizeof(file[0]));
+	ck_assert_uint_le(n, max);
 	for (size_t i = 0; i < n; i++) {
 		if (i < nfx)
-			snprintf(file[i], sizeof(file[i]), "%s/%s", FIXTURES_BIN_DIR, fx[i]);
+			snprintf(file[i], 512, "%s/%s", FIXTURES_BIN_DIR, fx[i]);
 		else
-			snprintf(file[i], sizeof(file[i]), "%s/real/%s", FIXTURES_SRC_DIR,
-				 real[i - nfx]);
-		len += (size_t)snprintf(files + len, sizeof(files) - len, " '%s'", file[i]);
+			snprintf(file[i], 512, "%s/real/%s", FIXTURES_SRC_DIR, real[i - nfx]);
 	}
+	return n;
+}
+
+/*
+ * Each fixture: every submissions number of report --json equals the main PID's row of
+ * submission_summary (and main_surfaces) in a database holding all of them. They cover two
+ * PIDs, a restart, pauses, janks, an overlay (also the first to call), equal surfaces, the
+ * batch path, records out of time order and stand-in captures with real mangled names and
+ * tagged pointers.
+ */
+START_TEST(submissions_match_report)
+{
+	char files[7168] = "", file[16][512];
+	const char *dbp = path("fx.db");
+	size_t n = fixture_files(file, 16), len = 0;
+	sqlite3 *db;
+
+	for (size_t i = 0; i < n; i++)
+		len += (size_t)snprintf(files + len, sizeof(files) - len, " '%s'", file[i]);
 	ck_assert_int_eq(fa("db %s -o '%s'", files, dbp), 0);
 	db = open_ro(dbp);
-	/* the view once, into a temporary table: then one row per capture is cheap */
-	ck_assert_int_eq(sqlite3_exec(db,
-				      "CREATE TEMP TABLE s AS SELECT * FROM submission_summary"
-				      " WHERE main_pid",
-				      NULL, NULL, NULL),
-			 SQLITE_OK);
+	summary_table(db);
 	for (size_t i = 0; i < n; i++) {
 		ck_assert_int_eq(fa("report --json '%s'", file[i]), 0);
-		for (size_t k = 0; k < sizeof(summary_keys) / sizeof(summary_keys[0]); k++) {
-			const char *want = json_sub(summary_keys[k].key);
-			const char *got = q(db, "SELECT %s FROM s WHERE capture_id = %zu",
-					    summary_keys[k].sql, i + 1);
-
-			ck_assert_msg(!strcmp(got, want),
-				      "%s: %s is %s in the db, %s in the report", file[i],
-				      summary_keys[k].key, got, want);
-		}
+		check_summary(db, i + 1, file[i], "");
+		check_tracker_janks(db, i + 1, file[i], "");
 	}
 	sqlite3_close(db);
+}
+END_TEST
+
+/*
+ * The list above is the report's whole section: every key of its "submissions" object (on
+ * a capture with frames, where the main_* keys are present) has its column.
+ */
+START_TEST(summary_keys_complete)
+{
+	const char *sub, *end, *k;
+	int keys = 0;
+
+	ck_assert_int_eq(fa("report --json '%s/two_pids.frc'", FIXTURES_BIN_DIR), 0);
+	sub = strstr(out_text, "\"submissions\": {");
+	ck_assert_ptr_nonnull(sub);
+	end = strstr(sub, "\n  }");
+	for (k = sub; (k = strstr(k, "\n    \"")) && k < end; k++) {
+		size_t w = strcspn(k + 6, "\"");
+		bool found = false;
+
+		for (size_t i = 0; i < N_SUMMARY_KEYS && !found; i++)
+			found = strlen(summary_keys[i].key) == w &&
+				!strncmp(summary_keys[i].key, k + 6, w);
+		ck_assert_msg(found, "submission_summary lacks the report's key %.*s", (int)w,
+			      k + 6);
+		keys++;
+	}
+	ck_assert_int_eq(keys, (int)N_SUMMARY_KEYS);
+}
+END_TEST
+
+/* ------------------------------------------------------------ one clock */
+
+/* PID 7's calls every 100 ms from 1000 to 4000 ms on 0xa, and at 2050 on 0xb in between. */
+static const char *clock_text(void)
+{
+	static char text[4096];
+	size_t len = 0;
+
+	for (unsigned t = 1000; t <= 1800; t += 100)
+		len += (size_t)snprintf(text + len, sizeof(text) - len,
+					"frame %u000000 7 7 0x100 0xa\n", t);
+	len += (size_t)snprintf(text + len, sizeof(text) - len, "frame 2050000000 7 7 0x900 0xb\n");
+	for (unsigned t = 1900; t <= 4000; t += 100)
+		len += (size_t)snprintf(text + len, sizeof(text) - len,
+					"frame %u000000 7 7 0x100 0xa\n", t);
+	ck_assert_uint_lt(len, sizeof(text));
+	return text;
+}
+
+/*
+ * The windows' clock is the report's (REPORT.md "Metric names", windows.h): one clock for
+ * the submissions and the tracker's deltas, only moving forward. The capture (clock_text)
+ * runs 1000 .. 4000 ms: full windows [1000, 2000) [2000, 3000) [3000, 4000). Its call at
+ * 2050 on the overlay 0xb is recorded before the main surface's 1900 (out of time order).
+ * kala gives the overlay no delta: the main surface's intervals count where they end:
+ * 1100 .. 1900 = 9, 2000 .. 2900 = 10, 3000 .. 3900 = 10 (4000 is in the partial window).
+ * The process tracker gives a delta at 2050 (250 ms after 1800), which moves the clock to
+ * window 1 first, so the interval ending at 1900 counts there: 8, 11, 10; median 10,
+ * within +-10 % (9 .. 11) 11 and 10: stability 66.667 %. Window FPS 29 / 3 = 9.667 both.
+ */
+START_TEST(submissions_windows_one_clock)
+{
+	static const char *const want[2][2] = {
+	    {"", "0:9 1:10 2:10 9.667 100.000"},
+	    {" --tracker process", "0:8 1:11 2:10 9.667 66.667"},
+	};
+	const char *frc = import_text("clock.frc", clock_text());
+	char dbp[512];
+	sqlite3 *db;
+
+	for (size_t i = 0; i < 2; i++) {
+		snprintf(dbp, sizeof(dbp), "%s%zu", path("clock.db"), i);
+		ck_assert_int_eq(fa("db%s '%s' -o '%s'", want[i][0], frc, dbp), 0);
+		db = open_ro(dbp);
+		ck_assert_str_eq(q(db, "SELECT (SELECT group_concat(second || ':' || fps, ' ') FROM"
+				       " (SELECT * FROM submission_fps_per_second ORDER BY second))"
+				       " || printf(' %%.3f %%.3f', window_fps, stability_percent)"
+				       " FROM submission_summary"),
+				 want[i][1]);
+		summary_table(db);
+		ck_assert_int_eq(fa("report --json%s '%s'", want[i][0], frc), 0);
+		check_summary(db, 1, frc, want[i][0]);
+		sqlite3_close(db);
+	}
+}
+END_TEST
+
+/* ------------------------------------------------------------ db --from/--to */
+
+/*
+ * The scenario of submissions_surfaces_lives_seconds (times in ms from 10 s) with --from 0.5
+ * --to 4.7: seconds after the first record (the attach at -1), so the window is [499, 4699)
+ * and its full windows [499, 1499) [1499, 2499) [2499, 3499) [3499, 4499) (4.2 s: 4).
+ * Stored: the calls from 520 on; their intervals are measured from the call before (the
+ * one at 520 from 420: 100 ms), and life 1 counts the attach at -1 (pid_life 1 .. 3 as in
+ * the whole capture). PID 7's series in it: life 1 ends at 520 770.000999 870 970 ... 2070
+ * (15: 13 x 100, 250.000999, 99.999001), life 2 at 4300 4400 4500 4600 (4200 starts it,
+ * 4700 is past the window): n = 19, sum 2050 ms, mean FPS 19 / 2.05 = 9.268; ranks p50 10,
+ * p90 18 -> 100; p95 19, p99 19 = max -> 250.000; 1 % low 1e9 / 250000999 = 4.000.
+ * PerfDog: the 250.000999 at 770 follows 100 (520) and, before the window, 100 (420) and
+ * 100 (320): a BigJank only with what the report keeps from before the window
+ * (warm_intervals: PID 7's 220 320 420, PID 9's 250 350); the Jank at 220 is before it.
+ * Jank time 250.000, stutter 250.000999 / 2050 = 12.195 %.
+ * Windows: [499, 1499) 520 770 870 ... 1470 = 9; [1499, 2499) 1570 ... 2070 = 6; [2499,
+ * 3499) 0; [3499, 4499) 4300 4400 = 2 (4500 4600 in the partial one). Window FPS 17 / 4 =
+ * 4.250; min 0, max 9, sorted 0 2 6 9: median 4, none within +-10 %: stability 0 %.
+ */
+START_TEST(submissions_window_hand)
+{
+	const char *frc = import_text("lives.frc", lives_text()), *dbp = path("win.db");
+	sqlite3 *db;
+
+	ck_assert_int_eq(fa("db --from 0.5 --to 4.7 '%s' -o '%s'", frc, dbp), 0);
+	db = open_ro(dbp);
+	ck_assert_str_eq(q(db, "SELECT span_start_ns || ' ' || span_end_ns || ' ' || windowed ||"
+			       " ' ' || full_windows || ' ' || first_ktime_ns FROM captures"),
+			 "10499000000 14699000000 1 4 9999000000");
+	ck_assert_str_eq(q(db, "SELECT min(ktime_ns) || ' ' || min(pid_life) || ' ' ||"
+			       " max(pid_life) FROM frames WHERE pid = 7"),
+			 "10520000000 1 3");
+	ck_assert_str_eq(q(db, "SELECT group_concat(pid || ':' || pid_life || ':' || seq || ':' ||"
+			       " (delta_ns / 1000000), ' ') FROM (SELECT * FROM warm_intervals"
+			       " WHERE series = 'submission' ORDER BY pid, seq)"),
+			 "7:1:-3:100 7:1:-2:100 7:1:-1:100 9:0:-2:100 9:0:-1:100");
+	ck_assert_str_eq(q(db, "SELECT intervals || ' ' || printf('%%.3f %%.3f %%.3f %%.3f %%.3f"
+			       " %%.3f %%.3f', mean_fps, p50_ms, p90_ms, p95_ms, p99_ms, max_ms,"
+			       " low_1pct_fps) FROM submission_percentiles WHERE main_pid"),
+			 "19 9.268 100.000 100.000 250.000 250.000 250.000 4.000");
+	ck_assert_str_eq(q(db, "SELECT group_concat(ktime_ns || ':' || kind, ' ') FROM"
+			       " (SELECT * FROM submission_janks WHERE main_pid ORDER BY seq)"),
+			 "10770000999:BigJank");
+	ck_assert_str_eq(q(db, "SELECT group_concat(second || ':' || fps || ':' || start_ktime_ns,"
+			       " ' ') FROM (SELECT * FROM submission_fps_per_second WHERE main_pid"
+			       " ORDER BY second)"),
+			 "0:9:10499000000 1:6:11499000000 2:0:12499000000 3:2:13499000000");
+	ck_assert_str_eq(q(db, "SELECT printf('%%d %%d %%.3f %%.3f %%d %%.3f %%d %%.3f %%.3f %%.3f"
+			       " %%.3f', janks, big_janks, jank_time_ms, stutter_percent,"
+			       " full_windows, window_fps, windows_cut, per_second_min,"
+			       " per_second_max, median_fps, stability_percent)"
+			       " FROM submission_summary WHERE main_pid"),
+			 "1 1 250.000 12.195 4 4.250 0 0.000 9.000 4.000 0.000");
+	/* report --from/--to says the same, every key */
+	summary_table(db);
+	ck_assert_int_eq(fa("report --json --from 0.5 --to 4.7 '%s'", frc), 0);
+	ck_assert_str_eq(json_sub("big_janks"), "1");
+	check_summary(db, 1, frc, " --from 0.5 --to 4.7");
+	sqlite3_close(db);
+}
+END_TEST
+
+/*
+ * Each fixture with a window from 30 % to 80 % of its span (in ms): db --from/--to's
+ * submission_summary equals report --from/--to --json, key by key, and so do the janks
+ * view's counts (the tracker's PerfDog janks, with the three deltas before the window). A
+ * window starts inside a jank burst, a pause, a process restart, records out of time order.
+ */
+START_TEST(submissions_window_match_report)
+{
+	char file[16][512], win[96], whole[512], dbp[512];
+	size_t n = fixture_files(file, 16);
+	sqlite3 *db;
+
+	/* copies: path()'s buffers are reused by every fa() */
+	snprintf(whole, sizeof(whole), "%s", path("whole.db"));
+	snprintf(dbp, sizeof(dbp), "%s", path("w.db"));
+	for (size_t i = 0; i < n; i++) {
+		long long ms;
+
+		unlink(dbp);
+		unlink(whole);
+		ck_assert_int_eq(fa("db '%s' -o '%s'", file[i], whole), 0);
+		db = open_ro(whole);
+		ms =
+		    atoll(q(db, "SELECT (last_ktime_ns - first_ktime_ns) / 1000000 FROM captures"));
+		sqlite3_close(db);
+		ck_assert_int_gt(ms, 10);
+		snprintf(win, sizeof(win), " --from %lldms --to %lldms", ms * 3 / 10, ms * 8 / 10);
+		ck_assert_int_eq(fa("db%s '%s' -o '%s'", win, file[i], dbp), 0);
+		db = open_ro(dbp);
+		ck_assert_str_eq(q(db, "SELECT windowed FROM captures"), "1");
+		summary_table(db);
+		ck_assert_int_eq(fa("report --json%s '%s'", win, file[i]), 0);
+		check_summary(db, 1, file[i], win);
+		check_tracker_janks(db, 1, file[i], win);
+		sqlite3_close(db);
+	}
 }
 END_TEST
 
@@ -602,7 +896,7 @@ START_TEST(refuses_older_schema)
 	before = slurp(dbp, &lb);
 	ck_assert_int_eq(fa("db '%s' -o '%s'", frc, dbp), 1);
 	ck_err_has("a frameanalyze database of schema version 2, this frameanalyze writes version"
-		   " 3; store into a new database");
+		   " 4; store into a new database");
 	ck_assert_str_eq(strchr(err_text, '\n'), "\n");
 	after = slurp(dbp, &la);
 	ck_assert_uint_eq(la, lb);
@@ -647,6 +941,10 @@ int main(int argc, char **argv)
 	    FRC_CASE("submissions_hand", submissions_hand),
 	    FRC_CASE("submissions_surfaces_lives_seconds", submissions_surfaces_lives_seconds),
 	    FRC_CASE("submissions_match_report", submissions_match_report),
+	    FRC_CASE("summary_keys_complete", summary_keys_complete),
+	    FRC_CASE("submissions_windows_one_clock", submissions_windows_one_clock),
+	    FRC_CASE("submissions_window_hand", submissions_window_hand),
+	    FRC_CASE("submissions_window_match_report", submissions_window_match_report),
 	    FRC_CASE("help_lists_schema", help_lists_schema),
 	    FRC_CASE("refuses_older_schema", refuses_older_schema),
 	    FRC_CASE("too_many_pairs_named", too_many_pairs_named),
