@@ -964,6 +964,40 @@ START_TEST(compare_two_meters_usage)
 }
 END_TEST
 
+/*
+ * The README's "Which tracker and meter?" quotes lines of compare's output on the meter
+ * fixture: each must be a line of what the command prints today (the command is the one
+ * the README shows).
+ */
+START_TEST(compare_two_meters_readme_lines)
+{
+	char *doc = slurp(FIXTURES_SRC_DIR "/../README.md", NULL);
+	char args[1400], line[400];
+	const char *blk, *end, *p;
+	int lines = 0;
+
+	ck_assert_ptr_nonnull(doc);
+	blk = strstr(doc, "$ frameanalyze compare --meter auriya-10fe7c6 --meter auriya-ccafd78 "
+			  "--tracker main-surface \\\n");
+	ck_assert_ptr_nonnull(blk);
+	end = strstr(blk, "```");
+	ck_assert_ptr_nonnull(end);
+	snprintf(args, sizeof(args),
+		 "compare --meter auriya-10fe7c6 --meter auriya-ccafd78 --tracker main-surface "
+		 "'%s/score/meter_sysfs_120_game_60.frc' --fail-if 'meter_mae.delta>1'",
+		 FIXTURES_BIN_DIR);
+	ck_assert_int_eq(fa(args), 0);
+	p = strchr(strchr(blk, '\n') + 1, '\n') + 1; /* past the command's two lines */
+	for (const char *nl; p < end && (nl = strchr(p, '\n')); p = nl + 1) {
+		snprintf(line, sizeof(line), "\n%.*s\n", (int)(nl - p), p);
+		ck_assert_msg(strstr(out_text, line), "README line not printed: [%s]", line);
+		lines++;
+	}
+	ck_assert_int_ge(lines, 5);
+	free(doc);
+}
+END_TEST
+
 int main(int argc, char **argv)
 {
 	const struct {
@@ -982,6 +1016,7 @@ int main(int argc, char **argv)
 	    FRC_CASE("compare_two_trackers_window", compare_two_trackers_window),
 	    FRC_CASE("compare_two_meters_json_documented", compare_two_meters_json_documented),
 	    FRC_CASE("compare_two_meters_usage", compare_two_meters_usage),
+	    FRC_CASE("compare_two_meters_readme_lines", compare_two_meters_readme_lines),
 	    FRC_CASE("fidelity_only_recorded_tracker", fidelity_only_recorded_tracker),
 	    FRC_CASE("html_janks_one_meaning", html_janks_one_meaning),
 	    FRC_CASE("report_batch_anomalies", report_batch_anomalies),
