@@ -92,50 +92,58 @@ static struct compare_value field_of(enum compare_field f, struct compare_value 
 
 /* ------------------------------------------------------------ gates */
 
-/* The metric names, "a, b, c", for a message. */
-static void metric_names(char *buf, size_t len)
+/* The n metric names, "a, b, c", for a message. */
+static void metric_names(const char *const *keys, int n, char *buf, size_t len)
 {
 	size_t used = 0;
 
 	buf[0] = 0;
-	for (int m = 0; m < CM_COUNT && used < len; m++)
-		used +=
-		    (size_t)snprintf(buf + used, len - used, "%s%s", m ? ", " : "", metrics[m].key);
+	for (int m = 0; m < n && used < len; m++)
+		used += (size_t)snprintf(buf + used, len - used, "%s%s", m ? ", " : "", keys[m]);
+}
+
+/* ".after", ".delta" or ".pct" at p (after the dot) into g; false: unknown (why says). */
+static bool parse_field(const char **p, struct compare_gate *g, char *why, size_t len)
+{
+	size_t flen = strcspn(*p, "<>= ");
+	int f;
+
+	for (f = 0; f < 3; f++)
+		if (strlen(field_name[f]) == flen && !strncmp(*p, field_name[f], flen))
+			break;
+	if (f == 3) {
+		snprintf(why, len, "unknown field '.%.*s' (known: .after, .delta, .pct)", (int)flen,
+			 *p);
+		return false;
+	}
+	g->field = (enum compare_field)f;
+	g->field_given = true;
+	*p += flen;
+	return true;
 }
 
 /*
  * "METRIC[.after|.delta|.pct]OP NUMBER", OP one of > >= < <= (spaces around OP allowed);
  * a bare METRIC is its delta (after - before). Returns 0, or -EINVAL with why in why[len].
  */
-int compare_parse_gate(const char *s, struct compare_gate *g, char *why, size_t len)
+int compare_parse_gate_keys(const char *s, const char *const *keys, int n, struct compare_gate *g,
+			    char *why, size_t len)
 {
 	size_t klen = strcspn(s, ".<>= ");
 	const char *p = s + klen, *num;
-	char *end, names[256];
+	char *end, names[512];
 
-	*g = (struct compare_gate){.text = s, .m = CM_COUNT, .field = CF_DELTA};
-	for (int m = 0; m < CM_COUNT; m++)
-		if (strlen(metrics[m].key) == klen && !strncmp(s, metrics[m].key, klen))
-			g->m = (enum compare_metric)m;
-	if (g->m == CM_COUNT) {
-		metric_names(names, sizeof(names));
+	*g = (struct compare_gate){.text = s, .m = -1, .field = CF_DELTA};
+	for (int m = 0; m < n; m++)
+		if (strlen(keys[m]) == klen && !strncmp(s, keys[m], klen))
+			g->m = m;
+	if (g->m < 0) {
+		metric_names(keys, n, names, sizeof(names));
 		snprintf(why, len, "unknown metric '%.*s' (known: %s)", (int)klen, s, names);
 		return -EINVAL;
 	}
-	if (*p == '.') {
-		size_t flen = strcspn(++p, "<>= ");
-		int f;
-		for (f = 0; f < 3; f++)
-			if (strlen(field_name[f]) == flen && !strncmp(p, field_name[f], flen))
-				break;
-		if (f == 3) {
-			snprintf(why, len, "unknown field '.%.*s' (known: .after, .delta, .pct)",
-				 (int)flen, p);
-			return -EINVAL;
-		}
-		g->field = (enum compare_field)f;
-		p += flen;
-	}
+	if (*p == '.' && (++p, !parse_field(&p, g, why, len)))
+		return -EINVAL;
 	p += strspn(p, " ");
 	if (*p != '<' && *p != '>') {
 		snprintf(why, len, "expected an operator (> >= < <=) after the metric");
@@ -152,6 +160,28 @@ int compare_parse_gate(const char *s, struct compare_gate *g, char *why, size_t 
 		return -EINVAL;
 	}
 	return 0;
+}
+
+int compare_parse_gate(const char *s, struct compare_gate *g, char *why, size_t len)
+{
+	const char *keys[CM_COUNT];
+
+	for (int m = 0; m < CM_COUNT; m++)
+		keys[m] = metrics[m].key;
+	return compare_parse_gate_keys(s, keys, CM_COUNT, g, why, len);
+}
+
+struct compare_value compare_field_value(enum compare_field f, struct compare_value before,
+					 struct compare_value after)
+{
+	return field_of(f, before, after);
+}
+
+bool compare_gate_trips(const struct compare_gate *g, double v)
+{
+	if (g->greater)
+		return g->or_equal ? v >= g->threshold : v > g->threshold;
+	return g->or_equal ? v <= g->threshold : v < g->threshold;
 }
 
 /*
@@ -177,17 +207,12 @@ static void no_data_why(const struct comparison *c, struct compare_gate *g)
 static enum gate_state gate_eval(const struct comparison *c, struct compare_gate *g)
 {
 	struct compare_value v = field_of(g->field, c->b[g->m], c->a[g->m]);
-	bool trips;
 
 	if (!v.has) {
 		no_data_why(c, g);
 		return GATE_NO_DATA;
 	}
-	if (g->greater)
-		trips = g->or_equal ? v.v >= g->threshold : v.v > g->threshold;
-	else
-		trips = g->or_equal ? v.v <= g->threshold : v.v < g->threshold;
-	return trips ? GATE_TRIPPED : GATE_OK;
+	return compare_gate_trips(g, v.v) ? GATE_TRIPPED : GATE_OK;
 }
 
 size_t compare_run(struct comparison *c)
@@ -212,12 +237,15 @@ enum num_style { PLAIN3, SIGNED3 };
 
 static void num(char *buf, size_t len, struct compare_value v, enum num_style st)
 {
+	compare_fmt(buf, len, v, st == SIGNED3);
+}
+
+void compare_fmt(char *buf, size_t len, struct compare_value v, bool sign)
+{
 	if (!v.has)
 		snprintf(buf, len, "null");
-	else if (st == PLAIN3)
-		snprintf(buf, len, "%.3f", v.v);
 	else
-		snprintf(buf, len, "%+.3f", v.v);
+		snprintf(buf, len, sign ? "%+.3f" : "%.3f", v.v);
 }
 
 static void put_text(FILE *out, const char *v)

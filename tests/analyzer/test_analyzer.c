@@ -2359,11 +2359,12 @@ START_TEST(meter_option)
 	    "frameanalyze does not know (known: auriya-10fe7c6, auriya-ccafd78, frc-window); "
 	    "replay one of those with --meter NAME\n");
 	ck_assert_int_eq(fa("report", tmp("meter_future.frc"), "--meter", "frc-window", NULL), 0);
-	/* compare replays both with one meter; two meters on one capture are refused (not yet) */
+	/* compare replays both with one meter; two meters are for one capture (its own test) */
 	ck_assert_int_eq(fa("compare", frc, rfrc, "--meter", "frc-window", "--json", NULL), 0);
 	ck_assert_int_eq(
 	    fa("compare", frc, frc, "--meter", "frc-window", "--meter", "auriya-ccafd78", NULL), 2);
-	ck_err_has("frameanalyze compare: --meter given twice");
+	ck_err_has("frameanalyze compare: --meter given twice with two captures: two meters "
+		   "compare two variants of ONE capture");
 }
 END_TEST
 

@@ -726,6 +726,278 @@ START_TEST(output_concurrent_one_whole)
 }
 END_TEST
 
+/*
+ * The number after "KEY": in out_text, from the first occurrence of anchor on (NULL: the
+ * start); the case fails when it is not there.
+ */
+static double json_num_after(const char *anchor, const char *key)
+{
+	char k[128];
+	const char *p = anchor ? strstr(out_text, anchor) : out_text;
+
+	ck_assert_msg(p, "stdout lacks [%s]", anchor);
+	snprintf(k, sizeof(k), "\"%s\": ", key);
+	p = strstr(p, k);
+	ck_assert_msg(p, "stdout lacks [%s] after [%s]", k, anchor ? anchor : "");
+	return strtod(p + strlen(k), NULL);
+}
+
+/*
+ * compare --meter A --meter B CAPTURE on fixtures/score/meter_sysfs_120_game_60 (its
+ * generator's comment: a node reading "120" sampled every 250 ms, a 60 Hz game on one
+ * surface, 6 s, the first frame at 1.000069710 s; tick records every 250 ms from 1.25 s to
+ * 7.0 s: 24 ticks). heuristics/README.md: auriya-10fe7c6 polls the node at most every 2 s
+ * from its creation at the first record, so it reads the eBPF ring at the 8 ticks 1.25 ..
+ * 3.0 s and the node (120, sysfs) at the 16 ticks 3.25 .. 7.0 s; auriya-ccafd78 reads the
+ * ring (frames flow throughout) at all 24. Fed by main-surface the ring holds the game's
+ * 60 Hz: the two differ at exactly the 16 sysfs ticks, by source, and by 120 - ~60 FPS.
+ * Time with another source: from 3.25 s to the last tick at 7.0 s (the capture's end) =
+ * 15 x 250 ms = 3.750 s. Graded (ticks at least 1 s after the first record: 2.25 .. 7.0 s,
+ * 20 ticks) against a truth of ~60 FPS: A is ~60 FPS off at its 16 sysfs ticks and ~0 at
+ * 4, MAE ~ 16 * 60 / 20 = 48; B ~0.
+ */
+START_TEST(compare_two_meters)
+{
+	char frc[512], args[1400];
+	double v;
+
+	snprintf(frc, sizeof(frc), "%s/score/meter_sysfs_120_game_60.frc", FIXTURES_BIN_DIR);
+	snprintf(args, sizeof(args),
+		 "compare --meter auriya-10fe7c6 --meter auriya-ccafd78 --tracker main-surface "
+		 "'%s'",
+		 frc);
+	ck_assert_int_eq(fa(args), 0);
+	ck_out_has("  A: tracker main-surface, meter auriya-10fe7c6\n");
+	ck_out_has("  B: tracker main-surface, meter auriya-ccafd78\n");
+	ck_out_has("  ticks                                  24                   24\n");
+	ck_out_has("  sysfs/ebpf/none                    16/8/0               0/24/0\n");
+	ck_out_has("per-tick diff: 16 of 24 ticks differ, 16 with another source, for 3.750 s\n");
+	ck_out_has(" 120.000 sysfs        59.");
+	ck_out_has("  truth: 20 ticks graded, 0 rate changes, 0 freezes, 0 idle ticks\n");
+	snprintf(args, sizeof(args),
+		 "compare --json --meter auriya-10fe7c6 --meter auriya-ccafd78 --tracker "
+		 "main-surface '%s'",
+		 frc);
+	ck_assert_int_eq(fa(args), 0);
+	ck_out_has("\"mode\": \"variants\"");
+	ck_out_has("\"diff\": {\"ticks\": 24, \"ticks_differ\": 16, \"source_differ_ticks\": 16, "
+		   "\"source_differ_ms\": 3750.000, ");
+	ck_out_has("\"before_fps\": 120.000, \"before_source\": \"sysfs\", ");
+	v = json_num_after("\"diff\"", "max_diff_fps");
+	ck_assert_msg(v > 59 && v < 61, "max_diff_fps %f, not 120 - ~60", v);
+	v = json_num_after("\"meter_mae\": {", "before");
+	ck_assert_msg(v > 47 && v < 49, "A's MAE %f, not ~48", v);
+	v = json_num_after("\"meter_mae\": {", "after");
+	ck_assert_msg(v >= 0 && v < 1, "B's MAE %f, not ~0", v);
+	/* the gates: B's error is ~48 FPS lower; 16 ticks differ */
+	snprintf(args, sizeof(args),
+		 "compare --meter auriya-10fe7c6 --meter auriya-ccafd78 --tracker main-surface "
+		 "'%s' --fail-if 'meter_mae.delta>1' --fail-if 'ticks_differ>16' --fail-if "
+		 "'source_differ_ms<3750'",
+		 frc);
+	ck_assert_int_eq(fa(args), 0);
+	ck_out_has("  ticks_differ>16                              16.000  ok\n");
+	snprintf(args, sizeof(args),
+		 "compare --meter auriya-10fe7c6 --meter auriya-ccafd78 --tracker main-surface "
+		 "'%s' --fail-if 'meter_mae.delta<-40' --fail-if 'source_differ_ticks >= 16' "
+		 "--fail-if 'settle_mean_ms.after<5'",
+		 frc);
+	ck_assert_int_eq(fa(args), 1);
+	ck_err_has("gate tripped: meter_mae.delta<-40\n");
+	ck_err_has("gate tripped: source_differ_ticks >= 16\n");
+	/* a constant 60 FPS truth has no rate change: nothing settled, the gate fails */
+	ck_err_has("gate 'settle_mean_ms.after<5' failed: no rate change settled for B (meter "
+		   "auriya-ccafd78)");
+}
+END_TEST
+
+/*
+ * The same fixture: two trackers, one meter (auriya-10fe7c6): the 16 sysfs ticks read the
+ * node whatever the tracker, the 8 eBPF ticks differ (kala's third of the 3-buffer rate
+ * against main-surface's 60), by value only: 8 differ, 0 by source, 0 s. A window of 2 s
+ * from 2 s after the first record (3.00007 .. 5.00007 s) holds the ticks 3.25 .. 5.0 s: 8,
+ * all sysfs for A and eBPF for B with two meters, 7 x 250 ms + 0.07 ms = 1.750 s.
+ * The same meter twice: nothing differs.
+ */
+START_TEST(compare_two_trackers_window)
+{
+	char frc[512], args[1400];
+
+	snprintf(frc, sizeof(frc), "%s/score/meter_sysfs_120_game_60.frc", FIXTURES_BIN_DIR);
+	snprintf(args, sizeof(args), "compare --tracker kala --tracker main-surface '%s'", frc);
+	ck_assert_int_eq(fa(args), 0);
+	ck_out_has("  A: tracker kala, meter auriya-10fe7c6\n");
+	ck_out_has("  B: tracker main-surface, meter auriya-10fe7c6\n");
+	ck_out_has("per-tick diff: 8 of 24 ticks differ, 0 with another source, for 0.000 s\n");
+	snprintf(args, sizeof(args),
+		 "compare --meter auriya-10fe7c6 --meter auriya-ccafd78 --from 2 --to +2 '%s'",
+		 frc);
+	ck_assert_int_eq(fa(args), 0);
+	ck_out_has("  window: 2.000..4.000 s after the first record\n");
+	ck_out_has("per-tick diff: 8 of 8 ticks differ, 8 with another source, for 1.750 s\n");
+	snprintf(args, sizeof(args),
+		 "compare --meter frc-window --meter frc-window '%s' --fail-if 'ticks_differ>0'",
+		 frc);
+	ck_assert_int_eq(fa(args), 0);
+	ck_out_has("per-tick diff: 0 of 24 ticks differ, 0 with another source, for 0.000 s\n");
+}
+END_TEST
+
+/* Every key of the two-variant JSON is documented in REPORT.md ("Compare"). */
+START_TEST(compare_two_meters_json_documented)
+{
+	char frc[512], args[1400], key[64];
+	char *doc = slurp(FIXTURES_SRC_DIR "/../analyzer/REPORT.md", NULL);
+	const char *sec, *p;
+	int keys = 0;
+
+	ck_assert_ptr_nonnull(doc);
+	sec = strstr(doc, "### Two variants on one capture");
+	ck_assert_ptr_nonnull(sec);
+	snprintf(frc, sizeof(frc), "%s/score/meter_sysfs_120_game_60.frc", FIXTURES_BIN_DIR);
+	snprintf(args, sizeof(args),
+		 "compare --json --meter auriya-10fe7c6 --meter auriya-ccafd78 '%s' --fail-if "
+		 "'meter_mae>1'",
+		 frc);
+	ck_assert_int_eq(fa(args), 0);
+	for (p = out_text; (p = strchr(p, '"'));) {
+		const char *q = strchr(p + 1, '"');
+		char bt[80];
+
+		ck_assert_ptr_nonnull(q);
+		if (q[1] == ':' && (size_t)(q - p - 1) < sizeof(key)) {
+			snprintf(key, sizeof(key), "%.*s", (int)(q - p - 1), p + 1);
+			snprintf(bt, sizeof(bt), "`%s`", key);
+			/* a metric name stands for METRIC; the rest must be named in the section */
+			ck_assert_msg(strstr(sec, bt) || !strcmp(key, "frameanalyze_compare"),
+				      "JSON key '%s' not in REPORT.md's two-variant section", key);
+			keys++;
+		}
+		p = q + 1;
+	}
+	ck_assert_int_gt(keys, 60);
+	free(doc);
+}
+END_TEST
+
+/*
+ * Usage errors of the one-capture form: two meters (or trackers) with two captures, one
+ * capture without two variants, a third --meter, a field on a pair number, a metric of the
+ * two-capture form; a truncated capture is warned about (--strict: exit 1); -o never
+ * writes over the capture.
+ */
+START_TEST(compare_two_meters_usage)
+{
+	static const struct {
+		const char *args, *err;
+	} bad[] = {
+	    {"--meter auriya-10fe7c6 --meter auriya-ccafd78 F F",
+	     "--meter given twice with two captures: two meters compare two variants of ONE "
+	     "capture (compare --meter A --meter B CAPTURE)"},
+	    {"--tracker kala --tracker surface F F", "--tracker given twice with two captures"},
+	    {"F", "one capture: give two --meter (or two --tracker) to compare two variants"},
+	    {"--meter frc-window F", "one capture: give two --meter"},
+	    {"--meter frc-window --meter frc-window --meter auriya-ccafd78 F",
+	     "--meter given three times"},
+	    {"--meter frc-window --meter auriya-ccafd78 F --fail-if 'ticks_differ.delta>0'",
+	     "'ticks_differ' is one number for the two variants: no .after, .delta, .pct"},
+	    {"--meter frc-window --meter auriya-ccafd78 F --fail-if 'submitted_fps>0'",
+	     "unknown metric 'submitted_fps' (known: meter_fps, meter_none, meter_mae, "},
+	    {"--meter frc-window --meter nope F", "--meter: unknown meter 'nope'"},
+	};
+	char frc[512], args[2400], cut[512];
+	char *bytes;
+	size_t n;
+	FILE *f;
+
+	snprintf(frc, sizeof(frc), "%s/score/meter_sysfs_120_game_60.frc", FIXTURES_BIN_DIR);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		char a[600], *at;
+
+		snprintf(a, sizeof(a), "%s", bad[i].args);
+		snprintf(args, sizeof(args), "compare");
+		for (char *tok = strtok_r(a, " ", &at); tok; tok = strtok_r(NULL, " ", &at))
+			snprintf(args + strlen(args), sizeof(args) - strlen(args), " %s",
+				 strcmp(tok, "F") ? tok : frc);
+		ck_assert_msg(fa(args) == 2, "accepted: %s", args);
+		ck_err_has(bad[i].err);
+		ck_assert_str_eq(out_text, "");
+	}
+	/* -o the capture itself: refused, the capture untouched */
+	bytes = slurp(frc, &n);
+	ck_assert_ptr_nonnull(bytes);
+	snprintf(args, sizeof(args),
+		 "compare --meter frc-window --meter auriya-ccafd78 '%s' -o '%s' --force", frc,
+		 frc);
+	ck_assert_int_ne(fa(args), 0);
+	{
+		size_t n2;
+		char *again = slurp(frc, &n2);
+
+		ck_assert(again && n2 == n && !memcmp(again, bytes, n));
+		free(again);
+	}
+	/* a truncated capture: the first half */
+	snprintf(cut, sizeof(cut), "%s", path("cut.frc"));
+	f = fopen(cut, "wb");
+	ck_assert_ptr_nonnull(f);
+	ck_assert_uint_eq(fwrite(bytes, 1, n / 2, f), n / 2);
+	ck_assert_int_eq(fclose(f), 0);
+	free(bytes);
+	snprintf(args, sizeof(args), "compare --meter frc-window --meter auriya-ccafd78 '%s'", cut);
+	ck_assert_int_eq(fa(args), 0);
+	ck_err_has(": truncated; compared up to the damage\n");
+	snprintf(args, sizeof(args),
+		 "compare --strict --meter frc-window --meter auriya-ccafd78 '%s'", cut);
+	ck_assert_int_eq(fa(args), 1);
+	ck_err_has("(--strict: failing)");
+	/* the page: self-contained, the gate's text escaped */
+	snprintf(args, sizeof(args),
+		 "compare --html --meter auriya-10fe7c6 --meter auriya-ccafd78 '%s' --fail-if "
+		 "'ticks_differ>100'",
+		 frc);
+	ck_assert_int_eq(fa(args), 0);
+	ck_assert(!strncmp(out_text, "<!DOCTYPE html>", 15));
+	ck_assert_ptr_null(strstr(out_text, "<script"));
+	ck_out_has("<p id=\"diff\">16 of 24 ticks differ, 16 with another source, for 3.750 s</p>");
+	ck_out_has("<td>ticks_differ&gt;100</td>");
+}
+END_TEST
+
+/*
+ * The README's "Which tracker and meter?" quotes lines of compare's output on the meter
+ * fixture: each must be a line of what the command prints today (the command is the one
+ * the README shows).
+ */
+START_TEST(compare_two_meters_readme_lines)
+{
+	char *doc = slurp(FIXTURES_SRC_DIR "/../README.md", NULL);
+	char args[1400], line[400];
+	const char *blk, *end, *p;
+	int lines = 0;
+
+	ck_assert_ptr_nonnull(doc);
+	blk = strstr(doc, "$ frameanalyze compare --meter auriya-10fe7c6 --meter auriya-ccafd78 "
+			  "--tracker main-surface \\\n");
+	ck_assert_ptr_nonnull(blk);
+	end = strstr(blk, "```");
+	ck_assert_ptr_nonnull(end);
+	snprintf(args, sizeof(args),
+		 "compare --meter auriya-10fe7c6 --meter auriya-ccafd78 --tracker main-surface "
+		 "'%s/score/meter_sysfs_120_game_60.frc' --fail-if 'meter_mae.delta>1'",
+		 FIXTURES_BIN_DIR);
+	ck_assert_int_eq(fa(args), 0);
+	p = strchr(strchr(blk, '\n') + 1, '\n') + 1; /* past the command's two lines */
+	for (const char *nl; p < end && (nl = strchr(p, '\n')); p = nl + 1) {
+		snprintf(line, sizeof(line), "\n%.*s\n", (int)(nl - p), p);
+		ck_assert_msg(strstr(out_text, line), "README line not printed: [%s]", line);
+		lines++;
+	}
+	ck_assert_int_ge(lines, 5);
+	free(doc);
+}
+END_TEST
+
 int main(int argc, char **argv)
 {
 	const struct {
@@ -740,6 +1012,11 @@ int main(int argc, char **argv)
 	    FRC_CASE("perfetto_usage_and_errors", perfetto_usage_and_errors),
 	    FRC_CASE("compare_gates", compare_gates),
 	    FRC_CASE("compare_no_data_fails", compare_no_data_fails),
+	    FRC_CASE("compare_two_meters", compare_two_meters),
+	    FRC_CASE("compare_two_trackers_window", compare_two_trackers_window),
+	    FRC_CASE("compare_two_meters_json_documented", compare_two_meters_json_documented),
+	    FRC_CASE("compare_two_meters_usage", compare_two_meters_usage),
+	    FRC_CASE("compare_two_meters_readme_lines", compare_two_meters_readme_lines),
 	    FRC_CASE("fidelity_only_recorded_tracker", fidelity_only_recorded_tracker),
 	    FRC_CASE("html_janks_one_meaning", html_janks_one_meaning),
 	    FRC_CASE("report_batch_anomalies", report_batch_anomalies),
