@@ -296,7 +296,7 @@ static int number(struct frc_parser *p, const char *what, uint64_t max, uint64_t
 static int signed_number(struct frc_parser *p, const char *what, int64_t *v)
 {
 	size_t at = 0, n = 0;
-	uint64_t mag;
+	uint64_t mag = 0; /* set by span_u64; GCC -O3 cannot see that */
 	int neg, ret = token(p, what, &at, &n);
 
 	if (ret)
@@ -608,7 +608,7 @@ int frc_layer_print(const struct frc_record *rec, char *buf, size_t len)
 int frc_layer_parse(struct frc_parser *p, struct frc_record *r)
 {
 	size_t at = 0, n = 0;
-	uint64_t id;
+	uint64_t id = 0; /* set by number(); GCC -O3 cannot see that */
 	int ret;
 
 	if ((ret = number(p, "LAYER", UINT32_MAX, &id)))
@@ -646,7 +646,7 @@ int frc_present_print(const struct frc_record *rec, char *buf, size_t len)
 int frc_present_parse(struct frc_parser *p, struct frc_record *r)
 {
 	struct frc_present *q = &r->u.present;
-	uint64_t layer;
+	uint64_t layer = 0; /* set by number(); GCC -O3 cannot see that */
 	int ret;
 
 	if ((ret = number(p, "LAYER", UINT32_MAX, &layer)))
@@ -680,7 +680,7 @@ int frc_gap_print(const struct frc_record *rec, char *buf, size_t len)
 
 int frc_gap_parse(struct frc_parser *p, struct frc_record *r)
 {
-	uint64_t layer;
+	uint64_t layer = 0; /* set by number(); GCC -O3 cannot see that */
 	int ret;
 
 	if ((ret = number(p, "LAYER", UINT32_MAX, &layer)))

@@ -60,7 +60,7 @@ static const char *path(const char *name)
 
 /* Run "frameanalyze ARGS" (a shell word list); stdout in out_text, stderr in err_text; the
  * exit code. */
-static int fa(const char *fmt, ...)
+__attribute__((format(printf, 1, 2))) static int fa(const char *fmt, ...)
 {
 	char args[8192], cmd[8192 + 1024];
 	va_list ap;
@@ -111,7 +111,7 @@ static sqlite3 *open_ro(const char *p)
 }
 
 /* The first column of the first row of the query, as text ("NULL" for NULL; "" no row). */
-static const char *q(sqlite3 *db, const char *fmt, ...)
+__attribute__((format(printf, 2, 3))) static const char *q(sqlite3 *db, const char *fmt, ...)
 {
 	static char buf[8][16384];
 	static int next;
@@ -283,7 +283,8 @@ static int cmp_line(const void *a, const void *b)
 #define OVER7 "0xb400007a00002000"
 
 /* One line at time t: "KIND t " then the rest (fmt). */
-static void add(struct line *l, size_t *n, const char *kind, uint64_t t, const char *fmt, ...)
+__attribute__((format(printf, 5, 6))) static void add(struct line *l, size_t *n, const char *kind,
+						      uint64_t t, const char *fmt, ...)
 {
 	va_list ap;
 	int w;

@@ -85,7 +85,7 @@ static size_t parse_list(const char *text, struct sf_layer_name *all, size_t cap
 static void expect_picked(const char *list, const char *package, const char *const *want,
 			  size_t nwant)
 {
-	struct sf_layer_name all[32];
+	static struct sf_layer_name all[32];
 	size_t picked[8];
 	size_t n = parse_list(list, all, 32);
 	size_t k = sf_pick_layers(all, n, package, picked, 8);

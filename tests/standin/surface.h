@@ -177,7 +177,8 @@ class STANDIN_EXPORT_CLASS RefBase
 	virtual ~RefBase() = default;
 
       private:
-	void *mRefs = nullptr;
+	/* RefBase's weakref_impl*: only its room matters to the layout (16 bytes with the vptr) */
+	[[maybe_unused]] void *mRefs = nullptr;
 };
 
 /*

@@ -64,7 +64,7 @@ static const char *const aosp_symbols[] = {
 #define N_AOSP (sizeof(aosp_symbols) / sizeof(aosp_symbols[0]))
 #define SYM_HOOK aosp_symbols[0]
 #define SYM_LEGACY aosp_symbols[3]
-static const char *const batch_symbol = aosp_symbols[9];
+#define batch_symbol aosp_symbols[9]
 
 /*
  * ANativeWindow* = Surface* + 16 and ANativeWindowBuffer* = GraphicBuffer* + 16: RefBase
