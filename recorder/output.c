@@ -207,6 +207,11 @@ static void build_meta(struct rec *r, struct meta *m)
 	/* The live meter, likewise (a capture without the key ran auriya-10fe7c6). */
 	meta_add(m, "meter", "%s", r->opt->meter ? r->opt->meter : METER_KIND_DEFAULT);
 	meta_add(m, "flush.ms", "%u", opt->flush_ms);
+	if (r->present) {
+		meta_add(m, "present.dumpsys", "%s",
+			 opt->dumpsys ? opt->dumpsys : FR_DEFAULT_DUMPSYS);
+		meta_add(m, "present.package", "%s", r->display_package);
+	}
 	meta_add(m, "tick.ms", "%u", opt->tick_ms);
 	meta_add(m, "sysfs.ms", "%u", opt->sysfs_ms);
 }

@@ -42,7 +42,8 @@ struct present {
 	int64_t period_ns;
 	uint64_t last_list_ns;
 	char problem[1024];
-	bool last_failed; /* the last dumpsys run failed */
+	bool last_failed;	/* the last dumpsys run failed */
+	uint64_t nothing_since; /* --list has had no layer to follow since then (0: it has) */
 	bool problem_told;
 	struct present_stats st;
 	char out[OUT_MAX];
@@ -170,6 +171,33 @@ static void add_layer(struct present *p, const struct sf_layer_name *name)
 	emit(p, PEV_LAYER, l->id, 0, 0, 0);
 }
 
+/*
+ * Nothing to follow yet is normal at the start (the app has not made its surface): said
+ * only once it lasted PRESENT_PATIENCE_MS, with the likely why.
+ */
+static void no_layer(struct present *p, size_t listed, size_t picked)
+{
+	uint64_t now = now_ns();
+
+	if (picked) {
+		p->nothing_since = 0;
+		return;
+	}
+	if (!p->nothing_since)
+		p->nothing_since = now;
+	if (now - p->nothing_since < PRESENT_PATIENCE_MS * 1000000ull)
+		return;
+	if (listed == 0) {
+		problem(p,
+			"dumpsys SurfaceFlinger --list printed no layer (Android 14 QPR2+: "
+			"setprop persist.debug.sf.enable_layer_lifecycle_manager false, reboot)");
+	} else {
+		char msg[512];
+		snprintf(msg, sizeof(msg), "no SurfaceFlinger layer of %s is listed", p->package);
+		problem(p, msg);
+	}
+}
+
 /* --list: follow the package's buffer layers, forget those gone. */
 static void relist(struct present *p)
 {
@@ -183,16 +211,8 @@ static void relist(struct present *p)
 		n += sf_list_line(s, ll, &p->list[n]);
 		s += ll + 1;
 	}
-	if (n == 0)
-		problem(p,
-			"dumpsys SurfaceFlinger --list printed no layer (Android 14 QPR2+: "
-			"setprop persist.debug.sf.enable_layer_lifecycle_manager false, reboot)");
 	size_t k = sf_pick_layers(p->list, n, p->package, picked, PRESENT_LAYERS_MAX);
-	if (n > 0 && k == 0) {
-		char msg[512];
-		snprintf(msg, sizeof(msg), "no SurfaceFlinger layer of %s is listed", p->package);
-		problem(p, msg);
-	}
+	no_layer(p, n, k);
 	for (uint32_t i = 0; i < p->n_layers; i++)
 		p->layers[i].live = false;
 	for (size_t i = 0; i < k && i < PRESENT_LAYERS_MAX; i++) {

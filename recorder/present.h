@@ -25,6 +25,7 @@
 #define PRESENT_DEFAULT_POLL_MS 500 /* at most; less when 127 rows last under 1 s */
 #define PRESENT_TIMEOUT_MS 1500	    /* one dumpsys run (Auriya's find_layer used 1500) */
 #define PRESENT_RELIST_MS 2000	    /* --list again at least this often */
+#define PRESENT_PATIENCE_MS 3000    /* no layer of the package this long: say why */
 
 struct present_config {
 	const char *dumpsys; /* e.g. /system/bin/dumpsys */

@@ -21,6 +21,7 @@
 
 #include "frc.h"
 #include "pipeline.h"
+#include "present.h"
 #include "probe.h"
 #include "recorder.h"
 #include "tracker_kind.h"
@@ -30,6 +31,7 @@
 #define EV_TIMER 2ull
 #define EV_RING 3ull
 #define EV_PIDFD 4ull
+#define EV_PRESENT 5ull /* display capture's queue (present.h) has events */
 
 /*
  * A chunk is closed by framerec after at most this many records (besides the --flush-ms
@@ -89,6 +91,13 @@ struct rec {
 	char target_desc[4096];	   /* metadata target: every target attached before the header */
 	pid_t target_pid;	   /* the first target */
 	char target_pids[FR_MAX_TARGETS * 12]; /* metadata target.pid: "PID[,PID...]" */
+
+	/* Display capture (display.c): NULL when off. */
+	struct present *present;
+	char display_package[256];
+	uint64_t display_layers, display_rows, display_gaps; /* records written */
+	struct present_stats display_st;		     /* at the stop */
+	bool display_done;
 
 	/* Running state. */
 	bool stop;
@@ -172,6 +181,12 @@ void rec_emit_attach(struct rec *r, const struct target *t);
 void rec_emit_exit(struct rec *r, pid_t pid);
 /* Close the chunk after a cumulative drops record: what --flush-ms and bursts do. */
 void rec_end_chunk(struct rec *r);
+
+/* display.c: display capture. Start (0, or -errno for an explicit --dumpsys that does not
+ * work), take the poller's events as records, and its last ones at the stop. */
+int rec_start_display(struct rec *r, char *err, size_t errlen);
+void rec_emit_display(struct rec *r);
+void rec_stop_display(struct rec *r);
 /* Stop: detach, drain to empty, final drops, last chunk + footer + fsync. 0 or -EIO. */
 int rec_finish(struct rec *r);
 

@@ -1900,6 +1900,170 @@ static const char *bpf_unavailable(void)
 	return NULL;
 }
 
+/* ------------------------------------------------------------ display capture */
+
+#define PRESENTS_MAX 8192
+
+/* The compositor's truth file: "present DESIRED ACTUAL NAME" per presented buffer. */
+static size_t read_present_truth(const char *path, int64_t (*rows)[2])
+{
+	FILE *f = fopen(path, "re");
+	char line[512];
+	size_t n = 0;
+
+	ck_assert_msg(f != NULL, "no compositor truth %s", path);
+	while (fgets(line, sizeof(line), f) && n < PRESENTS_MAX)
+		if (sscanf(line, "present %" SCNd64 " %" SCNd64, &rows[n][0], &rows[n][1]) == 2)
+			n++;
+	fclose(f);
+	return n;
+}
+
+struct displayed {
+	size_t rows, layers, gaps, vsyncs;
+	int64_t row[PRESENTS_MAX][2];
+	uint64_t last_poll; /* the ktime of the last display record */
+	uint64_t period;
+};
+
+static void read_displayed(const char *path, struct displayed *d)
+{
+	frc_reader *rd = NULL;
+	struct frc_record r;
+
+	memset(d, 0, sizeof(*d));
+	ck_assert_int_eq(frc_reader_open(&rd, path), 0);
+	while (frc_reader_next(rd, &r) == 1) {
+		if (r.type == FRC_PRESENT && d->rows < PRESENTS_MAX) {
+			ck_assert_int_ne(r.u.present.actual, INT64_MAX); /* pending: never taken */
+			d->row[d->rows][0] = r.u.present.desired;
+			d->row[d->rows++][1] = r.u.present.actual;
+		}
+		d->layers += r.type == FRC_LAYER && !r.u.layer.gone;
+		d->gaps += r.type == FRC_PRESENT_GAP;
+		if (r.type == FRC_VSYNC) {
+			d->vsyncs++;
+			d->period = r.u.vsync.period_ns;
+		}
+		if (r.type == FRC_LAYER || r.type == FRC_PRESENT || r.type == FRC_PRESENT_GAP ||
+		    r.type == FRC_VSYNC)
+			d->last_poll = r.ktime_ns;
+	}
+	frc_reader_close(rd);
+}
+
+/*
+ * The stand-in game with its SurfaceFlinger (--compositor), recorded by framerec polling
+ * standin-dumpsys every poll_ms for dur s. Returns the capture's display records and the
+ * compositor's truth in *want / *n_want.
+ */
+static void record_presented(const char *fps, const char *refresh, const char *mode,
+			     const char *poll_ms, const char *dur, struct displayed *d,
+			     int64_t (*want)[2], size_t *n_want)
+{
+	const char *sock = tmp("sf.sock"), *ptruth = tmp("present-truth.txt");
+	const char *cap = tmp("display.frc"), *log = tmp("framerec.log");
+	char sockc[128];
+
+	snprintf(sockc, sizeof(sockc), "%s", sock);
+	setenv("STANDIN_SF_SOCKET", sockc, 1);
+	pid_t game = start_game("standin-game", V_HOOK, NULL, fps, "0", "--compositor", sockc,
+				"--present-truth", ptruth, "--refresh", refresh, "--present-mode",
+				mode, NULL);
+	pid_t rec =
+	    start_framerec(log, "--pid", pidstr(game), "--lib", STANDIN_LIB, "--dumpsys",
+			   STANDIN_DUMPSYS, "--present-ms", poll_ms, "-d", dur, "-o", cap, NULL);
+	ck_assert_msg(wait_armed(game, variant_symbol[V_HOOK], 10000),
+		      "framerec did not attach within 10 s; output: %s", slurp(log));
+	kill(game, SIGUSR1);
+	assert_exit(wait_exit(rec, 30000), 0, log);
+	kill(game, SIGTERM); /* the compositor's truth is complete once it stopped */
+	ck_assert_int_ne(wait_exit(game, 10000), -1);
+	read_displayed(cap, d);
+	*n_want = read_present_truth(ptruth, want);
+}
+
+static int64_t want_rows[PRESENTS_MAX][2];
+static struct displayed shown;
+
+/*
+ * FIFO 60 fps on 60 Hz, polled every 200 ms (the 127 rows last 2.1 s): the recorded rows
+ * are the compositor's, row for row from its first (the layer is followed before the
+ * first frame), none twice, none pending; every row presented before the last poll is
+ * there.
+ */
+START_TEST(present_fifo_row_for_row)
+{
+	size_t n;
+
+	record_presented("60", "60", "fifo", "200", "3", &shown, want_rows, &n);
+	ck_assert_uint_eq(shown.layers, 1);
+	ck_assert_uint_eq(shown.gaps, 0);
+	ck_assert_uint_ge(shown.vsyncs, 1);
+	ck_assert_uint_eq(shown.period, 16666666);
+	ck_assert_uint_gt(shown.rows, 150);
+	ck_assert_uint_le(shown.rows, n);
+	for (size_t i = 0; i < shown.rows; i++) {
+		ck_assert_msg(
+		    shown.row[i][0] == want_rows[i][0] && shown.row[i][1] == want_rows[i][1],
+		    "row %zu: recorded %" PRId64 " %" PRId64 ", presented %" PRId64 " %" PRId64, i,
+		    shown.row[i][0], shown.row[i][1], want_rows[i][0], want_rows[i][1]);
+	}
+	/* Presented 50 ms or more before the last poll: a poll must have seen it. */
+	size_t due = 0;
+	while (due < n && want_rows[due][1] + 50000000 < (int64_t)shown.last_poll)
+		due++;
+	ck_assert_uint_ge(shown.rows, due);
+}
+END_TEST
+
+/*
+ * MAILBOX: 230 calls/s on a 120 Hz panel. Presents are about 120/s, fewer than the calls,
+ * and still recorded row for row.
+ */
+START_TEST(present_mailbox_row_for_row)
+{
+	size_t n;
+
+	record_presented("230", "120", "mailbox", "200", "2", &shown, want_rows, &n);
+	ck_assert_uint_eq(shown.period, 8333333);
+	ck_assert_uint_gt(shown.rows, 150);
+	for (size_t i = 0; i < shown.rows; i++)
+		ck_assert_msg(shown.row[i][0] == want_rows[i][0] &&
+				  shown.row[i][1] == want_rows[i][1],
+			      "row %zu differs", i);
+	/* about one present per vsync: the last second holds 110..121 of them */
+	int64_t end = shown.row[shown.rows - 1][1];
+	size_t last_s = 0;
+	for (size_t i = 0; i < shown.rows; i++)
+		last_s += shown.row[i][1] > end - 1000000000;
+	ck_assert_uint_ge(last_s, 110);
+	ck_assert_uint_le(last_s, 121);
+}
+END_TEST
+
+/*
+ * Polled every 2.5 s at 120 Hz (the rows last 1.06 s): rows are lost between polls, and
+ * each loss is a present_gap record; what was recorded is still the compositor's, in
+ * order.
+ */
+START_TEST(present_slow_poll_gaps)
+{
+	size_t n, k = 0;
+
+	record_presented("120", "120", "fifo", "2500", "6", &shown, want_rows, &n);
+	ck_assert_uint_ge(shown.gaps, 1);
+	ck_assert_uint_lt(shown.rows, n);
+	for (size_t i = 0; i < shown.rows; i++) {
+		while (k < n &&
+		       (want_rows[k][0] != shown.row[i][0] || want_rows[k][1] != shown.row[i][1]))
+			k++;
+		ck_assert_msg(k < n, "recorded row %zu was never presented", i);
+		k++;
+	}
+}
+END_TEST
+
 int main(int argc, char **argv)
 {
 	/* Every case here runs the probe; those that need none are in test_recorder_cli.c. */
@@ -1920,6 +2084,9 @@ int main(int argc, char **argv)
 	    FRC_CASE("variant_impl", variant_impl),
 	    FRC_CASE("variant_batch", variant_batch),
 	    FRC_CASE("identity_paths", identity_paths),
+	    FRC_CASE("present_fifo_row_for_row", present_fifo_row_for_row),
+	    FRC_CASE("present_mailbox_row_for_row", present_mailbox_row_for_row),
+	    FRC_CASE("present_slow_poll_gaps", present_slow_poll_gaps),
 	    FRC_CASE("batch_timestamps", batch_timestamps),
 	    FRC_CASE("batch_malformed", batch_malformed),
 	    FRC_CASE("two_surfaces", two_surfaces),

@@ -34,6 +34,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "sf_server.h"
 #include "surface.h"
 
 using android::Fence;
@@ -109,6 +110,14 @@ struct options {
 	bool fps_given;
 	bool overlay_given;
 	const char *truth;
+	/* --compositor: the stand-in SurfaceFlinger (sf_server.h) in this process */
+	const char *compositor;
+	const char *present_truth;
+	const char *package;
+	unsigned long long refresh_hz;
+	unsigned long long sf_android;
+	bool mailbox;
+	bool refresh_given; /* any of the compositor's options */
 };
 
 static volatile sig_atomic_t stop_signal;
@@ -172,6 +181,17 @@ static void usage_options(FILE *f)
 	    "  --rate-steps FPS:S,...  thermal throttling: FPS for S seconds (1..3600), in\n"
 	    "                       order, then the last FPS forever (up to 64 steps);\n"
 	    "                       replaces --fps\n"
+	    "  --compositor SOCK    run the stand-in SurfaceFlinger here (tests/standin/\n"
+	    "                       sf_server.h): every buffer queued reaches it, latched at\n"
+	    "                       vsync, and standin-dumpsys (STANDIN_SF_SOCKET=SOCK) prints\n"
+	    "                       its --list / --latency as AOSP does\n"
+	    "  --refresh HZ         its display refresh (1..500; 60)\n"
+	    "  --present-mode M     fifo (every buffer presented, back-pressure) or mailbox\n"
+	    "                       (swap interval 0: a waiting buffer is replaced)\n"
+	    "  --sf-android N       the Android version whose names and text it prints (11..16;\n"
+	    "                       13)\n"
+	    "  --package NAME       the app's package in its layer names (standin-game)\n"
+	    "  --present-truth F    its truth: every buffer latched, presented and dropped\n"
 	    "  -h, --help           this text\n");
 }
 
@@ -364,6 +384,12 @@ enum {
 	O_RATE_STEPS,
 	O_MALFORMED,
 	O_BATCH_TS,
+	O_COMPOSITOR,
+	O_PRESENT_TRUTH,
+	O_PACKAGE,
+	O_REFRESH,
+	O_SF_ANDROID,
+	O_PRESENT_MODE,
 };
 
 /* The options that take one number: name, range and where it goes. */
@@ -384,6 +410,8 @@ static const struct num_opt {
     {O_BATCH, "--batch", 1, 4096, offsetof(struct options, batch)},
     {O_BATCH_TS, "--batch-timestamps", 1, 1000000000000ull, offsetof(struct options, batch_ts_ns)},
     {O_REALLOC, "--realloc-every", 1, ULLONG_MAX, offsetof(struct options, realloc_every)},
+    {O_REFRESH, "--refresh", 1, 500, offsetof(struct options, refresh_hz)},
+    {O_SF_ANDROID, "--sf-android", 11, 16, offsetof(struct options, sf_android)},
 };
 
 /* Option c with argument arg; false (after a one-line message) when it is bad. */
@@ -415,6 +443,23 @@ static bool parse_one(int c, const char *arg, struct options *o)
 		return parse_rate_steps(arg, &o->pace);
 	case O_MALFORMED:
 		return parse_malformed(arg, &o->malformed);
+	case O_COMPOSITOR:
+		o->compositor = arg;
+		return true;
+	case O_PRESENT_TRUTH:
+		o->present_truth = arg;
+		return true;
+	case O_PACKAGE:
+		o->package = arg;
+		return true;
+	case O_PRESENT_MODE:
+		if (strcmp(arg, "fifo") && strcmp(arg, "mailbox")) {
+			fprintf(stderr,
+				"standin-game: --present-mode: '%s' is not fifo or mailbox\n", arg);
+			return false;
+		}
+		o->mailbox = !strcmp(arg, "mailbox");
+		return true;
 	}
 	return false;
 }
@@ -430,6 +475,9 @@ static bool check_combination(const struct options *o)
 		why = "--fps and --pattern/--rate-steps exclude each other (they set the pacing)";
 	else if (o->overlay_given && !o->surfaces)
 		why = "--overlay-fps and --overlay-buffers need --surfaces";
+	else if (!o->compositor && (o->present_truth || o->package || o->refresh_given))
+		why = "--present-truth, --package, --refresh, --sf-android and --present-mode need "
+		      "--compositor";
 	if (why)
 		fprintf(stderr, "standin-game: %s\n", why);
 	return !why;
@@ -478,6 +526,12 @@ static const struct option longopts[] = {
     {"rate-steps", required_argument, nullptr, O_RATE_STEPS},
     {"batch-malformed", required_argument, nullptr, O_MALFORMED},
     {"batch-timestamps", required_argument, nullptr, O_BATCH_TS},
+    {"compositor", required_argument, nullptr, O_COMPOSITOR},
+    {"present-truth", required_argument, nullptr, O_PRESENT_TRUTH},
+    {"package", required_argument, nullptr, O_PACKAGE},
+    {"refresh", required_argument, nullptr, O_REFRESH},
+    {"sf-android", required_argument, nullptr, O_SF_ANDROID},
+    {"present-mode", required_argument, nullptr, O_PRESENT_MODE},
     {"help", no_argument, nullptr, 'h'},
     {nullptr, 0, nullptr, 0},
 };
@@ -494,6 +548,8 @@ static int parse_args(int argc, char **argv, struct options *o)
 	o->n_paths = 1;
 	o->overlay_fps = 10;
 	o->overlay_buffers = 2;
+	o->refresh_hz = 60;
+	o->sf_android = 13;
 	while ((c = getopt_long(argc, argv, "h", longopts, nullptr)) != -1) {
 		if (c == 'h') {
 			usage(stdout);
@@ -505,6 +561,7 @@ static int parse_args(int argc, char **argv, struct options *o)
 		}
 		o->fps_given |= c == O_FPS;
 		o->overlay_given |= c == O_OVL_FPS || c == O_OVL_BUFFERS;
+		o->refresh_given |= c == O_REFRESH || c == O_SF_ANDROID || c == O_PRESENT_MODE;
 		if (!parse_one(c, optarg, o))
 			return 2;
 	}
@@ -780,6 +837,8 @@ struct lane {
 	unsigned long long calls;
 	bool truth_failed;
 	bool out_of_memory;
+	struct sf_server *sf; /* --compositor: where its buffers go after the call */
+	int layer;
 };
 
 /* The gap after call n (0-based) that was due `due` ns after the start. */
@@ -823,6 +882,28 @@ static void truth_lines(struct lane *l, unsigned long first, unsigned long long 
 	}
 }
 
+/*
+ * --compositor: the call's buffers reach SurfaceFlinger's side (BLAST's BufferQueue), each
+ * with its own timestamp when the batch gave one, else auto. A FIFO queue that is full
+ * blocks here, as dequeueBuffer would block the game.
+ */
+static void to_compositor(struct lane *l, unsigned long first, unsigned long long k, uint64_t t,
+			  bool batch)
+{
+	const struct scene *s = &l->scene;
+
+	if (!l->sf)
+		return;
+	if (!t)
+		t = now_ns();
+	for (unsigned long long j = 0; j < k; j++) {
+		int64_t ts = batch && l->o->batch_ts_ns ? (int64_t)(t + j * l->o->batch_ts_ns)
+							: COMP_TS_AUTO;
+		sf_server_queue(l->sf, l->layer, buffer_of(s, (first + j) % s->set.n), (int64_t)t,
+				ts);
+	}
+}
+
 /* One call of the lane's surface through its next --symbol path; with its truth lines. */
 static void lane_call(struct lane *l)
 {
@@ -844,6 +925,7 @@ static void lane_call(struct lane *l)
 		(void)queue(s, v, first);
 	s->next = (unsigned long)((first + k) % s->set.n);
 	s->since_realloc += k;
+	to_compositor(l, first, k, t, batch);
 	if (!l->truth)
 		return;
 	truth_lines(l, first, k, t, batch);
@@ -1011,6 +1093,34 @@ static FILE *truth_open(const char *path, struct truth *t, bool shared)
 	return t->f;
 }
 
+/*
+ * --compositor: the stand-in SurfaceFlinger, its layers named as Android names a game's:
+ * the main surface a SurfaceView of the activity PACKAGE/PACKAGE.MainActivity, the
+ * overlay (--surfaces) the activity's window, drawn by the view system.
+ */
+static bool compositor_start(const struct options *o, struct lane *m, struct lane *ov)
+{
+	char title[512];
+	const char *pkg = o->package ? o->package : "standin-game";
+	int err = sf_server_start(&m->sf, o->compositor, o->present_truth, (int)o->sf_android,
+				  (int64_t)(1000000000ull / o->refresh_hz));
+
+	if (err) {
+		fprintf(stderr, "standin-game: --compositor %s: %s\n", o->compositor,
+			strerror(-err));
+		m->sf = nullptr;
+		return false;
+	}
+	snprintf(title, sizeof(title), "%s/%s.MainActivity", pkg, pkg);
+	comp_mode mode = o->mailbox ? COMP_MAILBOX : COMP_FIFO;
+	m->layer = sf_server_add_layer(m->sf, COMP_SURFACEVIEW, title, mode);
+	if (ov) {
+		ov->sf = m->sf;
+		ov->layer = sf_server_add_layer(m->sf, COMP_WINDOW, title, COMP_FIFO);
+	}
+	return m->layer >= 0 && (!ov || ov->layer >= 0);
+}
+
 static void print_burst(const struct options *o, const struct lane *m, const struct lane *ov,
 			uint64_t elapsed_ns)
 {
@@ -1054,6 +1164,8 @@ int main(int argc, char **argv)
 			goto cleanup;
 		m.truth = ov.truth = &truth;
 	}
+	if (o.compositor && !compositor_start(&o, &m, o.surfaces ? &ov : nullptr))
+		goto cleanup;
 	if (o.wait_signal)
 		wait_for_go();
 	if (o.start_delay_ms && !stop_signal)
@@ -1079,6 +1191,8 @@ int main(int argc, char **argv)
 	print_burst(&o, &m, ovp, elapsed_ns);
 	rc = 0;
 cleanup:
+	if (m.sf)
+		sf_server_stop(m.sf); /* the last presents are in its truth file */
 	if (truth.f)
 		fclose(truth.f);
 	scene_free(&m.scene);
