@@ -23,10 +23,13 @@
 #include "frc_escape.h"
 #include "plan.h"
 #include "recorder.h"
+#include "runout.h"
+#include "sf_dumpsys.h"
 #include "sysfs.h"
 #include "target.h"
 
 struct doctor {
+	const char *dumpsys; /* --dumpsys: display capture's */
 	int fails;
 	bool bpf_ok;
 	struct probe *probe; /* framerec's own program, loaded by the bpf line */
@@ -301,6 +304,96 @@ static void check_sysfs(struct doctor *d)
 	line(d, "PASS", "sysfs", "%s = \"%.*s\"", node, (int)s.len, (const char *)s.raw);
 }
 
+/* DUMPSYS SurfaceFlinger WHAT [NAME] into out; false (with a WARN line) when it failed. */
+static bool doctor_dumpsys(struct doctor *d, const char *what, const char *name, char *out,
+			   size_t cap, size_t *len)
+{
+	char *argv[] = {"dumpsys", "SurfaceFlinger", (char *)what, (char *)name, NULL};
+	struct runout ro;
+	int err = runout(d->dumpsys, argv, 1500, out, cap, &ro);
+
+	*len = ro.len;
+	if (!err && ro.exit_code == 0)
+		return true;
+	line(d, "WARN", "display", "%s SurfaceFlinger %s: %s; recordings get no presents",
+	     d->dumpsys, what, err ? strerror(-err) : "failed (exit status not 0)");
+	return false;
+}
+
+/* The target's layers in a --list (its argv[0] as the package); the index of the first. */
+static size_t doctor_layers(struct doctor *d, const char *list, size_t len, char *pkg,
+			    size_t pkg_len, struct sf_layer_name *names, size_t *first)
+{
+	static struct sf_layer_name all[256];
+	size_t n = 0, picked[16], k;
+	char cmd[4096] = "";
+
+	for (const char *p = list, *end = list + len; p < end && n < 256;) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t ll = nl ? (size_t)(nl - p) : (size_t)(end - p);
+		n += sf_list_line(p, ll, &all[n]);
+		p += ll + 1;
+	}
+	*first = 0;
+	if (d->plan.pid <= 0)
+		return n;
+	target_cmdline(d->plan.pid, cmd, sizeof(cmd));
+	cmd[strcspn(cmd, " ")] = '\0';
+	snprintf(pkg, pkg_len, "%s", strrchr(cmd, '/') ? strrchr(cmd, '/') + 1 : cmd);
+	k = sf_pick_layers(all, n, pkg, picked, 16);
+	if (k)
+		*names = all[picked[0]];
+	return k;
+}
+
+/*
+ * Display capture, step by step as a recording runs it: dumpsys there, --list listing
+ * layers, the target's buffer layer among them (with --pid), its --latency rows. A WARN,
+ * never a FAIL: frames are recorded without it.
+ */
+static void check_display(struct doctor *d)
+{
+	static char out[1 << 20];
+	static struct sf_latency lat;
+	struct sf_layer_name layer;
+	char pkg[256] = "";
+	size_t len, first, n;
+	uint32_t bad;
+
+	if (access(d->dumpsys, X_OK)) {
+		line(d, "WARN", "display", "%s: %s: no display capture (not Android?)", d->dumpsys,
+		     strerror(errno));
+		return;
+	}
+	if (!doctor_dumpsys(d, "--list", NULL, out, sizeof(out), &len))
+		return;
+	n = doctor_layers(d, out, len, pkg, sizeof(pkg), &layer, &first);
+	if (d->plan.pid <= 0 && n == 0) {
+		line(d, "WARN", "display",
+		     "dumpsys SurfaceFlinger --list printed no layer (Android 14 QPR2+: setprop "
+		     "persist.debug.sf.enable_layer_lifecycle_manager false, reboot)");
+		return;
+	}
+	if (d->plan.pid <= 0) {
+		line(d, "PASS", "display", "--list shows %zu layers (--pid PID: its own)", n);
+		return;
+	}
+	if (n == 0) {
+		line(d, "WARN", "display", "no buffer layer of %s in --list (on screen? --package)",
+		     pkg);
+		return;
+	}
+	if (!doctor_dumpsys(d, "--latency", layer.name, out, sizeof(out), &len))
+		return;
+	if (sf_latency_parse(out, len, &lat, &bad) || lat.n_rows == 0) {
+		line(d, "WARN", "display", "--latency %s: no rows (line %u)", layer.name,
+		     lat.n_rows ? bad : 1);
+		return;
+	}
+	line(d, "PASS", "display", "%zu layer%s of %s; %s: %u rows, vsync %lld ns", n,
+	     n == 1 ? "" : "s", pkg, layer.name, lat.n_rows, (long long)lat.period_ns);
+}
+
 /* The attach step: the recording's own attach, then detached again. */
 static void check_attach(struct doctor *d)
 {
@@ -333,10 +426,12 @@ static void check_attach(struct doctor *d)
 }
 
 static const char doctor_usage[] =
-    "Usage: framerec doctor [--pid PID] [--lib PATH] [--symbol NAME]\n"
+    "Usage: framerec doctor [--pid PID] [--lib PATH] [--symbol NAME] [--dumpsys PATH]\n"
     "Check each layer a recording needs, in the order they fail on Android:\n"
     "kernel, BTF, uprobe PMU, bpf(), ring buffer, capabilities, SELinux,\n"
-    "the target, libgui.so, each candidate symbol, the sysfs FPS node, a real attach.\n"
+    "the target, libgui.so, each candidate symbol, the sysfs FPS node, display\n"
+    "capture (dumpsys SurfaceFlinger --list, the target's layer, its --latency rows;\n"
+    "WARN only: frames are recorded without it), a real attach.\n"
     "The target, library, symbols, bpf and attach lines run the very steps a\n"
     "recording runs (its attach plan), so they fail where a recording would.\n"
     "One PASS/FAIL/WARN line each, with a hint; exit 0 only when a recording\n"
@@ -346,6 +441,7 @@ static const char doctor_usage[] =
     "  -l, --lib PATH     the libgui.so to check (default: " FR_DEFAULT_LIB ")\n"
     "  -s, --symbol NAME  check only this symbol (mangled, or hook|output|legacy|\n"
     "                     impl|sp|sp_input|internal|deprecated|batch|batch_legacy)\n"
+    "      --dumpsys PATH display capture's dumpsys (default " FR_DEFAULT_DUMPSYS ")\n"
     "\n"
     "Examples:\n"
     "  framerec doctor\n"
@@ -373,17 +469,16 @@ static int parse_pid(const char *arg, pid_t *out)
 static int parse_args(struct doctor *d, int argc, char **argv)
 {
 	static const struct option opts[] = {
-	    {"pid", required_argument, NULL, 'p'},
-	    {"lib", required_argument, NULL, 'l'},
-	    {"symbol", required_argument, NULL, 's'},
-	    {"help", no_argument, NULL, 'h'},
-	    {NULL, 0, NULL, 0},
+	    {"pid", required_argument, NULL, 'p'},    {"lib", required_argument, NULL, 'l'},
+	    {"symbol", required_argument, NULL, 's'}, {"dumpsys", required_argument, NULL, 'D'},
+	    {"help", no_argument, NULL, 'h'},	      {NULL, 0, NULL, 0},
 	};
 	int c;
 
 	/* ":" and opterr = 0: our own messages, named "framerec doctor:" like the others. */
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":p:l:s:h", opts, NULL)) != -1) {
+	d->dumpsys = FR_DEFAULT_DUMPSYS;
+	while ((c = getopt_long(argc, argv, ":p:l:s:D:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'p':
 			if (parse_pid(optarg, &d->plan.pid))
@@ -394,6 +489,9 @@ static int parse_args(struct doctor *d, int argc, char **argv)
 			break;
 		case 's':
 			d->plan.symbol = optarg;
+			break;
+		case 'D':
+			d->dumpsys = optarg;
 			break;
 		case 'h':
 			fputs(doctor_usage, stdout);
@@ -435,6 +533,7 @@ int doctor_main(int argc, char **argv)
 	check_library(&d);
 	check_symbols(&d);
 	check_sysfs(&d);
+	check_display(&d);
 	check_attach(&d);
 	plan_free(&d.plan);
 	probe_close(d.probe);

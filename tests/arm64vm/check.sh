@@ -18,7 +18,8 @@
 #               its frames are a prefix of the truth call for call, holding every call made
 #               more than 1 s (10 flush periods) before the kill
 #   identity    frames, and one surface value and one value per buffer in the capture
-#   doctor      exit 0, every line PASS but `sysfs` (no display node in the guest: WARN)
+#   doctor      exit 0, every line PASS but `sysfs` (no display node in the guest: WARN) and
+#               `display` (no dumpsys in the guest: WARN)
 #   pac_bti     the guest CPU has PAC and BTI; each pac_* run's probed entry instruction
 #               (its capture's symbol.offset in its LIBGUI) is paciasp or bti c; the game
 #               mapped that library's code BTI-guarded (smaps VmFlags "bt")
@@ -212,7 +213,8 @@ check_doctor() {
 	done
 	grep -q '^PASS  kernel .* aarch64 ' "$out/doctor.txt" || fail "doctor: the kernel is not aarch64"
 	grep -q '^WARN  sysfs ' "$out/doctor.txt" || fail "doctor: expected WARN for the absent sysfs node"
-	other=$(grep -Ev '^(PASS|WARN  sysfs |doctor: )' "$out/doctor.txt")
+	grep -q '^WARN  display ' "$out/doctor.txt" || fail "doctor: expected WARN for the absent dumpsys"
+	other=$(grep -Ev '^(PASS|WARN  sysfs |WARN  display |doctor: )' "$out/doctor.txt")
 	[ -z "$other" ] || fail "doctor: unexpected line(s): $other"
 }
 

@@ -342,6 +342,41 @@ static const char *run_doctor(const char *log, const char *const *args)
  * which a recording attaches in addition to the symbol it chooses, say so; WARN when the
  * library does not define one; only the forced one with --symbol.
  */
+/*
+ * doctor's display line: the stand-in game with its SurfaceFlinger (--compositor), asked
+ * through standin-dumpsys, gives a PASS naming its (BLAST) layer and rows; a dumpsys that
+ * is not there is a WARN (display capture is optional), never a FAIL.
+ */
+START_TEST(doctor_display)
+{
+	const char *log = tmp("doctor.log"), *sock = tmp("sf.sock"), *out, *l;
+	char sockc[128], pid[16];
+	const char *const missing[] = {"--lib", STANDIN_LIB, "--dumpsys", "/nonexistent/dumpsys",
+				       NULL};
+
+	snprintf(sockc, sizeof(sockc), "%s", sock);
+	setenv("STANDIN_SF_SOCKET", sockc, 1);
+	char *argv[] = {"standin-game", "--fps",	"60",  "--frames",
+			"600",		"--compositor", sockc, NULL};
+	pid_t game = spawn(STANDIN_GAME, argv, NULL);
+	usleep(1000000); /* its layer made and some frames presented */
+	snprintf(pid, sizeof(pid), "%d", (int)game);
+	const char *const with[] = {"--pid",	     pid, "--lib", STANDIN_LIB, "--dumpsys",
+				    STANDIN_DUMPSYS, NULL};
+	out = run_doctor(log, with);
+	l = doctor_line(out, "PASS  display",
+			"SurfaceView[standin-game/standin-game.MainActivity]"
+			"(BLAST)#");
+	ck_assert_msg(l && strstr(l, "vsync 16666666 ns"), "%s", out);
+	kill(game, SIGTERM);
+	wait_exit(game, 10000);
+	out = run_doctor(log, missing);
+	ck_assert_msg(doctor_line(out, "WARN  display", "/nonexistent/dumpsys: No such file"), "%s",
+		      out);
+	ck_assert_msg(!doctor_line(out, "FAIL  display", ""), "%s", out);
+}
+END_TEST
+
 START_TEST(doctor_lists_candidates)
 {
 	const char *log = tmp("doctor.log"), *out;
@@ -497,6 +532,7 @@ int main(int argc, char **argv)
 	    FRC_CASE("doctor_escapes_untrusted", doctor_escapes_untrusted),
 	    FRC_CASE("force_replaces_at_stop", force_replaces_at_stop),
 	    FRC_CASE("doctor_lists_candidates", doctor_lists_candidates),
+	    FRC_CASE("doctor_display", doctor_display),
 	    FRC_CASE("symbol_scan_bounds", symbol_scan_bounds),
 	};
 
