@@ -62,9 +62,9 @@ int rec_start_display(struct rec *r, char *err, size_t errlen)
 		return ret;
 	}
 	if (ret) {
-		/* Not Android (or no dumpsys): frames are recorded all the same. */
-		if (o->verbose)
-			rec_say(r, "display capture off: %s", why);
+		/* Not Android (or no dumpsys): frames are recorded all the same; the summary
+		 * says why, once. */
+		snprintf(r->display_off, sizeof(r->display_off), "%s", why);
 		return 0;
 	}
 	epoll_ctl(r->epfd, EPOLL_CTL_ADD, present_fd(r->present), &ev);

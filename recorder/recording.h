@@ -98,6 +98,8 @@ struct rec {
 	uint64_t display_layers, display_rows, display_gaps; /* records written */
 	struct present_stats display_st;		     /* at the stop */
 	bool display_done;
+	char display_off[FRC_MSG_MAX]; /* why display capture did not start ("": it did, or was off)
+					*/
 
 	/* Running state. */
 	bool stop;

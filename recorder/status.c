@@ -120,6 +120,8 @@ static void display_summary(const struct rec *r)
 {
 	const struct present_stats *d = &r->display_st;
 
+	if (r->display_off[0])
+		fprintf(stderr, "framerec: display: off (%s); frames only\n", r->display_off);
 	if (!r->display_done)
 		return;
 	fprintf(stderr,
