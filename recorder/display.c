@@ -23,20 +23,14 @@
  */
 static void display_package(const struct rec *r, char *buf, size_t len)
 {
-	char cmd[4096] = "";
-	const char *base;
-
-	if (r->opt->package) {
+	if (r->opt->package)
 		snprintf(buf, len, "%s", r->opt->package);
-		return;
-	}
-	if (r->opt->command)
-		snprintf(cmd, sizeof(cmd), "%s", r->opt->command[0]);
+	else if (r->opt->command)
+		target_name_of(r->opt->command[0], buf, len);
 	else if (r->target_pid > 0)
-		target_cmdline(r->target_pid, cmd, sizeof(cmd));
-	cmd[strcspn(cmd, " ")] = '\0'; /* argv[0] alone (target_cmdline joins with spaces) */
-	base = strrchr(cmd, '/');
-	snprintf(buf, len, "%s", base ? base + 1 : cmd);
+		target_program(r->target_pid, buf, len);
+	else
+		buf[0] = '\0';
 }
 
 int rec_start_display(struct rec *r, char *err, size_t errlen)

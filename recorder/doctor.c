@@ -326,7 +326,6 @@ static size_t doctor_layers(struct doctor *d, const char *list, size_t len, char
 {
 	static struct sf_layer_name all[256];
 	size_t n = 0, picked[16], k;
-	char cmd[4096] = "";
 
 	for (const char *p = list, *end = list + len; p < end && n < 256;) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
@@ -337,9 +336,7 @@ static size_t doctor_layers(struct doctor *d, const char *list, size_t len, char
 	*first = 0;
 	if (d->plan.pid <= 0)
 		return n;
-	target_cmdline(d->plan.pid, cmd, sizeof(cmd));
-	cmd[strcspn(cmd, " ")] = '\0';
-	snprintf(pkg, pkg_len, "%s", strrchr(cmd, '/') ? strrchr(cmd, '/') + 1 : cmd);
+	target_program(d->plan.pid, pkg, pkg_len);
 	k = sf_pick_layers(all, n, pkg, picked, 16);
 	if (k)
 		*names = all[picked[0]];

@@ -132,6 +132,29 @@ void target_cmdline(pid_t pid, char *buf, size_t len)
 	buf[n] = 0;
 }
 
+void target_name_of(const char *argv0, char *buf, size_t len)
+{
+	size_t n = strcspn(argv0, " ");
+	const char *base = argv0;
+
+	for (size_t i = 0; i < n; i++)
+		if (argv0[i] == '/')
+			base = argv0 + i + 1;
+	n -= (size_t)(base - argv0);
+	if (n >= len)
+		n = 0; /* a name that does not fit names nothing: none */
+	memcpy(buf, base, n);
+	buf[n] = 0;
+}
+
+void target_program(pid_t pid, char *buf, size_t len)
+{
+	char cmd[4096];
+
+	target_cmdline(pid, cmd, sizeof(cmd));
+	target_name_of(cmd, buf, len);
+}
+
 static bool argv0_matches(pid_t pid, const char *name)
 {
 	char path[64], buf[4096], *base;

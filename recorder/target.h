@@ -22,6 +22,12 @@ bool target_is_kthread(pid_t pid, char *comm, size_t comm_len);
 pid_t target_tgid(pid_t pid);
 /* argv joined with spaces; "" when unreadable. */
 void target_cmdline(pid_t pid, char *buf, size_t len);
+/*
+ * A program's name: the last part of argv0 (up to a blank), a path's file name or an
+ * Android package, into buf; "" when it does not fit. target_program: of pid's argv[0].
+ */
+void target_name_of(const char *argv0, char *buf, size_t len);
+void target_program(pid_t pid, char *buf, size_t len);
 /* PIDs whose argv[0] (or its basename) is name; returns the count (at most max). */
 int target_find_package(const char *name, pid_t *out, int max);
 /*
