@@ -55,6 +55,7 @@ struct report_seconds {
 };
 
 struct report_charts; /* report_chart.h */
+struct display;	      /* display.h */
 struct score_result;  /* score.h */
 
 struct report_model {
@@ -79,6 +80,8 @@ struct report_model {
 	/* owned */
 	struct summary *s_run, *s_sub;
 	struct submissions *subm;
+	/* what was presented (display.h): d->has when the capture has present records */
+	struct display *disp;
 };
 
 /*
