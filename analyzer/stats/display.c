@@ -69,7 +69,7 @@ static int dp_begin(void *ctx, const struct replay_info *info)
 }
 
 /* The layer with id, made on its first record (NULL: past the table, or out of memory). */
-static struct display_layer *layer_of(struct display *d, uint32_t id, int *rc)
+static struct display_layer *layer_of(struct display *d, uint32_t id, uint64_t ktime, int *rc)
 {
 	struct display_layer *l;
 	struct replay_sink s;
@@ -85,6 +85,7 @@ static struct display_layer *layer_of(struct display *d, uint32_t id, int *rc)
 	l = &d->layer[d->n_layers];
 	memset(l, 0, sizeof(*l));
 	l->id = id;
+	l->first_ktime = ktime;
 	*rc = summary_new(&l->s);
 	if (!*rc && d->n_win && !(l->win = calloc(d->n_win, sizeof(*l->win))))
 		*rc = -ENOMEM;
@@ -126,14 +127,19 @@ static bool valid_time(int64_t t)
 	return t > 0 && t < INT64_MAX;
 }
 
-/* A display frame time d ending at t: its window and its repeated vsyncs. */
-static void count_interval(struct display *dp, struct display_layer *l, uint64_t t, uint64_t d,
-			   uint64_t period)
+/* A display frame time d ending at t, in row r: its window and its repeated vsyncs. */
+static void count_interval(struct display *dp, struct display_layer *l, struct display_row *r,
+			   uint64_t t, uint64_t d)
 {
+	uint64_t period = dp->vsync_period;
+
+	r->interval_ns = d;
 	if (t >= dp->span_start) {
 		uint64_t w = (t - dp->span_start) / WIN_NS;
-		if (w < dp->n_full)
+		if (w < dp->n_full) {
 			l->win_frames++;
+			r->window = (uint32_t)(w < UINT32_MAX ? w : UINT32_MAX - 1);
+		}
 		if (w < dp->n_win)
 			l->win[w]++;
 	}
@@ -146,11 +152,32 @@ static void count_interval(struct display *dp, struct display_layer *l, uint64_t
 		l->repeats += k - 1;
 }
 
+/* Keep the row for the link (and the db); past the limit a scratch row, and no link. */
+static struct display_row *keep_row(struct display *dp, struct display_layer *l,
+				    const struct frc_record *rec, struct display_row *scratch)
+{
+	const struct frc_present *p = &rec->u.present;
+	struct display_row *r = scratch;
+
+	if (grow((void **)&l->row, &l->cap_row, l->n_row, sizeof(*l->row), DISPLAY_MAX_ROWS))
+		r = &l->row[l->n_row++];
+	else
+		dp->cut = true;
+	*r =
+	    (struct display_row){.p = {p->desired, p->actual, p->ready},
+				 .ktime = rec->ktime_ns,
+				 .period_ns = dp->vsync_period,
+				 .segment = (uint32_t)(l->gaps < UINT32_MAX ? l->gaps : UINT32_MAX),
+				 .window = UINT32_MAX};
+	return r;
+}
+
 static int present_row(struct display *dp, const struct frc_record *rec)
 {
 	const struct frc_present *p = &rec->u.present;
+	struct display_row scratch, *r;
 	int rc;
-	struct display_layer *l = layer_of(dp, p->layer, &rc);
+	struct display_layer *l = layer_of(dp, p->layer, rec->ktime_ns, &rc);
 
 	dp->has = true;
 	if (!l) {
@@ -158,11 +185,7 @@ static int present_row(struct display *dp, const struct frc_record *rec)
 		return rc;
 	}
 	l->rows++;
-	if (grow((void **)&l->row, &l->cap_row, l->n_row, sizeof(*l->row), DISPLAY_MAX_ROWS))
-		l->row[l->n_row++] =
-		    (struct display_row){{p->desired, p->actual, p->ready}, dp->vsync_period};
-	else
-		dp->cut = true;
+	r = keep_row(dp, l, rec, &scratch);
 	if (!valid_time(p->actual))
 		return 0;
 	l->presents++;
@@ -175,7 +198,7 @@ static int present_row(struct display *dp, const struct frc_record *rec)
 		struct pipeline_delta pd = {.pid = l->id, .ktime_ns = t, .delta_ns = d};
 		struct replay_sink s = summary_sink(l->s);
 
-		count_interval(dp, l, t, d, dp->vsync_period);
+		count_interval(dp, l, r, t, d);
 		rc = s.delta(s.ctx, &pd);
 	}
 	l->last_actual = p->actual;
@@ -189,7 +212,7 @@ static int present_gap(struct display *dp, const struct frc_record *rec)
 	struct frc_record reset = {.type = FRC_EXIT, .ktime_ns = rec->ktime_ns};
 	struct replay_sink s;
 	int rc;
-	struct display_layer *l = layer_of(dp, g->layer, &rc);
+	struct display_layer *l = layer_of(dp, g->layer, rec->ktime_ns, &rc);
 
 	if (!l)
 		return rc;
@@ -215,11 +238,13 @@ static int dp_record(void *ctx, const struct frc_record *rec, uint64_t frame_seq
 		main_call(d, rec, frame_seq);
 		break;
 	case FRC_LAYER:
-		l = layer_of(d, rec->u.layer.id, &rc);
-		if (l && rec->u.layer.gone)
+		l = layer_of(d, rec->u.layer.id, rec->ktime_ns, &rc);
+		if (l && rec->u.layer.gone) {
 			l->gone = true;
-		else if (l)
+			l->gone_ktime = rec->ktime_ns;
+		} else if (l) {
 			snprintf(l->name, sizeof(l->name), "%s", rec->u.layer.name);
+		}
 		break;
 	case FRC_PRESENT:
 		rc = present_row(d, rec);
@@ -374,6 +399,13 @@ struct replay_sink display_sink(struct display *d)
 {
 	return (struct replay_sink){
 	    .ctx = d, .begin = dp_begin, .record = dp_record, .end = dp_end, .error = dp_error};
+}
+
+bool display_row_tight(const struct display *d, const struct display_layer *l, size_t i)
+{
+	/* present_link's own test: a by-order link is never within the tolerance */
+	return (int64_t)((uint64_t)l->row[i].p.desired - d->call_ktime[l->call_of[i]]) <=
+	       PL_TOLERANCE_NS;
 }
 
 const struct display_layer *display_content(const struct display *d)

@@ -11,7 +11,7 @@
  * windows (windows.h) and counts repeated vsyncs. It keeps every row and every call of the
  * main surface (submissions.h: the plan's scan pass chose it) to link them at the end
  * (present_link.h); the **content layer** is the layer with the most linked rows.
- * Memory: one row (32 bytes) per present and one call (16 bytes) per main-surface call,
+ * Memory: one row (56 bytes) per present and one call (16 bytes) per main-surface call,
  * up to DISPLAY_MAX_ROWS / DISPLAY_MAX_CALLS (then the link is left out, `cut`).
  */
 #ifndef FRAMEANALYZE_DISPLAY_H
@@ -31,17 +31,22 @@
 #define DISPLAY_MAX_CALLS (1u << 23)
 #define DISPLAY_MAX_WINDOWS (1u << 17) /* per-window counts kept, as the report's */
 
-/* One present row as kept: the row, and the vsync period in force when it was read. */
+/* One present row as kept: the row, the state it was read in, the frame time it ends. */
 struct display_row {
 	struct pl_present p;
-	uint64_t period_ns; /* 0: no FRC_VSYNC before it */
+	uint64_t ktime;	      /* the record's (the poll) */
+	uint64_t period_ns;   /* the vsync period in force; 0: no FRC_VSYNC before it */
+	uint64_t interval_ns; /* the display frame time ending here; 0: none */
+	uint32_t segment;     /* present_gap records of its layer before it */
+	uint32_t window;      /* the full window that frame time counts in; UINT32_MAX: none */
 };
 
 struct display_layer {
 	uint32_t id;
 	char name[256];
 	bool gone;
-	uint64_t rows;	   /* present records of the layer */
+	uint64_t first_ktime, gone_ktime; /* its first record's ktime; the gone record's, or 0 */
+	uint64_t rows;			  /* present records of the layer */
 	uint64_t presents; /* rows with a valid actual present time (0 < actual < INT64_MAX) */
 	uint64_t repeats;  /* vsyncs a present was repeated on (REPORT.md) */
 	uint64_t repeat_intervals; /* frame times with a vsync period to measure against */
@@ -90,6 +95,8 @@ void display_free(struct display *d);
 /* The sink for the report's lane (record, begin, end: display_finish runs in end). */
 struct replay_sink display_sink(struct display *d);
 
+/* Whether row i of l was linked tight (present_link.h's test), given it was linked. */
+bool display_row_tight(const struct display *d, const struct display_layer *l, size_t i);
 /* The content layer, or NULL. */
 const struct display_layer *display_content(const struct display *d);
 /* presents / the span's seconds (0 without a span). */

@@ -8,6 +8,7 @@
  * One executable, each case its own CTest test (analyzer.display_<case>).
  */
 #include <check.h>
+#include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -256,6 +257,128 @@ START_TEST(link_rules_small)
 }
 END_TEST
 
+/* ------------------------------------------------------------ db */
+
+/* The first row of sql on the database at p, its columns joined by '|' (NULL: "-"). */
+static char *q(const char *p, const char *sql)
+{
+	static char buf[4096];
+	sqlite3 *db = NULL;
+	sqlite3_stmt *st = NULL;
+	size_t o = 0;
+
+	ck_assert_int_eq(sqlite3_open_v2(p, &db, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
+	ck_assert_msg(sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK, "%s: %s", sql,
+		      sqlite3_errmsg(db));
+	buf[0] = '\0';
+	if (sqlite3_step(st) == SQLITE_ROW)
+		for (int i = 0; i < sqlite3_column_count(st); i++) {
+			const unsigned char *v = sqlite3_column_text(st, i);
+			o += (size_t)snprintf(buf + o, sizeof(buf) - o, "%s%s", i ? "|" : "",
+					      v ? (const char *)v : "-");
+		}
+	sqlite3_finalize(st);
+	sqlite3_close(db);
+	return buf;
+}
+
+/*
+ * The db's display_summary gives the report's presented numbers (mailbox_json's comment
+ * has each one worked out): layer 1 is the content layer, replacing; layer 2 has nothing.
+ */
+START_TEST(db_summary)
+{
+	const char *dbp = path("m.db");
+	char args[800];
+
+	snprintf(args, sizeof(args), "db '%s' -o '%s'", MAILBOX, dbp);
+	ck_assert_int_eq(fa(args), 0);
+	ck_assert_str_eq(q(dbp, "SELECT layer, content, link_rule, rows, presents,"
+				" printf('%.3f', display_fps), printf('%.3f', window_fps),"
+				" per_window_min, per_window_max, per_window_median, frame_times,"
+				" p50_ms, p90_ms, p95_ms, p99_ms, max_ms FROM display_summary"
+				" WHERE capture_id = 1 AND layer = 1"),
+			 "1|1|replacing|240|240|75.795|76.000|49|118|61.0|238|8.333|16.666|16.666|"
+			 "16.666|16.666");
+	ck_assert_str_eq(q(dbp,
+			   "SELECT janks, big_janks, jank_time_ms, stutter_percent, repeats,"
+			   " gaps, gap_unknown_ms, gaps_unbounded, tight, by_order, unlinked,"
+			   " confidence, dropped, calls_before, calls_after, latency_presents,"
+			   " latency_p50_ms, latency_p99_ms, latency_max_ms FROM display_summary"
+			   " WHERE capture_id = 1 AND layer = 1"),
+			 "0|0|0.0|0.0|118|1|183.333|0|240|0|0|1.0|120|1|0|240|8.833|11.333|11.333");
+	ck_assert_str_eq(q(dbp, "SELECT layer, content, link_rule, rows, presents, frame_times,"
+				" p50_ms, dropped FROM display_summary WHERE layer = 2"),
+			 "2|0|-|0|0|0|-|-");
+	/* the tables: 361 calls, 240 rows all linked, one vsync period, one gap */
+	ck_assert_str_eq(q(dbp, "SELECT COUNT(*), COUNT(frame_seq), COUNT(interval_ns),"
+				" COUNT(DISTINCT segment) FROM presents"),
+			 "240|240|238|2");
+	ck_assert_str_eq(q(dbp, "SELECT period_ns FROM vsync_periods"), "8333333");
+	/* before = L(239) = 1008000000 + 239P, after = L(261) */
+	ck_assert_str_eq(q(dbp, "SELECT layer, before_ns, after_ns FROM present_gaps"),
+			 "1|2999666587|3182999913");
+	/* A's k = 0 row shows the second call (seq 1), 20 us before its desired */
+	ck_assert_str_eq(q(dbp, "SELECT p.frame_seq, p.link, p.desired_ns - f.ktime_ns FROM"
+				" presents p JOIN frames f ON f.seq = p.frame_seq"
+				" WHERE p.layer_row = 0"),
+			 "1|tight|20000");
+}
+END_TEST
+
+/*
+ * link_rules_small's scenario in the db: r0 unlinked, r1 -> call 0 (seq 0) tight, r2 ->
+ * call 1 by order, r3 -> call 2 tight; r2's fence is invalid: no frame time at r2, r3's
+ * spans it (1050 - 1016.6 = 33.4 ms); no vsync record: repeats NULL.
+ */
+START_TEST(db_small)
+{
+	const char *txt = path("s.txt"), *frc = path("s.frc"), *dbp = path("s.db");
+	FILE *f = fopen(txt, "w");
+	char args[1200];
+
+	ck_assert_ptr_nonnull(f);
+	fputs("layer 1000000000 1 new game#7\n"
+	      "frame 1000000000 5 6 0x10 0x1\n"
+	      "frame 1010000000 5 6 0x20 0x1\n"
+	      "frame 1020000000 5 6 0x10 0x1\n"
+	      "present 1060000000 1 995000000 1005000000 995000000\n"
+	      "present 1060000000 1 1000100000 1016600000 1000100000\n"
+	      "present 1060000000 1 1015000000 -1 1015000000\n"
+	      "present 1060000000 1 1020500000 1050000000 1020500000\n",
+	      f);
+	ck_assert_int_eq(fclose(f), 0);
+	snprintf(args, sizeof(args), "import '%s' -o '%s'", txt, frc);
+	ck_assert_int_eq(fa(args), 0);
+	snprintf(args, sizeof(args), "db '%s' -o '%s'", frc, dbp);
+	ck_assert_int_eq(fa(args), 0);
+	ck_assert_str_eq(q(dbp, "SELECT group_concat(ifnull(frame_seq, '-') || ':' ||"
+				" ifnull(link, '-') || ':' || ifnull(interval_ns, '-'), ' ') FROM"
+				" (SELECT * FROM presents ORDER BY layer_row)"),
+			 "-:-:- 0:tight:11600000 1:by_order:- 2:tight:33400000");
+	ck_assert_str_eq(q(dbp, "SELECT link_rule, rows, presents, printf('%.3f', display_fps),"
+				" ifnull(window_fps, '-'), ifnull(repeats, 'null'), tight,"
+				" by_order, unlinked, confidence, dropped, latency_p50_ms,"
+				" latency_p99_ms FROM display_summary"),
+			 "queueing|4|3|50.000|-|null|2|1|1|0.5|0|16.6|30.0");
+}
+END_TEST
+
+/* A capture without display records: the tables and the view are empty. */
+START_TEST(db_no_presents)
+{
+	const char *dbp = path("h.db");
+	char args[800];
+
+	snprintf(args, sizeof(args), "db '%s/hz120_double.frc' -o '%s'", FIXTURES_BIN_DIR, dbp);
+	ck_assert_int_eq(fa(args), 0);
+	ck_assert_str_eq(q(dbp, "SELECT (SELECT COUNT(*) FROM layers), (SELECT COUNT(*) FROM"
+				" presents), (SELECT COUNT(*) FROM vsync_periods), (SELECT COUNT(*)"
+				" FROM present_gaps), (SELECT COUNT(*) FROM display_summary)"),
+			 "0|0|0|0|0");
+}
+END_TEST
+
 int main(int argc, char **argv)
 {
 	const struct {
@@ -266,6 +389,9 @@ int main(int argc, char **argv)
 	    FRC_CASE("mailbox_text", mailbox_text),
 	    FRC_CASE("no_presents_no_section", no_presents_no_section),
 	    FRC_CASE("link_rules_small", link_rules_small),
+	    FRC_CASE("db_summary", db_summary),
+	    FRC_CASE("db_small", db_small),
+	    FRC_CASE("db_no_presents", db_no_presents),
 	};
 	Suite *s = suite_create("display");
 	SRunner *sr;
