@@ -57,7 +57,9 @@ static int dp_begin(void *ctx, const struct replay_info *info)
 	const struct subm_pid *mp = subm_main_pid(d->subm);
 
 	d->info = info;
-	d->has_main = mp != NULL;
+	/* pass 1 counted the present records: without any, no call is kept (memory stays the
+	 * report's, bounded whatever the capture's length) */
+	d->has_main = mp != NULL && info->stats.by_type[FRC_PRESENT] > 0;
 	d->main_pid = mp ? mp->pid : 0;
 	d->main_surface = mp ? mp->main_surface : 0;
 	d->span_start = info->span_start;
