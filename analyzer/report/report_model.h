@@ -8,7 +8,8 @@
  * submissions (the main surfaces), its second pass feeds the report's lane, whose sinks
  * are: the tracker's summary (the heuristics' numbers), the submissions' summary (the
  * truth series of the main PID's main surface through the same statistics code), the
- * per-surface table and the per-second counts; for the HTML page also the charts'
+ * per-surface table, the per-second counts and what was presented (display.h: present
+ * rows linked to the main surface's calls); for the HTML page also the charts'
  * accumulators and one lane per tracker variant (the score table). Memory is bounded
  * independent of the capture's length (REPORT.md "Memory").
  */
