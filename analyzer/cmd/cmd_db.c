@@ -16,8 +16,10 @@ static const char help_head[] =
     "\n"
     "Replay captures into an SQLite database, one capture_id per capture: the raw records,\n"
     "every tracker delta and FPS meter reading, and the submissions as the report counts\n"
-    "them (each PID's main surface and its series of intervals), with views that give the\n"
-    "report's numbers. A capture already in the database (same SHA-256) is replaced.\n"
+    "them (each PID's main surface and its series of intervals), what SurfaceFlinger\n"
+    "presented (display capture: each row linked to the call it shows), with views that\n"
+    "give the report's numbers. A capture already in the database (same SHA-256) is\n"
+    "replaced.\n"
     "OUT.db is created if missing (only once a capture is stored in it); an existing file\n"
     "is only written when it has our schema (version " DB_SCHEMA_VERSION_SQL
     "), and never when it is one of the\n"

@@ -29,6 +29,7 @@
 
 #include "db.h"
 #include "db_schema.h"
+#include "display.h"
 #include "pidmap.h"
 #include "replay.h"
 #include "sha256.h"
@@ -49,6 +50,10 @@ enum stmt_id {
 	S_META,
 	S_MAIN,
 	S_WARM,
+	S_LAYER,
+	S_PRESENT,
+	S_VSYNC,
+	S_GAP,
 	S_COUNT
 };
 
@@ -64,6 +69,10 @@ static const char *const stmt_what[S_COUNT] = {
     [S_META] = "storing the capture's metadata",
     [S_MAIN] = "storing a main surface",
     [S_WARM] = "storing an interval before the window",
+    [S_LAYER] = "storing a layer",
+    [S_PRESENT] = "storing a present row",
+    [S_VSYNC] = "storing a vsync period",
+    [S_GAP] = "storing a present gap",
 };
 
 static const char *const stmt_sql[S_COUNT] = {
@@ -77,6 +86,10 @@ static const char *const stmt_sql[S_COUNT] = {
     [S_META] = "INSERT INTO capture_meta VALUES(?1,?2,?3)",
     [S_MAIN] = "INSERT INTO main_surfaces VALUES(?1,?2,?3,?4,?5,?6,?7)",
     [S_WARM] = "INSERT INTO warm_intervals VALUES(?1,?2,?3,?4,?5,?6)",
+    [S_LAYER] = "INSERT INTO layers VALUES(?1,?2,?3,?4,?5,?6,?7)",
+    [S_PRESENT] = "INSERT INTO presents VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13)",
+    [S_VSYNC] = "INSERT INTO vsync_periods VALUES(?1,?2,?3)",
+    [S_GAP] = "INSERT INTO present_gaps VALUES(?1,?2,?3,?4,?5)",
 };
 
 struct dbsink {
@@ -92,6 +105,7 @@ struct dbsink {
 	 */
 	struct pidmap lives;
 	struct submissions *subm; /* the capture's main surfaces, counted in the scan pass */
+	struct display *disp;	  /* what was presented, linked to the main surface's calls */
 	struct win_clock clk;	  /* the analysed span's full windows */
 	uint64_t trk_window;	  /* the window the tracker's deltas moved the clocks to */
 	/*
@@ -332,6 +346,23 @@ static int rec_frame(struct dbsink *s, const struct frc_record *rec, uint64_t fr
 	return step(s, S_FRAME);
 }
 
+/* vsync and present_gap records as they come (layers and presents wait for the link). */
+static int rec_display(struct dbsink *s, const struct frc_record *rec)
+{
+	sqlite3_stmt *st = s->st[rec->type == FRC_VSYNC ? S_VSYNC : S_GAP];
+
+	sqlite3_bind_int64(st, 1, s->capture_id);
+	bind_u64(st, 2, rec->ktime_ns);
+	if (rec->type == FRC_VSYNC) {
+		bind_u64(st, 3, rec->u.vsync.period_ns);
+		return step(s, S_VSYNC);
+	}
+	sqlite3_bind_int64(st, 3, rec->u.gap.layer);
+	sqlite3_bind_int64(st, 4, rec->u.gap.before);
+	sqlite3_bind_int64(st, 5, rec->u.gap.after);
+	return step(s, S_GAP);
+}
+
 static int db_record(void *ctx, const struct frc_record *rec, uint64_t frame_seq)
 {
 	struct dbsink *s = ctx;
@@ -360,6 +391,9 @@ static int db_record(void *ctx, const struct frc_record *rec, uint64_t frame_seq
 				 rec->type == FRC_ATTACH ? rec->u.attach.pid : rec->u.exit.pid);
 	case FRC_TICK:
 		return rec_live(s, rec);
+	case FRC_VSYNC:
+	case FRC_PRESENT_GAP:
+		return rec_display(s, rec);
 	default:
 		return 0;
 	}
@@ -490,6 +524,76 @@ static int db_begin(void *ctx, const struct replay_info *info)
 	return 0;
 }
 
+/* Bind v, or NULL when it is the "none" value. */
+static void bind_or_null(sqlite3_stmt *st, int i, uint64_t v, uint64_t none)
+{
+	if (v == none)
+		sqlite3_bind_null(st, i);
+	else
+		bind_u64(st, i, v);
+}
+
+/* Row i of layer l, with the frame it shows (the linked call's frame_seq) or NULL. */
+static int store_present(struct dbsink *s, const struct display_layer *l, size_t i)
+{
+	const struct display *d = s->disp;
+	const struct display_row *r = &l->row[i];
+	sqlite3_stmt *st = s->st[S_PRESENT];
+	bool linked = l->call_of && l->call_of[i] != PL_NONE;
+
+	sqlite3_bind_int64(st, 1, s->capture_id);
+	sqlite3_bind_int64(st, 2, l->id);
+	bind_u64(st, 3, i);
+	bind_u64(st, 4, r->ktime);
+	sqlite3_bind_int64(st, 5, r->p.desired);
+	sqlite3_bind_int64(st, 6, r->p.actual);
+	sqlite3_bind_int64(st, 7, r->p.ready);
+	if (linked) {
+		bind_u64(st, 8, d->call_seq[l->call_of[i]]);
+		sqlite3_bind_text(st, 9, display_row_tight(d, l, i) ? "tight" : "by_order", -1,
+				  SQLITE_STATIC);
+	} else {
+		sqlite3_bind_null(st, 8);
+		sqlite3_bind_null(st, 9);
+	}
+	bind_or_null(st, 10, r->interval_ns, 0);
+	bind_u64(st, 11, r->segment);
+	bind_or_null(st, 12, r->period_ns, 0);
+	bind_or_null(st, 13, r->window, UINT32_MAX);
+	return step(s, S_PRESENT);
+}
+
+/* At the end (the link needs every row): each layer and its rows. */
+static int store_display(struct dbsink *s)
+{
+	const struct display *d = s->disp;
+	sqlite3_stmt *st = s->st[S_LAYER];
+
+	for (size_t k = 0; k < d->n_layers; k++) {
+		const struct display_layer *l = &d->layer[k];
+		bool content = l == display_content(d);
+
+		sqlite3_bind_int64(st, 1, s->capture_id);
+		sqlite3_bind_int64(st, 2, l->id);
+		sqlite3_bind_text(st, 3, l->name, -1, SQLITE_STATIC);
+		bind_u64(st, 4, l->first_ktime);
+		bind_or_null(st, 5, l->gone_ktime, 0);
+		sqlite3_bind_int(st, 6, content);
+		if (content)
+			sqlite3_bind_text(st, 7,
+					  l->link.mode == PL_REPLACING ? "replacing" : "queueing",
+					  -1, SQLITE_STATIC);
+		else
+			sqlite3_bind_null(st, 7);
+		if (step(s, S_LAYER))
+			return -EIO;
+		for (size_t i = 0; i < l->n_row; i++)
+			if (store_present(s, l, i))
+				return -EIO;
+	}
+	return 0;
+}
+
 /* The captures row, written last: it needs the final counts. */
 static int db_end(void *ctx, const struct replay_info *info, const struct pipeline_stats *ps)
 {
@@ -500,6 +604,8 @@ static int db_end(void *ctx, const struct replay_info *info, const struct pipeli
 	int rc;
 
 	if (!s->warm_stored && (rc = warm_store_all(s)))
+		return rc;
+	if ((rc = store_display(s)))
 		return rc;
 	s->truncated = rs->status != FRC_STATUS_COMPLETE;
 	snprintf(ver, sizeof(ver), "%u.%u", info->major, info->minor);
@@ -698,6 +804,8 @@ static void db_close(struct dbsink *s)
 	pidmap_free(&s->warm_sub);
 	pidmap_free(&s->warm_trk);
 	subm_free(s->subm);
+	display_free(s->disp);
+	s->disp = NULL;
 }
 
 /*
@@ -770,8 +878,9 @@ static int store_capture(struct dbsink *s, const char *path, const char *sha,
 	    .warm_record = db_warm_record,
 	    .warm_delta = db_warm_delta,
 	};
-	struct replay_sink count;
-	struct replay_lane lane = {.sinks = &sink, .n_sinks = 1};
+	struct replay_sink count, sinks[2];
+	/* the display's sink first: its end links the rows before db_end stores them */
+	struct replay_lane lane = {.sinks = sinks, .n_sinks = 2};
 	/* the scan pass counts the main surfaces before the lane stores the first frame */
 	struct replay_plan plan = {.scan = &count, .n_scan = 1, .lanes = &lane, .n_lanes = 1};
 	struct replay_source src = {.path = path};
@@ -779,11 +888,15 @@ static int store_capture(struct dbsink *s, const char *path, const char *sha,
 	int rc;
 
 	subm_free(s->subm);
-	if ((rc = subm_new(&s->subm))) {
+	display_free(s->disp);
+	s->disp = NULL;
+	if ((rc = subm_new(&s->subm)) || (rc = display_new(&s->disp, s->subm))) {
 		snprintf(s->msg, sizeof(s->msg), "%s: out of memory", path);
 		return rc;
 	}
 	count = subm_count_sink(s->subm);
+	sinks[0] = display_sink(s->disp);
+	sinks[1] = sink;
 	pidmap_free(&s->lives);
 	pidmap_free(&s->warm_sub);
 	pidmap_free(&s->warm_trk);

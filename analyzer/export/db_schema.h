@@ -15,7 +15,7 @@
 
 /* PRAGMA application_id: 'FRCA' = 0x46524341, in decimal for the PRAGMA below */
 #define DB_APPLICATION_ID 1179796289
-#define DB_SCHEMA_VERSION 4
+#define DB_SCHEMA_VERSION 5
 
 /*
  * The per-second view keeps at most this many full windows per PID, as the report does
@@ -102,7 +102,21 @@
 	  " reservation_failures INTEGER NOT NULL")                                                \
 	X(events, "attach and exit records",                                                       \
 	  "capture_id INTEGER NOT NULL, ktime_ns INTEGER NOT NULL,"                                \
-	  " kind TEXT NOT NULL, pid INTEGER NOT NULL, detail TEXT")
+	  " kind TEXT NOT NULL, pid INTEGER NOT NULL, detail TEXT")                                \
+	X(layers, "each SurfaceFlinger layer followed; the content layer and its link rule",       \
+	  "capture_id INTEGER NOT NULL, layer INTEGER NOT NULL, name TEXT NOT NULL,"               \
+	  " first_ktime_ns INTEGER NOT NULL, gone_ktime_ns INTEGER, content INTEGER NOT NULL,"     \
+	  " link_rule TEXT, PRIMARY KEY (capture_id, layer)")                                      \
+	X(presents, "every present row, with the linked frame's seq or NULL",                      \
+	  "capture_id INTEGER NOT NULL, layer INTEGER NOT NULL, layer_row INTEGER NOT NULL,"       \
+	  " ktime_ns INTEGER NOT NULL, desired_ns INTEGER NOT NULL, actual_ns INTEGER NOT NULL,"   \
+	  " ready_ns INTEGER NOT NULL, frame_seq INTEGER, link TEXT, interval_ns INTEGER,"         \
+	  " segment INTEGER NOT NULL, vsync_period_ns INTEGER, series_window INTEGER")             \
+	X(vsync_periods, "the display's vsync period, at the start and at each change",            \
+	  "capture_id INTEGER NOT NULL, ktime_ns INTEGER NOT NULL, period_ns INTEGER NOT NULL")    \
+	X(present_gaps, "present rows of a layer lost between two polls",                          \
+	  "capture_id INTEGER NOT NULL, ktime_ns INTEGER NOT NULL, layer INTEGER NOT NULL,"        \
+	  " before_ns INTEGER NOT NULL, after_ns INTEGER NOT NULL")
 
 /*
  * The submissions' series (frames.series_interval_ns, filled by submissions.c: the calls
@@ -160,6 +174,88 @@
 							   " CASE WHEN l.k1 > f.k0 THEN (f.calls " \
 							   "- 1) * 1e9 / (l.k1 - f.k0) ELSE 0 "    \
 							   "END)))"
+
+/*
+ * The presented section (stats/display.h): a valid present time (not -1, 0 or INT64_MAX),
+ * a gap whose two ends are known, the main PID's main-surface calls.
+ */
+#define DB_VALID_ACTUAL_SQL "(actual_ns > 0 AND actual_ns < 9223372036854775807)"
+#define DB_VALID_P_ACTUAL_SQL "(p.actual_ns > 0 AND p.actual_ns < 9223372036854775807)"
+#define DB_GAP_KNOWN_SQL "before_ns > 0 AND after_ns < 9223372036854775807 AND after_ns > before_ns"
+#define DB_LAT_RANK50_SQL "((n * 50 + 99) / 100)"
+#define DB_LAT_RANK99_SQL "((n * 99 + 99) / 100)"
+#define DB_MAIN_CALLS_SQL                                                                          \
+	"SELECT f.capture_id, f.seq FROM frames f JOIN main_surfaces m ON m.capture_id ="          \
+	" f.capture_id AND m.pid = f.pid AND m.surface = f.surface WHERE m.main_pid = 1"
+/* Per layer: the display frame times' percentiles (the submissions' rule), PerfDog. */
+#define DB_DISPLAY_TIMES_SQL                                                                       \
+	" iv AS (SELECT capture_id, layer, layer_row, segment, d, " DB_KEY_SQL " AS key"           \
+	"  FROM (SELECT capture_id, layer, layer_row, segment, interval_ns AS d FROM presents"     \
+	"  WHERE interval_ns IS NOT NULL)),"                                                       \
+	" r AS (SELECT capture_id, layer, d, key, ROW_NUMBER() OVER o AS rn,"                      \
+	"  COUNT(*) OVER a AS n, TOTAL(d) OVER a AS sum_ns, MAX(d) OVER a AS max_d FROM iv"        \
+	"  WINDOW o AS (PARTITION BY capture_id, layer ORDER BY key),"                             \
+	"  a AS (o ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING)),"                    \
+	" pc AS (SELECT capture_id, layer, n, sum_ns," DB_PCTS_SQL                                 \
+	"  MAX(max_d) / 1000 / 1e3 AS max_ms FROM r WHERE rn IN (" DB_RANKS_SQL ")"                \
+	"  GROUP BY capture_id, layer),"                                                           \
+	" jw AS (SELECT capture_id, layer, d, LAG(d, 1) OVER p AS d1, LAG(d, 2) OVER p AS d2,"     \
+	"  LAG(d, 3) OVER p AS d3 FROM iv"                                                         \
+	"  WINDOW p AS (PARTITION BY capture_id, layer, segment ORDER BY layer_row)),"             \
+	" jk AS (SELECT capture_id, layer, COUNT(*) AS janks,"                                     \
+	"  COUNT(*) FILTER (WHERE d > " DB_BIGJANK_NS_SQL ") AS big_janks, SUM(d) AS jank_ns"      \
+	"  FROM jw WHERE d3 IS NOT NULL AND d > " DB_JANK_NS_SQL " AND 3 * d > 2 * (d1 + d2 + d3)" \
+	"  GROUP BY capture_id, layer),"
+/* Per layer: counts, repeats, the link's tallies, the per-window counts and their median. */
+#define DB_DISPLAY_COUNTS_SQL                                                                      \
+	" pr AS (SELECT capture_id, layer, COUNT(*) AS rows,"                                      \
+	"  COUNT(*) FILTER (WHERE " DB_VALID_ACTUAL_SQL ") AS presents,"                           \
+	"  COUNT(interval_ns) AS frame_times, COUNT(series_window) AS win_frames,"                 \
+	"  COUNT(*) FILTER (WHERE interval_ns IS NOT NULL AND vsync_period_ns > 0) AS rep_n,"      \
+	"  ifnull(SUM(MAX(interval_ns / vsync_period_ns + (interval_ns % vsync_period_ns >="       \
+	"  vsync_period_ns - vsync_period_ns / 2) - 1, 0)), 0) AS repeats,"                        \
+	"  COUNT(frame_seq) AS linked, COUNT(*) FILTER (WHERE link = 'tight') AS tight,"           \
+	"  COUNT(*) FILTER (WHERE link = 'by_order') AS by_order,"                                 \
+	"  MIN(frame_seq) AS first_seq, MAX(frame_seq) AS last_seq FROM presents"                  \
+	"  GROUP BY capture_id, layer),"                                                           \
+	" k(capture_id, w, n) AS (SELECT capture_id, 0, MIN(full_windows, " DB_MAX_SECONDS_SQL ")" \
+	"  FROM captures WHERE full_windows > 0 UNION ALL"                                         \
+	"  SELECT capture_id, w + 1, n FROM k WHERE w + 1 < n),"                                   \
+	" cw AS (SELECT capture_id, layer, series_window AS w, COUNT(*) AS n FROM presents"        \
+	"  WHERE series_window IS NOT NULL GROUP BY capture_id, layer, series_window),"            \
+	" q AS (SELECT k.capture_id, l.layer, ifnull(cw.n, 0) AS fps,"                             \
+	"  ROW_NUMBER() OVER (PARTITION BY k.capture_id, l.layer ORDER BY ifnull(cw.n, 0)) AS rn," \
+	"  COUNT(*) OVER (PARTITION BY k.capture_id, l.layer) AS n FROM k"                         \
+	"  JOIN layers l ON l.capture_id = k.capture_id LEFT JOIN cw"                              \
+	"  ON cw.capture_id = k.capture_id AND cw.layer = l.layer AND cw.w = k.w),"                \
+	" md AS (SELECT capture_id, layer, MIN(fps) AS lo, MAX(fps) AS hi,"                        \
+	"  AVG(CASE WHEN rn IN ((n + 1) / 2, n / 2 + 1) THEN fps END) AS median FROM q"            \
+	"  GROUP BY capture_id, layer),"
+/* Per layer: gaps, calls dropped / outside the linked range, submit -> present latency. */
+#define DB_DISPLAY_LINK_SQL                                                                        \
+	" g AS (SELECT capture_id, layer, COUNT(*) AS gaps,"                                       \
+	"  ifnull(SUM(CASE WHEN " DB_GAP_KNOWN_SQL                                                 \
+	" THEN after_ns - before_ns END), 0) AS unknown_ns,"                                       \
+	"  COUNT(*) FILTER (WHERE NOT (" DB_GAP_KNOWN_SQL ")) AS unbounded FROM present_gaps"      \
+	"  GROUP BY capture_id, layer),"                                                           \
+	" mc AS (" DB_MAIN_CALLS_SQL "),"                                                          \
+	" dr AS (SELECT pr.capture_id, pr.layer, (SELECT COUNT(*) FROM mc WHERE mc.capture_id ="   \
+	"  pr.capture_id AND mc.seq BETWEEN pr.first_seq AND pr.last_seq) - pr.linked AS dropped," \
+	"  (SELECT COUNT(*) FROM mc WHERE mc.capture_id = pr.capture_id AND mc.seq <"              \
+	"  pr.first_seq) AS before_n, (SELECT COUNT(*) FROM mc WHERE mc.capture_id ="              \
+	"  pr.capture_id AND mc.seq > pr.last_seq) AS after_n FROM pr WHERE pr.linked > 0),"       \
+	" lt AS (SELECT p.capture_id, p.layer, p.actual_ns - f.ktime_ns AS v FROM presents p"      \
+	"  JOIN frames f ON f.capture_id = p.capture_id AND f.seq = p.frame_seq"                   \
+	"  WHERE " DB_VALID_P_ACTUAL_SQL " AND p.actual_ns >= f.ktime_ns),"                        \
+	" lr AS (SELECT capture_id, layer, v, ROW_NUMBER() OVER o AS rn, COUNT(*) OVER a AS n"     \
+	"  FROM lt WINDOW o AS (PARTITION BY capture_id, layer ORDER BY v),"                       \
+	"  a AS (PARTITION BY capture_id, layer)),"                                                \
+	" la AS (SELECT capture_id, layer, MAX(n) AS n,"                                           \
+	"  MIN(CASE WHEN rn = " DB_LAT_RANK50_SQL " THEN v END) / 1000 / 1e3 AS p50,"              \
+	"  MIN(CASE WHEN rn = " DB_LAT_RANK99_SQL " THEN v END) / 1000 / 1e3 AS p99,"              \
+	"  MAX(v) / 1000 / 1e3 AS mx FROM lr GROUP BY capture_id, layer)"
+#define DB_DISPLAY_JOIN_SQL(t)                                                                     \
+	" LEFT JOIN " t " ON " t ".capture_id = l.capture_id AND " t ".layer = l.layer"
 
 /* X(name, what `db --help` says, the SELECT) for each view, in creation order. */
 #define DB_VIEWS(X)                                                                                \
@@ -302,7 +398,33 @@
 	  " LEFT JOIN md ON md.capture_id = p.capture_id AND md.pid = p.pid"                       \
 	  " LEFT JOIN st ON st.capture_id = p.capture_id AND st.pid = p.pid"                       \
 	  " LEFT JOIN wf ON wf.capture_id = p.capture_id AND wf.pid = p.pid"                       \
-	  " LEFT JOIN sa ON sa.capture_id = p.capture_id AND sa.r = 1")
+	  " LEFT JOIN sa ON sa.capture_id = p.capture_id AND sa.r = 1")                            \
+	X(display_summary, "the report's presented section, one row per layer",                    \
+	  "WITH RECURSIVE" DB_DISPLAY_TIMES_SQL DB_DISPLAY_COUNTS_SQL DB_DISPLAY_LINK_SQL          \
+	  " SELECT l.capture_id, l.layer, l.name, l.content, l.link_rule,"                         \
+	  "  ifnull(pr.rows, 0) AS rows, ifnull(pr.presents, 0) AS presents,"                      \
+	  "  CASE WHEN c.span_end_ns > c.span_start_ns THEN ifnull(pr.presents, 0) * 1e9"          \
+	  "  / (c.span_end_ns - c.span_start_ns) END AS display_fps,"                              \
+	  "  CASE WHEN c.full_windows > 0 THEN ifnull(pr.win_frames, 0) * 1.0 / c.full_windows"    \
+	  "  END AS window_fps, md.lo AS per_window_min, md.hi AS per_window_max,"                 \
+	  "  md.median AS per_window_median, ifnull(pr.frame_times, 0) AS frame_times,"            \
+	  "  pc.p50_ms, pc.p90_ms, pc.p95_ms, pc.p99_ms, pc.max_ms,"                               \
+	  "  ifnull(jk.janks, 0) AS janks, ifnull(jk.big_janks, 0) AS big_janks,"                  \
+	  "  ifnull(jk.jank_ns, 0) / 1000 / 1e3 AS jank_time_ms,"                                  \
+	  "  CASE WHEN pc.sum_ns > 0 THEN ifnull(jk.jank_ns, 0) * 100.0 / pc.sum_ns ELSE 0.0 END"  \
+	  "  AS stutter_percent, CASE WHEN pr.rep_n > 0 OR ifnull(pr.frame_times, 0) = 0"          \
+	  "  THEN ifnull(pr.repeats, 0) END AS repeats, ifnull(g.gaps, 0) AS gaps,"                \
+	  "  ifnull(g.unknown_ns, 0) / 1000 / 1e3 AS gap_unknown_ms,"                              \
+	  "  ifnull(g.unbounded, 0) AS gaps_unbounded, ifnull(pr.tight, 0) AS tight,"              \
+	  "  ifnull(pr.by_order, 0) AS by_order,"                                                  \
+	  "  ifnull(pr.rows, 0) - ifnull(pr.linked, 0) AS unlinked,"                               \
+	  "  CASE WHEN pr.rows > 0 THEN pr.tight * 1.0 / pr.rows ELSE 0.0 END AS confidence,"      \
+	  "  dr.dropped, dr.before_n AS calls_before, dr.after_n AS calls_after,"                  \
+	  "  ifnull(la.n, 0) AS latency_presents, la.p50 AS latency_p50_ms,"                       \
+	  "  la.p99 AS latency_p99_ms, la.mx AS latency_max_ms"                                    \
+	  " FROM layers l JOIN captures c ON c.capture_id = l.capture_id" DB_DISPLAY_JOIN_SQL(     \
+	      "pr") DB_DISPLAY_JOIN_SQL("pc") DB_DISPLAY_JOIN_SQL("jk") DB_DISPLAY_JOIN_SQL("md")  \
+	      DB_DISPLAY_JOIN_SQL("g") DB_DISPLAY_JOIN_SQL("dr") DB_DISPLAY_JOIN_SQL("la"))
 
 #define DB_TABLE_SQL(name, what, cols) "CREATE TABLE " #name "(" cols ");"
 #define DB_VIEW_SQL(name, what, select) "CREATE VIEW " #name " AS " select ";"

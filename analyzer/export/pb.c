@@ -61,16 +61,21 @@ void pb_u64(struct pb *p, uint32_t field, uint64_t v)
 }
 
 /* IEEE 754 binary64, little-endian whatever the host's byte order. */
-void pb_double(struct pb *p, uint32_t field, double v)
+void pb_fixed64(struct pb *p, uint32_t field, uint64_t bits)
 {
-	uint64_t bits;
-
-	memcpy(&bits, &v, sizeof(bits));
 	key(p, field, PB_FIXED64);
 	if (!reserve(p, 8))
 		return;
 	for (int i = 0; i < 8; i++)
 		p->b[p->n++] = (uint8_t)(bits >> (8 * i));
+}
+
+void pb_double(struct pb *p, uint32_t field, double v)
+{
+	uint64_t bits;
+
+	memcpy(&bits, &v, sizeof(bits));
+	pb_fixed64(p, field, bits);
 }
 
 void pb_bytes(struct pb *p, uint32_t field, const void *data, size_t n)

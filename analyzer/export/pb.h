@@ -24,6 +24,8 @@ void pb_reset(struct pb *p);
 void pb_free(struct pb *p);
 void pb_varint(struct pb *p, uint64_t v);
 void pb_u64(struct pb *p, uint32_t field, uint64_t v);
+/* A fixed64 field (little-endian, 8 bytes): Perfetto's flow ids. */
+void pb_fixed64(struct pb *p, uint32_t field, uint64_t bits);
 void pb_double(struct pb *p, uint32_t field, double v);
 void pb_bytes(struct pb *p, uint32_t field, const void *data, size_t n);
 void pb_str(struct pb *p, uint32_t field, const char *s);

@@ -31,6 +31,7 @@
 #include "frc_escape.h"
 #include "pb.h"
 #include "perfetto.h"
+#include "display.h"
 #include "perfdog.h"
 #include "pidmap.h"
 #include "replay.h"
@@ -67,6 +68,8 @@ enum {
 	TE_DOUBLE_VALUE = 44,
 	TE_EXTRA_DOUBLE_TRACKS = 45, /* extra_double_counter_track_uuids */
 	TE_EXTRA_DOUBLE_VALUES = 46, /* extra_double_counter_values */
+	TE_FLOW_IDS = 47,	     /* repeated fixed64 flow_ids */
+	TE_TERMINATING_FLOWS = 48,   /* repeated fixed64 terminating_flow_ids */
 	/* trace/track_event/debug_annotation.proto: DebugAnnotation */
 	DA_NAME_IID = 1,
 	DA_DOUBLE = 5,
@@ -127,10 +130,13 @@ enum event_name {
 	EN_TJANK,
 	EN_JANK,
 	EN_BIGJANK,
+	EN_PRESENT,
+	EN_SHOWN,
 	EN_COUNT
 };
-static const char *const event_name[EN_COUNT] = {NULL,	 "queueBuffer",	 "frame", "attach",
-						 "exit", "tracker jank", "Jank",  "BigJank"};
+static const char *const event_name[EN_COUNT] = {NULL,	    "queueBuffer",  "frame", "attach",
+						 "exit",    "tracker jank", "Jank",  "BigJank",
+						 "present", "presented"};
 enum ann_name { AN_NONE, AN_BUFFER, AN_SURFACE, AN_DELTA_MS, AN_FRAME_TIME_MS, AN_COUNT };
 static const char *const ann_name[AN_COUNT] = {NULL, "buffer", "surface", "delta_ms",
 					       "frame_time_ms"};
@@ -211,6 +217,7 @@ struct exporter {
 	uint32_t main_pid;
 	uint64_t main_surface;
 	bool has_main;
+	struct display *disp;	       /* what was presented, linked at the replay's end */
 	struct frc_reader_stats stats; /* the replay's, at its end */
 	char err[160];
 };
@@ -570,9 +577,10 @@ static void defaults(struct exporter *x, struct pb *def)
 }
 
 /* InternedData: every event name and annotation name, iid = its enum value. */
-static void interned_names(struct exporter *x, struct pb *idata)
+/* The display's names only when the capture has present rows: other traces stay as they were. */
+static void interned_names(struct exporter *x, struct pb *idata, bool presents)
 {
-	for (int i = 1; i < EN_COUNT; i++) {
+	for (int i = 1; i < (presents ? EN_COUNT : EN_PRESENT); i++) {
 		pb_reset(&x->tmp);
 		pb_u64(&x->tmp, IN_IID, (uint64_t)i);
 		pb_str(&x->tmp, IN_NAME, event_name[i]);
@@ -596,7 +604,7 @@ static void first_packet(struct exporter *x, const struct replay_info *info)
 	struct pb def = {0}, idata = {0}, cs = {0};
 
 	defaults(x, &def);
-	interned_names(x, &idata);
+	interned_names(x, &idata, info->stats.by_type[FRC_PRESENT] > 0);
 	clock_snapshot(x, info, &cs);
 	pb_reset(&x->pkt);
 	pb_u64(&x->pkt, PKT_SEQ_ID, SEQ_ID);
@@ -758,6 +766,119 @@ static int px_reading(void *ctx, const struct pipeline_reading *r)
 	return 0;
 }
 
+/* ------------------------------------------------------------ what was presented */
+
+/*
+ * A slice event on track at t with a flow: begin carries terminating_flow_ids (the present
+ * a submission's flow ends on), an instant flow_ids (the submission it starts from); flow
+ * 0: none.
+ */
+static void flow_event(struct exporter *x, uint64_t t, int type, uint64_t track,
+		       enum event_name name, uint32_t field, uint64_t flow)
+{
+	pb_reset(&x->ev);
+	pb_u64(&x->ev, TE_TYPE, (uint64_t)type);
+	if (track != x->main_track)
+		pb_u64(&x->ev, TE_TRACK, track);
+	if (name != EN_NONE)
+		pb_u64(&x->ev, TE_NAME_IID, name);
+	if (flow)
+		pb_fixed64(&x->ev, field, flow);
+	packet_start(x, t);
+	pb_msg(&x->pkt, PKT_TRACK_EVENT, &x->ev);
+	emit_packet(x);
+}
+
+/* A layer's track, a child of no process (SurfaceFlinger's, not the app's). */
+static uint64_t display_track(struct exporter *x, const struct display_layer *l)
+{
+	struct pb td = {0};
+	char name[320], esc[288];
+	uint64_t uuid = x->next_uuid++;
+
+	safe_name(esc, sizeof(esc), l->name[0] ? l->name : "(no name)");
+	snprintf(name, sizeof(name), "display layer %" PRIu32 " %s (presented)", l->id, esc);
+	pb_u64(&td, TD_UUID, uuid);
+	pb_str(&td, TD_NAME, name);
+	descriptor(x, &td);
+	pb_free(&td);
+	return uuid;
+}
+
+static bool valid_actual(int64_t t)
+{
+	return t > 0 && t < INT64_MAX;
+}
+
+/*
+ * Where row i's slice ends: the next row's actual present that is not back in time, when
+ * it closes a frame time from row i (no gap between, later: display.c's interval_ns), else
+ * row i's own (zero length).
+ */
+static uint64_t present_end(const struct display_layer *l, size_t i)
+{
+	int64_t a = l->row[i].p.actual;
+
+	for (size_t j = i + 1; j < l->n_row; j++) {
+		const struct display_row *r = &l->row[j];
+		if (!valid_actual(r->p.actual) ||
+		    (r->segment == l->row[i].segment && r->p.actual < a))
+			continue;
+		return r->interval_ns ? (uint64_t)r->p.actual : (uint64_t)a;
+	}
+	return (uint64_t)a;
+}
+
+/*
+ * One slice "present" per row with a valid actual present time, from it to the next one
+ * of the layer (a frame time, display.h), or of zero length when none follows (the last,
+ * before a gap or a present back in time); rows back in time get none. A linked row's
+ * slice ends the flow from an instant "presented" on the main surface's track at the
+ * call's ktime (flow id = the frame's seq + 1).
+ */
+static void display_layer_slices(struct exporter *x, const struct display_layer *l,
+				 uint64_t surface_track)
+{
+	const struct display *d = x->disp;
+	uint64_t track = display_track(x, l);
+	int64_t last = 0;
+	uint32_t seg = 0;
+
+	for (size_t i = 0; i < l->n_row; i++) {
+		const struct display_row *r = &l->row[i];
+		uint64_t flow = 0;
+
+		if (r->segment != seg) /* after a gap nothing is back in time (display.c) */
+			last = 0, seg = r->segment;
+		if (!valid_actual(r->p.actual) || r->p.actual < last)
+			continue;
+		last = r->p.actual;
+		if (l->call_of && l->call_of[i] != PL_NONE && surface_track) {
+			flow = d->call_seq[l->call_of[i]] + 1;
+			flow_event(x, d->call_ktime[l->call_of[i]], INSTANT, surface_track,
+				   EN_SHOWN, TE_FLOW_IDS, flow);
+		}
+		flow_event(x, (uint64_t)r->p.actual, SLICE_BEGIN, track, EN_PRESENT,
+			   TE_TERMINATING_FLOWS, flow);
+		flow_event(x, present_end(l, i), SLICE_END, track, EN_NONE, 0, 0);
+	}
+}
+
+/* After the replay (the link needs every row): a track per layer that has rows. */
+static void display_tracks(struct exporter *x)
+{
+	const struct display *d = x->disp;
+	uint64_t surface = 0;
+
+	for (size_t i = 0; i < x->n_surf; i++)
+		if (x->has_main && x->surf[i].pid == x->main_pid &&
+		    x->surf[i].surface == x->main_surface && x->surf[i].described)
+			surface = x->surf[i].uuid;
+	for (size_t i = 0; i < d->n_layers; i++)
+		if (d->layer[i].n_row)
+			display_layer_slices(x, &d->layer[i], surface);
+}
+
 static int px_end(void *ctx, const struct replay_info *info, const struct pipeline_stats *ps)
 {
 	struct exporter *x = ctx;
@@ -765,6 +886,8 @@ static int px_end(void *ctx, const struct replay_info *info, const struct pipeli
 	(void)ps;
 	x->stats = info->stats;
 	close_slices(x, 0);
+	if (x->disp)
+		display_tracks(x);
 	flush_pending(x);
 	return 0;
 }
@@ -810,7 +933,7 @@ int perfetto_export(const char *path, const struct replay_options *ropt, FILE *o
 	struct exporter *x = calloc(1, sizeof(*x));
 	struct submissions *t = NULL;
 	struct subm_feed feed = {.only_pid = true};
-	struct replay_sink sinks[2];
+	struct replay_sink sinks[3];
 	int rc;
 
 	if (!x) {
@@ -827,18 +950,25 @@ int perfetto_export(const char *path, const struct replay_options *ropt, FILE *o
 		x->main_pid = subm_main_pid(t)->pid;
 		x->main_surface = subm_main_pid(t)->main_surface;
 	}
+	rc = display_new(&x->disp, t);
+	if (rc) {
+		snprintf(err, errlen, "%s: out of memory", path);
+		goto cleanup;
+	}
 	feed.subm = t;
 	feed.pid_filter = x->main_pid;
 	feed.target = (struct replay_sink){.ctx = x, .record = sub_record, .delta = sub_delta};
-	sinks[0] = (struct replay_sink){.ctx = x,
+	/* the display first: its end links the rows before px_end draws them */
+	sinks[0] = display_sink(x->disp);
+	sinks[1] = (struct replay_sink){.ctx = x,
 					.begin = px_begin,
 					.record = px_record,
 					.delta = px_delta,
 					.reading = px_reading,
 					.end = px_end,
 					.error = px_error};
-	sinks[1] = subm_feed_sink(&feed);
-	rc = replay_run_source(&src, ropt, sinks, 2, err, errlen);
+	sinks[2] = subm_feed_sink(&feed);
+	rc = replay_run_source(&src, ropt, sinks, 3, err, errlen);
 	if (!rc && (x->pkt.oom || x->ev.oom || x->sub.oom || x->pend_ev.oom || x->intern.oom ||
 		    x->tmp.oom)) {
 		snprintf(err, errlen, "%s: out of memory", path);
@@ -847,6 +977,7 @@ int perfetto_export(const char *path, const struct replay_options *ropt, FILE *o
 	res->untracked = x->untracked;
 	res->stats = x->stats;
 cleanup:
+	display_free(x->disp);
 	subm_free(t);
 	pb_free(&x->pkt);
 	pb_free(&x->ev);

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "display.h"
 #include "report_chart.h"
 #include "score.h"
 #include "tracker_kind.h"
@@ -303,7 +304,7 @@ static int model_alloc(struct report_model **out)
 	m->charts = calloc(1, sizeof(*m->charts));
 	m->secs.count = calloc(REPORT_MAX_SECONDS, sizeof(*m->secs.count));
 	if (!m->surfaces || !m->charts || !m->secs.count || summary_new(&m->s_run) ||
-	    summary_new(&m->s_sub) || subm_new(&m->subm))
+	    summary_new(&m->s_sub) || subm_new(&m->subm) || display_new(&m->disp, m->subm))
 		return -ENOMEM;
 	return 0;
 }
@@ -339,11 +340,11 @@ static int model_replay(struct report_model *m, const struct replay_source *src,
 			size_t errlen)
 {
 	struct model_sink ms = {.m = m, .sub = summary_sink(m->s_sub), .charted = charted};
-	struct replay_sink count = subm_count_sink(m->subm), sinks[2 + MODEL_MAX_EXTRA];
+	struct replay_sink count = subm_count_sink(m->subm), sinks[3 + MODEL_MAX_EXTRA];
 	struct replay_lane *lanes = calloc(1 + (sc ? sc->n : 0), sizeof(*lanes));
 	struct replay_plan plan = {.scan = &count, .n_scan = 1, .lanes = lanes, .n_lanes = 1};
 	struct replay_sink lead;
-	size_t n_sinks = 2 + (n_extra < MODEL_MAX_EXTRA ? n_extra : MODEL_MAX_EXTRA);
+	size_t n_sinks = 3 + (n_extra < MODEL_MAX_EXTRA ? n_extra : MODEL_MAX_EXTRA);
 	int rc;
 
 	if (!lanes) {
@@ -360,8 +361,9 @@ static int model_replay(struct report_model *m, const struct replay_source *src,
 					.end = ms_end,
 					.warm_record = ms_warm_record,
 					.warm_delta = ms_warm_delta};
-	for (size_t i = 0; i + 2 < n_sinks; i++)
-		sinks[2 + i] = extra[i];
+	sinks[2] = display_sink(m->disp); /* what was presented (display capture records) */
+	for (size_t i = 0; i + 3 < n_sinks; i++)
+		sinks[3 + i] = extra[i];
 	lanes[0] = (struct replay_lane){NULL, sinks, n_sinks, NULL}; /* the replay's own tracker */
 	for (size_t i = 0; sc && i < sc->n; i++)
 		lanes[plan.n_lanes++] = score_lanes(sc->lanes)[i];
@@ -454,6 +456,7 @@ void report_model_free(struct report_model *m)
 	free(m->surfaces);
 	summary_free(m->s_sub);
 	summary_free(m->s_run);
+	display_free(m->disp);
 	subm_free(m->subm);
 	free(m);
 }

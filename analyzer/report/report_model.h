@@ -8,7 +8,8 @@
  * submissions (the main surfaces), its second pass feeds the report's lane, whose sinks
  * are: the tracker's summary (the heuristics' numbers), the submissions' summary (the
  * truth series of the main PID's main surface through the same statistics code), the
- * per-surface table and the per-second counts; for the HTML page also the charts'
+ * per-surface table, the per-second counts and what was presented (display.h: present
+ * rows linked to the main surface's calls); for the HTML page also the charts'
  * accumulators and one lane per tracker variant (the score table). Memory is bounded
  * independent of the capture's length (REPORT.md "Memory").
  */
@@ -55,6 +56,7 @@ struct report_seconds {
 };
 
 struct report_charts; /* report_chart.h */
+struct display;	      /* display.h */
 struct score_result;  /* score.h */
 
 struct report_model {
@@ -79,6 +81,8 @@ struct report_model {
 	/* owned */
 	struct summary *s_run, *s_sub;
 	struct submissions *subm;
+	/* what was presented (display.h): d->has when the capture has present records */
+	struct display *disp;
 };
 
 /*

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "display.h"
 #include "frc_escape.h"
 
 /* ------------------------------------------------------------ emit helpers */
@@ -311,6 +312,235 @@ static void sec_verdict(const struct em *x)
 	    m->run.fn.janks, m->run.fn.big_janks, m->sub.fn.janks, m->sub.fn.big_janks);
 	for (unsigned src = FRC_SOURCE_SYSFS; src <= FRC_SOURCE_EBPF; src++)
 		meter_verdict(x, src);
+	close_(x);
+}
+
+/* ------------------------------------------------------------ presented */
+
+/* A layer's display frame times: the summary's numbers, the windows, repeats and gaps. */
+static void layer_values(const struct em *x, const struct display_layer *l)
+{
+	const struct display *d = x->m->disp;
+	const struct summary_frame_numbers *fn = &l->v.fn;
+	bool has = fn->deltas > 0, win = d->n_win > 0;
+
+	val_u64(x, "id", l->id);
+	val(x, "name", RV_STR, l->name);
+	val_bool(x, "gone", l->gone);
+	val_u64(x, "rows", l->rows);
+	val_u64(x, "presents", l->presents);
+	val_f3(x, "display_fps", d->span_end > d->span_start, display_fps(d, l));
+	val_f3(x, "window_fps", d->n_full > 0, display_window_fps(d, l));
+	val_f3(x, "per_window_min", win, (double)l->win_min);
+	val_f3(x, "per_window_max", win, (double)l->win_max);
+	val_f3(x, "per_window_median", win, l->win_median);
+	val_u64(x, "frame_times", fn->deltas);
+	val_ms(x, "p50_ms", has, fn->p50_ns);
+	val_ms(x, "p90_ms", has, fn->p90_ns);
+	val_ms(x, "p95_ms", has, fn->p95_ns);
+	val_ms(x, "p99_ms", has, fn->p99_ns);
+	val_ms(x, "max_ms", has, fn->max_ns);
+	val_u64(x, "janks", fn->janks);
+	val_u64(x, "big_janks", fn->big_janks);
+	val_ms(x, "jank_time_ms", true, l->v.jank_ns);
+	val_f3(x, "stutter_percent", true, fn->stutter_pct);
+	if (l->repeat_intervals || !fn->deltas)
+		val_u64(x, "repeats", l->repeats);
+	else
+		val(x, "repeats", RV_NUM, NULL);
+	val_u64(x, "backwards", l->backwards);
+	val_u64(x, "gaps", l->gaps);
+	val_ms(x, "gap_unknown_ms", true, l->gap_unknown_ns);
+	val_u64(x, "gaps_unbounded", l->gaps_unbounded);
+}
+
+static void layer_rows(const struct em *x, const struct display_layer *l)
+{
+	const struct display *d = x->m->disp;
+	const struct summary_frame_numbers *fn = &l->v.fn;
+	char a[32], b[32], c[32], e[32];
+
+	row(x, "presents", "%" PRIu64 " of %" PRIu64 " rows (the rest: no valid present time)",
+	    l->presents, l->rows);
+	row(x, "display FPS", "%.3f (presents / %s s span)", display_fps(d, l),
+	    ms(a, 32, (d->span_end - d->span_start) / 1000));
+	if (d->n_win)
+		row(x, "window FPS", "%.3f (frame times in %" PRIu64 " full 1 s windows / windows)",
+		    display_window_fps(d, l), d->n_full);
+	if (d->n_win)
+		row(x, "per window", "min %" PRIu64 ", max %" PRIu64 ", median %.3f", l->win_min,
+		    l->win_max, l->win_median);
+	if (fn->deltas) {
+		row(x, "frame times p50/90/95/99", "%s / %s / %s / %s ms (present to present)",
+		    ms(a, 32, fn->p50_ns), ms(b, 32, fn->p90_ns), ms(c, 32, fn->p95_ns),
+		    ms(e, 32, fn->p99_ns));
+		row(x, "max frame time", "%s ms", ms(a, 32, fn->max_ns));
+	}
+	row(x, "janks / big janks", "%" PRIu64 " / %" PRIu64 " (PerfDog, display frame times)",
+	    fn->janks, fn->big_janks);
+	row(x, "stutter", "%.3f %%", fn->stutter_pct);
+	if (l->repeat_intervals || !fn->deltas)
+		row(x, "repeats", "%" PRIu64 " vsyncs showed the previous buffer again",
+		    l->repeats);
+	else
+		row(x, "repeats", "unknown (no vsync period)");
+	if (l->gaps)
+		row(x, "gaps", "%" PRIu64 " (%s ms unknown, %" PRIu64 " of unknown length)",
+		    l->gaps, ms(a, 32, l->gap_unknown_ns), l->gaps_unbounded);
+	if (l->backwards)
+		row(x, "back in time", "%" PRIu64 " presents before the previous one",
+		    l->backwards);
+}
+
+/* The content layer's link to the main surface (present_link.h) and its latency. */
+static void link_values(const struct em *x, const struct display_layer *l)
+{
+	const struct display *d = x->m->disp;
+	const struct pl_stats *st = &l->link;
+
+	open_(x, "link", NULL);
+	val(x, "rule", RV_STR, st->mode == PL_REPLACING ? "replacing" : "queueing");
+	val_ms(x, "tolerance_ms", true, PL_TOLERANCE_NS);
+	val_u64(x, "tight", st->tight);
+	val_u64(x, "by_order", st->by_order);
+	val_u64(x, "unlinked", st->unlinked);
+	val_u64(x, "dropped", st->dropped);
+	val_u64(x, "calls_before", st->before);
+	val_u64(x, "calls_after", st->after);
+	val_f3(x, "confidence", true, st->confidence);
+	val_u64(x, "latency_presents", d->latency_n);
+	val_ms(x, "latency_p50_ms", d->latency_n > 0, d->latency_p50_ns);
+	val_ms(x, "latency_p99_ms", d->latency_n > 0, d->latency_p99_ns);
+	val_ms(x, "latency_max_ms", d->latency_n > 0, d->latency_max_ns);
+	close_(x);
+}
+
+static void link_rows(const struct em *x, const struct display_layer *l)
+{
+	const struct display *d = x->m->disp;
+	const struct pl_stats *st = &l->link;
+	char a[32], b[32];
+
+	row(x, "dropped",
+	    "%" PRIu32 " calls never presented (%" PRIu32 " before the first linked, %" PRIu32
+	    " after the last)",
+	    st->dropped, st->before, st->after);
+	row(x, "never linked", "%" PRIu32 " presents", st->unlinked);
+	if (d->latency_n)
+		row(x, "submit->present", "p50 %s / p99 %s ms (%" PRIu64 " linked presents)",
+		    ms(a, 32, d->latency_p50_ns), ms(b, 32, d->latency_p99_ns), d->latency_n);
+	row(x, "link",
+	    "%s, tolerance 2 ms: %" PRIu32 " tight, %" PRIu32 " by order; confidence %.3f",
+	    st->mode == PL_REPLACING ? "replacing (more calls than presents)" : "queueing (FIFO)",
+	    st->tight, st->by_order, st->confidence);
+}
+
+static void display_head(const struct em *x)
+{
+	const struct display *d = x->m->disp;
+	const struct display_layer *c = display_content(d);
+	char main_surface[24];
+
+	snprintf(main_surface, sizeof(main_surface), "0x%" PRIx64, d->main_surface);
+	val_u64(x, "layers", d->n_layers);
+	val_u64(x, "layers_not_listed", d->layers_more);
+	if (d->vsync_records)
+		val_u64(x, "vsync_period_ns", d->vsync_period);
+	else
+		val(x, "vsync_period_ns", RV_NUM, NULL);
+	val_u64(x, "vsync_changes", d->vsync_changes);
+	val_bool(x, "link_cut", d->cut);
+	if (c)
+		val_u64(x, "content_layer", c->id);
+	else
+		val(x, "content_layer", RV_NUM, NULL);
+	if (d->vsync_records)
+		row(x, "vsync period", "%" PRIu64 " ns (%" PRIu64 " changes)", d->vsync_period,
+		    d->vsync_changes);
+	else
+		row(x, "vsync period", "unknown (no vsync record)");
+	if (c)
+		row(x, "content layer",
+		    "%" PRIu32 " (its presents link to pid %" PRIu32
+		    " surface %s, the main surface)",
+		    c->id, d->main_pid, main_surface);
+	else
+		row(x, "content layer", "none (no present links to the main surface)%s",
+		    d->cut ? ": capture past the link's limits" : "");
+	if (d->layers_more)
+		row(x, "more layers", "%" PRIu64 " not listed (%" PRIu64 " rows)", d->layers_more,
+		    d->rows_more);
+}
+
+static void sec_display(const struct em *x)
+{
+	const struct display *d = x->m->disp;
+	char key[32], label[48];
+
+	if (!d->has)
+		return; /* no display capture: the report is what it was */
+	open_(x, "presented", "presented (what SurfaceFlinger showed: dumpsys --latency rows)");
+	display_head(x);
+	for (size_t i = 0; i < d->n_layers; i++) {
+		const struct display_layer *l = &d->layer[i];
+		bool content = l == display_content(d);
+
+		snprintf(key, sizeof(key), "layer_%" PRIu32, l->id);
+		snprintf(label, sizeof(label), "layer %" PRIu32 "%s", l->id,
+			 content ? " (content)" : "");
+		open_(x, key, NULL);
+		layer_values(x, l);
+		if (content)
+			link_values(x, l);
+		close_(x);
+		x->e->row(x->e->ctx, label, l->name[0] ? l->name : "(no name)", true);
+		layer_rows(x, l);
+		if (content)
+			link_rows(x, l);
+	}
+	close_(x);
+}
+
+/* One heuristic's FPS against the content layer's display FPS. */
+static void display_error(const struct em *x, const char *key, const char *label, bool has,
+			  double est, double truth, const char *what)
+{
+	val_f3(x, key, has, report_error_pct(est, truth));
+	if (has)
+		row(x, label, "%.3f FPS, %+.3f %% vs %.3f FPS presented (%s)", est,
+		    report_error_pct(est, truth), truth, what);
+}
+
+static void sec_display_verdict(const struct em *x)
+{
+	const struct report_model *m = x->m;
+	const struct display *d = m->disp;
+	const struct display_layer *c = display_content(d);
+	double shown = c ? display_window_fps(d, c) : 0;
+	bool has = c && d->n_full > 0 && shown > 0;
+	char label[64];
+
+	if (!d->has)
+		return;
+	open_(x, "display_verdict", "heuristics vs display (the content layer)");
+	val_f3(x, "display_window_fps", c && d->n_full > 0, shown);
+	snprintf(label, sizeof(label), "tracker %s", m->tracker);
+	display_error(x, "tracker_window_fps_error_percent", label, has,
+		      window_fps(m, m->secs.trk_frames), shown, "window FPS");
+	display_error(x, "submitted_window_fps_error_percent", "submitted", has,
+		      window_fps(m, m->secs.sub_frames), shown, "window FPS");
+	for (unsigned src = FRC_SOURCE_SYSFS; src <= FRC_SOURCE_EBPF; src++) {
+		const struct summary_source *st = &m->run.src[src];
+		char key[48], a[32];
+
+		snprintf(key, sizeof(key), "meter_%s_error_percent", frc_source_name(src, "none"));
+		snprintf(label, sizeof(label), "meter (%s)", frc_source_name(src, "none"));
+		summary_fmt_fps3(a, sizeof(a), st->count, st->sum_micro);
+		display_error(x, key, label, has && st->count, strtod(a, NULL), shown,
+			      "mean reading vs window FPS");
+	}
+	if (!has)
+		row(x, "display", "no content layer or no full window to compare with");
 	close_(x);
 }
 
@@ -662,10 +892,13 @@ static const struct {
 	void (*emit)(const struct em *x);
 	bool full, golden;
 } sections[] = {
-    {sec_submissions, true, true}, {sec_verdict, true, false}, {sec_capture, true, false},
-    {sec_status, false, true},	   {sec_replay, true, false},  {sec_accounting, true, true},
-    {sec_frame_times, true, true}, {sec_janks, true, true},    {sec_readings, true, true},
-    {sec_sysfs, true, true},	   {sec_fidelity, true, true},
+    {sec_display, true, true},	   {sec_submissions, true, true},
+    {sec_verdict, true, false},	   {sec_display_verdict, true, false},
+    {sec_capture, true, false},	   {sec_status, false, true},
+    {sec_replay, true, false},	   {sec_accounting, true, true},
+    {sec_frame_times, true, true}, {sec_janks, true, true},
+    {sec_readings, true, true},	   {sec_sysfs, true, true},
+    {sec_fidelity, true, true},
 };
 
 void report_emit(const struct report_model *m, enum report_view view, bool with_path,

@@ -24,7 +24,12 @@
 #     exactly the submission intervals of REPORT.md "Perfetto trace": each call of a
 #     (pid, surface) ends the open slice at the call (at the slice's begin if the call is
 #     earlier) and begins the next; exit of the pid, or the capture's end, ends the open
-#     slice at its begin (its surface's last call: zero length).
+#     slice at its begin (its surface's last call: zero length);
+#   - per display layer track ("display layer ID ..."): one slice "present" per present row
+#     of the layer with a valid actual time (not one back in time), from it to the next
+#     such row's actual when no present_gap lies between and it is later, else of zero
+#     length; a present's terminating flow id F starts at exactly one instant "presented"
+#     on the main surface's track at the ktime of the frame record number F - 1.
 import sys
 
 
@@ -180,6 +185,9 @@ def extra_samples(seq, te, t):
     return [(u, t, v) for u, v in zip(uuids, values)]
 
 
+FLOWS = []  # (start | end, id, ktime, track, event name), filled by track_events
+
+
 def track_events(trace):
     """Every track event as (ktime, type, track, name, annotations) in trace order, the
     track descriptors by uuid, and the counter samples as (track, ktime, value)."""
@@ -210,6 +218,10 @@ def track_events(trace):
         if name is None and "name_iid" in te:
             name = resolve(seq, seq.event_names, num(te, "name_iid"), "event name")
         events.append((t, one(te, "type"), track, name, annotations(seq, te)))
+        for f in te.get("flow_ids", []):
+            FLOWS.append(("start", int(f), t, track, name))
+        for f in te.get("terminating_flow_ids", []):
+            FLOWS.append(("end", int(f), t, track, name))
         if one(te, "type") == "TYPE_COUNTER":
             samples.append((track, t, float(one(te, "double_counter_value", "nan"))))
         samples.extend(extra_samples(seq, te, t))
@@ -244,6 +256,10 @@ def read_export(path):
                 recs.append(("frame", int(w[1]), int(w[2]), int(w[3]), int(w[4], 16), surface))
             elif w and w[0] in ("exit", "attach"):
                 recs.append((w[0], int(w[1]), int(w[2])))
+            elif w and w[0] == "present":
+                recs.append(("present", int(w[1]), int(w[2]), int(w[4])))
+            elif w and w[0] == "present_gap":
+                recs.append(("present_gap", int(w[1]), int(w[2])))
     return recs
 
 
@@ -341,6 +357,8 @@ def check_slices(events, tracks, recs):
     for t, typ, track, name, _ in events:
         if typ not in ("TYPE_SLICE_BEGIN", "TYPE_SLICE_END"):
             continue
+        if (text(tracks[track], "name") or "").startswith("display layer "):
+            continue  # check_display
         key = surface_key(tracks, tracks[track])
         if key is None:
             fail("a slice on track %d, which is no surface track" % track)
@@ -370,6 +388,63 @@ def check_slices(events, tracks, recs):
     return sum(len(v) for v in got.values())
 
 
+def expected_presents(recs):
+    """layer -> [(begin, end)] by REPORT.md's rule, from the present records alone."""
+    out, last, gap = {}, {}, {}
+    for r in recs:
+        if r[0] == "present_gap":  # after a gap nothing is back in time
+            gap[r[2]], last[r[2]] = True, 0
+        if r[0] != "present" or not 0 < r[3] < 2**63 - 1:
+            continue
+        layer, a, slices = r[2], r[3], out.setdefault(r[2], [])
+        if a < last.get(layer, 0):
+            continue  # back in time: no slice
+        if slices and not gap.get(layer) and a > slices[-1][0]:
+            slices[-1] = (slices[-1][0], a)
+        slices.append((a, a))
+        last[layer], gap[layer] = a, False
+    return out
+
+
+def check_display(events, tracks, recs):
+    got = {}
+    for t, typ, track, name, _ in events:
+        tname = text(tracks[track], "name") or ""
+        if not tname.startswith("display layer ") or typ not in ("TYPE_SLICE_BEGIN",
+                                                                  "TYPE_SLICE_END"):
+            continue
+        slices = got.setdefault(int(tname.split()[2]), [])
+        if typ == "TYPE_SLICE_BEGIN":
+            if name != "present" or (slices and slices[-1][1] is None):
+                fail("display layer %s: slice %s begins at %d inside an open one" %
+                     (tname, name, t))
+            slices.append((t, None))
+        else:
+            if not slices or slices[-1][1] is not None or t < slices[-1][0]:
+                fail("display %s: a slice ends at %d with none open or before it began" %
+                     (tname, t))
+            slices[-1] = (slices[-1][0], t)
+    want = expected_presents(recs)
+    if got != {k: v for k, v in want.items() if v}:
+        fail("display slices %s, the records give %s" %
+             ({k: len(v) for k, v in got.items()}, {k: len(v) for k, v in want.items()}))
+    frames = [r for r in recs if r[0] == "frame"]
+    starts = {}
+    for kind, f, t, track, name in FLOWS:
+        if kind == "start":
+            if f in starts or name != "presented":
+                fail("flow %d starts twice, or at %s" % (f, name))
+            starts[f] = (t, track)
+    ends = [f for kind, f, _, _, _ in FLOWS if kind == "end"]
+    if sorted(ends) != sorted(starts) or len(set(ends)) != len(ends):
+        fail("%d flows start, %d end" % (len(starts), len(ends)))
+    for f, (t, track) in starts.items():
+        if not 0 < f <= len(frames) or frames[f - 1][1] != t or \
+                surface_key(tracks, tracks[track]) != (frames[f - 1][2], frames[f - 1][5]):
+            fail("flow %d starts at %d, not at frame %d's call on its surface" % (f, t, f - 1))
+    return sum(len(v) for v in got.values()), len(ends)
+
+
 def main():
     if len(sys.argv) != 3:
         print("usage: perfetto_check.py DECODED.txt EXPORT.txt")
@@ -382,7 +457,9 @@ def main():
     n_instants = check_instants(events, tracks, recs)
     n_slices = check_slices(events, tracks, recs)
     n_intervals = check_counters(tracks, samples, recs)
-    print("instants=%d slices=%d intervals=%d" % (n_instants, n_slices, n_intervals))
+    n_presents, n_flows = check_display(events, tracks, recs)
+    print("instants=%d slices=%d intervals=%d presents=%d flows=%d" %
+          (n_instants, n_slices, n_intervals, n_presents, n_flows))
 
 
 main()

@@ -10,7 +10,8 @@
 #     instant per frame record at its ktime on its thread, the surface slices balanced and
 #     exactly the submission intervals of REPORT.md (the last slice of each surface ends at
 #     its last call), the main surface's FPS and frame time samples exactly its truth
-#     series; the instants also number the frames `report --json` counts; the same for a
+#     series, the display layers' present slices and their flows from the linked calls;
+#     the instants also number the frames `report --json` counts; the same for a
 #     generated capture with more distinct buffers than the exporter keeps interned;
 #   - the hand scenario with realtime.offset_ns decodes to exactly perfetto_hand.golden
 #     (scripts/update-goldens.sh rewrites it), its clock snapshot puts REALTIME at
@@ -43,7 +44,7 @@ check() {
 		fail "$1: $calls queueBuffer instants, $frames frames"
 }
 n=0
-for frc in "$fixtures"/*.frc; do
+for frc in "$fixtures"/*.frc "$fixtures"/display/*.frc; do
 	name=$(basename "$frc" .frc)
 	"$fa" perfetto "$frc" -o "$work/$name.pftrace" 2>"$work/$name.err" ||
 		fail "$name: perfetto refused the fixture: $(cat "$work/$name.err")"
@@ -54,6 +55,10 @@ for frc in "$fixtures"/*.frc; do
 	n=$((n + 1))
 done
 [ "$n" -gt 0 ] || fail "no fixture trace was checked"
+# The display fixture (its header): 240 rows with a valid present time, each linked to the
+# call it shows: 240 present slices, 240 flows from a call to its present.
+grep -q ' presents=240 flows=240$' "$work/present_mailbox.check" ||
+	fail "present_mailbox: $(cat "$work/present_mailbox.check"), want 240 presents and flows"
 # More distinct buffers (3000) than the exporter remembers interned (1024), on 5 surfaces
 # and 2 threads: every annotation must still name its own call's values.
 awk 'BEGIN { for (i = 0; i < 3000; i++)

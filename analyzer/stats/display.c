@@ -1,0 +1,428 @@
+/* SPDX-License-Identifier: MIT */
+/* display.c - the presented numbers of a capture (see display.h, REPORT.md "Presented"). */
+#include "display.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "windows.h"
+
+int display_new(struct display **out, const struct submissions *subm)
+{
+	struct display *d = calloc(1, sizeof(*d));
+
+	*out = d;
+	if (!d)
+		return -ENOMEM;
+	d->subm = subm;
+	d->content = -1;
+	return 0;
+}
+
+void display_free(struct display *d)
+{
+	if (!d)
+		return;
+	for (size_t i = 0; i < d->n_layers; i++) {
+		summary_free(d->layer[i].s);
+		free(d->layer[i].win);
+		free(d->layer[i].row);
+		free(d->layer[i].call_of);
+	}
+	free(d->call_ktime);
+	free(d->call_seq);
+	free(d);
+}
+
+/* Grow *p (elements of size sz, *cap of them) to hold one more; false when it cannot. */
+static bool grow(void **p, size_t *cap, size_t n, size_t sz, size_t max)
+{
+	if (n < *cap)
+		return true;
+	if (n >= max)
+		return false;
+	size_t ncap = *cap ? *cap * 2 : 1024;
+	void *np = realloc(*p, (ncap > max ? max : ncap) * sz);
+	if (!np)
+		return false;
+	*p = np;
+	*cap = ncap > max ? max : ncap;
+	return true;
+}
+
+static int dp_begin(void *ctx, const struct replay_info *info)
+{
+	struct display *d = ctx;
+	const struct subm_pid *mp = subm_main_pid(d->subm);
+
+	d->info = info;
+	/* pass 1 counted the present records: without any, no call is kept (memory stays the
+	 * report's, bounded whatever the capture's length) */
+	d->has_main = mp != NULL && info->stats.by_type[FRC_PRESENT] > 0;
+	d->main_pid = mp ? mp->pid : 0;
+	d->main_surface = mp ? mp->main_surface : 0;
+	d->span_start = info->span_start;
+	d->span_end = info->span_end;
+	d->n_full =
+	    info->span_end > info->span_start ? (info->span_end - info->span_start) / WIN_NS : 0;
+	d->n_win = d->n_full > DISPLAY_MAX_WINDOWS ? DISPLAY_MAX_WINDOWS : (size_t)d->n_full;
+	return 0;
+}
+
+/* The layer with id, made on its first record (NULL: past the table, or out of memory). */
+static struct display_layer *layer_of(struct display *d, uint32_t id, uint64_t ktime, int *rc)
+{
+	struct display_layer *l;
+	struct replay_sink s;
+
+	*rc = 0;
+	for (size_t i = 0; i < d->n_layers; i++)
+		if (d->layer[i].id == id)
+			return &d->layer[i];
+	if (d->n_layers == DISPLAY_MAX_LAYERS) {
+		d->layers_more++;
+		return NULL;
+	}
+	l = &d->layer[d->n_layers];
+	memset(l, 0, sizeof(*l));
+	l->id = id;
+	l->first_ktime = ktime;
+	*rc = summary_new(&l->s);
+	if (!*rc && d->n_win && !(l->win = calloc(d->n_win, sizeof(*l->win))))
+		*rc = -ENOMEM;
+	if (*rc) {
+		summary_free(l->s);
+		return NULL;
+	}
+	d->n_layers++;
+	s = summary_sink(l->s);
+	*rc = s.begin(s.ctx, d->info);
+	return *rc ? NULL : l;
+}
+
+static void main_call(struct display *d, const struct frc_record *rec, uint64_t seq)
+{
+	size_t cap = d->cap_call;
+
+	if (!d->has_main || rec->u.frame.pid != d->main_pid ||
+	    rec->u.frame.surface != d->main_surface)
+		return;
+	/* present_link needs ascending calls: a call back in time (a clock step) is left out */
+	if (d->n_call && rec->ktime_ns < d->call_ktime[d->n_call - 1]) {
+		d->calls_backwards++;
+		return;
+	}
+	if (!grow((void **)&d->call_ktime, &cap, d->n_call, sizeof(uint64_t), DISPLAY_MAX_CALLS) ||
+	    !grow((void **)&d->call_seq, &d->cap_call, d->n_call, sizeof(uint64_t),
+		  DISPLAY_MAX_CALLS)) {
+		d->cut = true;
+		return;
+	}
+	d->call_ktime[d->n_call] = rec->ktime_ns;
+	d->call_seq[d->n_call++] = seq;
+}
+
+/* A present time SurfaceFlinger measured: not -1 (invalid), 0 (unused), INT64_MAX (pending). */
+static bool valid_time(int64_t t)
+{
+	return t > 0 && t < INT64_MAX;
+}
+
+/* A display frame time d ending at t, in row r: its window and its repeated vsyncs. */
+static void count_interval(struct display *dp, struct display_layer *l, struct display_row *r,
+			   uint64_t t, uint64_t d)
+{
+	uint64_t period = dp->vsync_period;
+
+	r->interval_ns = d;
+	if (t >= dp->span_start) {
+		uint64_t w = (t - dp->span_start) / WIN_NS;
+		if (w < dp->n_full) {
+			l->win_frames++;
+			r->window = (uint32_t)(w < UINT32_MAX ? w : UINT32_MAX - 1);
+		}
+		if (w < dp->n_win)
+			l->win[w]++;
+	}
+	if (!period)
+		return;
+	/* k vsync periods, rounded to the nearest: k - 1 vsyncs showed the previous buffer */
+	uint64_t k = d / period + (d % period >= period - period / 2);
+	l->repeat_intervals++;
+	if (k >= 2)
+		l->repeats += k - 1;
+}
+
+/* Keep the row for the link (and the db); past the limit a scratch row, and no link. */
+static struct display_row *keep_row(struct display *dp, struct display_layer *l,
+				    const struct frc_record *rec, struct display_row *scratch)
+{
+	const struct frc_present *p = &rec->u.present;
+	struct display_row *r = scratch;
+
+	if (grow((void **)&l->row, &l->cap_row, l->n_row, sizeof(*l->row), DISPLAY_MAX_ROWS))
+		r = &l->row[l->n_row++];
+	else
+		dp->cut = true;
+	*r =
+	    (struct display_row){.p = {p->desired, p->actual, p->ready},
+				 .ktime = rec->ktime_ns,
+				 .period_ns = dp->vsync_period,
+				 .segment = (uint32_t)(l->gaps < UINT32_MAX ? l->gaps : UINT32_MAX),
+				 .window = UINT32_MAX};
+	return r;
+}
+
+static int present_row(struct display *dp, const struct frc_record *rec)
+{
+	const struct frc_present *p = &rec->u.present;
+	struct display_row scratch, *r;
+	int rc;
+	struct display_layer *l = layer_of(dp, p->layer, rec->ktime_ns, &rc);
+
+	dp->has = true;
+	if (!l) {
+		dp->rows_more += !rc;
+		return rc;
+	}
+	l->rows++;
+	r = keep_row(dp, l, rec, &scratch);
+	if (!valid_time(p->actual))
+		return 0;
+	l->presents++;
+	if (l->last_actual && p->actual < l->last_actual) {
+		l->backwards++;
+		return 0;
+	}
+	if (l->last_actual && p->actual > l->last_actual) {
+		uint64_t t = (uint64_t)p->actual, d = t - (uint64_t)l->last_actual;
+		struct pipeline_delta pd = {.pid = l->id, .ktime_ns = t, .delta_ns = d};
+		struct replay_sink s = summary_sink(l->s);
+
+		count_interval(dp, l, r, t, d);
+		rc = s.delta(s.ctx, &pd);
+	}
+	l->last_actual = p->actual;
+	return rc;
+}
+
+/* Rows lost: no frame time across the gap, PerfDog's window starts again after it. */
+static int present_gap(struct display *dp, const struct frc_record *rec)
+{
+	const struct frc_present_gap *g = &rec->u.gap;
+	struct frc_record reset = {.type = FRC_EXIT, .ktime_ns = rec->ktime_ns};
+	struct replay_sink s;
+	int rc;
+	struct display_layer *l = layer_of(dp, g->layer, rec->ktime_ns, &rc);
+
+	if (!l)
+		return rc;
+	l->gaps++;
+	if (valid_time(g->before) && valid_time(g->after) && g->after > g->before)
+		l->gap_unknown_ns += (uint64_t)(g->after - g->before);
+	else
+		l->gaps_unbounded++;
+	l->last_actual = 0;
+	reset.u.exit.pid = l->id;
+	s = summary_sink(l->s);
+	return s.record(s.ctx, &reset, 0);
+}
+
+static int dp_record(void *ctx, const struct frc_record *rec, uint64_t frame_seq)
+{
+	struct display *d = ctx;
+	struct display_layer *l;
+	int rc = 0;
+
+	switch (rec->type) {
+	case FRC_FRAME:
+		main_call(d, rec, frame_seq);
+		break;
+	case FRC_LAYER:
+		l = layer_of(d, rec->u.layer.id, rec->ktime_ns, &rc);
+		if (l && rec->u.layer.gone) {
+			l->gone = true;
+			l->gone_ktime = rec->ktime_ns;
+		} else if (l) {
+			snprintf(l->name, sizeof(l->name), "%s", rec->u.layer.name);
+		}
+		break;
+	case FRC_PRESENT:
+		rc = present_row(d, rec);
+		break;
+	case FRC_VSYNC:
+		d->vsync_changes += d->vsync_records && rec->u.vsync.period_ns != d->vsync_period;
+		d->vsync_records++;
+		d->vsync_period = rec->u.vsync.period_ns;
+		break;
+	case FRC_PRESENT_GAP:
+		rc = present_gap(d, rec);
+		break;
+	default:
+		break;
+	}
+	return rc;
+}
+
+static int cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* Per-window min, max and median (of an even count: the mean of the middle two). */
+static int finish_windows(struct display *d, struct display_layer *l)
+{
+	uint32_t *s;
+
+	if (!d->n_win)
+		return 0;
+	s = malloc(d->n_win * sizeof(*s));
+	if (!s)
+		return -ENOMEM;
+	memcpy(s, l->win, d->n_win * sizeof(*s));
+	qsort(s, d->n_win, sizeof(*s), cmp_u32);
+	l->win_min = s[0];
+	l->win_max = s[d->n_win - 1];
+	l->win_median =
+	    d->n_win % 2 ? s[d->n_win / 2] : ((double)s[d->n_win / 2 - 1] + s[d->n_win / 2]) / 2;
+	free(s);
+	return 0;
+}
+
+static int link_layer(struct display *d, struct display_layer *l)
+{
+	struct pl_present *rows = malloc((l->n_row ? l->n_row : 1) * sizeof(*rows));
+
+	l->call_of = malloc((l->n_row ? l->n_row : 1) * sizeof(*l->call_of));
+	if (!rows || !l->call_of) {
+		free(rows);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < l->n_row; i++)
+		rows[i] = l->row[i].p;
+	present_link(d->call_ktime, d->n_call, rows, l->n_row, PL_TOLERANCE_NS, l->call_of,
+		     &l->link);
+	free(rows);
+	return 0;
+}
+
+/* Nearest rank, as the summary's: the ceil(p/100 * n)-th smallest of the sorted v[0..n). */
+static uint64_t rank_of(const uint64_t *v, size_t n, unsigned p)
+{
+	size_t r = (n * p + 99) / 100;
+
+	return v[(r ? r : 1) - 1];
+}
+
+/* Submit to present of the content layer: actual present - the linked call's ktime. */
+static int latency(struct display *d, const struct display_layer *l)
+{
+	uint64_t *v = malloc((l->n_row ? l->n_row : 1) * sizeof(*v));
+	size_t n = 0;
+
+	if (!v)
+		return -ENOMEM;
+	for (size_t i = 0; i < l->n_row; i++) {
+		const struct pl_present *p = &l->row[i].p;
+		if (l->call_of[i] == PL_NONE || !valid_time(p->actual))
+			continue;
+		if ((uint64_t)p->actual < d->call_ktime[l->call_of[i]])
+			d->latency_negative++;
+		else
+			v[n++] = (uint64_t)p->actual - d->call_ktime[l->call_of[i]];
+	}
+	qsort(v, n, sizeof(*v), cmp_u64);
+	d->latency_n = n;
+	if (n) {
+		d->latency_p50_ns = rank_of(v, n, 50);
+		d->latency_p99_ns = rank_of(v, n, 99);
+		d->latency_max_ns = v[n - 1];
+	}
+	free(v);
+	return 0;
+}
+
+/* The content layer: the most linked rows (ties: the first layer seen); none linked: -1. */
+static void choose_content(struct display *d)
+{
+	uint64_t best = 0;
+
+	d->content = -1;
+	for (size_t i = 0; i < d->n_layers; i++) {
+		const struct pl_stats *st = &d->layer[i].link;
+		if (st->tight + st->by_order > best) {
+			best = st->tight + st->by_order;
+			d->content = (int)i;
+		}
+	}
+}
+
+static int dp_end(void *ctx, const struct replay_info *info, const struct pipeline_stats *ps)
+{
+	struct display *d = ctx;
+	int rc = 0;
+
+	for (size_t i = 0; !rc && i < d->n_layers; i++) {
+		struct display_layer *l = &d->layer[i];
+		struct replay_sink s = summary_sink(l->s);
+
+		rc = s.end(s.ctx, info, ps);
+		summary_view(l->s, &l->v);
+		if (!rc)
+			rc = finish_windows(d, l);
+		if (!rc && !d->cut)
+			rc = link_layer(d, l);
+	}
+	if (!rc && !d->cut)
+		choose_content(d);
+	if (!rc && d->content >= 0)
+		rc = latency(d, &d->layer[d->content]);
+	d->info = NULL;
+	return rc;
+}
+
+static const char *dp_error(void *ctx)
+{
+	(void)ctx;
+	return "display: out of memory";
+}
+
+struct replay_sink display_sink(struct display *d)
+{
+	return (struct replay_sink){
+	    .ctx = d, .begin = dp_begin, .record = dp_record, .end = dp_end, .error = dp_error};
+}
+
+bool display_row_tight(const struct display *d, const struct display_layer *l, size_t i)
+{
+	/* present_link's own test: a by-order link is never within the tolerance */
+	return (int64_t)((uint64_t)l->row[i].p.desired - d->call_ktime[l->call_of[i]]) <=
+	       PL_TOLERANCE_NS;
+}
+
+const struct display_layer *display_content(const struct display *d)
+{
+	return d->content >= 0 ? &d->layer[d->content] : NULL;
+}
+
+double display_fps(const struct display *d, const struct display_layer *l)
+{
+	uint64_t span = d->span_end > d->span_start ? d->span_end - d->span_start : 0;
+
+	return span ? (double)l->presents * 1e9 / (double)span : 0;
+}
+
+double display_window_fps(const struct display *d, const struct display_layer *l)
+{
+	return d->n_full ? (double)l->win_frames / (double)d->n_full : 0;
+}

@@ -1,0 +1,421 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * test_display.c - what SurfaceFlinger presented, in `frameanalyze report` (the
+ * "presented" section, REPORT.md "Presented") and `frameanalyze db` (its tables). Every
+ * case runs the real binary; each expected number is worked out by hand in the comment
+ * above it from the scenario's construction (fixtures/display/present_mailbox.txt's
+ * header, or the small text written here), never taken from the program's output.
+ * One executable, each case its own CTest test (analyzer.display_<case>).
+ */
+#include <check.h>
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "frc_case.h"
+
+static char dir[256];
+static char *out_text, *err_text;
+
+static char *slurp(const char *p)
+{
+	FILE *f = fopen(p, "rb");
+	char *buf = NULL;
+	size_t n = 0, cap = 0, r;
+
+	if (!f)
+		return NULL;
+	do {
+		if (n + 4097 > cap) {
+			cap = (n + 4097) * 2;
+			buf = realloc(buf, cap);
+			ck_assert_ptr_nonnull(buf);
+		}
+		r = fread(buf + n, 1, 4096, f);
+		n += r;
+	} while (r > 0);
+	fclose(f);
+	buf[n] = 0;
+	return buf;
+}
+
+static const char *path(const char *name)
+{
+	static char p[8][512];
+	static int next;
+	char *s = p[next++ % 8];
+
+	snprintf(s, 512, "%s/%s", dir, name);
+	return s;
+}
+
+/* Run "CMD" through the shell; stdout in out_text, stderr in err_text; the exit code. */
+static int run(const char *cmd)
+{
+	char full[2600];
+	int st;
+
+	snprintf(full, sizeof(full), "%s >'%s/out' 2>'%s/err'", cmd, dir, dir);
+	st = system(full);
+	ck_assert(WIFEXITED(st));
+	free(out_text);
+	free(err_text);
+	out_text = slurp(path("out"));
+	err_text = slurp(path("err"));
+	ck_assert_ptr_nonnull(out_text);
+	ck_assert_ptr_nonnull(err_text);
+	return WEXITSTATUS(st);
+}
+
+static int fa(const char *args)
+{
+	char cmd[1800];
+
+	snprintf(cmd, sizeof(cmd), "'%s' %s", FRAMEANALYZE_BIN, args);
+	return run(cmd);
+}
+
+#define ck_out_has(s) ck_assert_msg(strstr(out_text, s), "stdout lacks [%s]:\n%s", s, out_text)
+
+static void setup(void)
+{
+	snprintf(dir, sizeof(dir), "/tmp/test_display.XXXXXX");
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+}
+
+static void teardown(void)
+{
+	char cmd[300];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	ck_assert_int_eq(system(cmd), 0);
+}
+
+#define MAILBOX FIXTURES_BIN_DIR "/display/present_mailbox.frc"
+
+/*
+ * present_mailbox (its header has the construction; P = 8333333, L(k) = 1008000000 + kP,
+ * actual = L(k) + P = L(k+1)):
+ * - rows: A 120 (k = 0..119) + B 60 (k = 120..238 even) + C 60 (k = 260..378 even) = 240,
+ *   every actual valid: presents 240.
+ * - span: the first record (vsync, layers) at 1000000000 .. the last, C's k = 378 row at
+ *   L(379) + 100 us = 1008000000 + 379 * 8333333 + 100000 = 4166433207: 3.166433207 s;
+ *   display FPS = 240 / 3.166433207 = 75.795 (75.7950...); 3 full windows.
+ * - frame times: A's 119 (P each), A->B (k = 119 -> 120: P), B's 59 (2P), none across the
+ *   gap, C's 59 (2P): 238 = 120 x P + 118 x 2P. Nearest rank: p50 = 119th = P -> 8.333;
+ *   p90 = 215th, p95 = 227th, p99 = 236th, max: 2P -> 16.666 (truncated to the us).
+ * - windows [1 s + w s, ...), a frame time in the window of its end L(j), j = k + 1:
+ *   L(j) < 2 s <=> jP < 992 ms <=> j <= 119: A's ends j = 2..119: 118; window 1: A's j =
+ *   120 and B's 60 (j = 121..239, L(239) = 1.999666587 s): 61; window 2: C's ends j = 263,
+ *   265 .. and L(j) < 3 s <=> j <= 359: (359 - 263) / 2 + 1 = 49. Window FPS =
+ *   (118 + 61 + 49) / 3 = 76.000; min 49, max 118, median 61.
+ * - repeats: a 2P frame time is 2 vsyncs: 1 repeat; 118 of them; P: none. 118.
+ * - the gap: after - before = L(261) - L(239) = 22P = 183333326 ns: 183.333 ms, bounded.
+ * - no frame time > 84 ms: 0 janks, stutter 0.000.
+ * - link: 361 calls (231 + 60 + 10 + 60), each row's desired 20 us after its call (tight,
+ *   2 ms): 240 tight. More calls than rows (361 > 1.01 x 240): "replacing". The first linked
+ *   call is A's k = 0 late call, index 1 (the 6 ms one of k = 0 comes first): before 1; the
+ *   last linked is the last call: after 0; dropped = (360 - 1 + 1) - 240 = 120 (A's 110
+ *   replaced early calls of k = 1..119, 119 - 9 of them, and the gap's 10). Confidence 1.
+ * - submit -> present: A and B: L(k) + P - (L(k) - 0.5 ms) = 8833333 (180 rows); C: P +
+ *   3 ms = 11333333 (60). p50 = 120th = 8.833, p99 = 238th = 11.333.
+ */
+START_TEST(mailbox_json)
+{
+	ck_assert_int_eq(fa("report --json '" MAILBOX "'"), 0);
+	/* the report opens with what was presented */
+	ck_out_has("{\n  \"frameanalyze_report\": 1,\n  \"presented\": {\n    \"layers\": 2,\n");
+	ck_out_has("    \"vsync_period_ns\": 8333333,\n    \"vsync_changes\": 0,\n");
+	ck_out_has("    \"content_layer\": 1,\n");
+	ck_out_has("      \"rows\": 240,\n      \"presents\": 240,\n"
+		   "      \"display_fps\": 75.795,\n      \"window_fps\": 76.000,\n"
+		   "      \"per_window_min\": 49.000,\n      \"per_window_max\": 118.000,\n"
+		   "      \"per_window_median\": 61.000,\n      \"frame_times\": 238,\n"
+		   "      \"p50_ms\": 8.333,\n      \"p90_ms\": 16.666,\n"
+		   "      \"p95_ms\": 16.666,\n      \"p99_ms\": 16.666,\n"
+		   "      \"max_ms\": 16.666,\n      \"janks\": 0,\n      \"big_janks\": 0,\n");
+	ck_out_has("      \"stutter_percent\": 0.000,\n      \"repeats\": 118,\n");
+	ck_out_has("      \"gaps\": 1,\n      \"gap_unknown_ms\": 183.333,\n"
+		   "      \"gaps_unbounded\": 0,\n");
+	ck_out_has("        \"rule\": \"replacing\",\n        \"tolerance_ms\": 2.000,\n"
+		   "        \"tight\": 240,\n        \"by_order\": 0,\n        \"unlinked\": 0,\n"
+		   "        \"dropped\": 120,\n        \"calls_before\": 1,\n"
+		   "        \"calls_after\": 0,\n        \"confidence\": 1.000,\n"
+		   "        \"latency_presents\": 240,\n        \"latency_p50_ms\": 8.833,\n"
+		   "        \"latency_p99_ms\": 11.333,\n");
+	/* layer 2 (the window) is followed, shows nothing */
+	ck_out_has("      \"name\": \"com.example.game/com.example.game.MainActivity#40\",\n"
+		   "      \"gone\": false,\n      \"rows\": 0,\n      \"presents\": 0,\n");
+}
+END_TEST
+
+/*
+ * The text view, and the verdict against the display: submitted window FPS = intervals of
+ * the main surface in the full windows / 3. Window 0 holds all of A's 231 calls (the last,
+ * k = 119's late one, at 1008000000 + 119P - 0.5 ms = 1999166627 < 2 s): 230 intervals;
+ * window 1 B's 60 calls (2007499960 .. 2990833254); window 2 the gap's 10 (from 3007499920)
+ * and C's calls at 1005000000 + kP below 4 s, k <= 358: 50. (230 + 60 + 60) / 3 = 116.667
+ * against 76: (350 - 228) / 228 = +53.509 %.
+ */
+START_TEST(mailbox_text)
+{
+	ck_assert_int_eq(fa("report '" MAILBOX "'"), 0);
+	ck_assert_msg(!strncmp(out_text, "presented (", 11), "%s", out_text);
+	ck_out_has("  content layer            1 (its presents link to pid 2100 surface "
+		   "0xb4000078e2a45c10, the main surface)\n");
+	ck_out_has("  layer 1 (content)        "
+		   "SurfaceView[com.example.game/com.example.game.MainActivity](BLAST)#42\n");
+	ck_out_has("  display FPS              75.795 (presents / 3.166 s span)\n");
+	ck_out_has("  per window               min 49, max 118, median 61.000\n");
+	ck_out_has("  repeats                  118 vsyncs showed the previous buffer again\n");
+	ck_out_has("  gaps                     1 (183.333 ms unknown, 0 of unknown length)\n");
+	ck_out_has("  dropped                  120 calls never presented (1 before the first "
+		   "linked, 0 after the last)\n");
+	ck_out_has("  submit->present          p50 8.833 / p99 11.333 ms (240 linked presents)\n");
+	ck_out_has("heuristics vs display (the content layer)\n");
+	ck_out_has("  submitted                116.667 FPS, +53.509 % vs 76.000 FPS presented "
+		   "(window FPS)\n");
+	/* then what was submitted, as before */
+	ck_out_has("submissions (the app's queueBuffer calls, no heuristic)\n");
+	ck_assert(strstr(out_text, "presented (") < strstr(out_text, "submissions ("));
+}
+END_TEST
+
+/* A capture without present records: no presented section, the report starts as before. */
+START_TEST(no_presents_no_section)
+{
+	ck_assert_int_eq(fa("report --json '" FIXTURES_BIN_DIR "/hz120_double.frc'"), 0);
+	ck_out_has("{\n  \"frameanalyze_report\": 1,\n  \"submissions\": {\n");
+	ck_assert_ptr_null(strstr(out_text, "presented"));
+	ck_assert_ptr_null(strstr(out_text, "display_verdict"));
+	ck_assert_int_eq(fa("report '" FIXTURES_BIN_DIR "/hz120_double.frc'"), 0);
+	ck_assert_msg(!strncmp(out_text, "submissions (", 13), "%s", out_text);
+}
+END_TEST
+
+/*
+ * Calls of pid 5 surface 0x1 at 1000, 1010 and 1020 ms; no vsync record. Layer 1 rows
+ * (desired / actual, ms): r0 995 / 1005 (before every call: unlinked), r1 1000.1 / 1016.6
+ * (tight: call 0), r2 1015 / -1 (call 1 is 5 ms before: by order; an invalid fence), r3
+ * 1020.5 / 1050 (tight: call 2). Mode: rows at or after the first call 3, calls up to the
+ * last desired 3: not more than 1 % more: "queueing", so r2 links the oldest waiting call,
+ * 1. tight 2, by order 1, unlinked 1, dropped 0, before 0, after 0, confidence 2 / 4 =
+ * 0.500. Presents (valid actual): 3; frame times 11.6 and 33.4 ms (over r2); no vsync
+ * period: repeats null. Latency of linked valid rows: r1 16.6, r3 30: p50 (rank 1) 16.600,
+ * p99 (rank 2) 30.000. Span 1000 .. 1060 ms (the poll): 60 ms, 3 / 0.06 = 50.000 FPS, no
+ * full window. Layer 2 (never announced): one row desired 900 ms, unlinked, and a gap with
+ * both times unknown: 1 unbounded gap, 0 ms known. Content: layer 1 (3 linked vs 0).
+ */
+START_TEST(link_rules_small)
+{
+	const char *txt = path("s.txt"), *frc = path("s.frc");
+	FILE *f = fopen(txt, "w");
+	char args[1200];
+
+	ck_assert_ptr_nonnull(f);
+	fputs("layer 1000000000 1 new game#7\n"
+	      "frame 1000000000 5 6 0x10 0x1\n"
+	      "frame 1010000000 5 6 0x20 0x1\n"
+	      "frame 1020000000 5 6 0x10 0x1\n"
+	      "present 1060000000 1 995000000 1005000000 995000000\n"
+	      "present 1060000000 1 1000100000 1016600000 1000100000\n"
+	      "present 1060000000 1 1015000000 -1 1015000000\n"
+	      "present 1060000000 1 1020500000 1050000000 1020500000\n"
+	      "present 1060000000 2 900000000 950000000 900000000\n"
+	      "present_gap 1060000000 2 0 0\n",
+	      f);
+	ck_assert_int_eq(fclose(f), 0);
+	snprintf(args, sizeof(args), "import '%s' -o '%s'", txt, frc);
+	ck_assert_int_eq(fa(args), 0);
+	snprintf(args, sizeof(args), "report --json '%s'", frc);
+	ck_assert_int_eq(fa(args), 0);
+	ck_out_has("    \"vsync_period_ns\": null,\n");
+	ck_out_has("    \"content_layer\": 1,\n");
+	ck_out_has("      \"rows\": 4,\n      \"presents\": 3,\n      \"display_fps\": 50.000,\n"
+		   "      \"window_fps\": null,\n");
+	ck_out_has("      \"frame_times\": 2,\n      \"p50_ms\": 11.600,\n");
+	ck_out_has("      \"max_ms\": 33.400,\n");
+	ck_out_has("      \"repeats\": null,\n");
+	ck_out_has("        \"rule\": \"queueing\",\n        \"tolerance_ms\": 2.000,\n"
+		   "        \"tight\": 2,\n        \"by_order\": 1,\n        \"unlinked\": 1,\n"
+		   "        \"dropped\": 0,\n        \"calls_before\": 0,\n"
+		   "        \"calls_after\": 0,\n        \"confidence\": 0.500,\n"
+		   "        \"latency_presents\": 2,\n        \"latency_p50_ms\": 16.600,\n"
+		   "        \"latency_p99_ms\": 30.000,\n");
+	ck_out_has("    \"layer_2\": {\n      \"id\": 2,\n      \"name\": \"\",\n");
+	ck_out_has("      \"gaps\": 1,\n      \"gap_unknown_ms\": 0.000,\n"
+		   "      \"gaps_unbounded\": 1\n");
+	snprintf(args, sizeof(args), "report '%s'", frc);
+	ck_assert_int_eq(fa(args), 0);
+	ck_out_has("  layer 2                  (no name)\n");
+	ck_out_has("  repeats                  unknown (no vsync period)\n");
+	ck_out_has("  link                     queueing (FIFO), tolerance 2 ms: 2 tight, 1 by "
+		   "order; confidence 0.500\n");
+}
+END_TEST
+
+/* ------------------------------------------------------------ db */
+
+/* The first row of sql on the database at p, its columns joined by '|' (NULL: "-"). */
+static char *q(const char *p, const char *sql)
+{
+	static char buf[4096];
+	sqlite3 *db = NULL;
+	sqlite3_stmt *st = NULL;
+	size_t o = 0;
+
+	ck_assert_int_eq(sqlite3_open_v2(p, &db, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
+	ck_assert_msg(sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK, "%s: %s", sql,
+		      sqlite3_errmsg(db));
+	buf[0] = '\0';
+	if (sqlite3_step(st) == SQLITE_ROW)
+		for (int i = 0; i < sqlite3_column_count(st); i++) {
+			const unsigned char *v = sqlite3_column_text(st, i);
+			o += (size_t)snprintf(buf + o, sizeof(buf) - o, "%s%s", i ? "|" : "",
+					      v ? (const char *)v : "-");
+		}
+	sqlite3_finalize(st);
+	sqlite3_close(db);
+	return buf;
+}
+
+/*
+ * The db's display_summary gives the report's presented numbers (mailbox_json's comment
+ * has each one worked out): layer 1 is the content layer, replacing; layer 2 has nothing.
+ */
+START_TEST(db_summary)
+{
+	const char *dbp = path("m.db");
+	char args[800];
+
+	snprintf(args, sizeof(args), "db '%s' -o '%s'", MAILBOX, dbp);
+	ck_assert_int_eq(fa(args), 0);
+	ck_assert_str_eq(q(dbp, "SELECT layer, content, link_rule, rows, presents,"
+				" printf('%.3f', display_fps), printf('%.3f', window_fps),"
+				" per_window_min, per_window_max, per_window_median, frame_times,"
+				" p50_ms, p90_ms, p95_ms, p99_ms, max_ms FROM display_summary"
+				" WHERE capture_id = 1 AND layer = 1"),
+			 "1|1|replacing|240|240|75.795|76.000|49|118|61.0|238|8.333|16.666|16.666|"
+			 "16.666|16.666");
+	ck_assert_str_eq(q(dbp,
+			   "SELECT janks, big_janks, jank_time_ms, stutter_percent, repeats,"
+			   " gaps, gap_unknown_ms, gaps_unbounded, tight, by_order, unlinked,"
+			   " confidence, dropped, calls_before, calls_after, latency_presents,"
+			   " latency_p50_ms, latency_p99_ms, latency_max_ms FROM display_summary"
+			   " WHERE capture_id = 1 AND layer = 1"),
+			 "0|0|0.0|0.0|118|1|183.333|0|240|0|0|1.0|120|1|0|240|8.833|11.333|11.333");
+	ck_assert_str_eq(q(dbp, "SELECT layer, content, link_rule, rows, presents, frame_times,"
+				" p50_ms, dropped FROM display_summary WHERE layer = 2"),
+			 "2|0|-|0|0|0|-|-");
+	/* the tables: 361 calls, 240 rows all linked, one vsync period, one gap */
+	ck_assert_str_eq(q(dbp, "SELECT COUNT(*), COUNT(frame_seq), COUNT(interval_ns),"
+				" COUNT(DISTINCT segment) FROM presents"),
+			 "240|240|238|2");
+	ck_assert_str_eq(q(dbp, "SELECT period_ns FROM vsync_periods"), "8333333");
+	/* before = L(239) = 1008000000 + 239P, after = L(261) */
+	ck_assert_str_eq(q(dbp, "SELECT layer, before_ns, after_ns FROM present_gaps"),
+			 "1|2999666587|3182999913");
+	/* A's k = 0 row shows the second call (seq 1), 20 us before its desired */
+	ck_assert_str_eq(q(dbp, "SELECT p.frame_seq, p.link, p.desired_ns - f.ktime_ns FROM"
+				" presents p JOIN frames f ON f.seq = p.frame_seq"
+				" WHERE p.layer_row = 0"),
+			 "1|tight|20000");
+}
+END_TEST
+
+/*
+ * link_rules_small's scenario in the db: r0 unlinked, r1 -> call 0 (seq 0) tight, r2 ->
+ * call 1 by order, r3 -> call 2 tight; r2's fence is invalid: no frame time at r2, r3's
+ * spans it (1050 - 1016.6 = 33.4 ms); no vsync record: repeats NULL.
+ */
+START_TEST(db_small)
+{
+	const char *txt = path("s.txt"), *frc = path("s.frc"), *dbp = path("s.db");
+	FILE *f = fopen(txt, "w");
+	char args[1200];
+
+	ck_assert_ptr_nonnull(f);
+	fputs("layer 1000000000 1 new game#7\n"
+	      "frame 1000000000 5 6 0x10 0x1\n"
+	      "frame 1010000000 5 6 0x20 0x1\n"
+	      "frame 1020000000 5 6 0x10 0x1\n"
+	      "present 1060000000 1 995000000 1005000000 995000000\n"
+	      "present 1060000000 1 1000100000 1016600000 1000100000\n"
+	      "present 1060000000 1 1015000000 -1 1015000000\n"
+	      "present 1060000000 1 1020500000 1050000000 1020500000\n",
+	      f);
+	ck_assert_int_eq(fclose(f), 0);
+	snprintf(args, sizeof(args), "import '%s' -o '%s'", txt, frc);
+	ck_assert_int_eq(fa(args), 0);
+	snprintf(args, sizeof(args), "db '%s' -o '%s'", frc, dbp);
+	ck_assert_int_eq(fa(args), 0);
+	ck_assert_str_eq(q(dbp, "SELECT group_concat(ifnull(frame_seq, '-') || ':' ||"
+				" ifnull(link, '-') || ':' || ifnull(interval_ns, '-'), ' ') FROM"
+				" (SELECT * FROM presents ORDER BY layer_row)"),
+			 "-:-:- 0:tight:11600000 1:by_order:- 2:tight:33400000");
+	ck_assert_str_eq(q(dbp, "SELECT link_rule, rows, presents, printf('%.3f', display_fps),"
+				" ifnull(window_fps, '-'), ifnull(repeats, 'null'), tight,"
+				" by_order, unlinked, confidence, dropped, latency_p50_ms,"
+				" latency_p99_ms FROM display_summary"),
+			 "queueing|4|3|50.000|-|null|2|1|1|0.5|0|16.6|30.0");
+}
+END_TEST
+
+/* A capture without display records: the tables and the view are empty. */
+START_TEST(db_no_presents)
+{
+	const char *dbp = path("h.db");
+	char args[800];
+
+	snprintf(args, sizeof(args), "db '%s/hz120_double.frc' -o '%s'", FIXTURES_BIN_DIR, dbp);
+	ck_assert_int_eq(fa(args), 0);
+	ck_assert_str_eq(q(dbp, "SELECT (SELECT COUNT(*) FROM layers), (SELECT COUNT(*) FROM"
+				" presents), (SELECT COUNT(*) FROM vsync_periods), (SELECT COUNT(*)"
+				" FROM present_gaps), (SELECT COUNT(*) FROM display_summary)"),
+			 "0|0|0|0|0");
+}
+END_TEST
+
+int main(int argc, char **argv)
+{
+	const struct {
+		const char *name;
+		const TTest *test;
+	} cases[] = {
+	    FRC_CASE("mailbox_json", mailbox_json),
+	    FRC_CASE("mailbox_text", mailbox_text),
+	    FRC_CASE("no_presents_no_section", no_presents_no_section),
+	    FRC_CASE("link_rules_small", link_rules_small),
+	    FRC_CASE("db_summary", db_summary),
+	    FRC_CASE("db_small", db_small),
+	    FRC_CASE("db_no_presents", db_no_presents),
+	};
+	Suite *s = suite_create("display");
+	SRunner *sr;
+	int failed, found = 0;
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		TCase *tc;
+
+		if (argc > 1 && strcmp(argv[1], cases[i].name))
+			continue;
+		tc = tcase_create(cases[i].name);
+		tcase_add_checked_fixture(tc, setup, teardown);
+		tcase_set_timeout(tc, 60);
+		tcase_add_test(tc, cases[i].test);
+		suite_add_tcase(s, tc);
+		found++;
+	}
+	if (!found) {
+		fprintf(stderr, "test_display: no case '%s'\n", argc > 1 ? argv[1] : "");
+		return 2;
+	}
+	sr = srunner_create(s);
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? 1 : 0;
+}
