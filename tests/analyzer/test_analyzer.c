@@ -575,20 +575,35 @@ START_TEST(report_truncated)
 }
 END_TEST
 
-START_TEST(report_corrupt)
+/* XOR the byte at off (from the end when negative) of the file at path with 0x5a. */
+static void flip_byte(const char *path, long off)
 {
-	size_t size;
-	const char *frc = fixture_copy("steady_60hz_triple.frc", 0, &size);
-	FILE *f = fopen(frc, "r+b");
+	FILE *f = fopen(path, "r+b");
 	int c;
 
-	/* flip one byte in the middle of the file (inside a compressed chunk) */
 	ck_assert_ptr_nonnull(f);
-	ck_assert_int_eq(fseek(f, (long)size / 2, SEEK_SET), 0);
+	ck_assert_int_eq(fseek(f, off, off < 0 ? SEEK_END : SEEK_SET), 0);
 	c = fgetc(f);
-	ck_assert_int_eq(fseek(f, (long)size / 2, SEEK_SET), 0);
+	ck_assert_int_eq(fseek(f, off, off < 0 ? SEEK_END : SEEK_SET), 0);
 	fputc(c ^ 0x5a, f);
 	ck_assert_int_eq(fclose(f), 0);
+}
+
+/* The hand capture (one chunk) with a byte of that chunk flipped: nothing is intact. */
+static const char *corrupt_hand(const char *name)
+{
+	const char *frc = tmp(name);
+
+	ck_assert_int_eq(fa("import", TESTS_SRC_DIR "/hand.txt", "-o", frc, NULL), 0);
+	flip_byte(frc, 164); /* 328 bytes: the chunk's compressed data */
+	return frc;
+}
+
+/* Damage with no intact chunk to recover (the capture's only one): one line, exit 1. */
+START_TEST(report_corrupt)
+{
+	const char *frc = corrupt_hand("c.frc");
+
 	ck_assert_int_eq(fa("report", frc, NULL), 1);
 	ck_assert_str_eq(out_text, "");
 	ck_assert_int_eq(count_lines(err_text), 1);
@@ -866,19 +881,10 @@ END_TEST
 
 START_TEST(db_corrupt_input_stores_nothing)
 {
-	size_t size;
 	const char *good = hand_frc(), *dbp = tmp("k.db");
-	const char *bad = fixture_copy("steady_60hz_triple.frc", 0, &size);
-	FILE *f = fopen(bad, "r+b");
+	const char *bad = corrupt_hand("bad.frc");
 	sqlite3 *db;
-	int c;
 
-	ck_assert_ptr_nonnull(f);
-	ck_assert_int_eq(fseek(f, (long)size / 2, SEEK_SET), 0);
-	c = fgetc(f);
-	ck_assert_int_eq(fseek(f, (long)size / 2, SEEK_SET), 0);
-	fputc(c ^ 0x5a, f);
-	ck_assert_int_eq(fclose(f), 0);
 	ck_assert_int_eq(fa("db", bad, good, "-o", dbp, NULL), 1);
 	ck_err_has("offset");
 	db = db_open_ro(dbp);
