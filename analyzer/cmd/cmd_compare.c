@@ -107,15 +107,9 @@ static int warn_inputs(const struct comparison *c, bool strict)
 	const char *path[2] = {c->before_path, c->after_path};
 	int rc = EXIT_OK;
 
-	for (int i = 0; i < 2; i++) {
-		if (m[i]->run.stats.status == FRC_STATUS_COMPLETE)
-			continue;
-		cli_error("compare",
-			  "warning: %s: offset %" PRIu64 ": truncated; compared up to the damage%s",
-			  path[i], m[i]->run.stats.valid_end, strict ? " (--strict: failing)" : "");
-		if (strict)
+	for (int i = 0; i < 2; i++)
+		if (cli_warn_damage("compare", path[i], &m[i]->run.stats, "compared", strict))
 			rc = EXIT_INPUT;
-	}
 	if (strcmp(m[0]->tracker, m[1]->tracker))
 		cli_error(
 		    "compare",

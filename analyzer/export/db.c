@@ -67,8 +67,9 @@ struct dbsink {
 	double fps_max;
 	struct pidmap lives; /* v[0]: attach/exit records of the PID so far (SCHEMA.md) */
 	uint64_t deltas, readings;
-	bool truncated; /* the capture just stored is truncated */
-	bool replaced;	/* the capture just stored replaced the same one */
+	bool truncated;		       /* the capture just stored was not read whole */
+	struct frc_reader_stats stats; /* its reader's: status, what was lost */
+	bool replaced;		       /* the capture just stored replaced the same one */
 	char msg[FRC_MSG_MAX];
 };
 
@@ -286,6 +287,7 @@ static int db_end(void *ctx, const struct replay_info *info, const struct pipeli
 	int rc;
 
 	s->truncated = rs->status != FRC_STATUS_COMPLETE;
+	s->stats = *rs;
 	snprintf(ver, sizeof(ver), "%u.%u", info->major, info->minor);
 	if (sqlite3_prepare_v2(s->db,
 			       "UPDATE captures SET status=?2, valid_end=?3, format_version=?4,"
@@ -547,6 +549,7 @@ static int store_capture(struct dbsink *s, const char *path, const char *sha,
 	pidmap_free(&s->lives);
 	s->deltas = s->readings = 0;
 	s->truncated = false;
+	memset(&s->stats, 0, sizeof(s->stats));
 	s->msg[0] = '\0';
 	if ((rc = exec(s, "BEGIN IMMEDIATE", "starting a write transaction")) ||
 	    (rc = db_start_capture(s, path, sha, &s->replaced)))
@@ -657,6 +660,7 @@ int db_store_add(struct db_store *store, const char *path, const struct replay_o
 	*added = (struct db_added){.capture_id = s->capture_id,
 				   .replaced = s->replaced,
 				   .truncated = s->truncated,
+				   .stats = s->stats,
 				   .deltas = s->deltas,
 				   .readings = s->readings};
 	return 0;
