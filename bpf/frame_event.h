@@ -9,26 +9,34 @@
 
 #include <linux/types.h>
 
+#include "android_abi.h"
+
 /*
  * Kala's 16-byte FrameRecord {ktime_ns, buffer} first, then what Kala leaves out: the
- * queueing Surface and the ids. 32 bytes, no padding, the same on x86-64 and arm64.
+ * queueing window, the ids and a batch element's own timestamp. 40 bytes, no padding, the
+ * same on x86-64 and arm64.
+ *
+ * buffer and surface are canonical: the same ANativeWindowBuffer* and ANativeWindow*
+ * whichever entry point fired (the programs of framerec.bpf.c correct the member and
+ * sp<GraphicBuffer> forms by FRAMEREC_NATIVE_BASE_OFFSET, android_abi.h), so one window is one
+ * surface value and one buffer one buffer value in a capture.
  */
 struct frame_event {
-	__u64 ktime_ns; /* bpf_ktime_get_ns(): CLOCK_MONOTONIC */
-	__u64 buffer;	/* the ANativeWindowBuffer* / GraphicBuffer* queued */
-	__u64 surface;	/* argument 0: the ANativeWindow* (hook) or the Surface* `this` */
-	__u32 tgid;	/* process id */
-	__u32 tid;	/* thread id */
+	__u64 ktime_ns;	 /* bpf_ktime_get_ns(): CLOCK_MONOTONIC */
+	__u64 buffer;	 /* the ANativeWindowBuffer* queued (0: unreadable) */
+	__u64 surface;	 /* the ANativeWindow* it was queued to */
+	__u32 tgid;	 /* process id */
+	__u32 tid;	 /* thread id */
+	__s64 timestamp; /* batch element's timestamp; FRAMEREC_TIMESTAMP_AUTO: none */
 };
 
 /*
  * Surface::queueBuffers(const std::vector<BatchQueuedBuffer>&, ...): argument 1 is a
- * libc++ std::vector, {begin, end, end_of_storage} pointers, of 24-byte elements whose
- * first 8 bytes are the ANativeWindowBuffer*. One event per element, at most
+ * libc++ std::vector, {begin, end, end_of_storage} pointers, of 24-byte BatchQueuedBuffer
+ * elements (android_abi.h). One event per element, at most
  * FRAMEREC_BATCH_MAX per call (the verifier needs a bound); elements past it are counted
  * in slot FRAMEREC_DROP_CUT instead of recorded.
  */
-#define FRAMEREC_BATCH_ELEM 24
 #define FRAMEREC_BATCH_MAX 64
 /*
  * More elements than this is no batch of buffers: a BufferQueue has 64 slots

@@ -7,6 +7,11 @@
  * is full, one increment of a per-CPU counter: nothing is lost silently. A batch call
  * whose vector is malformed (so the number of its buffers is unknown) is counted as such.
  * The PID filter is the uprobe's own (userspace attaches per PID), so there is none here.
+ * One program per argument layout (static window hook, member, sp<GraphicBuffer> member,
+ * batch), each recording the canonical ANativeWindow* and ANativeWindowBuffer*
+ * (android_abi.h): a fixed add in the program, where it costs nothing, rather than a
+ * per-symbol correction in userspace or a BPF cookie (which needs Linux 5.15, framerec
+ * runs on 5.8).
  *
  * No vmlinux.h: the program reads only pt_regs, so the UAPI headers of the target
  * (asm/ptrace.h) are enough and the same source builds for x86-64 and arm64
@@ -66,7 +71,7 @@ static __always_inline void counter_add(__u32 slot, __u64 n)
 }
 
 /* One reservation per buffer queued: the event, or a counted drop. */
-static __always_inline int emit(__u64 buffer, __u64 surface, __u64 ktime)
+static __always_inline int emit(__u64 buffer, __u64 surface, __u64 ktime, __s64 timestamp)
 {
 	struct frame_event *e;
 	__u64 id, flags = BPF_RB_NO_WAKEUP;
@@ -82,6 +87,7 @@ static __always_inline int emit(__u64 buffer, __u64 surface, __u64 ktime)
 	e->surface = surface;
 	e->tgid = id >> 32;
 	e->tid = (__u32)id;
+	e->timestamp = timestamp;
 	if (wakeup_bytes && bpf_ringbuf_query(&events, BPF_RB_AVAIL_DATA) >= wakeup_bytes)
 		flags = BPF_RB_FORCE_WAKEUP;
 	bpf_ringbuf_submit(e, flags);
@@ -95,41 +101,68 @@ static __always_inline int emit(__u64 buffer, __u64 surface, __u64 ktime)
  * and spent ~47 ms of framerec's start-up loading queue_buffers; the single-call
  * programs keep emit() inline (one call, no loop, no extra call on the hot path).
  */
-__noinline int emit_one(__u64 buffer, __u64 surface, __u64 ktime)
+__noinline int emit_one(__u64 buffer, __u64 surface, __u64 ktime, __s64 timestamp)
 {
-	return emit(buffer, surface, ktime);
+	return emit(buffer, surface, ktime, timestamp);
 }
 
-/* Variants 1-4: argument index 1 is the ANativeWindowBuffer* itself. */
+/*
+ * A Surface* `this` or a GraphicBuffer* as the ANativeWindow* / ANativeWindowBuffer* base
+ * inside it (android_abi.h, FRAMEREC_NATIVE_BASE_OFFSET); 0 (unreadable) stays 0.
+ */
+static __always_inline __u64 native_base(__u64 object)
+{
+	return object ? object + FRAMEREC_NATIVE_BASE_OFFSET : 0;
+}
+
+/*
+ * The static entry points (AOSP 11..16): hook_queueBuffer, queueBufferInternal,
+ * hook_queueBuffer_DEPRECATED (ANativeWindow*, ANativeWindowBuffer*, ...): both
+ * arguments are recorded as they come.
+ */
 SEC("uprobe")
-int BPF_KPROBE(queue_buffer, void *surface, void *buffer)
+int BPF_KPROBE(queue_window, void *window, void *buffer)
 {
 	/* The clock first, so the timestamp is as close to the call as possible. */
 	__u64 now = bpf_ktime_get_ns();
 
 	if (stopped)
 		return 0;
-	return emit((__u64)buffer, (__u64)surface, now);
+	return emit((__u64)buffer, (__u64)window, now, FRAMEREC_TIMESTAMP_AUTO);
 }
 
 /*
- * Variants 5/6: argument index 1 is a const sp<GraphicBuffer>&, the address of a smart
- * pointer whose first 8 bytes are the GraphicBuffer*, which is recorded. That is not the
- * ANativeWindowBuffer* the other variants record: on Android it is 16 bytes lower (RefBase
- * comes first in GraphicBuffer; recorder/README.md, "What buffer and surface are"). A
- * failed read records buffer 0 (the call still happened and is counted).
+ * The members queueBuffer(ANativeWindowBuffer*, int[, SurfaceQueueBufferOutput*]) (11..15;
+ * 15 QPR1+ and 16): argument 0 is the Surface* `this`, recorded as its ANativeWindow*.
  */
 SEC("uprobe")
-int BPF_KPROBE(queue_buffer_sp, void *surface, void *sp)
+int BPF_KPROBE(queue_member, void *self, void *buffer)
 {
 	__u64 now = bpf_ktime_get_ns();
-	__u64 buffer = 0;
 
 	if (stopped)
 		return 0;
-	if (bpf_probe_read_user(&buffer, sizeof(buffer), sp))
-		buffer = 0;
-	return emit(buffer, (__u64)surface, now);
+	return emit((__u64)buffer, native_base((__u64)self), now, FRAMEREC_TIMESTAMP_AUTO);
+}
+
+/*
+ * The sp<GraphicBuffer> members (16's queueBuffer(const sp<GraphicBuffer>&, const
+ * sp<Fence>&, SurfaceQueueBufferOutput*), post-16 queueBuffer(..., const
+ * SurfaceQueueBufferInput&, ...) and queueBufferImpl): argument 1 is the address of a
+ * smart pointer whose first 8 bytes are the GraphicBuffer*, recorded as its
+ * ANativeWindowBuffer*. A failed read records buffer 0 (the call still happened).
+ */
+SEC("uprobe")
+int BPF_KPROBE(queue_member_sp, void *self, void *sp)
+{
+	__u64 now = bpf_ktime_get_ns();
+	__u64 graphic = 0;
+
+	if (stopped)
+		return 0;
+	if (bpf_probe_read_user(&graphic, sizeof(graphic), sp))
+		graphic = 0;
+	return emit(native_base(graphic), native_base((__u64)self), now, FRAMEREC_TIMESTAMP_AUTO);
 }
 
 /*
@@ -154,16 +187,19 @@ static __always_inline int batch_count(const void *vec, __u64 *begin, __u64 *n)
 }
 
 /*
- * The batch path: one event per element of the std::vector<BatchQueuedBuffer> (argument
- * 1), all with the call's time and surface. A malformed vector is one batch anomaly (how
- * many buffers it queued is unknown, so none is counted as dropped); an element that
- * cannot be read records buffer 0 (the buffer was still queued).
+ * The batch path, Surface::queueBuffers (12..15, and 15 QPR1+/16 with its outputs): one
+ * event per element of the std::vector<BatchQueuedBuffer> (argument 1), all with the
+ * call's time and window, each with its own timestamp (AUTO unless the app set one). A
+ * malformed vector is one batch anomaly (how many buffers it queued is unknown, so none is
+ * counted as dropped); an element that cannot be read records buffer 0 and no timestamp
+ * (the buffer was still queued).
  */
 SEC("uprobe")
-int BPF_KPROBE(queue_buffers, void *surface, void *vec)
+int BPF_KPROBE(queue_buffers, void *self, void *vec)
 {
 	__u64 now = bpf_ktime_get_ns();
-	__u64 begin = 0, n = 0, buffer;
+	__u64 begin = 0, n = 0, window = native_base((__u64)self);
+	__u64 elem[3];
 
 	if (stopped)
 		return 0;
@@ -174,10 +210,13 @@ int BPF_KPROBE(queue_buffers, void *surface, void *vec)
 	if (n > FRAMEREC_BATCH_MAX)
 		counter_add(FRAMEREC_DROP_CUT, n - FRAMEREC_BATCH_MAX);
 	for (__u32 i = 0; i < FRAMEREC_BATCH_MAX && i < n; i++) {
-		if (bpf_probe_read_user(&buffer, sizeof(buffer),
-					(void *)(begin + (__u64)i * FRAMEREC_BATCH_ELEM)))
-			buffer = 0;
-		emit_one(buffer, (__u64)surface, now);
+		if (bpf_probe_read_user(elem, sizeof(elem),
+					(void *)(begin + (__u64)i * FRAMEREC_BATCH_ELEM))) {
+			elem[FRAMEREC_BATCH_BUFFER / 8] = 0;
+			elem[FRAMEREC_BATCH_TIMESTAMP / 8] = (__u64)FRAMEREC_TIMESTAMP_AUTO;
+		}
+		emit_one(elem[FRAMEREC_BATCH_BUFFER / 8], window, now,
+			 (__s64)elem[FRAMEREC_BATCH_TIMESTAMP / 8]);
 	}
 	return 0;
 }

@@ -172,6 +172,7 @@ struct frc_reader_stats {
 	 * two CPUs can reach the ring in the opposite order of their timestamps.
 	 */
 	uint64_t out_of_order;
+	uint64_t timestamped; /* frames delivered with a timestamp of their own (FORMAT.md 4.7) */
 	uint64_t first_ktime_ns, last_ktime_ns; /* min/max ktime over delivered records */
 	int index_used;				/* 1 when the footer index was valid and used */
 	struct frc_reader_loss lost;		/* recovered/truncated: what damage cost */
@@ -199,5 +200,13 @@ const char *frc_status_name(enum frc_status s);
  * every program that names types takes the name from here (format/frc_types.c).
  */
 const char *frc_type_name(unsigned type);
+
+/*
+ * Whether a listing of record types (info, the report's records) shows type with count
+ * records: every record type of 1.1's first release (up to FRC_TYPE_BASE_MAX), a later one
+ * when the capture holds some, so that listings of older captures stay as they were; never
+ * 7 and 8, which are no records.
+ */
+bool frc_type_listed(unsigned type, uint64_t count);
 
 #endif /* FRC_H */

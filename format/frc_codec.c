@@ -132,6 +132,120 @@ int frc_exit_decode(struct frc_cur *c, struct frc_record *r)
 	return 0;
 }
 
+/*
+ * Display capture (FORMAT.md 4.8). The SurfaceFlinger times are signed (-1: an invalid
+ * fence) and stored as zigzag differences: desired from the record's ktime (the poll that
+ * saw it, a second or so later), actual and ready from desired (microseconds to a few
+ * frames), so that each is a few bytes.
+ */
+int frc_layer_check(const struct frc_record *r)
+{
+	const struct frc_layer *l = &r->u.layer;
+
+	if (l->id == 0 || l->len > FRC_LAYER_NAME_MAX || (l->gone && l->len) ||
+	    (!l->gone && !l->len) || memchr(l->name, '\0', l->len))
+		return FRC_EINVAL;
+	return 0;
+}
+
+void frc_layer_encode(struct frc_buf *b, const struct frc_record *r)
+{
+	frc_buf_varint(b, r->u.layer.id);
+	frc_buf_u8(b, r->u.layer.gone);
+	frc_buf_put(b, r->u.layer.name, r->u.layer.len);
+}
+
+int frc_layer_decode(struct frc_cur *c, struct frc_record *r)
+{
+	uint64_t id = 0;
+	uint8_t gone = 0;
+	size_t n;
+
+	frc_cur_varint(c, &id);
+	frc_cur_u8(c, &gone);
+	n = c->bad ? 0 : c->len - c->pos;
+	if (c->bad || id == 0 || id > UINT32_MAX || gone > 1 || n > FRC_LAYER_NAME_MAX ||
+	    (gone && n) || (!gone && !n) || memchr(c->p + c->pos, '\0', n))
+		return -1;
+	r->u.layer.id = (uint32_t)id;
+	r->u.layer.gone = gone;
+	r->u.layer.len = (uint16_t)n;
+	memcpy(r->u.layer.name, c->p + c->pos, n);
+	r->u.layer.name[n] = '\0';
+	c->pos = c->len;
+	return 0;
+}
+
+/* a - b as a zigzag varint, wrapping (two's complement) so that any pair round-trips. */
+static void put_diff(struct frc_buf *b, int64_t a, int64_t base)
+{
+	frc_buf_varint(b, frc_zigzag((int64_t)((uint64_t)a - (uint64_t)base)));
+}
+
+static int64_t get_diff(struct frc_cur *c, int64_t base)
+{
+	uint64_t z = 0;
+
+	frc_cur_varint(c, &z);
+	return (int64_t)((uint64_t)base + (uint64_t)frc_unzigzag(z));
+}
+
+void frc_present_encode(struct frc_buf *b, const struct frc_record *r)
+{
+	const struct frc_present *p = &r->u.present;
+
+	frc_buf_varint(b, p->layer);
+	put_diff(b, p->desired, (int64_t)r->ktime_ns);
+	put_diff(b, p->actual, p->desired);
+	put_diff(b, p->ready, p->desired);
+}
+
+int frc_present_decode(struct frc_cur *c, struct frc_record *r)
+{
+	struct frc_present *p = &r->u.present;
+	uint64_t layer = 0;
+
+	frc_cur_varint(c, &layer);
+	p->desired = get_diff(c, (int64_t)r->ktime_ns);
+	p->actual = get_diff(c, p->desired);
+	p->ready = get_diff(c, p->desired);
+	if (c->bad || layer == 0 || layer > UINT32_MAX)
+		return -1;
+	p->layer = (uint32_t)layer;
+	return 0;
+}
+
+void frc_vsync_encode(struct frc_buf *b, const struct frc_record *r)
+{
+	frc_buf_varint(b, r->u.vsync.period_ns);
+}
+
+int frc_vsync_decode(struct frc_cur *c, struct frc_record *r)
+{
+	frc_cur_varint(c, &r->u.vsync.period_ns);
+	return c->bad ? -1 : 0;
+}
+
+void frc_gap_encode(struct frc_buf *b, const struct frc_record *r)
+{
+	frc_buf_varint(b, r->u.gap.layer);
+	put_diff(b, r->u.gap.before, 0);
+	put_diff(b, r->u.gap.after, 0);
+}
+
+int frc_gap_decode(struct frc_cur *c, struct frc_record *r)
+{
+	uint64_t layer = 0;
+
+	frc_cur_varint(c, &layer);
+	r->u.gap.before = get_diff(c, 0);
+	r->u.gap.after = get_diff(c, 0);
+	if (c->bad || layer == 0 || layer > UINT32_MAX)
+		return -1;
+	r->u.gap.layer = (uint32_t)layer;
+	return 0;
+}
+
 int frc_tick_check(const struct frc_record *r)
 {
 	return r->u.tick.has_result && r->u.tick.source > FRC_SOURCE_EBPF ? FRC_EINVAL : 0;
@@ -761,7 +875,9 @@ static int pid_block_decode(struct frc_cur *c, struct frc_run_frame *g, uint64_t
 		return -1;
 	for (uint64_t i = 0; i < m; i++) {
 		g[i].pid = (uint32_t)pid;
-		g[i].surface = 0;
+		g[i].surface = 0;	    /* a surface column (type 7) may set it */
+		g[i].has_timestamp = false; /* and a timestamp column (10) these */
+		g[i].timestamp = 0;
 	}
 	return 0;
 }

@@ -90,8 +90,9 @@ struct frc_reader {
 	struct window idx;
 	uint64_t idx_chunks, idx_fields, idx_prev_off, idx_prev_min;
 	uint64_t idx_records, idx_ntypes, idx_by_type[FRC_ENTRY_TYPE_MAX + 1], idx_min, idx_max;
-	uint64_t columns;   /* surface column entries in the chunks loaded (type 7) */
-	uint64_t anomalies; /* batch anomaly entries in the chunks loaded (type 8) */
+	uint64_t columns;    /* surface column entries in the chunks loaded (type 7) */
+	uint64_t anomalies;  /* batch anomaly entries in the chunks loaded (type 8) */
+	uint64_t ts_columns; /* timestamp column entries in the chunks loaded (type 10) */
 
 	/* The current chunk. */
 	ZSTD_DCtx *dctx;
@@ -917,7 +918,7 @@ static int grow(uint8_t **p, size_t *cap, size_t need)
 }
 
 struct chunk_sum {
-	uint64_t records, frames, unknown, columns, anomalies, min, max;
+	uint64_t records, frames, unknown, columns, anomalies, ts_columns, min, max;
 	uint64_t first; /* the first record's ktime, in file order */
 	int has_time;
 };
@@ -931,6 +932,18 @@ static void sum_time(struct chunk_sum *s, uint64_t t)
 	if (!s->has_time || t > s->max)
 		s->max = t;
 	s->has_time = 1;
+}
+
+/* The entry after a column at c: its type, payload and length; false past the end. */
+static bool entry_after(struct frc_cur *c, uint64_t *type, const uint8_t **p, size_t *len)
+{
+	uint64_t l;
+
+	frc_cur_varint(c, type);
+	frc_cur_varint(c, &l);
+	*p = frc_cur_bytes(c, l);
+	*len = (size_t)l;
+	return !c->bad;
 }
 
 /*
@@ -961,18 +974,28 @@ static int run_room(frc_reader *r, size_t have, const uint8_t *p, size_t len)
 }
 
 /*
- * A frame run, or a surface column and the run that must follow it (FORMAT.md 4.5): decode
- * and check both into the chunk's frames (r->run after the s->frames decoded so far), and
- * count the run's frames and the column's entry.
+ * A frame run, with the timestamp column (4.7) and the surface column (4.5) that may come
+ * before it, in that order: decode and check them all into the chunk's frames (r->run
+ * after the s->frames decoded so far), and count the run's frames and the columns' entries.
  */
 static int run_check(frc_reader *r, struct frc_cur *c, uint64_t type, const uint8_t *p, size_t len,
 		     struct chunk_sum *s, const char **what)
 {
-	const uint8_t *column = NULL;
-	size_t column_len = 0;
+	const uint8_t *column = NULL, *ts = NULL;
+	size_t column_len = 0, ts_len = 0;
 	struct frc_run_frame *f;
 	long n;
 
+	if (type == FRC_ENTRY_TIMESTAMPS) {
+		ts = p, ts_len = len;
+		if (!entry_after(c, &type, &p, &len) ||
+		    (type != FRC_FRAME && type != FRC_ENTRY_SURFACES)) {
+			*what = "a timestamp column not followed by a frame run";
+			return FRC_ECORRUPT;
+		}
+		s->records++;
+		s->ts_columns++;
+	}
 	if (type == FRC_ENTRY_SURFACES) {
 		column = p, column_len = len;
 		frc_cur_varint(c, &type);
@@ -994,6 +1017,8 @@ static int run_check(frc_reader *r, struct frc_cur *c, uint64_t type, const uint
 	if (n < 0)
 		return (int)n;
 	if (column && frc_surfaces_apply(column, column_len, f, (size_t)n, what))
+		return FRC_ECORRUPT;
+	if (ts && frc_timestamps_apply(ts, ts_len, f, (size_t)n, what))
 		return FRC_ECORRUPT;
 	for (long i = 0; i < n; i++)
 		sum_time(s, f[i].ktime);
@@ -1057,7 +1082,8 @@ static int body_check(frc_reader *r, size_t raw_len, uint64_t nrec, struct chunk
 			*what = "entry header or length past the end of the chunk";
 			return FRC_ECORRUPT;
 		}
-		if (type == FRC_FRAME || type == FRC_ENTRY_SURFACES) {
+		if (type == FRC_FRAME || type == FRC_ENTRY_SURFACES ||
+		    type == FRC_ENTRY_TIMESTAMPS) {
 			int ret = run_check(r, &c, type, p, len, s, what);
 
 			if (ret)
@@ -1133,9 +1159,11 @@ static int recovered(frc_reader *r)
 static int at_data_end(frc_reader *r)
 {
 	int same = r->st.chunks == r->idx_chunks &&
-		   r->st.records + r->st.unknown + r->columns + r->anomalies == r->idx_records &&
+		   r->st.records + r->st.unknown + r->columns + r->anomalies + r->ts_columns ==
+		       r->idx_records &&
 		   r->columns == r->idx_by_type[FRC_ENTRY_SURFACES] &&
-		   r->anomalies == r->idx_by_type[FRC_ENTRY_ANOMALIES];
+		   r->anomalies == r->idx_by_type[FRC_ENTRY_ANOMALIES] &&
+		   r->ts_columns == r->idx_by_type[FRC_ENTRY_TIMESTAMPS];
 	char suffix[1024];
 	int ret = gap_close_end(r);
 
@@ -1156,7 +1184,8 @@ static int at_data_end(frc_reader *r)
 		return recovered(r);
 	/* idx_by_type holds 0 for the types the footer does not list (footer_parse). */
 	for (int t = 1; t <= FRC_TYPE_MAX; t++)
-		same = same && r->st.by_type[t] == r->idx_by_type[t];
+		if (frc_type_ops((unsigned)t)) /* 7, 8: compared above */
+			same = same && r->st.by_type[t] == r->idx_by_type[t];
 	same = same && times_agree(r->has_time, r->st.first_ktime_ns, r->st.last_ktime_ns,
 				   r->st.unknown, r->idx_min, r->idx_max);
 	if (!same)
@@ -1314,6 +1343,7 @@ static int chunk_load(frc_reader *r, uint64_t off, uint32_t dsize)
 	r->st.chunks++;
 	r->columns += s.columns;
 	r->anomalies += s.anomalies;
+	r->ts_columns += s.ts_columns;
 	return 1;
 }
 
@@ -1410,8 +1440,8 @@ static inline void deliver_time(frc_reader *r, unsigned type, uint64_t t)
 /*
  * The next entry of the checked body: a frame run makes its frames (decoded by the check)
  * the next to deliver; a record is decoded into *rec (1); a batch anomaly entry is kept
- * for the drops record that follows it; unknown entries and surface columns (already
- * applied) are stepped over (0).
+ * for the drops record that follows it; unknown entries and surface and timestamp columns
+ * (already applied) are stepped over (0).
  */
 static int body_next(frc_reader *r, struct frc_record *rec)
 {
@@ -1430,8 +1460,8 @@ static int body_next(frc_reader *r, struct frc_record *rec)
 		r->run_end = r->frame_pos + n;
 		return 0;
 	}
-	if (type == FRC_ENTRY_SURFACES)
-		return 0;
+	if (type == FRC_ENTRY_SURFACES || type == FRC_ENTRY_TIMESTAMPS)
+		return 0; /* applied to the run's frames by body_check */
 	if (type == FRC_ENTRY_ANOMALIES) {
 		/* The drops record that follows it (body_check made sure) gets it. */
 		if (frc_anomalies_decode(p, len, &r->batch_anomalies, &what))
@@ -1495,6 +1525,9 @@ int frc_reader_next(frc_reader *r, struct frc_record *rec)
 	rec->u.frame.tid = f->tid;
 	rec->u.frame.buffer = f->buffer;
 	rec->u.frame.surface = f->surface;
+	rec->u.frame.has_timestamp = f->has_timestamp;
+	rec->u.frame.timestamp = f->timestamp;
+	r->st.timestamped += f->has_timestamp;
 	deliver_time(r, FRC_FRAME, f->ktime);
 	return 1;
 }

@@ -34,8 +34,16 @@ enum frc_type {
 	FRC_ATTACH = 4, /* the probe was attached to a process */
 	FRC_EXIT = 5,	/* a recorded process exited */
 	FRC_TICK = 6,	/* a moment the FPS meter was read */
+	/* 7, 8, 10: entries that are not records (FORMAT.md 4.5, 4.6, 4.7) */
+	FRC_LAYER = 9,	      /* a SurfaceFlinger layer followed, or let go (display capture) */
+	FRC_PRESENT = 11,     /* one row SurfaceFlinger printed for a layer: a presented buffer */
+	FRC_VSYNC = 12,	      /* the display's vsync period, at the start and when it changed */
+	FRC_PRESENT_GAP = 13, /* present rows of a layer lost between two polls */
 };
-#define FRC_TYPE_MAX FRC_TICK
+#define FRC_TYPE_MAX FRC_PRESENT_GAP
+/* The types of 1.1's first release: every listing of types shows them; the later ones only
+ * when a capture holds some, so that listings of older captures stay as they were. */
+#define FRC_TYPE_BASE_MAX FRC_TICK
 
 /* Where an FPS reading came from; the same values on disk. */
 enum frc_source {
@@ -56,13 +64,21 @@ int frc_source_parse(const char *s, size_t n);
 struct frc_frame {
 	uint32_t pid; /* thread-group id (what userspace calls the PID) */
 	uint32_t tid;
-	uint64_t buffer; /* the ANativeWindowBuffer / GraphicBuffer pointer */
+	uint64_t buffer; /* the ANativeWindowBuffer* (framerec: whichever entry point fired) */
 	/*
-	 * Argument 0 of the probed function: the ANativeWindow* (hook_queueBuffer) or the
-	 * Surface* `this`, so one value per BufferQueue. 0: unknown (captures made before
-	 * the surface was recorded).
+	 * The Surface's ANativeWindow* (framerec corrects a member's `this` by the ABI offset),
+	 * so one value per BufferQueue. 0: unknown (captures made before the surface was
+	 * recorded). Captures of earlier framerec builds hold the raw argument 0.
 	 */
 	uint64_t surface;
+	/*
+	 * A timestamp of the frame's own besides its ktime (FORMAT.md 4.7): framerec records a
+	 * batch element's BatchQueuedBuffer.timestamp (nanoseconds, the app's clock, usually
+	 * CLOCK_MONOTONIC) when the app set one. has_timestamp false: none (every frame of a
+	 * single-buffer call; a batch element with NATIVE_WINDOW_TIMESTAMP_AUTO).
+	 */
+	bool has_timestamp;
+	int64_t timestamp;
 };
 
 struct frc_sysfs {
@@ -106,6 +122,41 @@ struct frc_tick {
 	uint64_t fps_micro; /* valid when source != FRC_SOURCE_NONE */
 };
 
+/* Longest SurfaceFlinger layer name kept (window titles are ~100 bytes). */
+#define FRC_LAYER_NAME_MAX 255
+
+/*
+ * Display capture (framerec polling `dumpsys SurfaceFlinger --latency`, FORMAT.md 4.8):
+ * a layer gets an id when it is first followed, named once; rows name their layer by id.
+ * ktime is when framerec learned it (the poll), not a display time.
+ */
+struct frc_layer {
+	uint32_t id; /* 1.. */
+	bool gone;   /* false: followed from now on (name set); true: no longer listed */
+	uint16_t len;
+	char name[FRC_LAYER_NAME_MAX + 1]; /* NUL-terminated; empty when gone */
+};
+
+/* SurfaceFlinger's three columns as it printed them (CLOCK_MONOTONIC ns; actual and
+ * ready may be -1, Fence::SIGNAL_TIME_INVALID). */
+struct frc_present {
+	uint32_t layer;
+	int64_t desired; /* desiredPresentTime */
+	int64_t actual;	 /* actualPresentTime: the present fence */
+	int64_t ready;	 /* frameReadyTime: the acquire fence */
+};
+
+struct frc_vsync {
+	uint64_t period_ns;
+};
+
+/* Rows of a layer were lost: the actual present times of the rows taken before and after
+ * the gap (0: unknown). */
+struct frc_present_gap {
+	uint32_t layer;
+	int64_t before, after;
+};
+
 struct frc_record {
 	uint8_t type;	   /* enum frc_type */
 	uint64_t ktime_ns; /* CLOCK_MONOTONIC, what bpf_ktime_get_ns() reads */
@@ -116,6 +167,10 @@ struct frc_record {
 		struct frc_attach attach;
 		struct frc_exit exit;
 		struct frc_tick tick;
+		struct frc_layer layer;
+		struct frc_present present;
+		struct frc_vsync vsync;
+		struct frc_present_gap gap;
 	} u;
 };
 

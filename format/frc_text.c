@@ -68,8 +68,14 @@ static int printed(int n)
 	return n < 0 ? FRC_EINVAL : n;
 }
 
+/* TIMESTAMP only when the frame has one: texts of captures without them stay as they were. */
 int frc_frame_print(const struct frc_record *rec, char *buf, size_t len)
 {
+	if (rec->u.frame.has_timestamp)
+		return printed(snprintf(
+		    buf, len, " %" PRIu32 " %" PRIu32 " 0x%llx 0x%llx %" PRId64, rec->u.frame.pid,
+		    rec->u.frame.tid, (unsigned long long)rec->u.frame.buffer,
+		    (unsigned long long)rec->u.frame.surface, rec->u.frame.timestamp));
 	return printed(snprintf(
 	    buf, len, " %" PRIu32 " %" PRIu32 " 0x%llx 0x%llx", rec->u.frame.pid, rec->u.frame.tid,
 	    (unsigned long long)rec->u.frame.buffer, (unsigned long long)rec->u.frame.surface));
@@ -285,6 +291,27 @@ static int number(struct frc_parser *p, const char *what, uint64_t max, uint64_t
 	int ret = token(p, what, &at, &n);
 
 	return ret ? ret : span_u64(p, at, n, what, max, v);
+}
+
+/* A signed decimal int64 named what: an optional '-', then digits. */
+static int signed_number(struct frc_parser *p, const char *what, int64_t *v)
+{
+	size_t at = 0, n = 0;
+	uint64_t mag = 0; /* set by span_u64; GCC -O3 cannot see that */
+	int neg, ret = token(p, what, &at, &n);
+
+	if (ret)
+		return ret;
+	neg = p->s[at] == '-';
+	if (neg && n == 1)
+		return syntax(p, at + 1, "%s: expected a decimal digit", what);
+	/* INT64_MIN's magnitude is one more than INT64_MAX. */
+	ret = span_u64(p, at + (size_t)neg, n - (size_t)neg, what,
+		       neg ? (uint64_t)INT64_MAX + 1 : (uint64_t)INT64_MAX, &mag);
+	if (ret)
+		return ret;
+	*v = neg ? (int64_t)(0 - mag) : (int64_t)mag;
+	return 0;
 }
 
 static int hexval(char c)
@@ -503,7 +530,19 @@ int frc_frame_parse(struct frc_parser *p, struct frc_record *r)
 	if (p->pos == p->len)
 		return 0;
 	p->pos = at;
-	return hex_value(p, "SURFACE", &r->u.frame.surface);
+	if ((ret = hex_value(p, "SURFACE", &r->u.frame.surface)))
+		return ret;
+	/* TIMESTAMP is optional: absent, the frame has none (FORMAT.md 4.7). */
+	at = p->pos;
+	skip_blanks(p);
+	if (p->pos == p->len)
+		return 0;
+	/* Something that cannot begin a number is no TIMESTAMP, just text too many. */
+	if (p->s[p->pos] != '-' && (p->s[p->pos] < '0' || p->s[p->pos] > '9'))
+		return 0; /* the caller's at_end() says "unexpected text after the record" */
+	p->pos = at;
+	r->u.frame.has_timestamp = true;
+	return signed_number(p, "TIMESTAMP", &r->u.frame.timestamp);
 }
 
 int frc_drops_parse(struct frc_parser *p, struct frc_record *r)
@@ -551,6 +590,108 @@ int frc_exit_parse(struct frc_parser *p, struct frc_record *r)
 		return ret;
 	r->u.exit.pid = (uint32_t)v;
 	return 0;
+}
+
+/* ------------------------------------------------------------ display capture (4.8) */
+
+/* "ID new NAME" or "ID gone". */
+int frc_layer_print(const struct frc_record *rec, char *buf, size_t len)
+{
+	char esc[FRC_TEXT_LINE_MAX];
+	const struct frc_layer *l = &rec->u.layer;
+
+	if (l->gone)
+		return printed(snprintf(buf, len, " %" PRIu32 " gone", l->id));
+	frc_text_escape(l->name, l->len, esc, sizeof(esc), 1);
+	return printed(snprintf(buf, len, " %" PRIu32 " new %s", l->id, esc));
+}
+
+int frc_layer_parse(struct frc_parser *p, struct frc_record *r)
+{
+	size_t at = 0, n = 0;
+	uint64_t id = 0; /* set by number(); GCC -O3 cannot see that */
+	int ret;
+
+	if ((ret = number(p, "LAYER", UINT32_MAX, &id)))
+		return ret;
+	if (id == 0)
+		return syntax(p, p->pos - 1, "LAYER: ids start at 1");
+	r->u.layer.id = (uint32_t)id;
+	if ((ret = token(p, "new or gone", &at, &n)))
+		return ret;
+	if (n == 4 && !memcmp(p->s + at, "gone", 4)) {
+		r->u.layer.gone = true;
+		return 0;
+	}
+	if (n != 3 || memcmp(p->s + at, "new", 3))
+		return syntax(p, at, "expected new or gone");
+	at = p->pos;
+	ret = rest_of_line(p, (uint8_t *)r->u.layer.name, FRC_LAYER_NAME_MAX, &n, "NAME");
+	if (ret)
+		return ret;
+	if (n == 0 || memchr(r->u.layer.name, '\0', n))
+		return syntax(p, at, "NAME must be 1..255 bytes without \\x00");
+	r->u.layer.len = (uint16_t)n;
+	r->u.layer.name[n] = '\0';
+	return 0;
+}
+
+int frc_present_print(const struct frc_record *rec, char *buf, size_t len)
+{
+	const struct frc_present *q = &rec->u.present;
+
+	return printed(snprintf(buf, len, " %" PRIu32 " %" PRId64 " %" PRId64 " %" PRId64, q->layer,
+				q->desired, q->actual, q->ready));
+}
+
+int frc_present_parse(struct frc_parser *p, struct frc_record *r)
+{
+	struct frc_present *q = &r->u.present;
+	uint64_t layer = 0; /* set by number(); GCC -O3 cannot see that */
+	int ret;
+
+	if ((ret = number(p, "LAYER", UINT32_MAX, &layer)))
+		return ret;
+	if (layer == 0)
+		return syntax(p, p->pos - 1, "LAYER: ids start at 1");
+	q->layer = (uint32_t)layer;
+	if ((ret = signed_number(p, "DESIRED", &q->desired)) ||
+	    (ret = signed_number(p, "ACTUAL", &q->actual)))
+		return ret;
+	return signed_number(p, "READY", &q->ready);
+}
+
+int frc_vsync_print(const struct frc_record *rec, char *buf, size_t len)
+{
+	return printed(snprintf(buf, len, " %" PRIu64, rec->u.vsync.period_ns));
+}
+
+int frc_vsync_parse(struct frc_parser *p, struct frc_record *r)
+{
+	return number(p, "PERIOD_NS", UINT64_MAX, &r->u.vsync.period_ns);
+}
+
+int frc_gap_print(const struct frc_record *rec, char *buf, size_t len)
+{
+	const struct frc_present_gap *g = &rec->u.gap;
+
+	return printed(
+	    snprintf(buf, len, " %" PRIu32 " %" PRId64 " %" PRId64, g->layer, g->before, g->after));
+}
+
+int frc_gap_parse(struct frc_parser *p, struct frc_record *r)
+{
+	uint64_t layer = 0; /* set by number(); GCC -O3 cannot see that */
+	int ret;
+
+	if ((ret = number(p, "LAYER", UINT32_MAX, &layer)))
+		return ret;
+	if (layer == 0)
+		return syntax(p, p->pos - 1, "LAYER: ids start at 1");
+	r->u.gap.layer = (uint32_t)layer;
+	if ((ret = signed_number(p, "BEFORE", &r->u.gap.before)))
+		return ret;
+	return signed_number(p, "AFTER", &r->u.gap.after);
 }
 
 static int parse_record(struct frc_parser *p, const char *kw, size_t kwn, size_t kwat,

@@ -3,7 +3,9 @@
  * frc_text.h - the text form of a capture: one record per line, diffable, canonical.
  *
  *   meta KEY VALUE            (only before the first record; VALUE: rest of line, C-escaped)
- *   frame KTIME_NS PID TID 0xBUFFER 0xSURFACE (0xSURFACE may be left out on import: surface 0)
+ *   frame KTIME_NS PID TID 0xBUFFER 0xSURFACE [TIMESTAMP]
+ *                                 (0xSURFACE may be left out on import: surface 0;
+ *                                 TIMESTAMP, signed: only when the frame has one)
  *   sysfs KTIME_NS "RAW"      or   sysfs KTIME_NS !ERRNO
  *   drops KTIME_NS CUMULATIVE [BATCH_ANOMALIES]   (the latter only when not 0)
  *   attach KTIME_NS PID SYMBOL          (SYMBOL: rest of line, C-escaped)

@@ -50,11 +50,42 @@ static const struct frc_type_ops types[FRC_TYPE_MAX + 1] = {
 		  .decode = frc_tick_decode,
 		  .print = frc_tick_print,
 		  .parse = frc_tick_parse},
+    /* 7, 8: entries without a record of their own (frc_internal.h FRC_ENTRY_*) */
+    [FRC_LAYER] = {.type = FRC_LAYER,
+		   .name = "layer",
+		   .check = frc_layer_check,
+		   .encode = frc_layer_encode,
+		   .decode = frc_layer_decode,
+		   .print = frc_layer_print,
+		   .parse = frc_layer_parse},
+    [FRC_PRESENT] = {.type = FRC_PRESENT,
+		     .name = "present",
+		     .encode = frc_present_encode,
+		     .decode = frc_present_decode,
+		     .print = frc_present_print,
+		     .parse = frc_present_parse},
+    [FRC_VSYNC] = {.type = FRC_VSYNC,
+		   .name = "vsync",
+		   .encode = frc_vsync_encode,
+		   .decode = frc_vsync_decode,
+		   .print = frc_vsync_print,
+		   .parse = frc_vsync_parse},
+    [FRC_PRESENT_GAP] = {.type = FRC_PRESENT_GAP,
+			 .name = "present_gap",
+			 .encode = frc_gap_encode,
+			 .decode = frc_gap_decode,
+			 .print = frc_gap_print,
+			 .parse = frc_gap_parse},
 };
 
 const struct frc_type_ops *frc_type_ops(unsigned type)
 {
-	return type >= 1 && type <= FRC_TYPE_MAX ? &types[type] : NULL;
+	return type >= 1 && type <= FRC_TYPE_MAX && types[type].name ? &types[type] : NULL;
+}
+
+bool frc_type_listed(unsigned type, uint64_t count)
+{
+	return frc_type_ops(type) && (type <= FRC_TYPE_BASE_MAX || count > 0);
 }
 
 const char *frc_type_name(unsigned type)

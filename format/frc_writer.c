@@ -26,6 +26,8 @@
 #define FRAME_WORST_BYTES 96
 /* What a frame can add to the run's surface column (dictionary entry, index run). */
 #define SURFACE_WORST_BYTES 32
+/* What a frame can add to the run's timestamp column (a run, a 10-byte value). */
+#define TIMESTAMP_WORST_BYTES 32
 
 struct frc_writer {
 	int fd;
@@ -45,13 +47,15 @@ struct frc_writer {
 	uint64_t run_surf[FRC_SURFACES_MAX];
 	uint32_t nrun_surf;
 	bool run_column;
+	bool run_ts; /* some frame of the run has a timestamp (its column: an entry reserved) */
 	uint64_t c_records, c_frames, c_first, c_min, c_max;
 	int c_has_time;
 
 	/* The index, built as chunks are written; and totals. */
 	struct frc_buf index;
 	uint64_t prev_desc_off, prev_min;
-	/* entries by type: records, surface columns (7), batch anomaly entries (8) */
+	/* entries by type: records, surface columns (7), batch anomaly entries (8), timestamp
+	 * columns (10) */
 	uint64_t by_type[FRC_ENTRY_TYPE_MAX + 1];
 	uint64_t t_min, t_max;
 	int t_has_time;
@@ -203,14 +207,19 @@ int frc_writer_open_fd(frc_writer **out, int fd, const char *path, const struct 
 	return ret;
 }
 
-/* Encode the pending frames as one run entry (after its surface column, if any). */
+/* Encode the pending frames as one run entry (after its timestamp and surface columns). */
 static int run_flush(frc_writer *w)
 {
 	int ret = 0;
 
 	if (!w->nrun)
 		return 0;
-	if (w->run_column) {
+	/* Type 10 first: a reader that predates it skips it, then finds 7 right before 1. */
+	if (w->run_ts) {
+		ret = frc_timestamps_encode(&w->body, w->run, w->nrun);
+		w->by_type[FRC_ENTRY_TIMESTAMPS]++;
+	}
+	if (!ret && w->run_column) {
 		ret = frc_surfaces_encode(&w->body, w->run, w->nrun);
 		w->by_type[FRC_ENTRY_SURFACES]++;
 	}
@@ -219,6 +228,7 @@ static int run_flush(frc_writer *w)
 	w->nrun = 0;
 	w->nrun_surf = 0;
 	w->run_column = false;
+	w->run_ts = false;
 	if (!ret && w->body.oom)
 		ret = FRC_ENOMEM;
 	return ret ? fail(w, ret, "out of memory") : 0;
@@ -310,7 +320,8 @@ static int make_room(frc_writer *w, size_t est)
 {
 	int ret;
 
-	size_t per_frame = FRAME_WORST_BYTES + (w->run_column ? SURFACE_WORST_BYTES : 0);
+	size_t per_frame = FRAME_WORST_BYTES + (w->run_column ? SURFACE_WORST_BYTES : 0) +
+			   (w->run_ts ? TIMESTAMP_WORST_BYTES : 0);
 
 	if (!w->c_records || w->body.len + w->nrun * per_frame + est <= w->opt.chunk_max_bytes)
 		return 0;
@@ -331,33 +342,41 @@ static bool surface_known(const frc_writer *w, uint64_t surface)
 }
 
 /*
- * A frame joins the pending run. The first nonzero surface of a run reserves one more
- * entry of the chunk (its surface column, written before the run by run_flush), so the
- * chunk's record limit counts it from the start.
+ * A frame joins the pending run. The first nonzero surface of a run and its first
+ * timestamp each reserve one more entry of the chunk (the run's surface and timestamp
+ * columns, written before it by run_flush), so the chunk's record limit counts them from
+ * the start. *new_columns: how many this frame reserved (0..2).
  */
-static int frame_append(frc_writer *w, const struct frc_record *r, bool *new_column)
+static int frame_append(frc_writer *w, const struct frc_record *r, unsigned *new_columns)
 {
 	uint64_t surface = r->u.frame.surface;
-	int ret = make_room(w, FRAME_WORST_BYTES + SURFACE_WORST_BYTES);
+	bool ts = r->u.frame.has_timestamp;
+	int ret = make_room(w, FRAME_WORST_BYTES + SURFACE_WORST_BYTES +
+				   (ts ? TIMESTAMP_WORST_BYTES : 0));
+	unsigned add;
 
 	/* A run holds at most FRC_SURFACES_MAX distinct surfaces: a new one past that ends it. */
 	if (!ret && (w->nrun == FRC_RUN_MAX ||
 		     (!surface_known(w, surface) && w->nrun_surf == FRC_SURFACES_MAX)))
 		ret = run_flush(w);
-	if (!ret && surface && !w->run_column && w->c_records + 1 >= FRC_CHUNK_RECORDS_MAX)
-		ret = chunk_close(w); /* no room for the frame and its column */
+	add = (unsigned)(surface && !w->run_column) + (unsigned)(ts && !w->run_ts);
+	if (!ret && add && w->c_records + 1 + add > FRC_CHUNK_RECORDS_MAX)
+		ret = chunk_close(w); /* no room for the frame and its columns */
 	if (ret)
 		return ret;
-	/* The column entry is counted by frc_writer_append, after the chunk's first time. */
-	*new_column = surface && !w->run_column;
+	/* The column entries are counted by frc_writer_append, after the chunk's first time. */
+	*new_columns = (unsigned)(surface && !w->run_column) + (unsigned)(ts && !w->run_ts);
 	w->run_column |= surface != 0;
+	w->run_ts |= ts;
 	if (!surface_known(w, surface))
 		w->run_surf[w->nrun_surf++] = surface;
 	w->run[w->nrun++] = (struct frc_run_frame){.ktime = r->ktime_ns,
 						   .buffer = r->u.frame.buffer,
 						   .surface = surface,
 						   .pid = r->u.frame.pid,
-						   .tid = r->u.frame.tid};
+						   .tid = r->u.frame.tid,
+						   .has_timestamp = ts,
+						   .timestamp = ts ? r->u.frame.timestamp : 0};
 	w->c_frames++;
 	return 0;
 }
@@ -365,8 +384,8 @@ static int frame_append(frc_writer *w, const struct frc_record *r, bool *new_col
 int frc_writer_append(frc_writer *w, const struct frc_record *r)
 {
 	uint64_t flush_ns;
-	bool new_column = false; /* this frame starts the run's surface column */
-	bool extra = false;	 /* a batch anomaly entry goes before this drops record */
+	unsigned new_columns = 0; /* this frame starts the run's surface/timestamp column */
+	bool extra = false;	  /* a batch anomaly entry goes before this drops record */
 	int ret;
 
 	if (w->err)
@@ -384,7 +403,7 @@ int frc_writer_append(frc_writer *w, const struct frc_record *r)
 			return ret;
 	}
 	if (r->type == FRC_FRAME) {
-		ret = frame_append(w, r, &new_column);
+		ret = frame_append(w, r, &new_columns);
 		if (ret)
 			return ret;
 	} else {
@@ -409,7 +428,7 @@ int frc_writer_append(frc_writer *w, const struct frc_record *r)
 			return ret;
 	}
 	chunk_note_time(w, r->ktime_ns);
-	w->c_records += 1 + new_column + extra;
+	w->c_records += 1 + new_columns + extra;
 	w->by_type[r->type]++;
 	w->by_type[FRC_ENTRY_ANOMALIES] += extra;
 	w->st.records++;
@@ -460,15 +479,17 @@ static int footer_write(frc_writer *w)
 	frc_buf_varint(&f, FRC_INDEX_FIELDS);
 	frc_buf_put(&f, w->index.p, w->index.len);
 	frc_buf_varint(&f, w->st.records + w->by_type[FRC_ENTRY_SURFACES] +
-			       w->by_type[FRC_ENTRY_ANOMALIES]);
+			       w->by_type[FRC_ENTRY_ANOMALIES] + w->by_type[FRC_ENTRY_TIMESTAMPS]);
 	/*
 	 * Self-describing: a reader that knows fewer or more types still finds min/max. The
-	 * totals of the entries without a record (7, 8) only up to the last one present, so
-	 * that a capture without them is byte for byte what it was before they existed.
+	 * totals of the types after 1.1's first six (7, 8, 10 and the display records) only up to
+	 * the last one present, so that a capture without them is byte for byte what it was
+	 * before they existed.
 	 */
-	ntypes = w->by_type[FRC_ENTRY_ANOMALIES]  ? FRC_ENTRY_ANOMALIES
-		 : w->by_type[FRC_ENTRY_SURFACES] ? FRC_ENTRY_SURFACES
-						  : FRC_TYPE_MAX;
+	ntypes = FRC_TYPE_BASE_MAX;
+	for (int t = FRC_TYPE_BASE_MAX + 1; t <= FRC_ENTRY_TYPE_MAX; t++)
+		if (w->by_type[t])
+			ntypes = t;
 	frc_buf_varint(&f, ntypes);
 	for (int t = 1; t <= ntypes; t++)
 		frc_buf_varint(&f, w->by_type[t]);

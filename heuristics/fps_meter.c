@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * fps_meter.c - Auriya's FpsMeter (see fps_meter.h and heuristics/README.md).
+ * fps_meter.c - Auriya's FpsMeter (see fps_meter.h and heuristics/README.md): the order of
+ * Auriya@10fe7c6 (sysfs first) and, through fps_meter_new_ebpf_first (meter_kinds.h), the
+ * order of pavelc4/auriya@ccafd78 (eBPF first); the sources' rules are the same code.
  *
  * Floating point: a reading is one IEEE double division of two exactly representable
  * values (count * 1e9 and the ring's sum in ns), so it is correctly rounded and identical
@@ -12,6 +14,7 @@
 #include <stdlib.h>
 
 #include "fps_meter.h"
+#include "meter_kinds.h"
 
 /* Config bounds: keep allocations sane for a config read from anywhere. */
 #define WINDOW_LIMIT (1u << 20)
@@ -26,6 +29,7 @@ enum sysfs_state {
 struct fps_meter {
 	struct fps_meter_config cfg;
 	bool has_sysfs;
+	bool ebpf_first; /* ccafd78's order: eBPF, then sysfs; and fps < fps_max (strict) */
 	uint64_t last_poll;
 	uint64_t last_ebpf_frame;
 
@@ -288,7 +292,10 @@ static void drain(struct fps_meter *m, uint64_t now)
 		m->last_ebpf_frame = now;
 }
 
-/* Step 2: the eBPF fallback. */
+/*
+ * Step 2: the eBPF fallback (ccafd78: the first source). 10fe7c6 accepts (0, fps_max],
+ * ccafd78 (0, fps_max): its check is `fps > 0.0 && fps < 500.0`.
+ */
 static bool read_ebpf(struct fps_meter *m, uint64_t now, double *fps)
 {
 	double v;
@@ -299,28 +306,55 @@ static bool read_ebpf(struct fps_meter *m, uint64_t now, double *fps)
 		return false;
 	/* count * 1e9 and a sum of at most window deltas < 500 ms are exact doubles. */
 	v = (double)m->ring_count * 1e9 / (double)m->ring_sum;
-	if (!(v > 0 && v <= m->cfg.fps_max))
+	if (!(v > 0 && (m->ebpf_first ? v < m->cfg.fps_max : v <= m->cfg.fps_max)))
 		return false;
 	*fps = v;
 	return true;
 }
 
-struct fps_reading fps_meter_read(struct fps_meter *m, uint64_t now)
+/* A source's value as a reading. */
+static struct fps_reading reading_of(bool ok, double fps, enum frc_source source)
 {
 	struct fps_reading r = {.valid = false, .fps = 0, .source = FRC_SOURCE_NONE};
-	double fps;
 
-	m->st.reads++;
-	if (m->has_sysfs && read_sysfs(m, now, &fps)) {
+	if (ok) {
 		r.valid = true;
 		r.fps = fps;
-		r.source = FRC_SOURCE_SYSFS;
-	} else if (read_ebpf(m, now, &fps)) {
-		r.valid = true;
-		r.fps = fps;
-		r.source = FRC_SOURCE_EBPF;
+		r.source = source;
 	}
 	return r;
+}
+
+/*
+ * 10fe7c6: sysfs (when detected), and the eBPF ring only when it gave none. ccafd78: the
+ * eBPF ring (drained at every read), and sysfs only when the ring gave none.
+ */
+struct fps_reading fps_meter_read(struct fps_meter *m, uint64_t now)
+{
+	double fps = 0;
+	bool ok;
+
+	m->st.reads++;
+	if (m->ebpf_first) {
+		if (read_ebpf(m, now, &fps))
+			return reading_of(true, fps, FRC_SOURCE_EBPF);
+		ok = m->has_sysfs && read_sysfs(m, now, &fps);
+		return reading_of(ok, fps, FRC_SOURCE_SYSFS);
+	}
+	if (m->has_sysfs && read_sysfs(m, now, &fps))
+		return reading_of(true, fps, FRC_SOURCE_SYSFS);
+	ok = read_ebpf(m, now, &fps); /* before reading_of reads fps */
+	return reading_of(ok, fps, FRC_SOURCE_EBPF);
+}
+
+int fps_meter_new_ebpf_first(struct fps_meter **out, const struct fps_meter_config *cfg,
+			     uint64_t t0, bool has_sysfs)
+{
+	int err = fps_meter_new(out, cfg, t0, has_sysfs);
+
+	if (!err)
+		(*out)->ebpf_first = true;
+	return err;
 }
 
 uint64_t fps_to_micro(double fps)

@@ -26,10 +26,11 @@ struct pid_slot {
 struct pipeline {
 	struct pipeline_config cfg;
 	const struct tracker_kind *kind;
+	const struct meter_kind *mk;
 	struct pipeline_callbacks cb;
 	void *ctx;
 
-	struct fps_meter *meter; /* created by the first record */
+	void *meter; /* the meter kind's, created by the first record */
 	uint64_t tick_ns;
 	uint64_t next_tick; /* the next synthesized tick's time */
 	bool ticks_over;    /* next_tick would overflow: no more synthesized ticks */
@@ -65,32 +66,35 @@ int pipeline_new(struct pipeline **out, const struct pipeline_config *cfg,
 {
 	const struct tracker_kind *kind =
 	    tracker_kind_find(cfg->tracker_name ? cfg->tracker_name : TRACKER_KIND_DEFAULT);
+	const struct meter_kind *mk =
+	    meter_kind_find(cfg->meter_name ? cfg->meter_name : METER_KIND_DEFAULT);
 	struct pipeline *p;
-	void *probe_t;
-	struct fps_meter *probe_m;
+	void *probe_t, *probe_m;
 	int err;
 
 	*out = NULL;
 	if ((cfg->synthesize_ticks && cfg->tick_ms == 0) || cfg->max_pids < 1 ||
 	    cfg->max_pids > PIDS_LIMIT)
 		return -EINVAL;
-	if (!kind)
+	if (!kind || !mk)
 		return -ENOENT;
 	/* Check the tracker and meter configs now rather than at the first record. */
 	err = kind->create(&probe_t, &cfg->tracker);
 	if (err)
 		return err;
 	kind->destroy(probe_t);
-	err = fps_meter_new(&probe_m, &cfg->meter, 0, cfg->has_sysfs);
+	err = mk->create(&probe_m, &cfg->meter, 0, cfg->has_sysfs);
 	if (err)
 		return err;
-	fps_meter_free(probe_m);
+	mk->destroy(probe_m);
 	p = calloc(1, sizeof(*p));
 	if (!p)
 		return -ENOMEM;
 	p->cfg = *cfg;
-	p->cfg.tracker_name = kind->name; /* the caller's string need not outlive us */
+	p->cfg.tracker_name = kind->name; /* the caller's strings need not outlive us */
+	p->cfg.meter_name = mk->name;
 	p->kind = kind;
+	p->mk = mk;
 	if (cb)
 		p->cb = *cb;
 	p->ctx = ctx;
@@ -116,7 +120,8 @@ void pipeline_free(struct pipeline *p)
 	free(p->slots);
 	heur_lru_free(&p->lru);
 	frc_map_free(&p->pids);
-	fps_meter_free(p->meter);
+	if (p->meter)
+		p->mk->destroy(p->meter);
 	free(p);
 }
 
@@ -133,7 +138,7 @@ void pipeline_stats(const struct pipeline *p, struct pipeline_stats *st)
 		st->buffers_evicted += ts.buffers_evicted;
 	}
 	if (p->meter)
-		fps_meter_stats(p->meter, &st->meter);
+		p->mk->stats(p->meter, &st->meter);
 }
 
 /* Free a tracker, keeping its eviction count for pipeline_stats. */
@@ -239,7 +244,7 @@ static void emit_reading(struct pipeline *p, uint64_t now, const struct frc_reco
 	struct pipeline_reading r;
 
 	r.tick_ns = now;
-	r.reading = fps_meter_read(p->meter, now);
+	r.reading = p->mk->read(p->meter, now);
 	r.tick = tick;
 	p->st.readings++;
 	if (p->cb.on_reading)
@@ -313,9 +318,11 @@ static int feed_frame(struct pipeline *p, const struct frc_record *r)
 		p->last_slot = i;
 	}
 	heur_lru_touch(&p->lru, i);
+	if (p->mk->frame)
+		p->mk->frame(p->meter, r->ktime_ns, f);
 	if (!p->kind->record(p->slots[i].t, r->ktime_ns, f, &d.delta_ns))
 		return 0;
-	fps_meter_push_delta(p->meter, d.delta_ns);
+	p->mk->delta(p->meter, d.delta_ns);
 	p->st.deltas++;
 	if (p->cb.on_delta) {
 		d.pid = f->pid;
@@ -334,7 +341,7 @@ int pipeline_feed(struct pipeline *p, const struct frc_record *r)
 	int err;
 
 	if (!p->meter) {
-		err = fps_meter_new(&p->meter, &p->cfg.meter, r->ktime_ns, p->cfg.has_sysfs);
+		err = p->mk->create(&p->meter, &p->cfg.meter, r->ktime_ns, p->cfg.has_sysfs);
 		if (err)
 			return err;
 		p->max_ktime = r->ktime_ns;
@@ -359,8 +366,8 @@ int pipeline_feed(struct pipeline *p, const struct frc_record *r)
 	case FRC_SYSFS: {
 		size_t len = r->u.sysfs.len;
 
-		fps_meter_set_sysfs(p->meter, r->u.sysfs.err, r->u.sysfs.raw,
-				    len < FRC_SYSFS_MAX ? len : FRC_SYSFS_MAX);
+		p->mk->sysfs(p->meter, r->u.sysfs.err, r->u.sysfs.raw,
+			     len < FRC_SYSFS_MAX ? len : FRC_SYSFS_MAX);
 		return 0;
 	}
 	case FRC_DROPS:

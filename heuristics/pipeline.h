@@ -18,6 +18,7 @@
 #include "fps_meter.h"
 #include "tracker.h"
 #include "tracker_kind.h"
+#include "meter_kind.h"
 
 struct pipeline_config {
 	/*
@@ -26,6 +27,11 @@ struct pipeline_config {
 	 * tracker_kind_names()). The string must outlive pipeline_new only.
 	 */
 	const char *tracker_name;
+	/*
+	 * The meter implementation's name (meter_kind.h); NULL = METER_KIND_DEFAULT
+	 * ("auriya-10fe7c6"). Unknown: -ENOENT (as a tracker; meter_kind_find tells which).
+	 */
+	const char *meter_name;
 	struct tracker_config tracker;
 	struct fps_meter_config meter;
 	/*
@@ -93,7 +99,7 @@ void pipeline_config_default(struct pipeline_config *cfg);
 
 /*
  * cb may have NULL members; ctx is passed to them. Returns 0, -EINVAL (bad config),
- * -ENOENT (unknown cfg->tracker_name), -ENOMEM.
+ * -ENOENT (unknown cfg->tracker_name or cfg->meter_name), -ENOMEM.
  */
 FRC_MUST_USE int pipeline_new(struct pipeline **out, const struct pipeline_config *cfg,
 			      const struct pipeline_callbacks *cb, void *ctx);

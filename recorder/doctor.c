@@ -23,10 +23,13 @@
 #include "frc_escape.h"
 #include "plan.h"
 #include "recorder.h"
+#include "runout.h"
+#include "sf_dumpsys.h"
 #include "sysfs.h"
 #include "target.h"
 
 struct doctor {
+	const char *dumpsys; /* --dumpsys: display capture's */
 	int fails;
 	bool bpf_ok;
 	struct probe *probe; /* framerec's own program, loaded by the bpf line */
@@ -234,21 +237,30 @@ static void check_library(struct doctor *d)
 }
 
 /*
- * The batch path, Surface::queueBuffers: a recording attaches it in addition to the
- * symbol chosen (its calls never pass through queueBuffer), so it gets its own line. Its
- * name is "" when --symbol forced one symbol: then it is not a candidate.
+ * One line per candidate, in attach order, with its layout (which program reads it) and
+ * the Android versions that define it. The batch ones (Surface::queueBuffers) are
+ * attached in addition to the single-buffer symbol chosen (their calls never pass through
+ * queueBuffer), so they say so; a missing one is a WARN, since a library has one form of
+ * each entry point only.
  */
-static void check_batch_symbol(struct doctor *d, const struct sym_candidate *c)
+static void check_candidate(struct doctor *d, const struct sym_candidate *c, bool forced)
 {
-	if (!c->name[0])
-		return;
+	const char *versions = NULL, *extra = "";
+
+	for (size_t i = 0; i < sym_known_n; i++)
+		if (strcmp(c->name, sym_known[i].name) == 0)
+			versions = sym_known[i].versions;
+	if (c->kind == SYM_KIND_BATCH && !forced)
+		extra = ", the batch path, attached in addition";
 	if (c->status == SYM_FOUND)
-		line(d, "PASS", "symbol", "%s at 0x%llx (the batch path, attached in addition)",
-		     c->name, (unsigned long long)c->offset);
+		line(d, "PASS", "symbol", "%s at 0x%llx (%s%s%s%s)", c->name,
+		     (unsigned long long)c->offset, sym_kind_str(c->kind),
+		     versions ? "; Android " : "", versions ? versions : "", extra);
 	else
-		line(d, "WARN", "symbol",
-		     "%s: %s (calls through a batch path would not be recorded)", c->name,
-		     sym_status_str(c->status));
+		line(d, "WARN", "symbol", "%s: %s (%s%s%s)", c->name, sym_status_str(c->status),
+		     versions ? "Android " : "", versions ? versions : sym_kind_str(c->kind),
+		     c->kind == SYM_KIND_BATCH && !forced ? "; a batch call would not be recorded"
+							  : "");
 }
 
 static void check_symbols(struct doctor *d)
@@ -263,21 +275,15 @@ static void check_symbols(struct doctor *d)
 	}
 	ret = plan_resolve_symbols(pl, err, sizeof(err));
 	for (size_t i = 0; i < pl->syms.n; i++) {
-		const struct sym_candidate *c = &pl->syms.v[i];
-
-		if (c->status == SYM_FOUND) {
-			found++;
-			line(d, "PASS", "symbol", "%s at 0x%llx%s", c->name,
-			     (unsigned long long)c->offset, c->sp ? " (sp<GraphicBuffer>&)" : "");
-		} else {
-			line(d, "WARN", "symbol", "%s: %s", c->name, sym_status_str(c->status));
-		}
+		found += pl->syms.v[i].status == SYM_FOUND;
+		check_candidate(d, &pl->syms.v[i], pl->syms.forced);
 	}
-	check_batch_symbol(d, &pl->syms.batch);
 	if (ret)
 		line(d, "FAIL", "symbols", "%s", plan_reason(err));
 	else
-		line(d, "PASS", "symbols", "%d candidate(s); the first one that attaches is used",
+		line(d, "PASS", "symbols",
+		     "%d candidate(s); the first single-buffer one that attaches is used, and the "
+		     "first batch one as well",
 		     found);
 }
 
@@ -298,10 +304,101 @@ static void check_sysfs(struct doctor *d)
 	line(d, "PASS", "sysfs", "%s = \"%.*s\"", node, (int)s.len, (const char *)s.raw);
 }
 
+/* DUMPSYS SurfaceFlinger WHAT [NAME] into out; false (with a WARN line) when it failed. */
+static bool doctor_dumpsys(struct doctor *d, const char *what, const char *name, char *out,
+			   size_t cap, size_t *len)
+{
+	char *argv[] = {"dumpsys", "SurfaceFlinger", (char *)what, (char *)name, NULL};
+	struct runout ro;
+	int err = runout(d->dumpsys, argv, 1500, out, cap, &ro);
+
+	*len = ro.len;
+	if (!err && ro.exit_code == 0)
+		return true;
+	line(d, "WARN", "display", "%s SurfaceFlinger %s: %s; recordings get no presents",
+	     d->dumpsys, what, err ? strerror(-err) : "failed (exit status not 0)");
+	return false;
+}
+
+/* The target's layers in a --list (its argv[0] as the package); the index of the first. */
+static size_t doctor_layers(struct doctor *d, const char *list, size_t len, char *pkg,
+			    size_t pkg_len, struct sf_layer_name *names, size_t *first)
+{
+	static struct sf_layer_name all[256];
+	size_t n = 0, picked[16], k;
+	char cmd[4096] = "";
+
+	for (const char *p = list, *end = list + len; p < end && n < 256;) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t ll = nl ? (size_t)(nl - p) : (size_t)(end - p);
+		n += sf_list_line(p, ll, &all[n]);
+		p += ll + 1;
+	}
+	*first = 0;
+	if (d->plan.pid <= 0)
+		return n;
+	target_cmdline(d->plan.pid, cmd, sizeof(cmd));
+	cmd[strcspn(cmd, " ")] = '\0';
+	snprintf(pkg, pkg_len, "%s", strrchr(cmd, '/') ? strrchr(cmd, '/') + 1 : cmd);
+	k = sf_pick_layers(all, n, pkg, picked, 16);
+	if (k)
+		*names = all[picked[0]];
+	return k;
+}
+
+/*
+ * Display capture, step by step as a recording runs it: dumpsys there, --list listing
+ * layers, the target's buffer layer among them (with --pid), its --latency rows. A WARN,
+ * never a FAIL: frames are recorded without it.
+ */
+static void check_display(struct doctor *d)
+{
+	static char out[1 << 20];
+	static struct sf_latency lat;
+	struct sf_layer_name layer;
+	char pkg[256] = "";
+	size_t len, first, n;
+	uint32_t bad;
+
+	if (access(d->dumpsys, X_OK)) {
+		line(d, "WARN", "display", "%s: %s: no display capture (not Android?)", d->dumpsys,
+		     strerror(errno));
+		return;
+	}
+	if (!doctor_dumpsys(d, "--list", NULL, out, sizeof(out), &len))
+		return;
+	n = doctor_layers(d, out, len, pkg, sizeof(pkg), &layer, &first);
+	if (d->plan.pid <= 0 && n == 0) {
+		line(d, "WARN", "display",
+		     "dumpsys SurfaceFlinger --list printed no layer (Android 14 QPR2+: setprop "
+		     "persist.debug.sf.enable_layer_lifecycle_manager false, reboot)");
+		return;
+	}
+	if (d->plan.pid <= 0) {
+		line(d, "PASS", "display", "--list shows %zu layers (--pid PID: its own)", n);
+		return;
+	}
+	if (n == 0) {
+		line(d, "WARN", "display", "no buffer layer of %s in --list (on screen? --package)",
+		     pkg);
+		return;
+	}
+	if (!doctor_dumpsys(d, "--latency", layer.name, out, sizeof(out), &len))
+		return;
+	if (sf_latency_parse(out, len, &lat, &bad) || lat.n_rows == 0) {
+		line(d, "WARN", "display", "--latency %s: no rows (line %u)", layer.name,
+		     lat.n_rows ? bad : 1);
+		return;
+	}
+	line(d, "PASS", "display", "%zu layer%s of %s; %s: %u rows, vsync %lld ns", n,
+	     n == 1 ? "" : "s", pkg, layer.name, lat.n_rows, (long long)lat.period_ns);
+}
+
 /* The attach step: the recording's own attach, then detached again. */
 static void check_attach(struct doctor *d)
 {
 	struct plan *pl = &d->plan;
+	const struct sym_candidate *batch;
 	char err[FRC_MSG_MAX];
 	bool have_symbol = false;
 
@@ -316,19 +413,25 @@ static void check_attach(struct doctor *d)
 		line(d, "FAIL", "attach", "%s", plan_reason(err));
 		return;
 	}
-	line(d, "PASS", "attach", "uprobe on %s+0x%llx (%s)%s attached and detached", pl->lib_shown,
-	     (unsigned long long)pl->chosen->offset, pl->chosen->name,
-	     probe_batch_attached(d->probe, pl->pid) ? " and the batch path" : "");
-	if (pl->syms.batch.status == SYM_ATTACH_FAILED)
-		line(d, "WARN", "attach", "the batch path: %s", pl->syms.batch.why);
+	batch = probe_batch_attached(d->probe, pl->pid);
+	line(d, "PASS", "attach", "uprobe on %s+0x%llx (%s)%s%s attached and detached",
+	     pl->lib_shown, (unsigned long long)pl->chosen->offset, pl->chosen->name,
+	     batch ? " and the batch path " : "", batch ? batch->name : "");
+	for (size_t i = 0; i < pl->syms.n; i++)
+		if (pl->syms.v[i].kind == SYM_KIND_BATCH &&
+		    pl->syms.v[i].status == SYM_ATTACH_FAILED)
+			line(d, "WARN", "attach", "the batch path %s: %s", pl->syms.v[i].name,
+			     pl->syms.v[i].why);
 	probe_detach(d->probe, pl->pid);
 }
 
 static const char doctor_usage[] =
-    "Usage: framerec doctor [--pid PID] [--lib PATH] [--symbol NAME]\n"
+    "Usage: framerec doctor [--pid PID] [--lib PATH] [--symbol NAME] [--dumpsys PATH]\n"
     "Check each layer a recording needs, in the order they fail on Android:\n"
     "kernel, BTF, uprobe PMU, bpf(), ring buffer, capabilities, SELinux,\n"
-    "the target, libgui.so, each candidate symbol, the sysfs FPS node, a real attach.\n"
+    "the target, libgui.so, each candidate symbol, the sysfs FPS node, display\n"
+    "capture (dumpsys SurfaceFlinger --list, the target's layer, its --latency rows;\n"
+    "WARN only: frames are recorded without it), a real attach.\n"
     "The target, library, symbols, bpf and attach lines run the very steps a\n"
     "recording runs (its attach plan), so they fail where a recording would.\n"
     "One PASS/FAIL/WARN line each, with a hint; exit 0 only when a recording\n"
@@ -336,8 +439,9 @@ static const char doctor_usage[] =
     "\n"
     "  -p, --pid PID      also check that PID as a target, and the libgui.so it maps\n"
     "  -l, --lib PATH     the libgui.so to check (default: " FR_DEFAULT_LIB ")\n"
-    "  -s, --symbol NAME  check only this symbol (mangled, or hook|internal|\n"
-    "                     legacy|output|sp|sp_output|batch)\n"
+    "  -s, --symbol NAME  check only this symbol (mangled, or hook|output|legacy|\n"
+    "                     impl|sp|sp_input|internal|deprecated|batch|batch_legacy)\n"
+    "      --dumpsys PATH display capture's dumpsys (default " FR_DEFAULT_DUMPSYS ")\n"
     "\n"
     "Examples:\n"
     "  framerec doctor\n"
@@ -365,17 +469,16 @@ static int parse_pid(const char *arg, pid_t *out)
 static int parse_args(struct doctor *d, int argc, char **argv)
 {
 	static const struct option opts[] = {
-	    {"pid", required_argument, NULL, 'p'},
-	    {"lib", required_argument, NULL, 'l'},
-	    {"symbol", required_argument, NULL, 's'},
-	    {"help", no_argument, NULL, 'h'},
-	    {NULL, 0, NULL, 0},
+	    {"pid", required_argument, NULL, 'p'},    {"lib", required_argument, NULL, 'l'},
+	    {"symbol", required_argument, NULL, 's'}, {"dumpsys", required_argument, NULL, 'D'},
+	    {"help", no_argument, NULL, 'h'},	      {NULL, 0, NULL, 0},
 	};
 	int c;
 
 	/* ":" and opterr = 0: our own messages, named "framerec doctor:" like the others. */
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":p:l:s:h", opts, NULL)) != -1) {
+	d->dumpsys = FR_DEFAULT_DUMPSYS;
+	while ((c = getopt_long(argc, argv, ":p:l:s:D:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'p':
 			if (parse_pid(optarg, &d->plan.pid))
@@ -386,6 +489,9 @@ static int parse_args(struct doctor *d, int argc, char **argv)
 			break;
 		case 's':
 			d->plan.symbol = optarg;
+			break;
+		case 'D':
+			d->dumpsys = optarg;
 			break;
 		case 'h':
 			fputs(doctor_usage, stdout);
@@ -427,6 +533,7 @@ int doctor_main(int argc, char **argv)
 	check_library(&d);
 	check_symbols(&d);
 	check_sysfs(&d);
+	check_display(&d);
 	check_attach(&d);
 	plan_free(&d.plan);
 	probe_close(d.probe);

@@ -178,8 +178,8 @@ static void emit_attach(struct rec *r, const struct target *t, const char *symbo
 void rec_emit_attach(struct rec *r, const struct target *t)
 {
 	emit_attach(r, t, t->symbol);
-	if (t->batch)
-		emit_attach(r, t, sym_batch);
+	if (t->batch_symbol[0])
+		emit_attach(r, t, t->batch_symbol);
 }
 
 void rec_emit_exit(struct rec *r, pid_t pid)

@@ -17,6 +17,7 @@
 #include "frc_version.h"
 #include "frame_event.h"
 #include "recorder.h"
+#include "meter_kind.h"
 #include "tracker_kind.h"
 
 static bool verbose;
@@ -38,8 +39,9 @@ static const char usage[] =
     "Probe:\n"
     "  -l, --lib PATH       libgui.so to probe when the target maps none\n"
     "                       (default: the mapped one, else " FR_DEFAULT_LIB ")\n"
-    "  -s, --symbol NAME    mangled symbol (or hook|internal|legacy|output|sp|sp_output|\n"
-    "                       batch) instead of Kala's order and the batch path\n"
+    "  -s, --symbol NAME    mangled symbol (or hook|output|legacy|impl|sp|sp_input|\n"
+    "                       internal|deprecated|batch|batch_legacy) instead of the\n"
+    "                       default order and the batch path\n"
     "      --ring-kib N     ring buffer size in KiB, a power of 2 >= page size (256)\n"
     "Sampling:\n"
     "      --tick-ms MS     read the FPS meter every MS ms (1000; 10..3600000, as\n"
@@ -51,6 +53,13 @@ static const char usage[] =
     "      --tracker NAME   the frame tracker the live FPS meter runs: kala (default,\n"
     "                       Auriya's), surface, process, main-surface; the capture\n"
     "                       names it, and frameanalyze replays it\n"
+    "      --meter NAME     the FPS meter run live: auriya-10fe7c6 (default), auriya-\n"
+    "                       ccafd78, frc-window; named and replayed likewise\n"
+    "Display capture (what SurfaceFlinger presented; on when dumpsys works):\n"
+    "      --dumpsys PATH   run PATH SurfaceFlinger --list / --latency LAYER (default\n"
+    "                       " FR_DEFAULT_DUMPSYS "; an explicit PATH must work)\n"
+    "      --present-ms MS  poll every MS ms (10..10000; default 500, less above 127 Hz)\n"
+    "      --no-present     no display capture\n"
     "Output:\n"
     "  -d, --duration S     stop after S seconds of recording (default: SIGINT/SIGTERM,\n"
     "                       or every target gone; not counting a --wait)\n"
@@ -124,6 +133,10 @@ enum {
 	OPT_SYSFS_ONLY,
 	OPT_FLUSH,
 	OPT_TRACKER,
+	OPT_METER,
+	OPT_DUMPSYS,
+	OPT_PRESENT_MS,
+	OPT_NO_PRESENT,
 };
 
 static const struct option long_opts[] = {
@@ -139,6 +152,10 @@ static const struct option long_opts[] = {
     {"sysfs-only", no_argument, NULL, OPT_SYSFS_ONLY},
     {"flush-ms", required_argument, NULL, OPT_FLUSH},
     {"tracker", required_argument, NULL, OPT_TRACKER},
+    {"meter", required_argument, NULL, OPT_METER},
+    {"dumpsys", required_argument, NULL, OPT_DUMPSYS},
+    {"present-ms", required_argument, NULL, OPT_PRESENT_MS},
+    {"no-present", no_argument, NULL, OPT_NO_PRESENT},
     {"duration", required_argument, NULL, 'd'},
     {"output", required_argument, NULL, 'o'},
     {"force", no_argument, NULL, 'f'},
@@ -165,7 +182,7 @@ static int parse_period(const char *name, const char *arg, unsigned *out)
 	return -1;
 }
 
-/* How the recording samples and reads: ring, periods, sysfs, tracker. -1 to go on. */
+/* How the recording samples and reads: ring, periods, sysfs, tracker, meter. -1 to go on. */
 static int parse_sampling_option(struct options *o, int c, const char *arg)
 {
 	unsigned long v;
@@ -199,6 +216,26 @@ static int parse_sampling_option(struct options *o, int c, const char *arg)
 					   names);
 		}
 		o->tracker = arg;
+		return -1;
+	case OPT_METER:
+		if (!meter_kind_find(arg)) {
+			char names[256];
+
+			meter_kind_names(names, sizeof(names));
+			return usage_error("--meter: unknown meter '%s' (known: %s)", arg, names);
+		}
+		o->meter = arg;
+		return -1;
+	case OPT_DUMPSYS:
+		o->dumpsys = arg;
+		return -1;
+	case OPT_PRESENT_MS:
+		if (!parse_uint(arg, 10, 10000, &v))
+			return usage_error("--present-ms: '%s' is not in [10, 10000]", arg);
+		o->present_ms = (unsigned)v;
+		return -1;
+	case OPT_NO_PRESENT:
+		o->no_present = true;
 		return -1;
 	default:
 		return usage_error("unknown option");
@@ -293,18 +330,21 @@ static int bad_option(const char *last)
 
 /*
  * --sysfs-only attaches no probe: a target, a library, a symbol or a ring size would be
- * ignored in silence (a --pid was: the user thought the process was recorded). Refused,
- * naming both options; 0 when none of them is given.
+ * ignored in silence (a --pid was: the user thought the process was recorded), and so
+ * would display capture, which follows a target's layers. Refused, naming both options;
+ * 0 when none of them is given.
  */
 static int sysfs_only_conflict(const struct options *o, bool ring_given)
 {
-	const char *other = o->n_pids	 ? "--pid"
-			    : o->package ? "--package"
-			    : o->command ? "-- COMMAND"
-			    : o->lib	 ? "--lib"
-			    : o->symbol	 ? "--symbol"
-			    : ring_given ? "--ring-kib"
-					 : NULL;
+	const char *other = o->n_pids	    ? "--pid"
+			    : o->package    ? "--package"
+			    : o->command    ? "-- COMMAND"
+			    : o->lib	    ? "--lib"
+			    : o->symbol	    ? "--symbol"
+			    : ring_given    ? "--ring-kib"
+			    : o->dumpsys    ? "--dumpsys"
+			    : o->present_ms ? "--present-ms"
+					    : NULL;
 
 	if (!other)
 		return 0;
@@ -352,6 +392,9 @@ static int parse_args(struct options *o, int argc, char **argv)
 		return 2;
 	if (o->wait && !o->package)
 		return usage_error("--wait needs --package");
+	if (o->no_present && (o->dumpsys || o->present_ms))
+		return usage_error("--no-present and %s cannot be combined",
+				   o->dumpsys ? "--dumpsys" : "--present-ms");
 	if (!o->sysfs_only && !o->n_pids && !o->package && !o->command)
 		return usage_error("no target: --pid PID, --package NAME or -- COMMAND");
 	if ((o->n_pids > 0) + (o->package != NULL) + (o->command != NULL) > 1)

@@ -6,7 +6,8 @@
  *
  * One thread, one epoll set: the signalfd (SIGINT/SIGTERM/SIGHUP), one timerfd armed at
  * the earliest due deadline, the ring buffer's fd (readable only when the BPF side forces
- * a wakeup because the ring is half full) and one pidfd per target.
+ * a wakeup because the ring is half full), one pidfd per target and display capture's
+ * eventfd (its poller thread found presents).
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -101,6 +102,8 @@ static void handle_events(struct rec *r, const struct epoll_event *ev, int n)
 			rec_drain(r);
 		else if (kind == EV_PIDFD)
 			on_pidfd(r, (pid_t)(ev[i].data.u64 & 0xffffffffu));
+		else if (kind == EV_PRESENT)
+			rec_emit_display(r);
 	}
 }
 

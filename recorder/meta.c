@@ -4,21 +4,17 @@
  * Keys are the ones format/FORMAT.md lists (section 3); values are text.
  */
 #include <errno.h>
-#include <fcntl.h>
-#include <spawn.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "frc_version.h"
 #include "meta.h"
-
-extern char **environ;
+#include "runout.h"
 
 void meta_add(struct meta *m, const char *key, const char *fmt, ...)
 {
@@ -54,34 +50,23 @@ static void trim(char *s)
 		s[--n] = 0;
 }
 
-/* Run /system/bin/getprop NAME (no shell) and read its one line. */
+/*
+ * Run /system/bin/getprop NAME (no shell) and read its one line. Bounded like every helper
+ * framerec runs (runout.h): a wedged property service costs a second, not the recording.
+ */
 static int getprop_exec(const char *name, char *out, size_t len)
 {
 	char *argv[] = {"getprop", (char *)name, NULL};
-	posix_spawn_file_actions_t fa;
-	int pfd[2], status, ret = -ENOENT;
-	pid_t pid;
-	ssize_t n;
+	struct runout ro;
 
-	if (access("/system/bin/getprop", X_OK) || pipe2(pfd, O_CLOEXEC))
+	if (access("/system/bin/getprop", X_OK))
 		return -ENOENT;
-	posix_spawn_file_actions_init(&fa);
-	posix_spawn_file_actions_adddup2(&fa, pfd[1], STDOUT_FILENO);
-	if (posix_spawn(&pid, "/system/bin/getprop", &fa, NULL, argv, environ) == 0) {
-		close(pfd[1]);
-		pfd[1] = -1;
-		n = read(pfd[0], out, len - 1);
-		out[n > 0 ? n : 0] = 0;
-		trim(out);
-		waitpid(pid, &status, 0);
-		if (out[0])
-			ret = 0;
+	if (runout("/system/bin/getprop", argv, 1000, out, len, &ro) || ro.exit_code != 0) {
+		out[0] = 0;
+		return -ENOENT;
 	}
-	posix_spawn_file_actions_destroy(&fa);
-	if (pfd[1] >= 0)
-		close(pfd[1]);
-	close(pfd[0]);
-	return ret;
+	trim(out);
+	return out[0] ? 0 : -ENOENT;
 }
 
 static int buildprop(const char *name, char *out, size_t len)

@@ -192,8 +192,8 @@ static void build_meta(struct rec *r, struct meta *m)
 		meta_add(m, "symbol", "%s", r->symbol);
 		meta_add(m, "symbol.offset", "0x%llx", (unsigned long long)r->sym_offset);
 		/* The batch path is attached in addition: say so, a replay has both kinds. */
-		if (r->batch_offset) {
-			meta_add(m, "symbol.batch", "%s", sym_batch);
+		if (r->batch_symbol[0]) {
+			meta_add(m, "symbol.batch", "%s", r->batch_symbol);
 			meta_add(m, "symbol.batch.offset", "0x%llx",
 				 (unsigned long long)r->batch_offset);
 		}
@@ -204,7 +204,14 @@ static void build_meta(struct rec *r, struct meta *m)
 		meta_add(m, "ring.kib", "%u", opt->ring_kib);
 	/* The live tracker: a replay runs the same one unless told otherwise. */
 	meta_add(m, "tracker", "%s", rec_tracker_name(r));
+	/* The live meter, likewise (a capture without the key ran auriya-10fe7c6). */
+	meta_add(m, "meter", "%s", r->opt->meter ? r->opt->meter : METER_KIND_DEFAULT);
 	meta_add(m, "flush.ms", "%u", opt->flush_ms);
+	if (r->present) {
+		meta_add(m, "present.dumpsys", "%s",
+			 opt->dumpsys ? opt->dumpsys : FR_DEFAULT_DUMPSYS);
+		meta_add(m, "present.package", "%s", r->display_package);
+	}
 	meta_add(m, "tick.ms", "%u", opt->tick_ms);
 	meta_add(m, "sysfs.ms", "%u", opt->sysfs_ms);
 }

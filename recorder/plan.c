@@ -193,7 +193,10 @@ int plan_pick_library(struct plan *pl, char *err, size_t errlen)
 	return -ENOENT;
 }
 
-/* The candidates in attach order; at least one must be defined in the library. */
+/*
+ * The candidates in attach order; at least one that a recording uses on its own (a
+ * single-buffer one, or the --symbol one) must be defined in the library.
+ */
 int plan_resolve_symbols(struct plan *pl, char *err, size_t errlen)
 {
 	char why[FRC_MSG_MAX];
@@ -206,7 +209,8 @@ int plan_resolve_symbols(struct plan *pl, char *err, size_t errlen)
 		return ret;
 	}
 	for (size_t i = 0; i < pl->syms.n; i++)
-		if (pl->syms.v[i].status == SYM_FOUND)
+		if (pl->syms.v[i].status == SYM_FOUND &&
+		    (pl->syms.forced || pl->syms.v[i].kind != SYM_KIND_BATCH))
 			return 0;
 	sym_list_explain(&pl->syms, pl->lib_shown, why, sizeof(why));
 	plan_fail(err, errlen, PLAN_SYMBOLS, "%s", why);

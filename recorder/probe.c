@@ -18,8 +18,9 @@
 
 struct attachment {
 	pid_t pid;
-	struct bpf_link *link;	     /* the single-buffer symbol */
-	struct bpf_link *batch_link; /* Surface::queueBuffers too, when the library has it */
+	struct bpf_link *link;			  /* the single-buffer symbol */
+	struct bpf_link *batch_link;		  /* Surface::queueBuffers too, when found */
+	const struct sym_candidate *batch_symbol; /* the one batch_link is on */
 };
 
 struct probe {
@@ -86,6 +87,9 @@ static int on_event(void *ctx, void *data, size_t size)
 	r.u.frame.tid = e->tid;
 	r.u.frame.buffer = e->buffer;
 	r.u.frame.surface = e->surface;
+	/* AUTO is "no timestamp" (a single-buffer call, or a batch element without one). */
+	r.u.frame.has_timestamp = e->timestamp != FRAMEREC_TIMESTAMP_AUTO;
+	r.u.frame.timestamp = r.u.frame.has_timestamp ? e->timestamp : 0;
 	p->fn(p->ctx, &r);
 	return 0;
 }
@@ -170,11 +174,22 @@ bool probe_attached(const struct probe *p, pid_t pid)
 	return false;
 }
 
+/* The program that reads the candidate's argument layout (NULL: none does). */
 static struct bpf_program *program_for(const struct probe *p, const struct sym_candidate *c)
 {
-	if (c->batch)
+	switch (c->kind) {
+	case SYM_KIND_WINDOW:
+		return p->skel->progs.queue_window;
+	case SYM_KIND_MEMBER:
+		return p->skel->progs.queue_member;
+	case SYM_KIND_MEMBER_SP:
+		return p->skel->progs.queue_member_sp;
+	case SYM_KIND_BATCH:
 		return p->skel->progs.queue_buffers;
-	return c->sp ? p->skel->progs.queue_buffer_sp : p->skel->progs.queue_buffer;
+	case SYM_KIND_UNKNOWN:
+		break;
+	}
+	return NULL;
 }
 
 /* One uprobe; a refusal is written into the candidate (status, why). */
@@ -182,16 +197,37 @@ static struct bpf_link *attach_one(struct probe *p, pid_t pid, const char *lib,
 				   struct sym_candidate *c)
 {
 	LIBBPF_OPTS(bpf_uprobe_opts, uo);
-	struct bpf_link *link =
-	    bpf_program__attach_uprobe_opts(program_for(p, c), pid, lib, (size_t)c->offset, &uo);
-	int err = errno;
+	struct bpf_program *prog = program_for(p, c);
+	struct bpf_link *link;
+	int err;
 
+	if (!prog) /* sym_scan_image marks these SYM_NO_LAYOUT: not reached */
+		return NULL;
+	link = bpf_program__attach_uprobe_opts(prog, pid, lib, (size_t)c->offset, &uo);
+	err = errno;
 	if (!link) {
 		c->status = SYM_ATTACH_FAILED;
 		snprintf(c->why, sizeof(c->why), "attach failed: %s (%s)", strerror(err),
 			 probe_attach_hint(err));
 	}
 	return link;
+}
+
+/* The first candidate of the wanted kind (batch or not) the kernel accepts, or NULL. */
+static struct sym_candidate *attach_first(struct probe *p, pid_t pid, const char *lib,
+					  struct sym_list *syms, bool batch, struct bpf_link **link)
+{
+	for (size_t i = 0; i < syms->n; i++) {
+		struct sym_candidate *c = &syms->v[i];
+
+		if (c->status != SYM_FOUND ||
+		    (!syms->forced && (c->kind == SYM_KIND_BATCH) != batch))
+			continue;
+		*link = attach_one(p, pid, lib, c);
+		if (*link)
+			return c;
+	}
+	return NULL;
 }
 
 int probe_attach(struct probe *p, pid_t pid, const char *lib, struct sym_list *syms,
@@ -204,30 +240,25 @@ int probe_attach(struct probe *p, pid_t pid, const char *lib, struct sym_list *s
 		return 0;
 	if (p->n_att >= FR_MAX_TARGETS)
 		return -E2BIG;
-	for (size_t i = 0; i < syms->n && !*chosen; i++) {
-		if (syms->v[i].status != SYM_FOUND)
-			continue;
-		a->link = attach_one(p, pid, lib, &syms->v[i]);
-		if (a->link)
-			*chosen = &syms->v[i];
-	}
+	*chosen = attach_first(p, pid, lib, syms, false, &a->link);
 	if (!*chosen)
 		return -ENOENT;
 	/* The batch path as well: its calls never pass through the symbol chosen. */
 	a->batch_link = NULL;
-	if (syms->batch.status == SYM_FOUND)
-		a->batch_link = attach_one(p, pid, lib, &syms->batch);
+	a->batch_symbol = NULL;
+	if (!syms->forced)
+		a->batch_symbol = attach_first(p, pid, lib, syms, true, &a->batch_link);
 	a->pid = pid;
 	p->n_att++;
 	return 0;
 }
 
-bool probe_batch_attached(const struct probe *p, pid_t pid)
+const struct sym_candidate *probe_batch_attached(const struct probe *p, pid_t pid)
 {
 	for (int i = 0; i < p->n_att; i++)
 		if (p->att[i].pid == pid)
-			return p->att[i].batch_link != NULL;
-	return false;
+			return p->att[i].batch_link ? p->att[i].batch_symbol : NULL;
+	return NULL;
 }
 
 void probe_detach(struct probe *p, pid_t pid)

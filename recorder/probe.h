@@ -28,9 +28,10 @@ FRC_MUST_USE int probe_open(struct probe **out, unsigned ring_kib, probe_event_f
 			    char *err, size_t errlen);
 void probe_close(struct probe *p);
 /*
- * Attach to pid (-1: every process) on lib, trying syms in order; the first success
- * wins and is returned in *chosen; the batch symbol, when found, is attached as well
- * (its failure is not fatal). Failures are written into each candidate's status/why.
+ * Attach to pid (-1: every process) on lib, trying syms in order: the first single-buffer
+ * candidate that attaches wins and is returned in *chosen; the first batch candidate that
+ * attaches is attached as well (its failure is not fatal); a forced list attaches its one
+ * candidate, whatever its kind. Failures are written into each candidate's status/why.
  * Attaching a PID already attached is a no-op returning 0 (with *chosen = NULL).
  */
 FRC_MUST_USE int probe_attach(struct probe *p, pid_t pid, const char *lib, struct sym_list *syms,
@@ -60,8 +61,11 @@ uint64_t probe_batch_cut(struct probe *p);
  * elements (frame_event.h, FRAMEREC_BATCH_SANE): calls, not buffers, in no drop count.
  */
 uint64_t probe_batch_anomalies(struct probe *p);
-/* pid's uprobe on Surface::queueBuffers is attached too. */
-bool probe_batch_attached(const struct probe *p, pid_t pid);
+/*
+ * The Surface::queueBuffers candidate attached in addition for pid (it points into the
+ * sym_list given to probe_attach), or NULL.
+ */
+const struct sym_candidate *probe_batch_attached(const struct probe *p, pid_t pid);
 /* Describe why an attach failed (errno) as a layer + hint. */
 const char *probe_attach_hint(int err);
 

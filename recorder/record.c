@@ -137,6 +137,7 @@ static int setup_pipeline(struct rec *r, char *err, size_t errlen)
 	cfg.synthesize_ticks = false; /* framerec writes real tick records */
 	cfg.tick_ms = r->opt->tick_ms;
 	cfg.tracker_name = r->opt->tracker;
+	cfg.meter_name = r->opt->meter;
 	if (pipeline_new(&r->pl, &cfg, &cb, r)) {
 		snprintf(err, errlen, "out of memory");
 		return -ENOMEM;
@@ -165,6 +166,10 @@ static void end_child(pid_t pid)
 
 static void teardown(struct rec *r)
 {
+	if (r->present) { /* a failure before the stop */
+		present_stop(r->present);
+		present_free(r->present);
+	}
 	probe_close(r->probe);
 	pipeline_free(r->pl);
 	for (int i = 0; i < FR_MAX_TARGETS; i++)
@@ -206,7 +211,10 @@ static bool command_failed(const struct rec *r)
 static int stop(struct rec *r)
 {
 	uint64_t duration = now_ns() - r->t_start;
-	bool failed = rec_finish(r) != 0;
+	bool failed;
+
+	rec_stop_display(r); /* its last rows before the last chunk */
+	failed = rec_finish(r) != 0;
 
 	/* --force: the finished (or, after a write error, partial) capture replaces -o now. */
 	if (rec_publish_capture(r))
@@ -274,7 +282,8 @@ int record_main(const struct options *opt)
 
 		epoll_ctl(r.epfd, EPOLL_CTL_ADD, probe_ring_fd(r.probe), &ev);
 	}
-	if (setup_pipeline(&r, err, sizeof(err)) || attach_initial(&r, err, sizeof(err)))
+	if (setup_pipeline(&r, err, sizeof(err)) || attach_initial(&r, err, sizeof(err)) ||
+	    rec_start_display(&r, err, sizeof(err)))
 		goto fail;
 	if (rec_open_capture(&r, err, sizeof(err)))
 		goto fail;

@@ -15,6 +15,7 @@
 
 #define FR_MAX_TARGETS 64
 #define FR_DEFAULT_LIB "/system/lib64/libgui.so"
+#define FR_DEFAULT_DUMPSYS "/system/bin/dumpsys"
 
 /* The command line of a recording (framerec.c fills it). */
 struct options {
@@ -32,6 +33,10 @@ struct options {
 	const char *sysfs;
 	bool sysfs_only;
 	const char *tracker; /* the live tracker variant (tracker_kind.h); NULL: the default */
+	const char *meter;   /* the live meter variant (meter_kind.h); NULL: the default */
+	const char *dumpsys; /* display capture's dumpsys; NULL: FR_DEFAULT_DUMPSYS */
+	unsigned present_ms; /* its poll period; 0: from the display's (present.h) */
+	bool no_present;     /* --no-present */
 	double duration_s;   /* 0: until stopped */
 	const char *output;
 	bool force;

@@ -21,6 +21,7 @@
 
 #include "frc.h"
 #include "pipeline.h"
+#include "present.h"
 #include "probe.h"
 #include "recorder.h"
 #include "tracker_kind.h"
@@ -30,14 +31,15 @@
 #define EV_TIMER 2ull
 #define EV_RING 3ull
 #define EV_PIDFD 4ull
+#define EV_PRESENT 5ull /* display capture's queue (present.h) has events */
 
 /*
  * A chunk is closed by framerec after at most this many records (besides the --flush-ms
  * timer), so a burst cannot make the writer close one by size or count without a drops
- * record: with its drops record and at most one surface column entry per frame, a chunk
- * stays within the format's 131072 entries. FR_RECORD_WORST bounds one encoded record (a
- * 255-byte sysfs or symbol payload plus its header; the writer's worst frame estimate is
- * 96 bytes, 128 with a surface column).
+ * record: a frame run has at most two column entries (surface, timestamp) and ends at
+ * every other record, so with its drops record a chunk stays within the format's 131072
+ * entries. FR_RECORD_WORST bounds one encoded record (a 255-byte sysfs or symbol payload
+ * plus its header; the writer's worst frame estimate is 96 bytes, 160 with both columns).
  */
 #define FR_CHUNK_RECORDS 65535u
 #define FR_RECORD_WORST 512u
@@ -47,8 +49,8 @@ struct target {
 	int pidfd; /* -1: liveness polled on the scan timer instead */
 	bool child;
 	uint64_t attach_ns;
-	char symbol[FRC_SYMBOL_MAX + 1]; /* "" in --sysfs-only mode (not attached) */
-	bool batch;			 /* Surface::queueBuffers attached too */
+	char symbol[FRC_SYMBOL_MAX + 1];       /* "" in --sysfs-only mode (not attached) */
+	char batch_symbol[FRC_SYMBOL_MAX + 1]; /* the Surface::queueBuffers attached too, or "" */
 };
 
 struct rec {
@@ -83,11 +85,21 @@ struct rec {
 	char library[PATH_MAX];
 	char symbol[FRC_SYMBOL_MAX + 1];
 	uint64_t sym_offset;
-	uint64_t batch_offset;	   /* 0: the batch path is not attached */
+	char batch_symbol[FRC_SYMBOL_MAX + 1]; /* "": the batch path is not attached */
+	uint64_t batch_offset;
 	int64_t attach_latency_ms; /* --package: the first match's age at attach; -1 unknown */
 	char target_desc[4096];	   /* metadata target: every target attached before the header */
 	pid_t target_pid;	   /* the first target */
 	char target_pids[FR_MAX_TARGETS * 12]; /* metadata target.pid: "PID[,PID...]" */
+
+	/* Display capture (display.c): NULL when off. */
+	struct present *present;
+	char display_package[256];
+	uint64_t display_layers, display_rows, display_gaps; /* records written */
+	struct present_stats display_st;		     /* at the stop */
+	bool display_done;
+	char display_off[FRC_MSG_MAX]; /* why display capture did not start ("": it did, or was off)
+					*/
 
 	/* Running state. */
 	bool stop;
@@ -171,6 +183,12 @@ void rec_emit_attach(struct rec *r, const struct target *t);
 void rec_emit_exit(struct rec *r, pid_t pid);
 /* Close the chunk after a cumulative drops record: what --flush-ms and bursts do. */
 void rec_end_chunk(struct rec *r);
+
+/* display.c: display capture. Start (0, or -errno for an explicit --dumpsys that does not
+ * work), take the poller's events as records, and its last ones at the stop. */
+int rec_start_display(struct rec *r, char *err, size_t errlen);
+void rec_emit_display(struct rec *r);
+void rec_stop_display(struct rec *r);
 /* Stop: detach, drain to empty, final drops, last chunk + footer + fsync. 0 or -EIO. */
 int rec_finish(struct rec *r);
 

@@ -115,6 +115,24 @@ static void no_frame_hint(const struct rec *r)
 		r->symbol[0] ? frc_escape_str(r->symbol, sym, sizeof(sym)) : "the symbol");
 }
 
+/* Display capture's line: what was recorded, and what its dumpsys runs cost. */
+static void display_summary(const struct rec *r)
+{
+	const struct present_stats *d = &r->display_st;
+
+	if (r->display_off[0])
+		fprintf(stderr, "framerec: display: off (%s); frames only\n", r->display_off);
+	if (!r->display_done)
+		return;
+	fprintf(stderr,
+		"framerec: display: %" PRIu64 " presents of %" PRIu64 " layer%s (%s), %" PRIu64
+		" gap%s; %" PRIu64 " dumpsys runs, %.2f ms mean, %.2f ms max, %" PRIu64 " failed\n",
+		r->display_rows, r->display_layers, r->display_layers == 1 ? "" : "s",
+		r->display_package, r->display_gaps, r->display_gaps == 1 ? "" : "s", d->runs,
+		d->runs ? (double)d->run_ns_total / 1e6 / (double)d->runs : 0.0,
+		(double)d->run_ns_max / 1e6, d->failures);
+}
+
 void rec_summary(struct rec *r, uint64_t duration_ns, bool failed)
 {
 	struct frc_writer_stats st;
@@ -150,6 +168,7 @@ void rec_summary(struct rec *r, uint64_t duration_ns, bool failed)
 		r->frames_kept ? (double)st.bytes / (double)r->frames_kept : 0.0, fps,
 		r->stop_why ? "; stopped: " : "", r->stop_why ? r->stop_why : "");
 	losses_summary(r);
+	display_summary(r);
 	if (empty)
 		no_frame_hint(r);
 }

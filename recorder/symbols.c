@@ -18,32 +18,138 @@
 
 #include "symbols.h"
 
-/* Kala's order (seed 000); the names are what g++ emits for these declarations. */
-const char *const sym_known[6] = {
-    "_ZN7android7Surface16hook_queueBufferEP13ANativeWindowP19ANativeWindowBufferi",
-    "_ZN7android7Surface19queueBufferInternalEP19ANativeWindowBufferiPNS_"
-    "24SurfaceQueueBufferOutputE",
-    "_ZN7android7Surface11queueBufferEP19ANativeWindowBufferi",
-    "_ZN7android7Surface11queueBufferEP19ANativeWindowBufferiPNS_24SurfaceQueueBufferOutputE",
-    "_ZN7android7Surface11queueBufferERKNS_2spINS_13GraphicBufferEEERKNS1_INS_5FenceEEE",
-    "_ZN7android7Surface11queueBufferERKNS_2spINS_13GraphicBufferEEERKNS1_INS_5FenceEEEPNS_"
-    "24SurfaceQueueBufferOutputE",
+/*
+ * The entry points of AOSP's android::Surface, from libs/gui/include/gui/Surface.h at
+ * android-11.0.0_r1 .. android-16.0.0_r2 and a newer post-16 main (display-truth.md 6;
+ * names as clang++ --target=aarch64-linux-android mangles them, libc++ std::__1).
+ *
+ * Attach order (not Kala's): hook_queueBuffer first, the entry every NDK/EGL/Vulkan queue
+ * goes through on every version (the interceptor path included: hook_queueBuffer calls
+ * the interceptor with queueBufferInternal). Should a library not export it, the member
+ * that every path reaches on its version comes next (16: the 3-argument queueBuffer;
+ * 11-15: the 2-argument one; post-16: queueBufferImpl), then the sp<GraphicBuffer>
+ * overloads (reached only by C++ callers), and last the static entries that see one path
+ * only (the interceptor's queueBufferInternal, the deprecated hook). A library defines one
+ * form of each, so the first found is the one its version uses. Kala's
+ * queueBuffer(const sp<GraphicBuffer>&, const sp<Fence>&) (no output parameter) is in no
+ * AOSP tag and is not listed; the prefix scan still finds it, as an sp member.
+ *
+ * The batch path Surface::queueBuffers comes after: the first of its forms found is
+ * attached in addition to the single-buffer symbol.
+ */
+const struct sym_known sym_known[] = {
+    {"hook", "_ZN7android7Surface16hook_queueBufferEP13ANativeWindowP19ANativeWindowBufferi",
+     SYM_KIND_WINDOW, "11-16 and later"},
+    {"output",
+     "_ZN7android7Surface11queueBufferEP19ANativeWindowBufferiPNS_24SurfaceQueueBufferOutputE",
+     SYM_KIND_MEMBER, "15 QPR1+, 16 (WB_PLATFORM_API_IMPROVEMENTS on)"},
+    {"legacy", "_ZN7android7Surface11queueBufferEP19ANativeWindowBufferi", SYM_KIND_MEMBER,
+     "11-15 (and 15 QPR1+/16 with the flag off)"},
+    {"impl",
+     "_ZN7android7Surface15queueBufferImplERKNS_2spINS_13GraphicBufferEEERKNS1_INS_5FenceEEEPKNS_"
+     "23SurfaceQueueBufferInputEPNS_24SurfaceQueueBufferOutputE",
+     SYM_KIND_MEMBER_SP, "post-16 main"},
+    {"sp",
+     "_ZN7android7Surface11queueBufferERKNS_2spINS_13GraphicBufferEEERKNS1_INS_5FenceEEEPNS_"
+     "24SurfaceQueueBufferOutputE",
+     SYM_KIND_MEMBER_SP, "15 QPR1+, 16 (flag on)"},
+    {"sp_input",
+     "_ZN7android7Surface11queueBufferERKNS_2spINS_13GraphicBufferEEERKNS_"
+     "23SurfaceQueueBufferInputEPNS_24SurfaceQueueBufferOutputE",
+     SYM_KIND_MEMBER_SP, "post-16 main"},
+    {"internal", "_ZN7android7Surface19queueBufferInternalEP13ANativeWindowP19ANativeWindowBufferi",
+     SYM_KIND_WINDOW, "11-16 (the queue interceptor's path)"},
+    {"deprecated",
+     "_ZN7android7Surface27hook_queueBuffer_DEPRECATEDEP13ANativeWindowP19ANativeWindowBuffer",
+     SYM_KIND_WINDOW, "11-16 (ANativeWindow::queueBuffer_DEPRECATED)"},
+    {"batch",
+     "_ZN7android7Surface12queueBuffersERKNSt3__16vectorINS0_17BatchQueuedBufferENS1_"
+     "9allocatorIS3_EEEEPNS2_INS_24SurfaceQueueBufferOutputENS4_IS9_EEEE",
+     SYM_KIND_BATCH, "15 QPR1+, 16 and later (flag on)"},
+    {"batch_legacy",
+     "_ZN7android7Surface12queueBuffersERKNSt3__16vectorINS0_17BatchQueuedBufferENS1_"
+     "9allocatorIS3_EEEE",
+     SYM_KIND_BATCH, "12-15 (and 15 QPR1+/16 with the flag off)"},
 };
+const size_t sym_known_n = sizeof(sym_known) / sizeof(sym_known[0]);
 
-const char *const sym_variant[6] = {"hook", "internal", "legacy", "output", "sp", "sp_output"};
-
-const char sym_batch[] = "_ZN7android7Surface12queueBuffersERKNSt3__16vectorINS0_"
-			 "17BatchQueuedBufferENS1_9allocatorIS3_EEEEPNS2_INS_"
-			 "24SurfaceQueueBufferOutputENS4_IS9_EEEE";
-
-static const char *const sym_prefixes[2] = {
-    "_ZN7android7Surface11queueBufferE",
-    "_ZN7android7Surface16hook_queueBufferE",
+/*
+ * The prefix scan: a name of one of these functions that sym_known does not list (another
+ * overload, a vendor's) is a candidate too, when its parameters are a layout framerec
+ * reads. `member` says whether the function takes `this` (AOSP: the hooks and
+ * queueBufferInternal are static, the others members); params are the mangled first
+ * parameters of each layout.
+ */
+static const struct sym_family {
+	const char *prefix;
+	bool member;
+} sym_families[] = {
+    {"_ZN7android7Surface16hook_queueBufferE", false},
+    {"_ZN7android7Surface19queueBufferInternalE", false},
+    {"_ZN7android7Surface27hook_queueBuffer_DEPRECATEDE", false},
+    {"_ZN7android7Surface11queueBufferE", true},
+    {"_ZN7android7Surface15queueBufferImplE", true},
+    {"_ZN7android7Surface12queueBuffersE", true},
 };
+#define SYM_FAMILIES (sizeof(sym_families) / sizeof(sym_families[0]))
 
-bool sym_is_sp(const char *name)
+/* ANativeWindow*, ANativeWindowBuffer*: a static hook's first two parameters. */
+#define PARAMS_WINDOW "P13ANativeWindowP19ANativeWindowBuffer"
+/* ANativeWindowBuffer*: a member's first parameter (after `this`). */
+#define PARAMS_BUFFER "P19ANativeWindowBuffer"
+/* const sp<GraphicBuffer>& */
+#define PARAMS_SP "RKNS_2spINS_13GraphicBufferEEE"
+/* const std::__1::vector<Surface::BatchQueuedBuffer>& (libc++: Android's C++ library) */
+#define PARAMS_BATCH "RKNSt3__16vectorINS0_17BatchQueuedBufferE"
+
+static const struct sym_family *family_of(const char *name)
 {
-	return strstr(name, "spINS_13GraphicBuffer") != NULL;
+	for (size_t i = 0; i < SYM_FAMILIES; i++)
+		if (strncmp(name, sym_families[i].prefix, strlen(sym_families[i].prefix)) == 0)
+			return &sym_families[i];
+	return NULL;
+}
+
+static bool starts(const char *s, const char *prefix)
+{
+	return strncmp(s, prefix, strlen(prefix)) == 0;
+}
+
+enum sym_kind sym_classify(const char *name)
+{
+	const struct sym_family *f = family_of(name);
+	const char *params;
+
+	for (size_t i = 0; i < sym_known_n; i++)
+		if (strcmp(name, sym_known[i].name) == 0)
+			return sym_known[i].kind;
+	if (!f)
+		return SYM_KIND_UNKNOWN;
+	params = name + strlen(f->prefix);
+	if (!f->member)
+		return starts(params, PARAMS_WINDOW) ? SYM_KIND_WINDOW : SYM_KIND_UNKNOWN;
+	if (starts(f->prefix, "_ZN7android7Surface12queueBuffersE"))
+		return starts(params, PARAMS_BATCH) ? SYM_KIND_BATCH : SYM_KIND_UNKNOWN;
+	if (starts(params, PARAMS_BUFFER))
+		return SYM_KIND_MEMBER;
+	return starts(params, PARAMS_SP) ? SYM_KIND_MEMBER_SP : SYM_KIND_UNKNOWN;
+}
+
+const char *sym_kind_str(enum sym_kind k)
+{
+	switch (k) {
+	case SYM_KIND_WINDOW:
+		return "static: ANativeWindow*, ANativeWindowBuffer*";
+	case SYM_KIND_MEMBER:
+		return "member: Surface* this + 16, ANativeWindowBuffer*";
+	case SYM_KIND_MEMBER_SP:
+		return "member: Surface* this + 16, sp<GraphicBuffer> + 16";
+	case SYM_KIND_BATCH:
+		return "batch: Surface* this + 16, vector<BatchQueuedBuffer>";
+	case SYM_KIND_UNKNOWN:
+		break;
+	}
+	return "unknown argument layout";
 }
 
 const char *sym_status_str(enum sym_status s)
@@ -57,6 +163,8 @@ const char *sym_status_str(enum sym_status s)
 		return "undefined (imported, not defined here)";
 	case SYM_NOT_MAPPED:
 		return "defined outside any executable PT_LOAD segment";
+	case SYM_NO_LAYOUT:
+		return "defined, but its arguments are no layout framerec reads: not attached";
 	case SYM_ATTACH_FAILED:
 		return "attach failed";
 	}
@@ -68,8 +176,7 @@ static void candidate_init(struct sym_candidate *c, const char *name)
 	memset(c, 0, sizeof(*c));
 	snprintf(c->name, sizeof(c->name), "%s", name);
 	c->status = SYM_MISSING;
-	c->sp = sym_is_sp(name);
-	c->batch = strcmp(name, sym_batch) == 0;
+	c->kind = sym_classify(name);
 }
 
 static int list_add(struct sym_list *l, const char *name)
@@ -89,17 +196,7 @@ static struct sym_candidate *list_find(struct sym_list *l, const char *name)
 	for (size_t i = 0; i < l->n; i++)
 		if (strcmp(l->v[i].name, name) == 0)
 			return &l->v[i];
-	if (l->batch.name[0] && strcmp(l->batch.name, name) == 0)
-		return &l->batch;
 	return NULL;
-}
-
-static bool has_prefix(const char *name)
-{
-	for (size_t i = 0; i < 2; i++)
-		if (strncmp(name, sym_prefixes[i], strlen(sym_prefixes[i])) == 0)
-			return true;
-	return false;
 }
 
 /*
@@ -116,7 +213,7 @@ static bool has_prefix(const char *name)
 #define SYM_PHDRS_MAX 256
 /* libgui's .dynsym holds ~10^4 symbols, an unstripped .symtab some 10^5. */
 #define SYM_SYMBOLS_MAX (1u << 20)
-/* libgui defines ~10 queueBuffer overloads; each candidate is ~430 bytes. */
+/* libgui defines ~10 queue entry points; each candidate is ~430 bytes. */
 #define SYM_CANDIDATES_MAX 64
 /* The longest name kept: a longer one is no candidate (every known name is ~130 bytes). */
 #define SYM_NAME_MAX FRC_SYMBOL_MAX
@@ -165,7 +262,12 @@ static int visit_symbol(const struct scan *sc, struct sym_list *l, const char *n
 	uint64_t off;
 
 	if (!c) {
-		if (!add || !has_prefix(name))
+		/*
+		 * A '.' is never in an Itanium name: "NAME.cold", ".part.N", ".isra.N" are
+		 * pieces and clones GCC splits off a function (.symtab lists them), not its
+		 * entry point, and a clone may take other arguments.
+		 */
+		if (!add || !family_of(name) || strchr(name, '.'))
 			return 0;
 		if (l->n >= SYM_CANDIDATES_MAX)
 			return -E2BIG;
@@ -184,7 +286,7 @@ static int visit_symbol(const struct scan *sc, struct sym_list *l, const char *n
 		return 0;
 	}
 	c->offset = off;
-	c->status = SYM_FOUND;
+	c->status = c->kind == SYM_KIND_UNKNOWN ? SYM_NO_LAYOUT : SYM_FOUND;
 	return 0;
 }
 
@@ -244,11 +346,9 @@ static int scan_symtabs(struct scan *sc, struct sym_list *l, bool add)
 /* A --symbol value: a variant name (hook, sp, ...) stands for its mangled name. */
 static const char *forced_name(const char *forced)
 {
-	for (size_t i = 0; i < 6; i++)
-		if (strcmp(forced, sym_variant[i]) == 0)
-			return sym_known[i];
-	if (strcmp(forced, "batch") == 0)
-		return sym_batch;
+	for (size_t i = 0; i < sym_known_n; i++)
+		if (strcmp(forced, sym_known[i].variant) == 0)
+			return sym_known[i].name;
 	return forced;
 }
 
@@ -286,11 +386,11 @@ static int list_init(struct sym_list *out, const char *forced)
 {
 	int ret = 0;
 
+	out->forced = forced != NULL;
 	if (forced)
 		return list_add(out, forced_name(forced));
-	for (size_t i = 0; i < 6 && !ret; i++)
-		ret = list_add(out, sym_known[i]);
-	candidate_init(&out->batch, sym_batch);
+	for (size_t i = 0; i < sym_known_n && !ret; i++)
+		ret = list_add(out, sym_known[i].name);
 	return ret;
 }
 

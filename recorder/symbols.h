@@ -18,41 +18,67 @@ enum sym_status {
 	SYM_MISSING,	   /* not in .dynsym/.symtab */
 	SYM_UNDEFINED,	   /* present but undefined (imported) */
 	SYM_NOT_MAPPED,	   /* defined, but no executable PT_LOAD segment holds it */
+	SYM_NO_LAYOUT,	   /* defined, but its arguments are no layout a program reads */
 	SYM_ATTACH_FAILED, /* found, the kernel refused the uprobe (see why) */
+};
+
+/*
+ * How an entry point passes the window and the buffer (the Itanium mangled parameters
+ * say it, display-truth.md 6), and so which BPF program reads it (framerec.bpf.c).
+ */
+enum sym_kind {
+	SYM_KIND_UNKNOWN = 0, /* another layout: never attached */
+	SYM_KIND_WINDOW,      /* static (ANativeWindow*, ANativeWindowBuffer*, ...) */
+	SYM_KIND_MEMBER,      /* member (Surface* this, ANativeWindowBuffer*, ...) */
+	SYM_KIND_MEMBER_SP,   /* member (Surface* this, const sp<GraphicBuffer>&, ...) */
+	SYM_KIND_BATCH, /* member (Surface* this, const std::vector<BatchQueuedBuffer>&, ...) */
 };
 
 struct sym_candidate {
 	char name[FRC_SYMBOL_MAX + 1];
 	uint64_t offset; /* file offset, what a uprobe needs */
 	enum sym_status status;
-	bool sp;       /* argument 1 is a const sp<GraphicBuffer>& */
-	bool batch;    /* Surface::queueBuffers: argument 1 is a vector of buffers */
+	enum sym_kind kind;
 	char why[160]; /* attach failure text */
 };
 
+/*
+ * Every candidate in attach order: the single-buffer ones (kind != SYM_KIND_BATCH), of
+ * which the first that attaches is used, and the batch ones, of which the first that
+ * attaches is attached IN ADDITION (a call through Surface::queueBuffers never passes
+ * through queueBuffer). With --symbol (forced) the list holds that one symbol, whatever its
+ * kind, and nothing is attached in addition.
+ */
 struct sym_list {
-	struct sym_candidate *v; /* the single-buffer candidates, in attach order */
+	struct sym_candidate *v;
 	size_t n;
-	/*
-	 * The batch path, Surface::queueBuffers, attached IN ADDITION to the single-buffer
-	 * symbol chosen (a call through it never passes through queueBuffer). Its name is
-	 * "" when --symbol forced one symbol.
-	 */
-	struct sym_candidate batch;
+	bool forced;
 };
 
-/* The six known names in Kala's order (index 0..5). */
-extern const char *const sym_known[6];
-/* The stand-in's --symbol variant names for them (hook, internal, legacy, ...). */
-extern const char *const sym_variant[6];
-/* Surface::queueBuffers as Android's libc++ mangles it; `--symbol batch` names it alone. */
-extern const char sym_batch[];
+/* One entry point of AOSP's Surface (display-truth.md 6): --symbol's variant name for it. */
+struct sym_known {
+	const char *variant; /* hook, internal, ... */
+	const char *name;    /* the Itanium mangled name (Android's libc++: std::__1) */
+	enum sym_kind kind;
+	const char *versions; /* the Android versions that define it */
+};
+
+/* The known entry points in attach order, the single-buffer ones, then the batch ones. */
+extern const struct sym_known sym_known[];
+extern const size_t sym_known_n;
+
+/* "window", "member", "sp member", "batch", "unknown layout": doctor's word for a kind. */
+const char *sym_kind_str(enum sym_kind k);
+/* The layout of a mangled name (SYM_KIND_UNKNOWN when it is none framerec reads). */
+enum sym_kind sym_classify(const char *name);
 
 /*
  * Read lib's .dynsym/.symtab and list the candidates in attach order: forced (a mangled
- * name or a variant name) alone, else the six known names then every other name with a
- * queueBuffer prefix, and the batch symbol beside them. Returns 0, or -errno with a message in err
- * (cannot open, not a regular file, over SYM_FILE_MAX bytes, not ELF, 32-bit ELF).
+ * name or a variant name) alone, else the known names (sym_known) then every other name
+ * with an entry point's prefix (queueBuffer, queueBufferImpl, hook_queueBuffer,
+ * queueBufferInternal, hook_queueBuffer_DEPRECATED, queueBuffers). Returns 0, or -errno
+ * with a message in err (cannot open, not a regular file, over SYM_FILE_MAX bytes, not
+ * ELF, 32-bit ELF).
  */
 FRC_MUST_USE int sym_resolve(const char *lib, const char *forced, struct sym_list *out, char *err,
 			     size_t errlen);
@@ -67,8 +93,6 @@ FRC_MUST_USE int sym_scan_image(void *img, size_t len, const char *name, const c
 				struct sym_list *out, char *err, size_t errlen);
 void sym_list_free(struct sym_list *l);
 const char *sym_status_str(enum sym_status s);
-/* True when the name is one of the sp<GraphicBuffer>& overloads. */
-bool sym_is_sp(const char *name);
 
 /* One message listing each candidate and why it failed (for the "no symbol" error). */
 void sym_list_explain(const struct sym_list *l, const char *lib, char *buf, size_t len);

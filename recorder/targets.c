@@ -48,21 +48,25 @@ static int attach_probe(struct rec *r, struct target *t, char *err, size_t errle
 		plan_free(&pl);
 		return ret;
 	}
+	const struct sym_candidate *batch = probe_batch_attached(r->probe, t->pid);
+
 	snprintf(t->symbol, sizeof(t->symbol), "%s", pl.chosen->name);
-	t->batch = probe_batch_attached(r->probe, t->pid);
+	snprintf(t->batch_symbol, sizeof(t->batch_symbol), "%s", batch ? batch->name : "");
 	if (!r->symbol[0]) {
 		snprintf(r->symbol, sizeof(r->symbol), "%s", pl.chosen->name);
 		snprintf(r->library, sizeof(r->library), "%s", pl.lib_shown);
 		r->sym_offset = pl.chosen->offset;
-		r->batch_offset = t->batch ? pl.syms.batch.offset : 0;
+		snprintf(r->batch_symbol, sizeof(r->batch_symbol), "%s", t->batch_symbol);
+		r->batch_offset = batch ? batch->offset : 0;
 	}
 	if (r->opt->verbose)
 		rec_say(r, "PID %d: attached %s at 0x%llx%s in %s", (int)t->pid, pl.chosen->name,
-			(unsigned long long)pl.chosen->offset,
-			t->batch ? " and the batch path" : "", pl.lib_shown);
-	if (pl.syms.batch.status == SYM_ATTACH_FAILED)
-		rec_say(r, "PID %d: the batch path %s: %s", (int)t->pid, sym_batch,
-			pl.syms.batch.why);
+			(unsigned long long)pl.chosen->offset, batch ? " and the batch path" : "",
+			pl.lib_shown);
+	for (size_t i = 0; i < pl.syms.n; i++)
+		if (pl.syms.v[i].kind == SYM_KIND_BATCH && pl.syms.v[i].status == SYM_ATTACH_FAILED)
+			rec_say(r, "PID %d: the batch path %s: %s", (int)t->pid, pl.syms.v[i].name,
+				pl.syms.v[i].why);
 	plan_free(&pl);
 	return 0;
 }

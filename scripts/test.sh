@@ -8,7 +8,8 @@
 #                      (recorder.*; framerec's recorder_cli.* tests, which need no probe, run)
 #   3. build-fuzz/     libFuzzer + ASan/UBSan: the capture reader fuzzed for 60 s, the writer,
 #                      the text form, the analyzer (replays, renderers) and framerec's ELF
-#                      symbol scan (built in, without framerec) 20 s each
+#                      symbol scan (built in, without framerec) and the dumpsys text parser
+#                      (display/) 20 s each
 #   4. build-android/  the static arm64 build; its unit tests under qemu-aarch64
 #   5. build-android/  arm64vm: framerec on a real arm64 kernel under qemu-system-aarch64
 #                      (tests/arm64vm; SKIPPED, saying why, when qemu or the kernel is missing)
@@ -65,7 +66,7 @@ t_vm=$SECONDS
 run_ctest arm64vm build-android -j "$jobs" -L arm64vm
 echo "arm64vm stage: $((SECONDS - t_vm)) s"
 
-stage "tests: build-fuzz (reader 60 s; roundtrip, text, analyze, symbols 20 s each)"
+stage "tests: build-fuzz (reader 60 s; roundtrip, text, analyze, symbols, dumpsys 20 s each)"
 run_ctest fuzz build-fuzz -R '^fuzz\.'
 
 stage "tests: build-asan (all but the BPF end-to-end tests)"

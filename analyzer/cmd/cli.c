@@ -18,6 +18,7 @@
 #include "signals.h"
 
 static const char *same_as_input(const struct stat *out, char *const *inputs, size_t n);
+#include "meter_kind.h"
 #include "tracker_kind.h"
 
 int cli_usage_error(const char *cmd, const char *fmt, ...)
@@ -32,6 +33,14 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
 	return EXIT_USAGE;
 }
 
+int cli_replay_error(const char *cmd, int rc, const char *err)
+{
+	if (rc == REPLAY_EWINDOW)
+		return cli_usage_error(cmd, "%s", err);
+	cli_error(cmd, "%s", err);
+	return EXIT_INPUT;
+}
+
 int cli_parse_tracker(const char *cmd, const char *arg, const char **out)
 {
 	char names[256];
@@ -44,10 +53,34 @@ int cli_parse_tracker(const char *cmd, const char *arg, const char **out)
 	return cli_usage_error(cmd, "--tracker: unknown tracker '%s' (known: %s)", arg, names);
 }
 
+int cli_parse_meter(const char *cmd, const char *arg, const char **out)
+{
+	char names[256];
+
+	if (meter_kind_find(arg)) {
+		*out = arg;
+		return 0;
+	}
+	meter_kind_names(names, sizeof(names));
+	return cli_usage_error(cmd, "--meter: unknown meter '%s' (known: %s)", arg, names);
+}
+
 /* ------------------------------------------------------------ the one option parser */
 
 /* getopt values of the shared options: above any short option character */
-enum { O_OUTPUT = 'o', O_FORCE = 256, O_TICK, O_TRACKER, O_STRICT, O_JSON, O_HTML, O_HELP = 'h' };
+enum {
+	O_OUTPUT = 'o',
+	O_FORCE = 256,
+	O_TICK,
+	O_TRACKER,
+	O_STRICT,
+	O_JSON,
+	O_HTML,
+	O_FROM,
+	O_TO,
+	O_METER,
+	O_HELP = 'h'
+};
 
 static const struct {
 	unsigned flag;
@@ -60,6 +93,9 @@ static const struct {
     {CLI_STRICT, {"strict", no_argument, NULL, O_STRICT}},
     {CLI_JSON, {"json", no_argument, NULL, O_JSON}},
     {CLI_HTML, {"html", no_argument, NULL, O_HTML}},
+    {CLI_WINDOW, {"from", required_argument, NULL, O_FROM}},
+    {CLI_WINDOW, {"to", required_argument, NULL, O_TO}},
+    {CLI_METER, {"meter", required_argument, NULL, O_METER}},
 };
 
 #define N_SHARED (sizeof(shared_opts) / sizeof(shared_opts[0]))
@@ -97,6 +133,72 @@ static int parse_tick_ms(const char *s, uint32_t *out)
 	return 0;
 }
 
+/*
+ * A time of --from/--to: decimal seconds ("1.5", at most 9 decimals), or with a unit "2s",
+ * "1500ms" (at most 6 decimals); in ns, exactly (no floating point: the same window on
+ * every machine). 0, or -EINVAL (not a time) / -ERANGE (past 2^64 - 1 ns).
+ */
+static int parse_time_ns(const char *s, uint64_t *out)
+{
+	const char *p = s, *unit;
+	uint64_t scale = 1000000000u, whole = 0, frac = 0, fscale = 1;
+	unsigned digits = 0, decimals = 0;
+
+	for (; *p >= '0' && *p <= '9'; p++, digits++) {
+		if (whole > (UINT64_MAX - 9) / 10)
+			return -ERANGE;
+		whole = whole * 10 + (uint64_t)(*p - '0');
+	}
+	if (*p == '.')
+		for (p++; *p >= '0' && *p <= '9'; p++, digits++, decimals++) {
+			if (decimals >= 9)
+				return -EINVAL;
+			frac = frac * 10 + (uint64_t)(*p - '0');
+			fscale *= 10;
+		}
+	unit = p;
+	if (!strcmp(unit, "ms"))
+		scale = 1000000u;
+	else if (*unit && strcmp(unit, "s"))
+		return -EINVAL;
+	if (!digits || (scale == 1000000u && decimals > 6))
+		return -EINVAL;
+	if (whole > UINT64_MAX / scale)
+		return -ERANGE;
+	*out = whole * scale + frac * (scale / fscale);
+	return *out < whole * scale ? -ERANGE : 0;
+}
+
+/* --from T, --to T or --to +DURATION into a->ropt.window; 0 or the usage error. */
+static int window_option(const struct cli_spec *spec, int c, const char *arg, struct cli_args *a)
+{
+	struct replay_window *w = &a->ropt.window;
+	bool rel = c == O_TO && arg[0] == '+';
+	uint64_t ns;
+
+	if (parse_time_ns(arg + rel, &ns))
+		return cli_usage_error(spec->cmd,
+				       "%s '%s': not a time (seconds after the capture's first "
+				       "record: 1.5, 2s, 1500ms%s)",
+				       c == O_FROM ? "--from" : "--to", arg,
+				       c == O_TO ? "; or +DURATION after --from" : "");
+	if (c == O_FROM)
+		w->from_set = true, w->from_ns = ns;
+	else
+		w->to_set = true, w->to_relative = rel, w->to_ns = ns;
+	return 0;
+}
+
+/* The window, once every option is read: --to after --from when both say so. */
+static int check_window(const struct cli_spec *spec, const struct replay_window *w)
+{
+	if (w->to_set &&
+	    (w->to_relative ? w->to_ns == 0 : w->to_ns <= (w->from_set ? w->from_ns : 0)))
+		return cli_usage_error(spec->cmd,
+				       "--to must be after --from (a window of no time)");
+	return 0;
+}
+
 /* One shared option; 0 or an exit code. */
 static int shared_option(const struct cli_spec *spec, int c, const char *arg, struct cli_args *a)
 {
@@ -117,6 +219,11 @@ static int shared_option(const struct cli_spec *spec, int c, const char *arg, st
 		return 0;
 	case O_TRACKER:
 		return cli_parse_tracker(spec->cmd, arg, &a->ropt.tracker_name);
+	case O_FROM:
+	case O_TO:
+		return window_option(spec, c, arg, a);
+	case O_METER:
+		return cli_parse_meter(spec->cmd, arg, &a->ropt.meter_name);
 	case O_JSON:
 	case O_HTML:
 		if (a->format != CLI_TEXT)
@@ -165,6 +272,8 @@ bool cli_parse(const struct cli_spec *spec, int argc, char **argv, struct cli_ar
 	a->n_pos = argc - optind;
 	if (!rc)
 		rc = check_operands(spec, a);
+	if (!rc)
+		rc = check_window(spec, &a->ropt.window);
 	if (!rc && a->force && !a->output)
 		rc = cli_usage_error(spec->cmd, "--force without -o FILE");
 	*exit_code = rc;

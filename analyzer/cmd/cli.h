@@ -47,6 +47,8 @@ enum cli_takes {
 	CLI_STRICT = 1u << 4,  /* --strict */
 	CLI_JSON = 1u << 5,    /* --json */
 	CLI_HTML = 1u << 6,    /* --html (with --json: refused, choose one) */
+	CLI_WINDOW = 1u << 7,  /* --from T, --to T: a time window (replay_options.window) */
+	CLI_METER = 1u << 8,   /* --meter NAME (one variant) */
 };
 
 enum cli_format { CLI_TEXT, CLI_FORMAT_JSON, CLI_FORMAT_HTML };
@@ -60,7 +62,7 @@ enum cli_format { CLI_TEXT, CLI_FORMAT_JSON, CLI_FORMAT_HTML };
 
 /* What the shared options said. */
 struct cli_args {
-	struct replay_options ropt; /* --tick-ms, --tracker */
+	struct replay_options ropt; /* --tick-ms, --tracker, --meter */
 	const char *output;	    /* -o, or NULL */
 	bool force, strict;
 	enum cli_format format;
@@ -91,8 +93,17 @@ struct cli_spec {
 FRC_MUST_USE bool cli_parse(const struct cli_spec *spec, int argc, char **argv, struct cli_args *a,
 			    int *exit_code);
 
+/*
+ * A replay's failure (rc, its message err) for cmd: a window that does not fit the capture
+ * (REPLAY_EWINDOW) is a usage error (2), anything else a refused input (1). Says it.
+ */
+int cli_replay_error(const char *cmd, int rc, const char *err);
+
 /* A --tracker NAME value: a tracker variant (tracker_kind.h). 0, or the usage error (2). */
 FRC_MUST_USE int cli_parse_tracker(const char *cmd, const char *arg, const char **out);
+
+/* A --meter NAME value: a meter variant (meter_kind.h). 0, or the usage error (2). */
+FRC_MUST_USE int cli_parse_meter(const char *cmd, const char *arg, const char **out);
 
 /* ------------------------------------------------------------ output files */
 

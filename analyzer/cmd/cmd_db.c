@@ -6,20 +6,25 @@
 #include "cli.h"
 #include "commands.h"
 #include "db.h"
+#include "db_schema.h"
+#include "report_model.h"
 
-static const char db_help[] =
-    "usage: frameanalyze db IN.frc... -o OUT.db [--tick-ms N] [--tracker NAME]\n"
+/* The help around the list of tables and views (db_help fills it in). */
+static const char help_head[] =
+    "usage: frameanalyze db IN.frc... -o OUT.db [--tick-ms N] [--tracker NAME] [--meter NAME]\n"
+    "                       [--from T] [--to T|+D]\n"
     "\n"
-    "Replay captures into an SQLite database: raw records (frames, sysfs samples, drops,\n"
-    "attach/exit events, live readings), every tracker delta and every FPS meter reading,\n"
-    "one capture_id per capture, plus views: frame_time_percentiles, fps_over_time and\n"
-    "janks (of the tracker's deltas), submissions (each call with its interval on its\n"
-    "surface) and surfaces (calls, buffers and calls/s per PID and surface). A capture\n"
-    "already in the database (same SHA-256) is replaced. OUT.db is created if missing\n"
-    "(only once a capture is stored in it); an existing file is only written when it has\n"
-    "our schema, and never when it is one of the captures. Several db runs may fill the\n"
-    "same OUT.db at once.\n"
-    "Schema: analyzer/SCHEMA.md.\n"
+    "Replay captures into an SQLite database, one capture_id per capture: the raw records,\n"
+    "every tracker delta and FPS meter reading, and the submissions as the report counts\n"
+    "them (each PID's main surface and its series of intervals), with views that give the\n"
+    "report's numbers. A capture already in the database (same SHA-256) is replaced.\n"
+    "OUT.db is created if missing (only once a capture is stored in it); an existing file\n"
+    "is only written when it has our schema (version " DB_SCHEMA_VERSION_SQL
+    "), and never when it is one of the\n"
+    "captures. Several db runs may fill the same OUT.db at once.\n"
+    "Schema: analyzer/SCHEMA.md.\n";
+
+static const char help_tail[] =
     "\n"
     "options:\n"
     "  -o, --output OUT.db  the database (required)\n"
@@ -29,6 +34,12 @@ static const char db_help[] =
     "  --tracker NAME       the frame tracker variant whose deltas are stored (kala,\n"
     "                       surface, process, main-surface; default: the one each\n"
     "                       recording ran, else kala); captures.tracker says which\n"
+    "  --from T, --to T     store only the records, deltas and readings from T to T\n"
+    "                       (seconds after each capture's first record; --to +D: D\n"
+    "                       after --from); the tracker still replays from the start\n"
+    "  --meter NAME         the FPS meter variant whose readings are stored\n"
+    "                       (auriya-10fe7c6, auriya-ccafd78, frc-window; default: the\n"
+    "                       one each recording ran, else auriya-10fe7c6)\n"
     "\n"
     "exit: 0 all captures stored (truncated ones too, with a warning), 1 a capture was\n"
     "corrupt or unreadable (it is skipped, the others are stored) or the database was\n"
@@ -36,8 +47,40 @@ static const char db_help[] =
     "\n"
     "examples:\n"
     "  frameanalyze db run1.frc run2.frc -o runs.db\n"
-    "  sqlite3 runs.db 'SELECT * FROM frame_time_percentiles'\n"
-    "  sqlite3 runs.db 'SELECT kind, count(*) FROM janks GROUP BY kind'\n";
+    "  sqlite3 runs.db 'SELECT capture_id, p99_ms FROM submission_percentiles WHERE main_pid'\n"
+    "  sqlite3 runs.db 'SELECT kind, count(*) FROM submission_janks WHERE main_pid GROUP BY kind'\n"
+    "  sqlite3 runs.db 'SELECT * FROM frame_time_percentiles'\n";
+
+/* The per-second view stops where the report's per-second counts stop. */
+_Static_assert(DB_MAX_SECONDS == REPORT_MAX_SECONDS, "db and report keep as many seconds");
+
+/*
+ * The help, with one line per table and view from the schema's own lists: it cannot name
+ * an object the schema lacks, nor miss one. Built once; NULL if it does not fit.
+ */
+static const char *db_help(void)
+{
+	static char buf[8192];
+	size_t n, len = 0;
+	const struct db_object *o = db_schema_objects(&n);
+
+	if (buf[0])
+		return buf;
+	len += (size_t)snprintf(buf, sizeof(buf), "%s", help_head);
+	for (size_t i = 0; i < n && len < sizeof(buf); i++)
+		len += (size_t)snprintf(buf + len, sizeof(buf) - len, "%s  %-26s %s\n",
+					i == 0 || o[i].view != o[i - 1].view
+					    ? (o[i].view ? "\nviews:\n" : "\ntables:\n")
+					    : "",
+					o[i].name, o[i].what);
+	if (len < sizeof(buf))
+		len += (size_t)snprintf(buf + len, sizeof(buf) - len, "%s", help_tail);
+	if (len >= sizeof(buf)) {
+		buf[0] = '\0';
+		return NULL;
+	}
+	return buf;
+}
 
 /* Store each capture; a failed one is skipped and makes the exit code 1. */
 static int store_all(struct db_store *s, const struct cli_args *a)
@@ -48,9 +91,14 @@ static int store_all(struct db_store *s, const struct cli_args *a)
 	for (int i = 0; i < a->n_pos; i++) {
 		const char *path = a->pos[i];
 
-		if (db_store_add(s, path, &a->ropt, &added)) {
-			cli_error("db", "%s", db_store_error(s));
-			rc = EXIT_INPUT;
+		int err = db_store_add(s, path, &a->ropt, &added);
+
+		if (err) {
+			/* a window past a capture's end is the caller's mistake: usage (2) wins */
+			if (cli_replay_error("db", err, db_store_error(s)) == EXIT_USAGE)
+				rc = EXIT_USAGE;
+			else if (rc != EXIT_USAGE)
+				rc = EXIT_INPUT;
 			continue;
 		}
 		fprintf(stderr,
@@ -66,10 +114,10 @@ static int store_all(struct db_store *s, const struct cli_args *a)
 
 int cmd_db(int argc, char **argv)
 {
-	static const struct cli_spec spec = {
+	const struct cli_spec spec = {
 	    .cmd = "db",
-	    .help = db_help,
-	    .takes = CLI_OUTPUT | CLI_TICK | CLI_TRACKER,
+	    .help = db_help(),
+	    .takes = CLI_OUTPUT | CLI_TICK | CLI_TRACKER | CLI_WINDOW | CLI_METER,
 	    .min_pos = 1,
 	    .max_pos = -1,
 	    .pos_usage = "expected at least one capture (IN.frc)",
@@ -79,6 +127,10 @@ int cmd_db(int argc, char **argv)
 	const char *in;
 	int rc;
 
+	if (!spec.help) {
+		cli_error("db", "the help text does not fit its buffer");
+		return EXIT_INPUT;
+	}
 	if (!cli_parse(&spec, argc, argv, &a, &rc))
 		return rc;
 	if (!a.output)

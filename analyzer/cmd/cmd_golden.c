@@ -37,11 +37,16 @@ static int g_begin(void *ctx, const struct replay_info *info)
 	fprintf(out, "# delta SEQ KTIME_NS PID BUFFER DELTA_NS\n");
 	fprintf(out, "# reading TICK_NS FPS SOURCE [live FPS SOURCE]   (synthesized ticks: "
 		     "reading* ...)\n");
-	/* The tracker only when not the default: kala's goldens stay what they always were. */
-	fprintf(out, "replay has_sysfs=%s synthesize_ticks=%s tick_ms=%" PRIu32 "%s%s\n",
+	/*
+	 * The tracker and the meter only when not the default: the goldens of kala and
+	 * auriya-10fe7c6 stay what they always were.
+	 */
+	fprintf(out, "replay has_sysfs=%s synthesize_ticks=%s tick_ms=%" PRIu32 "%s%s%s%s\n",
 		info->has_sysfs ? "yes" : "no", info->synthesize_ticks ? "yes" : "no",
 		info->tick_ms, strcmp(info->tracker, TRACKER_KIND_DEFAULT) ? " tracker=" : "",
-		strcmp(info->tracker, TRACKER_KIND_DEFAULT) ? info->tracker : "");
+		strcmp(info->tracker, TRACKER_KIND_DEFAULT) ? info->tracker : "",
+		strcmp(info->meter, METER_KIND_DEFAULT) ? " meter=" : "",
+		strcmp(info->meter, METER_KIND_DEFAULT) ? info->meter : "");
 	return 0;
 }
 
@@ -102,7 +107,7 @@ static int write_golden(const char *cmd, const char *path, const struct replay_o
 }
 
 static const char golden_help[] =
-    "usage: frameanalyze golden IN.frc [--tracker NAME]\n"
+    "usage: frameanalyze golden IN.frc [--tracker NAME] [--meter NAME]\n"
     "\n"
     "Replay a capture and print the canonical golden text: every tracker delta, every FPS\n"
     "meter reading (with the live result when the capture holds it) and the report numbers\n"
@@ -111,6 +116,8 @@ static const char golden_help[] =
     "options:\n"
     "  --tracker NAME  the frame tracker variant (default: the recording's, else kala);\n"
     "                  a variant other than kala is named in the golden's replay line\n"
+    "  --meter NAME    the FPS meter variant (auriya-10fe7c6, auriya-ccafd78, frc-window;\n"
+    "                  default: the recording's, else auriya-10fe7c6); named likewise\n"
     "\n"
     "exit: 0 ok (a truncated capture too, with a warning), 1 corrupt or not a capture,\n"
     "2 usage.\n"
@@ -121,13 +128,14 @@ static const char golden_help[] =
     "  scripts/update-goldens.sh      # rewrite every checked-in golden, then review git diff\n";
 
 static const char check_help[] =
-    "usage: frameanalyze check IN.frc EXPECTED.golden [--tracker NAME]\n"
+    "usage: frameanalyze check IN.frc EXPECTED.golden [--tracker NAME] [--meter NAME]\n"
     "\n"
     "Replay a capture and compare its golden text with EXPECTED. Exit 0 when identical;\n"
     "otherwise print a unified diff (expected -> actual) and exit 1.\n"
     "\n"
     "options:\n"
     "  --tracker NAME  replay with this tracker variant (as golden --tracker)\n"
+    "  --meter NAME    replay with this meter variant (as golden --meter)\n"
     "\n"
     "exit: 0 identical (one line: ok), 1 different, EXPECTED unreadable or not a golden\n"
     "file, or the capture corrupt or not a capture, 2 usage. scripts/update-goldens.sh\n"
@@ -145,7 +153,7 @@ static bool parse_options(int argc, char **argv, const char *help, int n_pos, co
 	const struct cli_spec spec = {
 	    .cmd = argv[0],
 	    .help = help,
-	    .takes = CLI_TRACKER,
+	    .takes = CLI_TRACKER | CLI_METER,
 	    .min_pos = n_pos,
 	    .max_pos = n_pos,
 	    .pos_usage = pos_usage,

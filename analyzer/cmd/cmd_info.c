@@ -125,8 +125,15 @@ static void print_text(const frc_reader *r, const char *path, const struct frc_r
 	printf("%-18s %" PRIu64 " (%s)\n", "chunks", st->chunks,
 	       st->index_used ? "from the index" : "linear scan, no valid index");
 	printf("%-18s %" PRIu64 "\n", "records", st->records);
-	for (int t = 1; t <= FRC_TYPE_MAX; t++)
+	for (int t = 1; t <= FRC_TYPE_MAX; t++) {
+		if (!frc_type_listed((unsigned)t, st->by_type[t]))
+			continue;
 		printf("  %-16s %" PRIu64 "\n", frc_type_name((unsigned)t), st->by_type[t]);
+		/* Only when there are any (FORMAT.md 4.7): info of other captures is as it was. */
+		if (t == FRC_FRAME && st->timestamped)
+			printf("    %-14s %" PRIu64 " (their own, besides the ktime)\n",
+			       "with timestamp", st->timestamped);
+	}
 	printf("%-18s %" PRIu64 "\n", "unknown skipped", st->unknown);
 	printf("%-18s %" PRIu64 " (kept in the recorder's order)\n", "out of time order",
 	       st->out_of_order);
@@ -182,10 +189,17 @@ static void print_json(const frc_reader *r, const char *path, const struct frc_r
 	printf("  \"chunks\": %" PRIu64 ",\n", st->chunks);
 	printf("  \"index_used\": %s,\n", st->index_used ? "true" : "false");
 	printf("  \"records\": %" PRIu64 ",\n  \"records_by_type\": {\n", st->records);
-	for (int t = 1; t <= FRC_TYPE_MAX; t++)
-		printf("    \"%s\": %" PRIu64 "%s\n", frc_type_name((unsigned)t), st->by_type[t],
-		       t < FRC_TYPE_MAX ? "," : "");
-	printf("  },\n  \"unknown_skipped\": %" PRIu64 ",\n", st->unknown);
+	for (int t = 1, first = 1; t <= FRC_TYPE_MAX; t++) {
+		if (!frc_type_listed((unsigned)t, st->by_type[t]))
+			continue;
+		printf("%s    \"%s\": %" PRIu64, first ? "" : ",\n", frc_type_name((unsigned)t),
+		       st->by_type[t]);
+		first = 0;
+	}
+	printf("\n  },\n");
+	if (st->timestamped) /* only when there are any, as in the text form */
+		printf("  \"frames_with_timestamp\": %" PRIu64 ",\n", st->timestamped);
+	printf("  \"unknown_skipped\": %" PRIu64 ",\n", st->unknown);
 	printf("  \"out_of_order\": %" PRIu64 ",\n", st->out_of_order);
 	if (st->records)
 		printf("  \"first_ktime_ns\": %" PRIu64 ",\n  \"last_ktime_ns\": %" PRIu64 ",\n",

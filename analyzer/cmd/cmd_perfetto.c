@@ -9,7 +9,7 @@
 
 static const char perfetto_help[] =
     "usage: frameanalyze perfetto IN.frc -o OUT.pftrace [--force] [--tick-ms N]\n"
-    "                             [--tracker NAME]\n"
+    "                             [--tracker NAME] [--from T] [--to T|+D]\n"
     "\n"
     "Write the capture as a native Perfetto trace (protobuf), to open in\n"
     "https://ui.perfetto.dev (Open trace file) alone or next to a system trace taken on the\n"
@@ -29,6 +29,8 @@ static const char perfetto_help[] =
     "  --tick-ms N     read the meter every N ms when the capture has no tick records\n"
     "                  (10..3600000 ms, as framerec --tick-ms)\n"
     "  --tracker NAME  the tracker variant replayed (default: the recording's, else kala)\n"
+    "  --from T, --to T   only the records from T to T (seconds after the capture's first\n"
+    "                  record; --to +D: D after --from); the tracker replays from the start\n"
     "\n"
     "exit: 0 ok (a truncated capture too, with a warning), 1 corrupt or unreadable capture\n"
     "or unwritable output, 2 usage.\n"
@@ -53,7 +55,7 @@ int cmd_perfetto(int argc, char **argv)
 	static const struct cli_spec spec = {
 	    .cmd = "perfetto",
 	    .help = perfetto_help,
-	    .takes = CLI_OUTPUT | CLI_FORCE | CLI_TICK | CLI_TRACKER,
+	    .takes = CLI_OUTPUT | CLI_FORCE | CLI_TICK | CLI_TRACKER | CLI_WINDOW,
 	    .min_pos = 1,
 	    .max_pos = 1,
 	    .pos_usage = "expected exactly one capture (IN.frc)",
@@ -71,10 +73,10 @@ int cmd_perfetto(int argc, char **argv)
 	rc = cli_output_open("perfetto", a.output, a.force, a.pos, 1, &o);
 	if (rc)
 		return rc;
-	if (perfetto_export(a.pos[0], &a.ropt, o.f, &res, err, sizeof(err))) {
-		rc = cli_output_close("perfetto", &o, false);
-		cli_error("perfetto", "%s", err);
-		return rc;
+	rc = perfetto_export(a.pos[0], &a.ropt, o.f, &res, err, sizeof(err));
+	if (rc) {
+		(void)!cli_output_close("perfetto", &o, false);
+		return cli_replay_error("perfetto", rc, err);
 	}
 	warn(a.pos[0], &res);
 	return cli_output_close("perfetto", &o, true);

@@ -16,7 +16,8 @@
 
 static const char report_help[] =
     "usage: frameanalyze report IN.frc [--json | --html] [-o FILE [--force]]\n"
-    "                           [--tick-ms N] [--tracker NAME] [--strict]\n"
+    "                           [--tick-ms N] [--tracker NAME] [--meter NAME] [--strict]\n"
+    "                           [--from T] [--to T|+D]\n"
     "\n"
     "Replay a capture and print first what the app submitted, with no heuristic: its\n"
     "queueBuffer calls per PID and surface, and for the main surface calls/s, interval\n"
@@ -39,8 +40,13 @@ static const char report_help[] =
     "  --tracker NAME  the frame tracker variant to replay (kala, surface, process,\n"
     "                main-surface; default: the one the recording ran, else kala;\n"
     "                `frameanalyze score` says which is right)\n"
+    "  --meter NAME  the FPS meter variant to replay (auriya-10fe7c6, auriya-ccafd78,\n"
+    "                frc-window; default: the one the recording ran, else auriya-10fe7c6)\n"
     "  --strict      a truncated or recovered capture is an error (exit 1) instead of a\n"
     "                warning\n"
+    "  --from T, --to T   analyse only the records from T to T (seconds after the\n"
+    "                capture's first record: 1.5, 2s, 1500ms; --to +D: D after --from);\n"
+    "                the heuristics still replay from the start (REPORT.md \"Window\")\n"
     "\n"
     "exit: 0 ok (also a truncated capture, or a damaged one read past the damage, with a\n"
     "warning saying what was lost), 1 corrupt (nothing intact) or unreadable\n"
@@ -52,7 +58,8 @@ static const char report_help[] =
     "  frameanalyze report --json capture.frc | jq .frame_times.p99_ms\n"
     "  frameanalyze report --html -o capture.html capture.frc\n"
     "  frameanalyze report --tick-ms 500 imported.frc\n"
-    "  frameanalyze report --tracker main-surface capture.frc\n";
+    "  frameanalyze report --tracker main-surface capture.frc\n"
+    "  frameanalyze report --from 10 --to +5s capture.frc\n";
 
 /* Write the report in its format to out. */
 static void render(const struct report_model *m, enum cli_format fmt, FILE *out)
@@ -65,7 +72,7 @@ static void render(const struct report_model *m, enum cli_format fmt, FILE *out)
 		report_render_text(m, out);
 }
 
-/* Build the model (with the score table for the page) or say why not; 0 or EXIT_INPUT. */
+/* Build the model (with the score table for the page) or say why not; an exit code. */
 static int build(const char *in, const struct cli_args *a, struct report_model **m)
 {
 	char err[FRC_MSG_MAX];
@@ -74,11 +81,7 @@ static int build(const char *in, const struct cli_args *a, struct report_model *
 		     ? report_model_build_page(in, &a->ropt, m, err, sizeof(err))
 		     : report_model_build(in, &a->ropt, NULL, 0, m, err, sizeof(err));
 
-	if (rc) {
-		cli_error("report", "%s", err);
-		return EXIT_INPUT;
-	}
-	return EXIT_OK;
+	return rc ? cli_replay_error("report", rc, err) : EXIT_OK;
 }
 
 /* The exit code for what the replay found (warnings on stderr). */
@@ -99,8 +102,8 @@ int cmd_report(int argc, char **argv)
 	static const struct cli_spec spec = {
 	    .cmd = "report",
 	    .help = report_help,
-	    .takes =
-		CLI_OUTPUT | CLI_FORCE | CLI_TICK | CLI_TRACKER | CLI_STRICT | CLI_JSON | CLI_HTML,
+	    .takes = CLI_OUTPUT | CLI_FORCE | CLI_TICK | CLI_TRACKER | CLI_STRICT | CLI_JSON |
+		     CLI_HTML | CLI_WINDOW | CLI_METER,
 	    .min_pos = 1,
 	    .max_pos = 1,
 	    .pos_usage = "expected exactly one capture (IN.frc)",

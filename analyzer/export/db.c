@@ -33,8 +33,24 @@
 #include "replay.h"
 #include "sha256.h"
 #include "signals.h"
+#include "submissions.h"
+#include "windows.h"
 
-enum stmt_id { S_FRAME, S_DELTA, S_READING, S_LIVE, S_SYSFS, S_DROPS, S_EVENT, S_META, S_COUNT };
+#define DB_NAME_OF(name, what, sql) #name,
+
+enum stmt_id {
+	S_FRAME,
+	S_DELTA,
+	S_READING,
+	S_LIVE,
+	S_SYSFS,
+	S_DROPS,
+	S_EVENT,
+	S_META,
+	S_MAIN,
+	S_WARM,
+	S_COUNT
+};
 
 /* What a failing statement was doing, for the error message. */
 static const char *const stmt_what[S_COUNT] = {
@@ -46,10 +62,12 @@ static const char *const stmt_what[S_COUNT] = {
     [S_DROPS] = "storing a drops record",
     [S_EVENT] = "storing an attach/exit event",
     [S_META] = "storing the capture's metadata",
+    [S_MAIN] = "storing a main surface",
+    [S_WARM] = "storing an interval before the window",
 };
 
 static const char *const stmt_sql[S_COUNT] = {
-    [S_FRAME] = "INSERT INTO frames VALUES(?1,?2,?3,?4,?5,?6,?7)",
+    [S_FRAME] = "INSERT INTO frames VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10)",
     [S_DELTA] = "INSERT INTO tracker_deltas VALUES(?1,?2,?3,?4,?5,?6,?7)",
     [S_READING] = "INSERT INTO fps_readings VALUES(?1,?2,?3,?4,?5,?6)",
     [S_LIVE] = "INSERT INTO live_readings VALUES(?1,?2,?3,?4,?5)",
@@ -57,6 +75,8 @@ static const char *const stmt_sql[S_COUNT] = {
     [S_DROPS] = "INSERT INTO drops VALUES(?1,?2,?3)",
     [S_EVENT] = "INSERT INTO events VALUES(?1,?2,?3,?4,?5)",
     [S_META] = "INSERT INTO capture_meta VALUES(?1,?2,?3)",
+    [S_MAIN] = "INSERT INTO main_surfaces VALUES(?1,?2,?3,?4,?5,?6,?7)",
+    [S_WARM] = "INSERT INTO warm_intervals VALUES(?1,?2,?3,?4,?5,?6)",
 };
 
 struct dbsink {
@@ -65,7 +85,23 @@ struct dbsink {
 	sqlite3_stmt *st[S_COUNT];
 	int64_t capture_id;
 	double fps_max;
-	struct pidmap lives; /* v[0]: attach/exit records of the PID so far (SCHEMA.md) */
+	/*
+	 * v[0]: attach/exit records of the PID so far (SCHEMA.md); v[1]: the window its series'
+	 * clock is at (windows.h), as the report's for the main PID: moved by the PID's
+	 * intervals and by every tracker delta (trk_window), windows only move forward.
+	 */
+	struct pidmap lives;
+	struct submissions *subm; /* the capture's main surfaces, counted in the scan pass */
+	struct win_clock clk;	  /* the analysed span's full windows */
+	uint64_t trk_window;	  /* the window the tracker's deltas moved the clocks to */
+	/*
+	 * With --from: per PID, PerfDog's window (perfdog.h layout) of its submission series
+	 * and of the tracker's deltas before the window, stored into warm_intervals before the
+	 * window's first record (warm_stored); the ones that come later still (records out of
+	 * time order) are stored as they come.
+	 */
+	struct pidmap warm_sub, warm_trk;
+	bool warm_stored;
 	uint64_t deltas, readings;
 	bool truncated;		       /* the capture just stored was not read whole */
 	struct frc_reader_stats stats; /* its reader's: status, what was lost */
@@ -117,6 +153,84 @@ static uint64_t *pid_life(struct dbsink *s, uint32_t pid)
 {
 	struct pidmap_entry *e = pidmap_get(&s->lives, pid, true);
 	return e ? &e->v[0] : NULL;
+}
+
+/*
+ * The window (windows.h) a frame time ending at t counts in, on a clock now at window
+ * *cur; the clock moves there (windows only move forward: a frame time back in time
+ * counts in the current window). windows.h's own steps, so the rule is the report's.
+ */
+static uint64_t clock_step(const struct win_clock *span, uint64_t *cur, uint64_t t)
+{
+	struct win_clock c = *span;
+	uint64_t w;
+
+	win_clock_move(&c, *cur);
+	if (win_clock_past(&c, t, &w))
+		*cur = w;
+	return *cur;
+}
+
+/* One row of warm_intervals: seq is the frame's, or -k for the k-th last before the window. */
+static int store_warm(struct dbsink *s, const char *series, int64_t seq, uint32_t pid,
+		      uint64_t delta_ns)
+{
+	sqlite3_stmt *st = s->st[S_WARM];
+	uint64_t *life = pid_life(s, pid);
+
+	if (!life)
+		return -ENOMEM;
+	sqlite3_bind_int64(st, 1, s->capture_id);
+	sqlite3_bind_text(st, 2, series, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 3, seq);
+	sqlite3_bind_int64(st, 4, pid);
+	bind_u64(st, 5, *life);
+	bind_u64(st, 6, delta_ns);
+	return step(s, S_WARM);
+}
+
+/* Each PID's PerfDog window of one series as it was at the window's start. */
+static int store_warm_windows(struct dbsink *s, const struct pidmap *m, const char *series)
+{
+	for (uint32_t i = 0; i < m->count; i++) {
+		const struct pidmap_entry *e = &m->slots[i];
+		uint32_t pid = e->pid;
+		uint64_t n = e->v[0], d[3] = {e->v[1], e->v[2], e->v[3]};
+
+		/* v[1..n], oldest first: the last one is -1 */
+		for (uint64_t k = 0; k < n; k++) {
+			int rc = store_warm(s, series, -(int64_t)(n - k), pid, d[k]);
+
+			if (rc)
+				return rc;
+		}
+	}
+	return 0;
+}
+
+/* Before the window's first record: what its PerfDog windows start from (SCHEMA.md). */
+static int warm_store_all(struct dbsink *s)
+{
+	int rc;
+
+	s->warm_stored = true;
+	rc = store_warm_windows(s, &s->warm_sub, "submission");
+	return rc ? rc : store_warm_windows(s, &s->warm_trk, "tracker");
+}
+
+/* An interval before the window: into its PID's window of the series, or stored if late. */
+static int warm_push(struct dbsink *s, struct pidmap *m, const char *series,
+		     const struct pipeline_delta *d)
+{
+	struct pidmap_entry *w;
+
+	if (s->warm_stored)
+		return store_warm(s, series, (int64_t)d->seq, d->pid, d->delta_ns);
+	w = pidmap_get(m, d->pid, true);
+	if (!w)
+		return -ENOMEM;
+	(void)perfdog_push(w->v, d->delta_ns);
+	return 0;
 }
 
 static int rec_sysfs(struct dbsink *s, const struct frc_record *rec)
@@ -184,22 +298,53 @@ static int rec_live(struct dbsink *s, const struct frc_record *rec)
 	return step(s, S_LIVE);
 }
 
+/*
+ * A frame, with its PID's life and the interval it closes in the submissions' series
+ * (submissions.c decides: the calls of the PID's main surface; NULL for any other call).
+ */
+static int rec_frame(struct dbsink *s, const struct frc_record *rec, uint64_t frame_seq)
+{
+	sqlite3_stmt *st = s->st[S_FRAME];
+	struct pidmap_entry *e = pidmap_get(&s->lives, rec->u.frame.pid, true);
+	uint64_t *life = e ? &e->v[0] : NULL;
+	struct pipeline_delta d;
+
+	if (!life)
+		return -ENOMEM;
+	sqlite3_bind_int64(st, 1, s->capture_id);
+	bind_u64(st, 2, frame_seq);
+	bind_u64(st, 3, rec->ktime_ns);
+	sqlite3_bind_int64(st, 4, rec->u.frame.pid);
+	sqlite3_bind_int64(st, 5, rec->u.frame.tid);
+	bind_u64(st, 6, rec->u.frame.buffer);
+	bind_u64(st, 7, rec->u.frame.surface);
+	bind_u64(st, 8, *life);
+	if (subm_series_next(s->subm, rec, frame_seq, &d)) {
+		/* the report's clock for the main PID: its intervals' and the tracker's windows */
+		uint64_t cur = e->v[1] > s->trk_window ? e->v[1] : s->trk_window;
+
+		bind_u64(st, 9, d.delta_ns);
+		bind_u64(st, 10, clock_step(&s->clk, &cur, d.ktime_ns));
+		e->v[1] = cur;
+	} else {
+		sqlite3_bind_null(st, 9);
+		sqlite3_bind_null(st, 10);
+	}
+	return step(s, S_FRAME);
+}
+
 static int db_record(void *ctx, const struct frc_record *rec, uint64_t frame_seq)
 {
 	struct dbsink *s = ctx;
+	struct pipeline_delta unused;
 	sqlite3_stmt *st;
+	int rc;
 
+	if (!s->warm_stored && (rc = warm_store_all(s)))
+		return rc;
 	switch (rec->type) {
 	case FRC_FRAME:
-		st = s->st[S_FRAME];
-		sqlite3_bind_int64(st, 1, s->capture_id);
-		bind_u64(st, 2, frame_seq);
-		bind_u64(st, 3, rec->ktime_ns);
-		sqlite3_bind_int64(st, 4, rec->u.frame.pid);
-		sqlite3_bind_int64(st, 5, rec->u.frame.tid);
-		bind_u64(st, 6, rec->u.frame.buffer);
-		bind_u64(st, 7, rec->u.frame.surface);
-		return step(s, S_FRAME);
+		return rec_frame(s, rec, frame_seq);
 	case FRC_SYSFS:
 		return rec_sysfs(s, rec);
 	case FRC_DROPS:
@@ -209,9 +354,11 @@ static int db_record(void *ctx, const struct frc_record *rec, uint64_t frame_seq
 		bind_u64(st, 3, rec->u.drops.cumulative);
 		return step(s, S_DROPS);
 	case FRC_ATTACH:
-		return rec_event(s, rec, rec->u.attach.pid);
 	case FRC_EXIT:
-		return rec_event(s, rec, rec->u.exit.pid);
+		/* a new process life: the series starts again (no interval across a restart) */
+		(void)subm_series_next(s->subm, rec, frame_seq, &unused);
+		return rec_event(s, rec,
+				 rec->type == FRC_ATTACH ? rec->u.attach.pid : rec->u.exit.pid);
 	case FRC_TICK:
 		return rec_live(s, rec);
 	default:
@@ -235,7 +382,44 @@ static int db_delta(void *ctx, const struct pipeline_delta *d)
 	bind_u64(st, 6, d->delta_ns);
 	bind_u64(st, 7, *life);
 	s->deltas++;
+	(void)clock_step(&s->clk, &s->trk_window, d->ktime_ns);
 	return step(s, S_DELTA);
+}
+
+/*
+ * A record before the window (replay.h): the PIDs' lives and submission series go on (the
+ * window's first interval is measured from the call before it), their PerfDog windows
+ * fill; nothing is stored but, for a late one, its interval into warm_intervals.
+ */
+static int db_warm_record(void *ctx, const struct frc_record *rec, uint64_t frame_seq)
+{
+	struct dbsink *s = ctx;
+	struct pipeline_delta d;
+	uint64_t *life;
+	uint32_t pid;
+
+	if (rec->type == FRC_FRAME)
+		return subm_series_next(s->subm, rec, frame_seq, &d)
+			   ? warm_push(s, &s->warm_sub, "submission", &d)
+			   : 0;
+	if (rec->type != FRC_ATTACH && rec->type != FRC_EXIT)
+		return 0;
+	pid = rec->type == FRC_ATTACH ? rec->u.attach.pid : rec->u.exit.pid;
+	(void)subm_series_next(s->subm, rec, frame_seq, &d);
+	/* a new life: PerfDog's windows start empty (summary.c forgets them too) */
+	pidmap_del(&s->warm_sub, pid);
+	pidmap_del(&s->warm_trk, pid);
+	life = pid_life(s, pid);
+	if (!life)
+		return -ENOMEM;
+	++*life;
+	return 0;
+}
+
+/* A tracker delta before the window: into its PID's PerfDog window. */
+static int db_warm_delta(void *ctx, const struct pipeline_delta *d)
+{
+	return warm_push(ctx, &((struct dbsink *)ctx)->warm_trk, "tracker", d);
 }
 
 static int db_reading(void *ctx, const struct pipeline_reading *r)
@@ -260,12 +444,42 @@ static int db_reading(void *ctx, const struct pipeline_reading *r)
 	return step(s, S_READING);
 }
 
+/*
+ * One row per PID: its main surface as submissions.c chose it in the scan pass (so the
+ * database follows that rule, whatever it becomes), and whether it is the main PID.
+ */
+static int store_mains(struct dbsink *s)
+{
+	sqlite3_stmt *st = s->st[S_MAIN];
+	const struct subm_pid *main_pid = subm_main_pid(s->subm);
+
+	for (size_t i = 0; i < subm_pid_count(s->subm); i++) {
+		const struct subm_pid *p = subm_pid_at(s->subm, i);
+
+		sqlite3_bind_int64(st, 1, s->capture_id);
+		sqlite3_bind_int64(st, 2, p->pid);
+		bind_u64(st, 3, p->main_surface);
+		bind_u64(st, 4, p->main_calls);
+		bind_u64(st, 5, p->calls);
+		bind_u64(st, 6, p->surfaces);
+		sqlite3_bind_int(st, 7, p == main_pid);
+		if (step(s, S_MAIN))
+			return -EIO;
+	}
+	return 0;
+}
+
 static int db_begin(void *ctx, const struct replay_info *info)
 {
 	struct dbsink *s = ctx;
 	sqlite3_stmt *st = s->st[S_META];
 
 	s->fps_max = info->config.meter.fps_max;
+	subm_series_reset(s->subm);
+	win_clock_init(&s->clk, info->span_start, info->span_end);
+	s->trk_window = 0;
+	if (store_mains(s))
+		return -EIO;
 	for (size_t i = 0; i < frc_reader_meta_count(info->reader); i++) {
 		const struct frc_meta *m = frc_reader_meta(info->reader, i);
 		sqlite3_bind_int64(st, 1, s->capture_id);
@@ -286,6 +500,8 @@ static int db_end(void *ctx, const struct replay_info *info, const struct pipeli
 	char ver[16];
 	int rc;
 
+	if (!s->warm_stored && (rc = warm_store_all(s)))
+		return rc;
 	s->truncated = rs->status != FRC_STATUS_COMPLETE;
 	s->stats = *rs;
 	snprintf(ver, sizeof(ver), "%u.%u", info->major, info->minor);
@@ -295,7 +511,8 @@ static int db_end(void *ctx, const struct replay_info *info, const struct pipeli
 			       " reservation_failures=?8, records=?9, unknown_records=?10,"
 			       " chunks=?11, deltas=?12, readings=?13, has_sysfs=?14,"
 			       " synthesized_ticks=?15, tick_ms=?16, tracker=?17, out_of_order=?18,"
-			       " trackers_evicted=?19, buffers_evicted=?20, ticks_skipped=?21"
+			       " trackers_evicted=?19, buffers_evicted=?20, ticks_skipped=?21,"
+			       " span_start_ns=?22, span_end_ns=?23, windowed=?24, full_windows=?25"
 			       " WHERE capture_id=?1",
 			       -1, &st, NULL) != SQLITE_OK)
 		return db_fail(s, "preparing the captures row");
@@ -325,6 +542,12 @@ static int db_end(void *ctx, const struct replay_info *info, const struct pipeli
 	bind_u64(st, 19, ps->trackers_evicted);
 	bind_u64(st, 20, ps->buffers_evicted);
 	bind_u64(st, 21, ps->ticks_skipped);
+	if (rs->records) {
+		bind_u64(st, 22, info->span_start);
+		bind_u64(st, 23, info->span_end);
+	}
+	sqlite3_bind_int(st, 24, info->windowed);
+	bind_u64(st, 25, s->clk.n_full);
 	rc = sqlite3_step(st) == SQLITE_DONE ? 0 : db_fail(s, "completing the captures row");
 	sqlite3_finalize(st);
 	return rc;
@@ -474,6 +697,9 @@ static void db_close(struct dbsink *s)
 	if (s->db)
 		db_disconnect(s);
 	pidmap_free(&s->lives);
+	pidmap_free(&s->warm_sub);
+	pidmap_free(&s->warm_trk);
+	subm_free(s->subm);
 }
 
 /*
@@ -482,9 +708,8 @@ static void db_close(struct dbsink *s)
  */
 static int db_start_capture(struct dbsink *s, const char *path, const char *sha, bool *replaced)
 {
-	static const char *const children[] = {"capture_meta", "frames",	"tracker_deltas",
-					       "fps_readings", "live_readings", "sysfs_samples",
-					       "drops",	       "events"};
+	/* every table of the schema's list holds rows of one capture, but captures itself */
+	static const char *const tables[] = {DB_TABLES(DB_NAME_OF)};
 	sqlite3_stmt *st = NULL;
 	char sql[128];
 	int rc;
@@ -503,9 +728,11 @@ static int db_start_capture(struct dbsink *s, const char *path, const char *sha,
 	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
 		return db_fail(s, "looking the capture up");
 	if (*replaced) {
-		for (size_t i = 0; i < sizeof(children) / sizeof(children[0]); i++) {
+		for (size_t i = 0; i < sizeof(tables) / sizeof(tables[0]); i++) {
+			if (!strcmp(tables[i], "captures"))
+				continue;
 			snprintf(sql, sizeof(sql), "DELETE FROM %s WHERE capture_id=%" PRId64,
-				 children[i], s->capture_id);
+				 tables[i], s->capture_id);
 			if (exec(s, sql, "deleting the old rows of the same capture"))
 				return -EIO;
 		}
@@ -542,11 +769,27 @@ static int store_capture(struct dbsink *s, const char *path, const char *sha,
 	    .reading = db_reading,
 	    .end = db_end,
 	    .error = db_error,
+	    .warm_record = db_warm_record,
+	    .warm_delta = db_warm_delta,
 	};
+	struct replay_sink count;
+	struct replay_lane lane = {.sinks = &sink, .n_sinks = 1};
+	/* the scan pass counts the main surfaces before the lane stores the first frame */
+	struct replay_plan plan = {.scan = &count, .n_scan = 1, .lanes = &lane, .n_lanes = 1};
+	struct replay_source src = {.path = path};
 	char err[FRC_MSG_MAX];
 	int rc;
 
+	subm_free(s->subm);
+	if ((rc = subm_new(&s->subm))) {
+		snprintf(s->msg, sizeof(s->msg), "%s: out of memory", path);
+		return rc;
+	}
+	count = subm_count_sink(s->subm);
 	pidmap_free(&s->lives);
+	pidmap_free(&s->warm_sub);
+	pidmap_free(&s->warm_trk);
+	s->warm_stored = false;
 	s->deltas = s->readings = 0;
 	s->truncated = false;
 	memset(&s->stats, 0, sizeof(s->stats));
@@ -554,9 +797,14 @@ static int store_capture(struct dbsink *s, const char *path, const char *sha,
 	if ((rc = exec(s, "BEGIN IMMEDIATE", "starting a write transaction")) ||
 	    (rc = db_start_capture(s, path, sha, &s->replaced)))
 		goto rollback;
-	rc = replay_run(path, ropt, &sink, 1, err, sizeof(err));
+	rc = replay_run_plan(&src, ropt, &plan, err, sizeof(err));
 	if (rc) {
-		snprintf(s->msg, sizeof(s->msg), "%s", err);
+		/* the counting's own messages ("more than N (pid, surface) pairs") name no file */
+		size_t n = strstr(err, path)
+			       ? 0
+			       : (size_t)snprintf(s->msg, sizeof(s->msg),
+						  "%.*s: ", (int)sizeof(s->msg) / 2, path);
+		snprintf(s->msg + n, sizeof(s->msg) - n, "%s", err);
 		goto rollback;
 	}
 	if ((rc = exec(s, "COMMIT", "committing the capture")))
@@ -618,6 +866,18 @@ static int store_first_capture(struct dbsink *s, const char *path, const char *s
 }
 
 /* ------------------------------------------------------------ the store (db.h) */
+
+#define DB_TABLE_OBJECT(name, what, cols) {#name, what, false},
+#define DB_VIEW_OBJECT(name, what, select) {#name, what, true},
+
+const struct db_object *db_schema_objects(size_t *n)
+{
+	static const struct db_object objects[] = {DB_TABLES(DB_TABLE_OBJECT)
+						       DB_VIEWS(DB_VIEW_OBJECT)};
+
+	*n = sizeof(objects) / sizeof(objects[0]);
+	return objects;
+}
 
 int db_store_open(struct db_store **out, const char *path)
 {

@@ -8,6 +8,7 @@
 #define FRAMEANALYZE_DB_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "replay.h"
@@ -32,6 +33,17 @@ FRC_MUST_USE int db_store_open(struct db_store **out, const char *path);
 /* Replay the capture at path into the database. 0, or -errno (db_store_error). */
 FRC_MUST_USE int db_store_add(struct db_store *s, const char *path,
 			      const struct replay_options *ropt, struct db_added *added);
+/* A table or view of the schema, as `db --help` lists it. */
+struct db_object {
+	const char *name, *what;
+	bool view;
+};
+/*
+ * Every table, then every view, in creation order: the lists the schema is created from
+ * (db_schema.h), *n of them.
+ */
+const struct db_object *db_schema_objects(size_t *n);
+
 /* The last failure's one-line message. */
 const char *db_store_error(const struct db_store *s);
 void db_store_close(struct db_store *s);

@@ -34,19 +34,31 @@ struct fanout {
 	size_t n;
 	int err;	 /* first sink failure */
 	size_t err_sink; /* which sink failed */
-	struct cb_record *rec;
-	struct cb_delta *delta;
+	struct cb_record *rec, *warm_rec;
+	struct cb_delta *delta, *warm_delta;
 	struct cb_reading *reading;
-	size_t n_rec, n_delta, n_reading;
+	size_t n_rec, n_delta, n_reading, n_warm_rec, n_warm_delta;
+	uint64_t lo, hi; /* the window (replay_info): lo <= ktime <= hi reaches the sinks */
+};
+
+/* The lists of f's callbacks (struct cb_*), built in storage the caller owns. */
+struct cb_storage {
+	struct cb_record *rec, *warm_rec;
+	struct cb_delta *delta, *warm_delta;
+	struct cb_reading *reading;
 };
 
 static void on_delta(void *ctx, const struct pipeline_delta *d)
 {
 	struct fanout *f = ctx;
+	/* before the window: the warm callbacks; after it: nobody (replay_info.windowed) */
+	bool in = d->ktime_ns >= f->lo;
+	const struct cb_delta *cb = in ? f->delta : f->warm_delta;
+	size_t n = in ? (d->ktime_ns <= f->hi ? f->n_delta : 0) : f->n_warm_delta;
 
-	for (size_t i = 0; i < f->n_delta && !f->err; i++) {
-		if ((f->err = f->delta[i].fn(f->delta[i].ctx, d)))
-			f->err_sink = f->delta[i].sink;
+	for (size_t i = 0; i < n && !f->err; i++) {
+		if ((f->err = cb[i].fn(cb[i].ctx, d)))
+			f->err_sink = cb[i].sink;
 	}
 }
 
@@ -54,27 +66,39 @@ static void on_reading(void *ctx, const struct pipeline_reading *r)
 {
 	struct fanout *f = ctx;
 
+	if (r->tick_ns < f->lo || r->tick_ns > f->hi)
+		return;
 	for (size_t i = 0; i < f->n_reading && !f->err; i++) {
 		if ((f->err = f->reading[i].fn(f->reading[i].ctx, r)))
 			f->err_sink = f->reading[i].sink;
 	}
 }
 
-/* f's callback lists (struct cb_*), in storage for f->n of each (NULL: not that list). */
-static void fanout_lists(struct fanout *f, struct cb_record *rec, struct cb_delta *delta,
-			 struct cb_reading *reading)
+/*
+ * f's callback lists (struct cb_*), in storage for f->n of each (a NULL list: not that
+ * one), and its window [lo, hi] (inclusive: a ktime of 2^64 - 1 is in a whole capture).
+ */
+static void fanout_lists(struct fanout *f, const struct cb_storage *cs, uint64_t lo, uint64_t hi)
 {
-	f->rec = rec, f->delta = delta, f->reading = reading;
-	f->n_rec = f->n_delta = f->n_reading = 0;
+	f->rec = cs->rec, f->delta = cs->delta, f->reading = cs->reading;
+	f->warm_rec = cs->warm_rec, f->warm_delta = cs->warm_delta;
+	f->n_rec = f->n_delta = f->n_reading = f->n_warm_rec = f->n_warm_delta = 0;
+	f->lo = lo, f->hi = hi;
 	for (size_t i = 0; i < f->n; i++) {
 		const struct replay_sink *s = &f->sinks[i];
 
-		if (s->record && rec)
+		if (s->record && cs->rec)
 			f->rec[f->n_rec++] = (struct cb_record){s->record, s->ctx, i};
-		if (s->delta && delta)
+		if (s->delta && cs->delta)
 			f->delta[f->n_delta++] = (struct cb_delta){s->delta, s->ctx, i};
-		if (s->reading && reading)
+		if (s->reading && cs->reading)
 			f->reading[f->n_reading++] = (struct cb_reading){s->reading, s->ctx, i};
+		if (s->warm_record && cs->warm_rec)
+			f->warm_rec[f->n_warm_rec++] =
+			    (struct cb_record){s->warm_record, s->ctx, i};
+		if (s->warm_delta && cs->warm_delta)
+			f->warm_delta[f->n_warm_delta++] =
+			    (struct cb_delta){s->warm_delta, s->ctx, i};
 	}
 }
 
@@ -97,12 +121,19 @@ static void fanout_end(struct fanout *f, const struct replay_info *info,
 	}
 }
 
-/* Every sink's record callback until one fails (f->err); inline: once per record and lane. */
+/*
+ * Every sink's record callback until one fails (f->err), or with a window its warm_record
+ * for a record before it and none after it; inline: once per record and lane.
+ */
 static inline void fanout_record(struct fanout *f, const struct frc_record *rec, uint64_t frame_seq)
 {
-	for (size_t i = 0; i < f->n_rec && !f->err; i++) {
-		if ((f->err = f->rec[i].fn(f->rec[i].ctx, rec, frame_seq)))
-			f->err_sink = f->rec[i].sink;
+	bool in = rec->ktime_ns >= f->lo;
+	const struct cb_record *cb = in ? f->rec : f->warm_rec;
+	size_t n = in ? (rec->ktime_ns <= f->hi ? f->n_rec : 0) : f->n_warm_rec;
+
+	for (size_t i = 0; i < n && !f->err; i++) {
+		if ((f->err = cb[i].fn(cb[i].ctx, rec, frame_seq)))
+			f->err_sink = cb[i].sink;
 	}
 }
 
@@ -170,6 +201,9 @@ static int scan(const char *path, struct replay_info *info, struct fanout *sf, c
 	if (frc_reader_meta_get(r, "tracker"))
 		snprintf(info->recorded_tracker, sizeof(info->recorded_tracker), "%s",
 			 frc_reader_meta_get(r, "tracker"));
+	if (frc_reader_meta_get(r, "meter"))
+		snprintf(info->recorded_meter, sizeof(info->recorded_meter), "%s",
+			 frc_reader_meta_get(r, "meter"));
 	info->synthesize_ticks = info->stats.by_type[FRC_TICK] == 0;
 cleanup:
 	frc_reader_close(r);
@@ -208,9 +242,12 @@ static void scan_records(const struct replay_source *src, struct replay_info *in
 static void setup_config(struct replay_info *info, const struct replay_options *opt)
 {
 	const char *tracker = opt ? opt->tracker_name : NULL;
+	const char *meter = opt ? opt->meter_name : NULL;
 
 	if (!tracker && info->recorded_tracker[0])
 		tracker = info->recorded_tracker;
+	if (!meter && info->recorded_meter[0])
+		meter = info->recorded_meter;
 	pipeline_config_default(&info->config);
 	info->tick_ms = opt && opt->tick_ms ? opt->tick_ms : info->config.tick_ms;
 	info->config.tick_ms = info->tick_ms;
@@ -218,11 +255,67 @@ static void setup_config(struct replay_info *info, const struct replay_options *
 	info->config.synthesize_ticks = info->synthesize_ticks;
 	info->config.tracker_name = tracker;
 	info->tracker = tracker ? tracker : TRACKER_KIND_DEFAULT;
+	info->config.meter_name = meter;
+	info->meter = meter ? meter : METER_KIND_DEFAULT;
+	info->span_start = info->stats.first_ktime_ns;
+	info->span_end = info->stats.last_ktime_ns;
+}
+
+/* "S.mmm" seconds of ns, for a message. */
+static void fmt_s(char *buf, size_t len, uint64_t ns)
+{
+	snprintf(buf, len, "%" PRIu64 ".%03" PRIu64, ns / 1000000000u, ns / 1000000u % 1000u);
 }
 
 /*
- * The lanes of one tracker: one pipeline, and the lanes' sinks one after the other in lane
- * order, behind one fanout (replay.h: lanes of the same tracker share a pipeline).
+ * The window of opt over the capture pass 1 measured (replay.h): span_start..span_end, or
+ * REPLAY_EWINDOW with a message naming the option when it does not fit the capture.
+ */
+static int setup_window(struct replay_info *info, const struct replay_options *opt, char *err,
+			size_t errlen)
+{
+	const struct replay_window *w = opt ? &opt->window : NULL;
+	uint64_t first = info->stats.first_ktime_ns, dur = info->stats.last_ktime_ns - first;
+	uint64_t from, to;
+	char a[32], b[32], d[32];
+
+	if (!w || (!w->from_set && !w->to_set))
+		return 0;
+	from = w->from_set ? w->from_ns : 0;
+	to = !w->to_set ? dur : w->to_relative ? from + w->to_ns : w->to_ns;
+	fmt_s(a, sizeof(a), from), fmt_s(b, sizeof(b), to), fmt_s(d, sizeof(d), dur);
+	if (w->from_set && from >= dur)
+		snprintf(err, errlen,
+			 "--from %s s: not before the end of %s (%s s after its start)", a,
+			 info->path, d);
+	else if (to > dur || (w->to_relative && to < from))
+		snprintf(err, errlen, "--to %s s: after the end of %s (%s s after its start)", b,
+			 info->path, d);
+	else if (to <= from)
+		snprintf(err, errlen, "--to %s s: not after --from %s s", b, a);
+	else {
+		info->windowed = true;
+		info->span_start = first + from;
+		info->span_end = first + to;
+		return 0;
+	}
+	return REPLAY_EWINDOW;
+}
+
+/*
+ * The window's sink bounds, lo <= ktime <= hi: [span_start, span_end) with --to, else
+ * everything from span_start on (the capture's last record is in).
+ */
+static void window_bounds(const struct replay_info *info, const struct replay_options *opt,
+			  uint64_t *lo, uint64_t *hi)
+{
+	*lo = info->windowed ? info->span_start : 0;
+	*hi = info->windowed && opt->window.to_set ? info->span_end - 1 : UINT64_MAX;
+}
+
+/*
+ * The lanes of one tracker and meter: one pipeline, and the lanes' sinks one after the
+ * other in lane order, behind one fanout (replay.h: such lanes share a pipeline).
  */
 struct group {
 	struct replay_info info;
@@ -241,6 +334,9 @@ struct replay_run_state {
 	struct cb_record *cb_rec;  /* storage of the groups' callback lists */
 	struct cb_delta *cb_delta;
 	struct cb_reading *cb_reading;
+	struct cb_record *cb_warm_rec;
+	struct cb_delta *cb_warm_delta;
+	uint64_t lo, hi;	     /* the sinks' window, inclusive (window_bounds) */
 	const struct fanout *failed; /* the fanout whose sink failed first */
 	uint64_t frame_seq, records;
 	char *err;
@@ -255,7 +351,22 @@ static const char *lane_tracker(const struct replay_run_state *st, size_t i)
 	return name ? name : st->info.tracker;
 }
 
-/* The sinks of every lane replaying group g's tracker, appended at st->sinks + *used. */
+/* The meter lane i replays: its own, else the replay's (setup_config). */
+static const char *lane_meter(const struct replay_run_state *st, size_t i)
+{
+	const char *name = st->plan->lanes[i].meter_name;
+
+	return name ? name : st->info.meter;
+}
+
+/* Does lane i replay group g's tracker and meter? */
+static bool lane_in_group(const struct replay_run_state *st, size_t i, const struct group *g)
+{
+	return !strcmp(lane_tracker(st, i), g->info.tracker) &&
+	       !strcmp(lane_meter(st, i), g->info.meter);
+}
+
+/* The sinks of every lane replaying group g's variants, appended at st->sinks + *used. */
 static void group_sinks(struct replay_run_state *st, struct group *g, size_t *used)
 {
 	size_t first = *used;
@@ -264,17 +375,43 @@ static void group_sinks(struct replay_run_state *st, struct group *g, size_t *us
 	for (size_t i = 0; i < st->plan->n_lanes; i++) {
 		const struct replay_lane *l = &st->plan->lanes[i];
 
-		if (strcmp(lane_tracker(st, i), g->info.tracker) != 0)
+		if (!lane_in_group(st, i, g))
 			continue;
 		if (l->n_sinks)
 			memcpy(st->sinks + *used, l->sinks, l->n_sinks * sizeof(*l->sinks));
 		*used += l->n_sinks;
 		g->f.n += l->n_sinks;
 	}
-	fanout_lists(&g->f, st->cb_rec + first, st->cb_delta + first, st->cb_reading + first);
+	fanout_lists(&g->f,
+		     &(struct cb_storage){st->cb_rec + first, st->cb_warm_rec + first,
+					  st->cb_delta + first, st->cb_warm_delta + first,
+					  st->cb_reading + first},
+		     st->lo, st->hi);
 }
 
-/* One group per distinct tracker, in the order of the lanes naming them first. */
+/* A group's variants from lane i: its own names, else the replay's (the copy's strings). */
+static void group_names(struct replay_run_state *st, struct group *g, size_t i)
+{
+	const struct replay_lane *l = &st->plan->lanes[i];
+
+	if (l->tracker_name) {
+		g->info.config.tracker_name = l->tracker_name;
+		g->info.tracker = l->tracker_name;
+	} else if (st->info.config.tracker_name == st->info.recorded_tracker) {
+		/* the copy's own string: the unknown-tracker message tells them apart */
+		g->info.config.tracker_name = g->info.recorded_tracker;
+		g->info.tracker = g->info.recorded_tracker;
+	}
+	if (l->meter_name) {
+		g->info.config.meter_name = l->meter_name;
+		g->info.meter = l->meter_name;
+	} else if (st->info.config.meter_name == st->info.recorded_meter) {
+		g->info.config.meter_name = g->info.recorded_meter;
+		g->info.meter = g->info.recorded_meter;
+	}
+}
+
+/* One group per distinct tracker and meter, in the order of the lanes naming them first. */
 static int groups_build(struct replay_run_state *st)
 {
 	size_t n = st->plan->n_lanes, total = 0, used = 0;
@@ -287,42 +424,60 @@ static int groups_build(struct replay_run_state *st)
 	st->cb_rec = calloc(total, sizeof(*st->cb_rec));
 	st->cb_delta = calloc(total, sizeof(*st->cb_delta));
 	st->cb_reading = calloc(total, sizeof(*st->cb_reading));
-	if (!st->g || !st->sinks || !st->cb_rec || !st->cb_delta || !st->cb_reading) {
+	st->cb_warm_rec = calloc(total, sizeof(*st->cb_warm_rec));
+	st->cb_warm_delta = calloc(total, sizeof(*st->cb_warm_delta));
+	if (!st->g || !st->sinks || !st->cb_rec || !st->cb_delta || !st->cb_reading ||
+	    !st->cb_warm_rec || !st->cb_warm_delta) {
 		snprintf(st->err, st->errlen, "%s: out of memory", st->info.path);
 		return -ENOMEM;
 	}
 	for (size_t i = 0; i < n; i++) {
-		const char *name = lane_tracker(st, i);
 		struct group *g;
 		size_t k;
 
-		for (k = 0; k < st->n_groups && strcmp(st->g[k].info.tracker, name) != 0; k++)
+		for (k = 0; k < st->n_groups && !lane_in_group(st, i, &st->g[k]); k++)
 			;
 		if (k < st->n_groups)
 			continue;
 		g = &st->g[st->n_groups++];
 		g->info = st->info;
-		if (st->plan->lanes[i].tracker_name) {
-			g->info.config.tracker_name = name;
-			g->info.tracker = name;
-		} else if (st->info.config.tracker_name == st->info.recorded_tracker) {
-			/* the copy's own string: the unknown-tracker message tells them apart */
-			g->info.config.tracker_name = g->info.recorded_tracker;
-			g->info.tracker = g->info.recorded_tracker;
-		}
+		group_names(st, g, i);
 		group_sinks(st, g, &used);
 	}
 	st->lead = (struct fanout){.sinks = st->plan->lead, .n = st->plan->n_lead};
-	fanout_lists(&st->lead, st->cb_rec + used, NULL, NULL);
+	fanout_lists(
+	    &st->lead,
+	    &(struct cb_storage){.rec = st->cb_rec + used, .warm_rec = st->cb_warm_rec + used},
+	    st->lo, st->hi);
 	return 0;
 }
 
-/* Group g's pipeline; an unknown tracker names every variant. */
+/* An unknown meter (recorded or asked for), naming every variant. */
+static void unknown_meter(struct replay_run_state *st, const struct group *g)
+{
+	char names[256];
+
+	meter_kind_names(names, sizeof(names));
+	if (g->info.config.meter_name == g->info.recorded_meter)
+		snprintf(st->err, st->errlen,
+			 "%s: recorded with meter '%s', which this frameanalyze does not know "
+			 "(known: %s); replay one of those with --meter NAME",
+			 g->info.path, g->info.recorded_meter, names);
+	else
+		snprintf(st->err, st->errlen, "unknown meter '%s' (known: %s)",
+			 g->info.config.meter_name, names);
+}
+
+/* Group g's pipeline; an unknown tracker or meter names every variant. */
 static int group_pipeline(struct replay_run_state *st, struct group *g)
 {
 	struct pipeline_callbacks cb = {on_delta, on_reading};
 	int rc = pipeline_new(&g->p, &g->info.config, &cb, &g->f);
 
+	if (rc == -ENOENT && !meter_kind_find(g->info.meter)) {
+		unknown_meter(st, g);
+		return rc;
+	}
 	if (rc == -ENOENT) {
 		char names[256];
 
@@ -368,7 +523,7 @@ static int replay_begin(struct replay_run_state *st, const frc_reader *r)
 /* One record: for each group its sinks' record callbacks, then its pipeline (file order). */
 static int replay_feed(struct replay_run_state *st, const struct frc_record *rec)
 {
-	if (st->lead.n_rec) {
+	if (st->lead.n_rec || st->lead.n_warm_rec) {
 		fanout_record(&st->lead, rec, st->frame_seq);
 		if (st->lead.err) {
 			st->failed = &st->lead;
@@ -493,13 +648,18 @@ int replay_run_plan(const struct replay_source *src, const struct replay_options
 		snprintf(err, errlen, "%s: out of memory", src->path);
 		return -ENOMEM;
 	}
-	fanout_lists(&sf, scan_cb, NULL, NULL);
+	/* the scan sinks count the whole capture: the window is known only at its end */
+	fanout_lists(&sf, &(struct cb_storage){.rec = scan_cb}, 0, UINT64_MAX);
 	if (src->recs)
 		scan_records(src, &st.info, &sf);
 	else
 		rc = scan(src->path, &st.info, &sf, err, errlen);
 	if (!rc) {
 		setup_config(&st.info, opt);
+		rc = setup_window(&st.info, opt, err, errlen);
+	}
+	if (!rc) {
+		window_bounds(&st.info, opt, &st.lo, &st.hi);
 		rc = scan_end(&st, &sf);
 	}
 	free(scan_cb);
@@ -515,13 +675,15 @@ int replay_run_plan(const struct replay_source *src, const struct replay_options
 	free(st.cb_rec);
 	free(st.cb_delta);
 	free(st.cb_reading);
+	free(st.cb_warm_rec);
+	free(st.cb_warm_delta);
 	return rc;
 }
 
 int replay_run_source(const struct replay_source *src, const struct replay_options *opt,
 		      const struct replay_sink *sinks, size_t n_sinks, char *err, size_t errlen)
 {
-	struct replay_lane lane = {NULL, sinks, n_sinks};
+	struct replay_lane lane = {NULL, sinks, n_sinks, NULL};
 	struct replay_plan plan = {.lanes = &lane, .n_lanes = 1};
 
 	return replay_run_plan(src, opt, &plan, err, errlen);

@@ -20,6 +20,7 @@
 #ifndef FRAMEANALYZE_REPLAY_H
 #define FRAMEANALYZE_REPLAY_H
 
+#include <errno.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -27,10 +28,28 @@
 #include "frc.h"
 #include "pipeline.h"
 
+/*
+ * A time window (--from/--to; REPORT.md "Window"): offsets in ns after the capture's first
+ * (smallest) ktime. to_relative: the window ends to_ns after from_ns (--to +DURATION).
+ * Unset: the whole capture.
+ */
+struct replay_window {
+	bool from_set, to_set, to_relative;
+	uint64_t from_ns, to_ns;
+};
+
 struct replay_options {
 	uint32_t tick_ms; /* synthesized tick period when the capture has no tick; 0 = 1000 */
 	const char *tracker_name; /* the tracker variant (tracker_kind.h); NULL = the default */
+	struct replay_window window;
+	const char *meter_name; /* the meter variant (meter_kind.h); NULL = the default */
 };
+
+/*
+ * The window does not fit the capture (from at or past its end, to past it, to not after
+ * from): a usage error, its message names the option and the capture's span.
+ */
+#define REPLAY_EWINDOW (-EDOM)
 
 /* What pass 1 learned; valid from the begin callback on. */
 struct replay_info {
@@ -46,8 +65,25 @@ struct replay_info {
 	 * metadata key `tracker`), else the default; so live == replay holds for every variant.
 	 */
 	const char *tracker;
-	char recorded_tracker[32];     /* the capture's `tracker` metadata, "" when none */
+	char recorded_tracker[32]; /* the capture's `tracker` metadata, "" when none */
+	/*
+	 * The meter variant replayed: --meter, else the one the recording ran live (metadata
+	 * key `meter`), else the default (auriya-10fe7c6: what every capture without the key
+	 * ran live).
+	 */
+	const char *meter;
+	char recorded_meter[32];       /* the capture's `meter` metadata, "" when none */
 	struct pipeline_config config; /* what the pipeline ran with */
+	/*
+	 * The analysed span: the capture's first..last ktime (stats), or the window of
+	 * replay_options (windowed). Full 1 s windows (stats/windows.h) are counted from
+	 * span_start up to span_end. With a window, the pipeline still sees every record from
+	 * the capture's start (its state is the live one), but the sinks see only the records
+	 * with span_start <= ktime < span_end, and the deltas and readings whose ktime is in
+	 * that range (a sink's warm_* callbacks get those before it: replay_sink).
+	 */
+	bool windowed;
+	uint64_t span_start, span_end;
 };
 
 /*
@@ -65,6 +101,14 @@ struct replay_sink {
 	int (*end)(void *ctx, const struct replay_info *info, const struct pipeline_stats *ps);
 	/* The sink's one-line message for its last failure, or NULL. */
 	const char *(*error)(void *ctx);
+	/*
+	 * With a window (replay_info.windowed): the records and the deltas before it, for the
+	 * state a sink carries into the window (a series' previous call, PerfDog's last three
+	 * deltas, a cumulative counter's value at the window's start), never counted. NULL: the
+	 * sink does not see them. Records and deltas after the window reach no sink.
+	 */
+	int (*warm_record)(void *ctx, const struct frc_record *rec, uint64_t frame_seq);
+	int (*warm_delta)(void *ctx, const struct pipeline_delta *d);
 };
 
 /*
@@ -97,11 +141,12 @@ FRC_MUST_USE int replay_run_source(const struct replay_source *src,
 				   const struct replay_sink *sinks, size_t n_sinks, char *err,
 				   size_t errlen);
 
-/* One pipeline (a tracker variant) and the sinks fed from it. */
+/* One pipeline (a tracker and a meter variant) and the sinks fed from it. */
 struct replay_lane {
 	const char *tracker_name; /* NULL: the replay's own (replay_options, recorded, default) */
 	const struct replay_sink *sinks;
 	size_t n_sinks;
+	const char *meter_name; /* NULL: the replay's own, as tracker_name */
 };
 
 /*
@@ -115,8 +160,8 @@ struct replay_lane {
  *
  * lanes: pass 2. Each lane is a replay of its own (its info.tracker and config, its
  * pipeline's deltas and readings to its sinks only), all fed from one read: for each record
- * every lane's sinks see it, then its pipeline. Lanes whose trackers resolve to the same
- * name share one pipeline (its deltas go to both lanes' sinks, each still seeing a record
+ * every lane's sinks see it, then its pipeline. Lanes whose trackers and meters resolve to
+ * the same names share one pipeline (its deltas go to both lanes' sinks, each still seeing a record
  * before the deltas it causes), so sinks of different lanes must not depend on each other's
  * call order. The first failure of any sink or pipeline stops the whole replay.
  * No lane: pass 2 is not made.

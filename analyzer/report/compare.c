@@ -3,6 +3,7 @@
 #include "compare.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,7 +15,7 @@
 static const struct {
 	const char *key, *label, *unit, *why_none;
 } metrics[CM_COUNT] = {
-    [CM_SUB_FPS] = {"submitted_fps", "submitted FPS (main surface)", "FPS", "no frames"},
+    [CM_SUB_FPS] = {"submitted_fps", "submitted mean FPS (main surface)", "FPS", "no frames"},
     [CM_LOW1] = {"low_1pct_fps", "1 % low (submissions)", "FPS", "no frames"},
     [CM_P50] = {"p50_ms", "p50 frame time (submissions)", "ms", "no frames"},
     [CM_P90] = {"p90_ms", "p90 frame time (submissions)", "ms", "no frames"},
@@ -91,50 +92,58 @@ static struct compare_value field_of(enum compare_field f, struct compare_value 
 
 /* ------------------------------------------------------------ gates */
 
-/* The metric names, "a, b, c", for a message. */
-static void metric_names(char *buf, size_t len)
+/* The n metric names, "a, b, c", for a message. */
+static void metric_names(const char *const *keys, int n, char *buf, size_t len)
 {
 	size_t used = 0;
 
 	buf[0] = 0;
-	for (int m = 0; m < CM_COUNT && used < len; m++)
-		used +=
-		    (size_t)snprintf(buf + used, len - used, "%s%s", m ? ", " : "", metrics[m].key);
+	for (int m = 0; m < n && used < len; m++)
+		used += (size_t)snprintf(buf + used, len - used, "%s%s", m ? ", " : "", keys[m]);
+}
+
+/* ".after", ".delta" or ".pct" at p (after the dot) into g; false: unknown (why says). */
+static bool parse_field(const char **p, struct compare_gate *g, char *why, size_t len)
+{
+	size_t flen = strcspn(*p, "<>= ");
+	int f;
+
+	for (f = 0; f < 3; f++)
+		if (strlen(field_name[f]) == flen && !strncmp(*p, field_name[f], flen))
+			break;
+	if (f == 3) {
+		snprintf(why, len, "unknown field '.%.*s' (known: .after, .delta, .pct)", (int)flen,
+			 *p);
+		return false;
+	}
+	g->field = (enum compare_field)f;
+	g->field_given = true;
+	*p += flen;
+	return true;
 }
 
 /*
  * "METRIC[.after|.delta|.pct]OP NUMBER", OP one of > >= < <= (spaces around OP allowed);
  * a bare METRIC is its delta (after - before). Returns 0, or -EINVAL with why in why[len].
  */
-int compare_parse_gate(const char *s, struct compare_gate *g, char *why, size_t len)
+int compare_parse_gate_keys(const char *s, const char *const *keys, int n, struct compare_gate *g,
+			    char *why, size_t len)
 {
 	size_t klen = strcspn(s, ".<>= ");
 	const char *p = s + klen, *num;
-	char *end, names[256];
+	char *end, names[512];
 
-	*g = (struct compare_gate){.text = s, .m = CM_COUNT, .field = CF_DELTA};
-	for (int m = 0; m < CM_COUNT; m++)
-		if (strlen(metrics[m].key) == klen && !strncmp(s, metrics[m].key, klen))
-			g->m = (enum compare_metric)m;
-	if (g->m == CM_COUNT) {
-		metric_names(names, sizeof(names));
+	*g = (struct compare_gate){.text = s, .m = -1, .field = CF_DELTA};
+	for (int m = 0; m < n; m++)
+		if (strlen(keys[m]) == klen && !strncmp(s, keys[m], klen))
+			g->m = m;
+	if (g->m < 0) {
+		metric_names(keys, n, names, sizeof(names));
 		snprintf(why, len, "unknown metric '%.*s' (known: %s)", (int)klen, s, names);
 		return -EINVAL;
 	}
-	if (*p == '.') {
-		size_t flen = strcspn(++p, "<>= ");
-		int f;
-		for (f = 0; f < 3; f++)
-			if (strlen(field_name[f]) == flen && !strncmp(p, field_name[f], flen))
-				break;
-		if (f == 3) {
-			snprintf(why, len, "unknown field '.%.*s' (known: .after, .delta, .pct)",
-				 (int)flen, p);
-			return -EINVAL;
-		}
-		g->field = (enum compare_field)f;
-		p += flen;
-	}
+	if (*p == '.' && (++p, !parse_field(&p, g, why, len)))
+		return -EINVAL;
 	p += strspn(p, " ");
 	if (*p != '<' && *p != '>') {
 		snprintf(why, len, "expected an operator (> >= < <=) after the metric");
@@ -151,6 +160,28 @@ int compare_parse_gate(const char *s, struct compare_gate *g, char *why, size_t 
 		return -EINVAL;
 	}
 	return 0;
+}
+
+int compare_parse_gate(const char *s, struct compare_gate *g, char *why, size_t len)
+{
+	const char *keys[CM_COUNT];
+
+	for (int m = 0; m < CM_COUNT; m++)
+		keys[m] = metrics[m].key;
+	return compare_parse_gate_keys(s, keys, CM_COUNT, g, why, len);
+}
+
+struct compare_value compare_field_value(enum compare_field f, struct compare_value before,
+					 struct compare_value after)
+{
+	return field_of(f, before, after);
+}
+
+bool compare_gate_trips(const struct compare_gate *g, double v)
+{
+	if (g->greater)
+		return g->or_equal ? v >= g->threshold : v > g->threshold;
+	return g->or_equal ? v <= g->threshold : v < g->threshold;
 }
 
 /*
@@ -176,17 +207,12 @@ static void no_data_why(const struct comparison *c, struct compare_gate *g)
 static enum gate_state gate_eval(const struct comparison *c, struct compare_gate *g)
 {
 	struct compare_value v = field_of(g->field, c->b[g->m], c->a[g->m]);
-	bool trips;
 
 	if (!v.has) {
 		no_data_why(c, g);
 		return GATE_NO_DATA;
 	}
-	if (g->greater)
-		trips = g->or_equal ? v.v >= g->threshold : v.v > g->threshold;
-	else
-		trips = g->or_equal ? v.v <= g->threshold : v.v < g->threshold;
-	return trips ? GATE_TRIPPED : GATE_OK;
+	return compare_gate_trips(g, v.v) ? GATE_TRIPPED : GATE_OK;
 }
 
 size_t compare_run(struct comparison *c)
@@ -206,18 +232,20 @@ size_t compare_run(struct comparison *c)
 
 static const char *const state_name[3] = {"ok", "TRIPPED", "NO DATA"};
 
-enum num_style { PLAIN3, SIGNED3, SIGNED1 };
+/* every number with 3 decimals (REPORT.md "Metric names"); a change signed */
+enum num_style { PLAIN3, SIGNED3 };
 
 static void num(char *buf, size_t len, struct compare_value v, enum num_style st)
 {
+	compare_fmt(buf, len, v, st == SIGNED3);
+}
+
+void compare_fmt(char *buf, size_t len, struct compare_value v, bool sign)
+{
 	if (!v.has)
 		snprintf(buf, len, "null");
-	else if (st == PLAIN3)
-		snprintf(buf, len, "%.3f", v.v);
-	else if (st == SIGNED3)
-		snprintf(buf, len, "%+.3f", v.v);
 	else
-		snprintf(buf, len, "%+.1f", v.v);
+		snprintf(buf, len, sign ? "%+.3f" : "%.3f", v.v);
 }
 
 static void put_text(FILE *out, const char *v)
@@ -230,22 +258,35 @@ static void put_json(FILE *out, const char *v)
 	frc_escape_write(out, v, strlen(v), FRC_ESCAPE_JSON);
 }
 
+/* A model's window (--from/--to) as "S.mmm..S.mmm" s after its first record; false: none. */
+static bool window_of(const struct report_model *m, char *buf, size_t len)
+{
+	uint64_t a = m->run.span_start - m->run.stats.first_ktime_ns;
+	uint64_t b = m->run.span_end - m->run.stats.first_ktime_ns;
+
+	snprintf(buf, len, "%" PRIu64 ".%03" PRIu64 "..%" PRIu64 ".%03" PRIu64, a / 1000000000u,
+		 a / 1000000u % 1000u, b / 1000000000u, b / 1000000u % 1000u);
+	return m->run.windowed;
+}
+
 void compare_render_text(const struct comparison *c, FILE *out)
 {
-	char b[32], a[32], d[32], p[32];
+	char b[64], a[64], d[32], p[32];
 
 	fputs("compare: ", out);
 	put_text(out, c->before_path);
 	fputs(" -> ", out);
 	put_text(out, c->after_path);
 	fprintf(out, " (tracker %s -> %s)\n", c->before->tracker, c->after->tracker);
+	if (window_of(c->before, b, sizeof(b)) && window_of(c->after, a, sizeof(a)))
+		fprintf(out, "  window: %s s -> %s s after each first record\n", b, a);
 	fprintf(out, "  %-34s %12s %12s %12s %10s\n", "metric", "before", "after", "change",
 		"change %");
 	for (int m = 0; m < CM_COUNT; m++) {
 		num(b, sizeof(b), c->b[m], PLAIN3);
 		num(a, sizeof(a), c->a[m], PLAIN3);
 		num(d, sizeof(d), delta_of(c->b[m], c->a[m]), SIGNED3);
-		num(p, sizeof(p), pct_of(c->b[m], c->a[m]), SIGNED1);
+		num(p, sizeof(p), pct_of(c->b[m], c->a[m]), SIGNED3);
 		fprintf(out, "  %-34s %12s %12s %12s %10s\n", metrics[m].label, b, a, d, p);
 	}
 	if (!c->n_gates)
@@ -268,6 +309,25 @@ static void json_val(FILE *out, const char *key, struct compare_value v, bool co
 	fprintf(out, "\"%s\": %s%s", key, buf, comma ? ", " : "");
 }
 
+/* "window_before" / "window_after": {"from_s", "to_s"}, or null without a window. */
+static void json_windows(const struct comparison *c, FILE *out)
+{
+	const struct report_model *m[2] = {c->before, c->after};
+	static const char *const key[2] = {"window_before", "window_after"};
+
+	for (int i = 0; i < 2; i++) {
+		char w[64], *dots;
+
+		if (!window_of(m[i], w, sizeof(w))) {
+			fprintf(out, "  \"%s\": null,\n", key[i]);
+			continue;
+		}
+		dots = strstr(w, "..");
+		*dots = '\0';
+		fprintf(out, "  \"%s\": {\"from_s\": %s, \"to_s\": %s},\n", key[i], w, dots + 2);
+	}
+}
+
 void compare_render_json(const struct comparison *c, FILE *out)
 {
 	fputs("{\n  \"frameanalyze_compare\": 1,\n  \"before\": \"", out);
@@ -276,6 +336,7 @@ void compare_render_json(const struct comparison *c, FILE *out)
 	put_json(out, c->after_path);
 	fprintf(out, "\",\n  \"tracker_before\": \"%s\",\n  \"tracker_after\": \"%s\",\n",
 		c->before->tracker, c->after->tracker);
+	json_windows(c, out);
 	fputs("  \"metrics\": {", out);
 	for (int m = 0; m < CM_COUNT; m++) {
 		fprintf(out, "%s\n    \"%s\": {", m ? "," : "", metrics[m].key);
@@ -326,7 +387,7 @@ void compare_render_html(const struct comparison *c, FILE *out)
 		num(b, sizeof(b), c->b[m], PLAIN3);
 		num(a, sizeof(a), c->a[m], PLAIN3);
 		num(d, sizeof(d), delta_of(c->b[m], c->a[m]), SIGNED3);
-		num(p, sizeof(p), pct_of(c->b[m], c->a[m]), SIGNED1);
+		num(p, sizeof(p), pct_of(c->b[m], c->a[m]), SIGNED3);
 		fprintf(out,
 			"<tr><td>%s (%s)</td><td data-json=\"metrics.%s.before\">%s</td><td>%s</td>"
 			"<td>%s</td><td>%s</td></tr>\n",

@@ -45,8 +45,9 @@ enum gate_state { GATE_OK, GATE_TRIPPED, GATE_NO_DATA };
 
 struct compare_gate {
 	const char *text;
-	enum compare_metric m;
+	int m; /* the metric: its index in the mode's table (enum compare_metric, ...) */
 	enum compare_field field;
+	bool field_given; /* the gate named its field (a bare METRIC means .delta) */
 	bool greater, or_equal;
 	double threshold;
 	enum gate_state state;
@@ -68,6 +69,22 @@ struct comparison {
  * what is wrong (the unknown metric and the known ones, the field, the operator, the number).
  */
 FRC_MUST_USE int compare_parse_gate(const char *s, struct compare_gate *g, char *why, size_t len);
+
+/*
+ * The same parse against another mode's n metric names (keys[i] is metric i; the message
+ * lists them): compare_variants.h's gates.
+ */
+FRC_MUST_USE int compare_parse_gate_keys(const char *s, const char *const *keys, int n,
+					 struct compare_gate *g, char *why, size_t len);
+
+/* The value a gate of this field tests: after, after - before, or the change in % of before. */
+struct compare_value compare_field_value(enum compare_field f, struct compare_value before,
+					 struct compare_value after);
+/* Does v trip g (v.has: the caller says why not)? */
+bool compare_gate_trips(const struct compare_gate *g, double v);
+
+/* A value with 3 decimals ("%.3f", signed: "%+.3f"), or "null" when it does not exist. */
+void compare_fmt(char *buf, size_t len, struct compare_value v, bool sign);
 
 /* Fill c's metrics from its two models and evaluate its gates. Returns the gates failed. */
 size_t compare_run(struct comparison *c);

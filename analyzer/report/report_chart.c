@@ -167,6 +167,35 @@ int chart_record(struct report_charts *c, const void *r)
 	return 0;
 }
 
+void chart_warm_submission(struct report_charts *c, uint64_t delta_ns)
+{
+	(void)perfdog_push(c->w_sub, delta_ns);
+}
+
+int chart_warm_tracker(struct report_charts *c, uint32_t pid, uint64_t delta_ns)
+{
+	struct pidmap_entry *w = pidmap_get(&c->w_trk, pid, true);
+
+	if (!w)
+		return -ENOMEM;
+	(void)perfdog_push(w->v, delta_ns);
+	return 0;
+}
+
+void chart_warm_record(struct report_charts *c, const void *r)
+{
+	const struct frc_record *rec = r;
+
+	if (rec->type == FRC_DROPS)
+		c->last_drops = rec->u.drops.cumulative;
+	else if (rec->type == FRC_ATTACH || rec->type == FRC_EXIT) {
+		uint32_t pid = rec->type == FRC_ATTACH ? rec->u.attach.pid : rec->u.exit.pid;
+
+		pidmap_del(&c->w_trk, pid);
+		other_forget(c, pid);
+	}
+}
+
 void chart_reading(struct report_charts *c, uint64_t t, unsigned source, double fps)
 {
 	if (source == FRC_SOURCE_SYSFS)
@@ -175,70 +204,58 @@ void chart_reading(struct report_charts *c, uint64_t t, unsigned source, double 
 		chart_add(c, &c->fps[FPS_EBPF], t, fps);
 }
 
-/* Second k of p (count events) goes to the chart at the second's middle, and to fn. */
+/* Second k of p (count events) goes to the chart at the second's middle. */
 static void emit_second(struct report_charts *c, const struct chart_persec *p,
-			struct chart_series *s, uint64_t k, uint64_t count, chart_second_fn fn,
-			void *ctx)
+			struct chart_series *s, uint64_t k, uint64_t count)
 {
 	uint64_t mid = p->origin + k * NS_PER_S + NS_PER_S / 2;
 	double v =
 	    p->by_sum ? (p->sum_ns ? (double)count * 1e9 / (double)p->sum_ns : 0) : (double)count;
 
 	chart_add(c, s, mid < p->origin ? UINT64_MAX : mid, v);
-	if (p->band && p->min_ns) {
+	if (p->band && count && p->min_ns) {
 		chart_add(c, p->band, mid < p->origin ? UINT64_MAX : mid, 1e9 / (double)p->max_ns);
 		chart_add(c, p->band, mid < p->origin ? UINT64_MAX : mid, 1e9 / (double)p->min_ns);
 	}
-	if (fn)
-		fn(ctx, k, count);
 }
 
 /*
  * Empty seconds a..b (a pause): 0 FPS. Bounded work whatever the gap: the chart gets one
- * zero per pixel the gap covers, fn one call per second while it asks for them (the model
- * stops at REPORT_MAX_SECONDS).
+ * zero per pixel the gap covers.
  */
 static void emit_gap(struct report_charts *c, const struct chart_persec *p, struct chart_series *s,
-		     uint64_t a, uint64_t b, chart_second_fn fn, void *ctx)
+		     uint64_t a, uint64_t b)
 {
 	uint64_t ta = p->origin + a * NS_PER_S, tb = p->origin + b * NS_PER_S;
 	unsigned pa = chart_px(c, ta), pb = chart_px(c, tb < ta ? UINT64_MAX : tb);
 
 	for (unsigned x = pa; x <= pb; x++)
 		bin_add(&s->bin[x], 0);
-	for (uint64_t k = a; fn && k <= b && k - a < (1u << 17); k++)
-		fn(ctx, k, 0);
+}
+
+void chart_persec_origin(struct chart_persec *p, uint64_t origin)
+{
+	*p = (struct chart_persec){
+	    .started = true, .by_sum = p->by_sum, .band = p->band, .origin = origin};
 }
 
 void chart_persec_add(struct report_charts *c, struct chart_persec *p, struct chart_series *s,
-		      uint64_t t, uint64_t delta_ns, chart_second_fn fn, void *ctx)
+		      uint64_t t, uint64_t delta_ns)
 {
-	uint64_t k;
+	uint64_t k = t > p->origin ? (t - p->origin) / NS_PER_S : 0;
 
-	if (!p->started) {
-		*p = (struct chart_persec){.started = true,
-					   .by_sum = p->by_sum,
-					   .band = p->band,
-					   .origin = t,
-					   .count = 1,
-					   .sum_ns = delta_ns,
-					   .min_ns = delta_ns,
-					   .max_ns = delta_ns};
-		return;
-	}
-	k = t > p->origin ? (t - p->origin) / NS_PER_S : 0;
-	if (k != p->k) {
-		emit_second(c, p, s, p->k, p->count, fn, ctx);
+	/* seconds only move forward (windows.h): a frame time back in time counts in this one */
+	if (k > p->k) {
+		emit_second(c, p, s, p->k, p->count);
 		if (k > p->k + 1)
-			emit_gap(c, p, s, p->k + 1, k - 1, fn, ctx);
+			emit_gap(c, p, s, p->k + 1, k - 1);
 		p->k = k;
 		p->count = 0;
 		p->sum_ns = 0;
-		p->min_ns = p->max_ns = delta_ns;
 	}
-	if (delta_ns < p->min_ns)
+	if (!p->count || delta_ns < p->min_ns)
 		p->min_ns = delta_ns;
-	if (delta_ns > p->max_ns)
+	if (!p->count || delta_ns > p->max_ns)
 		p->max_ns = delta_ns;
 	p->count++;
 	p->sum_ns = p->sum_ns + delta_ns < p->sum_ns ? UINT64_MAX : p->sum_ns + delta_ns;

@@ -103,11 +103,20 @@ int chart_tracker(struct report_charts *c, uint32_t pid, uint64_t t, uint64_t de
 int chart_record(struct report_charts *c, const void *rec /* struct frc_record */);
 void chart_reading(struct report_charts *c, uint64_t t, unsigned source, double fps);
 /*
- * A per-second series ends: emit its full seconds. The callback of the submissions also
- * receives every full second's count (k from its first event) for the model.
+ * Before a window (replay.h): the state the charts carry into it, nothing drawn: PerfDog's
+ * windows of the submissions and of each PID's tracker deltas, the PIDs' lives, the drops
+ * counter the markers compare with.
  */
-typedef void (*chart_second_fn)(void *ctx, uint64_t k, uint64_t count);
+void chart_warm_submission(struct report_charts *c, uint64_t delta_ns);
+int chart_warm_tracker(struct report_charts *c, uint32_t pid, uint64_t delta_ns);
+void chart_warm_record(struct report_charts *c, const void *rec /* struct frc_record */);
+/*
+ * The seconds of p start at origin (the analysed span's: the report's windows, windows.h).
+ * Call after chart_init.
+ */
+void chart_persec_origin(struct chart_persec *p, uint64_t origin);
+/* A frame time ending at t: its second; a second is drawn once a later one begins. */
 void chart_persec_add(struct report_charts *c, struct chart_persec *p, struct chart_series *s,
-		      uint64_t t, uint64_t delta_ns, chart_second_fn fn, void *ctx);
+		      uint64_t t, uint64_t delta_ns);
 
 #endif

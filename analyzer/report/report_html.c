@@ -473,8 +473,8 @@ static void cards(FILE *out, const struct report_model *m)
 	int n = 0;
 
 	snprintf(trk, sizeof(trk), "Tracker %s", m->tracker);
-	card_f3(&c[n++], "Average FPS", "submissions.calls_per_s", has, s->mean_fps, "FPS",
-		"submitted calls/s of the main surface (PerfDog / Android Avg FPS: frames / time)");
+	card_f3(&c[n++], "Mean FPS", "submissions.mean_fps", has, s->mean_fps, "FPS",
+		"intervals of the main surface / their sum (PerfDog / Android Avg FPS)");
 	card_f3(&c[n++], "Median FPS", "submissions.median_fps", sec, m->secs.median_fps, "FPS",
 		"median of the per-second FPS (GameBench)");
 	card_f3(&c[n++], "1 % low", "submissions.low_1pct_fps", has, s->low1_fps, "FPS",
@@ -488,10 +488,10 @@ static void cards(FILE *out, const struct report_model *m)
 	card_f3(&c[n++], "FPS stability", "submissions.stability_percent", sec,
 		m->secs.stability_pct, "%", "seconds within +-10 % of the median FPS (GameBench)");
 	card_f3(&c[n++], trk, "tracker.mean_fps", t->deltas > 0, t->mean_fps, "FPS",
-		"mean FPS of the tracker's deltas: the heuristic's estimate");
-	card_f3(&c[n++], "Tracker error", "tracker.error_percent", t->deltas && has,
-		report_error_pct(t->mean_fps, s->mean_fps), "%",
-		"(tracker - submitted) / submitted");
+		"mean FPS of the tracker's deltas (deltas / their sum): the heuristic's estimate");
+	card_f3(&c[n++], "Tracker mean FPS error", "tracker.mean_fps_error_percent",
+		t->deltas && has, report_error_pct(t->mean_fps, s->mean_fps), "%",
+		"(tracker mean FPS - submitted) / submitted");
 	if (m->run.fidelity_applies)
 		card_u64(&c[n++], "Replay fidelity", "fidelity.mismatches", m->run.mismatches,
 			 "mismatches", "live readings the replay did not reproduce (must be 0)");
@@ -562,11 +562,24 @@ static void score_cell(FILE *out, bool has, const char *fmt_kind, double v)
 	if (!has)
 		fputs("<td>-</td>", out);
 	else if (!strcmp(fmt_kind, "pct"))
-		fprintf(out, "<td>%.2f %%</td>", v);
+		fprintf(out, "<td>%.3f %%</td>", v);
 	else if (!strcmp(fmt_kind, "ms"))
 		fprintf(out, "<td>%+.3f</td>", v);
 	else
 		fprintf(out, "<td>%.3f</td>", v);
+}
+
+/* The mean FPS error, the window FPS error and MAE %: `score`'s formulas (REPORT.md). */
+static void score_fps_cells(FILE *out, const struct score_result *r, bool fps, bool mean)
+{
+	double est = mean ? (double)r->est_deltas * 1e9 / (double)r->est_sum_ns : 0;
+	double truth = mean ? (double)r->truth_deltas * 1e9 / (double)r->truth_sum_ns : 0;
+	double t = (double)r->truth_frames;
+
+	score_cell(out, mean && r->est_sum_ns && r->truth_sum_ns, "pct",
+		   report_error_pct(est, truth));
+	score_cell(out, fps, "pct", fps ? ((double)r->est_frames - t) * 100.0 / t : 0);
+	score_cell(out, fps, "pct", fps ? (double)r->abs_err_frames * 100.0 / t : 0);
 }
 
 /* Every tracker variant against the submissions (score.h; the same sums as `score`). */
@@ -575,7 +588,8 @@ static void score_table(FILE *out, const struct report_model *m)
 	if (!m->n_scores)
 		return;
 	fputs("<section><h2>Which tracker? (frameanalyze score on this capture)</h2>\n"
-	      "<table id=\"scores\"><tr><th>tracker</th><th>FPS error (MAE per 1 s window)</th>"
+	      "<table id=\"scores\"><tr><th>tracker</th><th>mean FPS error</th>"
+	      "<th>window FPS error</th><th>window FPS MAE</th>"
 	      "<th>p50 error ms</th><th>p95 error ms</th><th>p99 error ms</th>"
 	      "<th>jank precision</th><th>jank recall</th><th>meter error</th></tr>\n",
 	      out);
@@ -586,7 +600,7 @@ static void score_table(FILE *out, const struct report_model *m)
 		fputs("<tr><th>", out);
 		report_put_html(out, r->tracker);
 		fputs("</th>", out);
-		score_cell(out, fps, "pct", fps ? r->abs_err_frames * 100.0 / r->truth_frames : 0);
+		score_fps_cells(out, r, fps, p);
 		for (int k = 0; k < 3; k++)
 			score_cell(out, p, "ms",
 				   ((double)r->est_p[k] - (double)r->truth_p[k]) / 1e6);

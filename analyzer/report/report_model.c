@@ -11,6 +11,7 @@
 #include "score.h"
 #include "tracker_kind.h"
 #include "submissions.h"
+#include "windows.h"
 
 #define MODEL_MAX_EXTRA 4
 
@@ -29,6 +30,9 @@ struct model_sink {
 	 * counted either way (the views print them).
 	 */
 	bool charted;
+	/* the full windows (windows.h) and the frame times of the current one */
+	struct win_clock clk;
+	uint64_t cur_sub, cur_trk;
 };
 
 static struct report_surface *surface_of(struct model_sink *ms, uint32_t pid, uint64_t surface)
@@ -106,15 +110,22 @@ static int ms_begin(void *ctx, const struct replay_info *info)
 	struct report_model *m = ms->m;
 
 	snprintf(m->tracker, sizeof(m->tracker), "%s", info->tracker);
+	snprintf(m->meter, sizeof(m->meter), "%s", info->meter);
 	m->n_surfaces = 0;
 	/* the main surface is known before the first record (the plan's scan counted it): the
 	 * charts draw the others apart */
 	mark_mains(m);
 	m->surfaces_more = 0;
-	m->secs.n = 0;
-	m->secs.cut = false;
-	chart_init(m->charts, info->stats.first_ktime_ns, info->stats.last_ktime_ns,
-		   info->config.meter.fps_max);
+	win_clock_init(&ms->clk, info->span_start, info->span_end);
+	ms->cur_sub = ms->cur_trk = 0;
+	m->secs.full = ms->clk.n_full;
+	m->secs.cut = ms->clk.n_full > REPORT_MAX_SECONDS;
+	m->secs.n = m->secs.cut ? REPORT_MAX_SECONDS : (size_t)ms->clk.n_full;
+	m->secs.sub_frames = m->secs.trk_frames = 0;
+	chart_init(m->charts, info->span_start, info->span_end, info->config.meter.fps_max);
+	/* the chart's per-second FPS is drawn on the same windows */
+	chart_persec_origin(&m->charts->sec_sub, info->span_start);
+	chart_persec_origin(&m->charts->sec_trk, info->span_start);
 	m->charts->sec_trk.by_sum = true;
 	m->charts->sec_sub.band = &m->charts->band_sub;
 	m->charts->sec_trk.band = &m->charts->band_trk;
@@ -125,28 +136,42 @@ static int ms_begin(void *ctx, const struct replay_info *info)
 	return ms->sub.begin(ms->sub.ctx, info);
 }
 
-static void on_second(void *ctx, uint64_t k, uint64_t count)
+/* Close the current window (a full one: its counts are kept) and move to window w. */
+static void window_close(struct model_sink *ms, uint64_t w)
 {
-	struct report_seconds *s = ctx;
+	struct report_seconds *s = &ms->m->secs;
+	uint64_t k = ms->clk.cur;
 
-	if (k >= REPORT_MAX_SECONDS) {
-		s->cut = true;
-		return;
+	if (k < ms->clk.n_full) {
+		if (k < s->n)
+			s->count[k] = ms->cur_sub > UINT32_MAX ? UINT32_MAX : (uint32_t)ms->cur_sub;
+		s->sub_frames += ms->cur_sub;
+		s->trk_frames += ms->cur_trk;
 	}
-	s->count[k] = count > UINT32_MAX ? UINT32_MAX : (uint32_t)count;
-	if (k + 1 > s->n)
-		s->n = (size_t)k + 1;
+	ms->cur_sub = ms->cur_trk = 0;
+	win_clock_move(&ms->clk, w);
 }
 
-/* A truth interval of the main surface: to the summary, the seconds and the charts. */
+/* A frame time ending at t: its window (windows.h), both series on one clock as in score. */
+static void window_at(struct model_sink *ms, uint64_t t)
+{
+	uint64_t w;
+
+	if (win_clock_past(&ms->clk, t, &w))
+		window_close(ms, w);
+}
+
+/* A truth interval of the main surface: to the summary, the windows and the charts. */
 static int sub_delta(struct model_sink *ms, const struct pipeline_delta *d)
 {
 	struct report_charts *c = ms->m->charts;
 
-	if (ms->charted)
+	window_at(ms, d->ktime_ns);
+	ms->cur_sub++;
+	if (ms->charted) {
 		chart_submission(c, d->ktime_ns, d->delta_ns);
-	chart_persec_add(c, &c->sec_sub, &c->fps[FPS_SUB], d->ktime_ns, d->delta_ns, on_second,
-			 &ms->m->secs);
+		chart_persec_add(c, &c->sec_sub, &c->fps[FPS_SUB], d->ktime_ns, d->delta_ns);
+	}
 	return ms->sub.delta(ms->sub.ctx, d);
 }
 
@@ -172,12 +197,47 @@ static int ms_record(void *ctx, const struct frc_record *rec, uint64_t frame_seq
 	return sub_delta(ms, &d);
 }
 
+/* A tracker delta (every PID's, as the frame times): its window, and the charts. */
+/*
+ * A record before the window (replay.h): the truth series steps (its first interval in the
+ * window needs the call before), the submissions' PerfDog window and the charts' state
+ * follow; nothing is counted.
+ */
+static int ms_warm_record(void *ctx, const struct frc_record *rec, uint64_t frame_seq)
+{
+	struct model_sink *ms = ctx;
+	struct report_model *m = ms->m;
+	struct pipeline_delta d;
+	int rc = ms->sub.warm_record(ms->sub.ctx, rec, frame_seq);
+
+	if (ms->charted)
+		chart_warm_record(m->charts, rec);
+	if (rc || !subm_series_next(m->subm, rec, frame_seq, &d) || !m->has_truth ||
+	    d.pid != m->main_pid)
+		return rc;
+	if (ms->charted)
+		chart_warm_submission(m->charts, d.delta_ns);
+	return ms->sub.warm_delta(ms->sub.ctx, &d);
+}
+
+/* A tracker delta before the window: the charts' PerfDog window of its PID. */
+static int ms_warm_delta(void *ctx, const struct pipeline_delta *d)
+{
+	struct model_sink *ms = ctx;
+
+	return ms->charted ? chart_warm_tracker(ms->m->charts, d->pid, d->delta_ns) : 0;
+}
+
 static int ms_delta(void *ctx, const struct pipeline_delta *d)
 {
 	struct model_sink *ms = ctx;
 	struct report_charts *c = ms->m->charts;
 
-	chart_persec_add(c, &c->sec_trk, &c->fps[FPS_TRK], d->ktime_ns, d->delta_ns, NULL, NULL);
+	window_at(ms, d->ktime_ns);
+	ms->cur_trk++;
+	if (!ms->charted)
+		return 0;
+	chart_persec_add(c, &c->sec_trk, &c->fps[FPS_TRK], d->ktime_ns, d->delta_ns);
 	return chart_tracker(c, d->pid, d->ktime_ns, d->delta_ns);
 }
 
@@ -195,6 +255,7 @@ static int ms_end(void *ctx, const struct replay_info *info, const struct pipeli
 {
 	struct model_sink *ms = ctx;
 
+	window_close(ms, UINT64_MAX);
 	return ms->sub.end(ms->sub.ctx, info, ps);
 }
 
@@ -294,12 +355,14 @@ static int model_replay(struct report_model *m, const struct replay_source *src,
 	sinks[1] = (struct replay_sink){.ctx = &ms,
 					.begin = ms_begin,
 					.record = ms_record,
-					.delta = ms.charted ? ms_delta : NULL,
+					.delta = ms_delta,
 					.reading = ms.charted ? ms_reading : NULL,
-					.end = ms_end};
+					.end = ms_end,
+					.warm_record = ms_warm_record,
+					.warm_delta = ms_warm_delta};
 	for (size_t i = 0; i + 2 < n_sinks; i++)
 		sinks[2 + i] = extra[i];
-	lanes[0] = (struct replay_lane){NULL, sinks, n_sinks}; /* the replay's own tracker */
+	lanes[0] = (struct replay_lane){NULL, sinks, n_sinks, NULL}; /* the replay's own tracker */
 	for (size_t i = 0; sc && i < sc->n; i++)
 		lanes[plan.n_lanes++] = score_lanes(sc->lanes)[i];
 	if (sc) {

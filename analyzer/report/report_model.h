@@ -39,11 +39,17 @@ struct report_surface {
 	bool main;	   /* the main surface of its PID */
 };
 
-/* Per-second submissions of the main surface (REPORT.md "Submissions"). */
+/*
+ * The full 1 s windows of the analysed span (stats/windows.h: the score's too) and the
+ * submissions of the main surface in each (REPORT.md "Metric names").
+ */
 struct report_seconds {
-	uint32_t *count; /* intervals closed in second k of the main surface's calls */
-	size_t n;	 /* full seconds */
+	uint32_t *count; /* intervals of the main surface ending in full window k */
+	size_t n;	 /* full windows kept: min(full, REPORT_MAX_SECONDS) */
 	bool cut;	 /* more than REPORT_MAX_SECONDS: n is the first ones */
+	uint64_t full;	 /* full windows */
+	/* frame times ending in the full windows: the submissions', the tracker's (all PIDs) */
+	uint64_t sub_frames, trk_frames;
 	uint64_t min, max;
 	double median_fps, stability_pct; /* GameBench: median; share within +-10 % of it */
 };
@@ -53,6 +59,7 @@ struct score_result;  /* score.h */
 
 struct report_model {
 	char tracker[32];	 /* the tracker variant replayed */
+	char meter[32];		 /* the meter variant replayed (meter_kind.h) */
 	struct summary_view run; /* capture, accounting, tracker numbers, meter, fidelity */
 	/* submissions */
 	bool has_truth; /* the capture has frames */

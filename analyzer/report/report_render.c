@@ -154,7 +154,7 @@ static void series_numbers(const struct em *x, const struct summary_view *v, boo
 	char a[32], b[32], c[32], d[32];
 
 	val_u64(x, "intervals", fn->deltas);
-	val_f3(x, "calls_per_s", has, fn->mean_fps);
+	val_f3(x, "mean_fps", has, fn->mean_fps);
 	val_ms(x, "p50_ms", has, fn->p50_ns);
 	val_ms(x, "p90_ms", has, fn->p90_ns);
 	val_ms(x, "p95_ms", has, fn->p95_ns);
@@ -167,7 +167,7 @@ static void series_numbers(const struct em *x, const struct summary_view *v, boo
 	val_f3(x, "stutter_percent", true, fn->stutter_pct);
 	if (!rows || !has)
 		return;
-	row(x, "calls/s", "%.3f (%" PRIu64 " intervals)", fn->mean_fps, fn->deltas);
+	row(x, "mean FPS", "%.3f (%" PRIu64 " intervals / their sum)", fn->mean_fps, fn->deltas);
 	row(x, "intervals p50/p90/p95/p99", "%s / %s / %s / %s ms", ms(a, 32, fn->p50_ns),
 	    ms(b, 32, fn->p90_ns), ms(c, 32, fn->p95_ns), ms(d, 32, fn->p99_ns));
 	row(x, "max interval", "%s ms", ms(a, 32, fn->max_ns));
@@ -177,23 +177,32 @@ static void series_numbers(const struct em *x, const struct summary_view *v, boo
 	row(x, "stutter", "%.3f %%", fn->stutter_pct);
 }
 
+/* The window FPS (windows.h) of frames frame times in the model's full windows. */
+static double window_fps(const struct report_model *m, uint64_t frames)
+{
+	return m->secs.full ? (double)frames / (double)m->secs.full : 0;
+}
+
 static void seconds_numbers(const struct em *x)
 {
 	const struct report_seconds *s = &x->m->secs;
 	bool has = s->n > 0;
 
-	val_u64(x, "full_seconds", s->n);
-	val_bool(x, "seconds_cut", s->cut);
+	val_u64(x, "full_windows", s->full);
+	val_f3(x, "window_fps", has, window_fps(x->m, s->sub_frames));
+	val_bool(x, "windows_cut", s->cut);
 	val_f3(x, "per_second_min", has, (double)s->min);
 	val_f3(x, "per_second_max", has, (double)s->max);
 	val_f3(x, "median_fps", has, s->median_fps);
 	val_f3(x, "stability_percent", has, s->stability_pct);
-	if (has)
-		row(x, "per second", "min %" PRIu64 ", max %" PRIu64 ", median %.3f (%zu full s%s)",
-		    s->min, s->max, s->median_fps, s->n, s->cut ? ", cut" : "");
-	if (has)
-		row(x, "FPS stability", "%.1f %% of seconds within +-10 %% of the median",
-		    s->stability_pct);
+	if (!has)
+		return;
+	row(x, "window FPS", "%.3f (intervals in %" PRIu64 " full 1 s windows / windows)",
+	    window_fps(x->m, s->sub_frames), s->full);
+	row(x, "per window", "min %" PRIu64 ", max %" PRIu64 ", median %.3f%s", s->min, s->max,
+	    s->median_fps, s->cut ? " (windows cut)" : "");
+	row(x, "FPS stability", "%.3f %% of windows within +-10 %% of the median",
+	    s->stability_pct);
 }
 
 static void sec_submissions(const struct em *x)
@@ -239,8 +248,24 @@ void report_fmt_tracker_verdict(const struct report_model *m, char *buf, size_t 
 		snprintf(buf, len, "tracker %s: %s", m->tracker,
 			 m->run.fn.deltas ? "nothing submitted to compare with" : "no deltas");
 	else
-		snprintf(buf, len, "tracker %s: %.3f FPS, %+.1f %% vs %.3f FPS submitted",
+		snprintf(buf, len, "tracker %s: mean %.3f FPS, %+.3f %% vs %.3f FPS submitted",
 			 m->tracker, est, report_error_pct(est, truth), truth);
+}
+
+/* The tracker's window FPS against the submissions' (windows.h): the FPS `score` shows. */
+static void window_verdict(const struct em *x)
+{
+	const struct report_model *m = x->m;
+	const struct report_seconds *s = &m->secs;
+	double est = window_fps(m, s->trk_frames), truth = window_fps(m, s->sub_frames);
+	bool has = s->full > 0 && s->sub_frames > 0;
+
+	val_f3(x, "window_fps", s->full > 0, est);
+	val_f3(x, "submitted_window_fps", s->full > 0, truth);
+	val_f3(x, "window_fps_error_percent", has, report_error_pct(est, truth));
+	if (has)
+		row(x, "window FPS", "%.3f FPS, %+.3f %% vs %.3f FPS submitted", est,
+		    report_error_pct(est, truth), truth);
 }
 
 static void meter_verdict(const struct em *x, unsigned src)
@@ -258,7 +283,7 @@ static void meter_verdict(const struct em *x, unsigned src)
 	mean = strtod(a, NULL);
 	val_f3(x, key, true, report_error_pct(mean, truth));
 	snprintf(label, sizeof(label), "meter (%s)", frc_source_name(src, "none"));
-	row(x, label, "mean %s FPS, %+.1f %% vs %.3f FPS submitted", a,
+	row(x, label, "mean %s FPS, %+.3f %% vs %.3f FPS submitted", a,
 	    report_error_pct(mean, truth), truth);
 }
 
@@ -273,9 +298,11 @@ static void sec_verdict(const struct em *x)
 	val(x, "name", RV_STR, m->tracker);
 	val_f3(x, "mean_fps", m->run.fn.deltas > 0, m->run.fn.mean_fps);
 	val_f3(x, "submitted_fps", m->sub.fn.deltas > 0, m->sub.fn.mean_fps);
-	val_f3(x, "error_percent", has, report_error_pct(m->run.fn.mean_fps, m->sub.fn.mean_fps));
+	val_f3(x, "mean_fps_error_percent", has,
+	       report_error_pct(m->run.fn.mean_fps, m->sub.fn.mean_fps));
 	report_fmt_tracker_verdict(m, verdict, sizeof(verdict));
 	row(x, label, "%s", verdict + strlen(label) + 2);
+	window_verdict(x);
 	if (has)
 		row(x, "p50 frame time", "%s ms by the tracker, %s ms submitted",
 		    ms(a, 32, m->run.fn.p50_ns), ms(b, 32, m->sub.fn.p50_ns));
@@ -358,6 +385,36 @@ static void status_values(const struct em *x)
 	}
 }
 
+/* "S.mmm" of ns (truncated to the ms): a window's offsets. */
+static const char *secs3(char *buf, size_t len, uint64_t ns)
+{
+	snprintf(buf, len, "%" PRIu64 ".%03" PRIu64, ns / 1000000000u, ns / 1000000u % 1000u);
+	return buf;
+}
+
+/* The window the report shows (--from/--to; REPORT.md "Window"), or null: all of it. */
+static void window_numbers(const struct em *x)
+{
+	const struct summary_view *s = &x->m->run;
+	uint64_t first = s->stats.first_ktime_ns;
+	char a[32], b[32];
+
+	if (!s->windowed) {
+		val(x, "window", RV_NUM, NULL);
+		return;
+	}
+	open_(x, "window", NULL);
+	val(x, "from_s", RV_NUM, secs3(a, sizeof(a), s->span_start - first));
+	val(x, "to_s", RV_NUM, secs3(b, sizeof(b), s->span_end - first));
+	val_u64(x, "start_ktime_ns", s->span_start);
+	val_u64(x, "end_ktime_ns", s->span_end);
+	close_(x);
+	row(x, "window",
+	    "%s .. %s s after the first record (ktime %" PRIu64 " .. %" PRIu64
+	    " ns): only its records are analysed, the heuristics replayed from the start",
+	    a, b, s->span_start, s->span_end);
+}
+
 static void sec_capture(const struct em *x)
 {
 	const struct summary_view *s = &x->m->run;
@@ -379,6 +436,7 @@ static void sec_capture(const struct em *x)
 	val_u64(x, "last_ktime_ns", s->stats.last_ktime_ns);
 	val_ms(x, "duration_ms", true, s->stats.last_ktime_ns - s->stats.first_ktime_ns);
 	capture_rows(x);
+	window_numbers(x);
 	close_(x);
 }
 
@@ -396,10 +454,15 @@ static void sec_replay(const struct em *x)
 
 	open_(x, "replay", NULL);
 	val(x, "tracker", RV_STR, x->m->tracker);
+	/* the meter only when not the default: the default's reports stay what they were */
+	if (strcmp(x->m->meter, METER_KIND_DEFAULT))
+		val(x, "meter", RV_STR, x->m->meter);
 	val_bool(x, "has_sysfs", s->has_sysfs);
 	val_bool(x, "synthesized_ticks", s->synthesize_ticks);
 	val_u64(x, "tick_ms", s->tick_ms);
-	row(x, "replay", "tracker %s, sysfs %s, ticks %s", x->m->tracker,
+	row(x, "replay", "tracker %s%s%s, sysfs %s, ticks %s", x->m->tracker,
+	    strcmp(x->m->meter, METER_KIND_DEFAULT) ? ", meter " : "",
+	    strcmp(x->m->meter, METER_KIND_DEFAULT) ? x->m->meter : "",
 	    s->has_sysfs ? "detected" : "absent (eBPF fallback only)",
 	    s->synthesize_ticks ? "synthesized" : "from the capture");
 	close_(x);
@@ -419,7 +482,8 @@ static void sec_accounting(const struct em *x)
 	val_u64(x, "unknown_records", s->stats.unknown);
 	open_(x, "records", NULL);
 	for (int t = 1; t <= FRC_TYPE_MAX; t++)
-		val_u64(x, frc_type_name((unsigned)t), s->stats.by_type[t]);
+		if (frc_type_listed((unsigned)t, s->stats.by_type[t]))
+			val_u64(x, frc_type_name((unsigned)t), s->stats.by_type[t]);
 	close_(x);
 	row(x, "frames", "%" PRIu64, s->stats.by_type[FRC_FRAME]);
 	row(x, "reservation failures", "%" PRIu64 " (%.3f %% loss)", s->drops, s->loss_pct);
@@ -506,9 +570,14 @@ static void source_readings(const struct em *x, unsigned src)
 static void sec_readings(const struct em *x)
 {
 	const struct summary_view *s = &x->m->run;
-	char title[80];
+	char title[112];
 
-	snprintf(title, sizeof(title), "FPS meter readings (fed by tracker %s)", x->m->tracker);
+	if (strcmp(x->m->meter, METER_KIND_DEFAULT))
+		snprintf(title, sizeof(title), "FPS meter readings (meter %s, fed by tracker %s)",
+			 x->m->meter, x->m->tracker);
+	else
+		snprintf(title, sizeof(title), "FPS meter readings (fed by tracker %s)",
+			 x->m->tracker);
 	open_(x, "readings", title);
 	val_u64(x, "ticks", s->ticks);
 	val_u64(x, "none", s->none);

@@ -18,8 +18,10 @@
 #include <string.h>
 
 #include "perfdog.h"
+#include "score_meter.h"
 #include "summary.h"
 #include "submissions.h"
+#include "windows.h"
 
 #define SEC_NS 1000000000ull
 #define SCORE_MAX_JANKS (1u << 20)
@@ -49,15 +51,16 @@ struct series {
 struct run {
 	struct submissions *subm;
 	uint32_t pid;
-	uint64_t t0, n_full; /* first record; full 1 s windows */
-	uint64_t cur_win;
-	uint64_t win_end; /* t0 + (cur_win + 1) s, saturating: no division per frame */
+	uint64_t t0;	      /* the span's start (replay.h) */
+	struct win_clock clk; /* the full 1 s windows (windows.h) */
 	struct series truth_s, est_s;
 	uint64_t *ring; /* ktime of the truth's recent frame-time ends */
 	size_t ring_head, ring_len;
 	double prev_truth;
 	bool have_prev, pending;
 	uint64_t change_ns;
+	uint64_t end_ns;       /* the capture's largest ktime */
+	struct score_meter mg; /* freezes and idle readings (score_meter.h) */
 	struct score_result *r;
 	char err[128];
 };
@@ -87,19 +90,12 @@ static struct series *series_stats(struct series *s)
 	return s->owner ? (struct series *)s->owner : s;
 }
 
-static uint64_t window_end(uint64_t t0, uint64_t w)
-{
-	uint64_t span = w >= UINT64_MAX / SEC_NS ? UINT64_MAX : (w + 1) * SEC_NS;
-
-	return t0 > UINT64_MAX - span ? UINT64_MAX : t0 + span;
-}
-
 /* Close the current window (if it is a full one) and move to window w. */
 static void window_advance(struct run *run, uint64_t w)
 {
 	struct score_result *r = run->r;
 
-	if (run->cur_win < run->n_full) {
+	if (run->clk.cur < run->clk.n_full) {
 		uint64_t t = run->truth_s.cur_count, e = run->est_s.cur_count;
 		uint64_t d = e > t ? e - t : t - e;
 
@@ -108,27 +104,23 @@ static void window_advance(struct run *run, uint64_t w)
 		r->abs_err_frames += d;
 		if (d > r->worst_err) {
 			r->worst_err = d;
-			r->worst_at_s = (double)run->cur_win;
+			r->worst_at_s = (double)run->clk.cur;
 			r->worst_signed = (int64_t)e - (int64_t)t;
 		}
 	}
 	run->truth_s.cur_count = run->est_s.cur_count = 0;
-	run->cur_win = w;
-	run->win_end = window_end(run->t0, w);
+	win_clock_move(&run->clk, w);
 }
 
 /* A frame time of a series ending at ktime: window count, summary, jank list. */
 static int series_add(struct run *run, struct series *s, const struct pipeline_delta *d)
 {
+	uint64_t w;
 	int rc;
 
 	/* A frame back in time counts in the current window (windows only move forward). */
-	if (d->ktime_ns >= run->win_end) {
-		uint64_t w = d->ktime_ns > run->t0 ? (d->ktime_ns - run->t0) / SEC_NS : 0;
-
-		if (w > run->cur_win)
-			window_advance(run, w);
-	}
+	if (win_clock_past(&run->clk, d->ktime_ns, &w))
+		window_advance(run, w);
 	s->cur_count++;
 	if (s->owner)
 		return 0;
@@ -197,6 +189,16 @@ static int run_delta(void *ctx, const struct pipeline_delta *d)
 	return d->pid == run->pid ? series_add(run, &run->est_s, d) : 0;
 }
 
+/* A delta before the window (replay.h): the estimate's PerfDog window only. */
+static int run_warm_delta(void *ctx, const struct pipeline_delta *d)
+{
+	struct run *run = ctx;
+
+	if (d->pid == run->pid)
+		(void)perfdog_push(run->est_s.win, d->delta_ns);
+	return 0;
+}
+
 /* Settle: the first tick within 5 % of the truth after the truth's rate changed by > 5 %. */
 static void settle_step(struct run *run, uint64_t now, double truth, double err)
 {
@@ -239,6 +241,7 @@ static int run_reading(void *ctx, const struct pipeline_reading *rd)
 	r->meter_abs_err += err;
 	r->meter_truth_sum += truth;
 	settle_step(run, rd->tick_ns, truth, err);
+	score_meter_tick(&run->mg, r, rd->tick_ns, &rd->reading, truth);
 	return 0;
 }
 
@@ -249,9 +252,14 @@ static int run_begin(void *ctx, const struct replay_info *info)
 
 	run->pid = mp ? mp->pid : 0; /* counted in this replay's scan pass */
 	run->r->truncated = info->stats.status != FRC_STATUS_COMPLETE;
-	run->t0 = info->stats.first_ktime_ns;
-	run->n_full = (info->stats.last_ktime_ns - info->stats.first_ktime_ns) / SEC_NS;
-	run->win_end = window_end(run->t0, run->cur_win);
+	run->t0 = info->span_start;
+	run->r->windowed = info->windowed;
+	run->r->from_ns = info->span_start - info->stats.first_ktime_ns;
+	run->r->to_ns = info->span_end - info->stats.first_ktime_ns;
+	win_clock_init(&run->clk, info->span_start, info->span_end);
+	run->end_ns = info->span_end;
+	/* the table's string, not the replay's copy of the metadata (gone after the replay) */
+	run->r->meter = meter_kind_find(info->meter) ? meter_kind_find(info->meter)->name : NULL;
 	return 0;
 }
 
@@ -309,7 +317,8 @@ static void finish_run(struct run *run)
 	struct series *ts = series_stats(&run->truth_s), *es = &run->est_s;
 
 	window_advance(run, UINT64_MAX);
-	r->windows = run->n_full;
+	score_meter_finish(&run->mg, r, run->end_ns);
+	r->windows = run->clk.n_full;
 	r->unsettled += run->pending;
 	summary_frame_numbers(ts->sum, &t);
 	summary_frame_numbers(es->sum, &e);
@@ -322,6 +331,8 @@ static void finish_run(struct run *run)
 		    1e6;
 	r->truth_deltas = t.deltas;
 	r->est_deltas = e.deltas;
+	r->truth_sum_ns = t.sum_ns;
+	r->est_sum_ns = e.sum_ns;
 	r->captures = t.deltas && e.deltas; /* percentile errors exist */
 	if (!r->captures)
 		memset(r->p_abs_err_ms, 0, sizeof(r->p_abs_err_ms));
@@ -357,10 +368,12 @@ static int lead_begin(void *ctx, const struct replay_info *info)
 /*
  * A record's truth step, for every variant's run at once (the plan's lead sink: before any
  * lane's pipeline sees the record, where each run's own record callback would do it).
+ * warm: a record before the window (replay.h): the truth's PerfDog window follows, nothing
+ * is counted.
  */
-static int lead_record(void *ctx, const struct frc_record *rec, uint64_t frame_seq)
+static int lead_step(struct score_lanes *sl, const struct frc_record *rec, uint64_t frame_seq,
+		     bool warm)
 {
-	struct score_lanes *sl = ctx;
 	struct pipeline_delta d;
 	uint32_t pid = rec->type == FRC_ATTACH ? rec->u.attach.pid : rec->u.exit.pid;
 
@@ -375,20 +388,40 @@ static int lead_record(void *ctx, const struct frc_record *rec, uint64_t frame_s
 	}
 	if (!subm_series_next(sl->truth, rec, frame_seq, &d) || d.pid != sl->pid)
 		return 0;
+	if (warm) {
+		if (sl->n)
+			(void)perfdog_push(sl->runs[0].truth_s.win, d.delta_ns); /* the owner's */
+		return 0;
+	}
 	for (size_t i = 0; i < sl->n; i++) {
 		struct run *run = &sl->runs[i];
 		int rc;
 
 		ring_push(run, d.ktime_ns);
+		/* the newest end as the ring keeps it (a call back in time at the newest) */
+		score_meter_truth(
+		    &run->mg, run->r,
+		    run->ring[(run->ring_head + run->ring_len - 1) % SCORE_TICK_RING]);
 		if ((rc = series_add(run, &run->truth_s, &d)) != 0)
 			return rc;
 	}
 	return 0;
 }
 
+static int lead_record(void *ctx, const struct frc_record *rec, uint64_t frame_seq)
+{
+	return lead_step(ctx, rec, frame_seq, false);
+}
+
+static int lead_warm_record(void *ctx, const struct frc_record *rec, uint64_t frame_seq)
+{
+	return lead_step(ctx, rec, frame_seq, true);
+}
+
 struct replay_sink score_lanes_lead(struct score_lanes *sl)
 {
-	return (struct replay_sink){.ctx = sl, .begin = lead_begin, .record = lead_record};
+	return (struct replay_sink){
+	    .ctx = sl, .begin = lead_begin, .record = lead_record, .warm_record = lead_warm_record};
 }
 
 void score_lanes_free(struct score_lanes *sl)
@@ -406,14 +439,15 @@ void score_lanes_free(struct score_lanes *sl)
 	free(sl);
 }
 
-/* Variant i's run and its lane: one sink, the variant's tracker. */
+/* Variant i's run and its lane: one sink, the variant's tracker and meter (NULL: own). */
 static int lane_init(struct score_lanes *sl, size_t i, struct submissions *truth, const char *name,
-		     struct score_result *r)
+		     const char *meter, struct score_result *r)
 {
 	struct run *run = &sl->runs[i];
 
 	memset(r, 0, sizeof(*r));
 	r->tracker = name;
+	r->meter = meter; /* the replay's own is known at begin (run_begin) */
 	*run = (struct run){.subm = truth, .r = r};
 	run->ring = malloc(SCORE_TICK_RING * sizeof(*run->ring));
 	/* the first lane's truth keeps the statistics of all (struct series) */
@@ -424,13 +458,21 @@ static int lane_init(struct score_lanes *sl, size_t i, struct submissions *truth
 					    .begin = run_begin,
 					    .delta = run_delta,
 					    .reading = run_reading,
-					    .error = run_error};
-	sl->lanes[i] = (struct replay_lane){name, &sl->sinks[i], 1};
+					    .error = run_error,
+					    .warm_delta = run_warm_delta};
+	sl->lanes[i] = (struct replay_lane){name, &sl->sinks[i], 1, meter};
 	return 0;
 }
 
 int score_lanes_new(struct score_lanes **out, struct submissions *truth, const char *const *names,
 		    size_t n, struct score_result *results)
+{
+	return score_lanes_new_meters(out, truth, names, NULL, n, results);
+}
+
+int score_lanes_new_meters(struct score_lanes **out, struct submissions *truth,
+			   const char *const *names, const char *const *meters, size_t n,
+			   struct score_result *results)
 {
 	struct score_lanes *sl = calloc(1, sizeof(*sl));
 
@@ -445,7 +487,7 @@ int score_lanes_new(struct score_lanes **out, struct submissions *truth, const c
 		return -ENOMEM;
 	for (size_t i = 0; i < n; i++) {
 		sl->n = i + 1; /* what score_lanes_free frees */
-		if (lane_init(sl, i, truth, names[i], &results[i]))
+		if (lane_init(sl, i, truth, names[i], meters ? meters[i] : NULL, &results[i]))
 			return -ENOMEM;
 	}
 	return 0;
@@ -484,6 +526,14 @@ int score_capture(const struct replay_source *src, const struct replay_options *
 		  const char *const *names, size_t n, struct score_capture *cap,
 		  struct score_result *results, char *err, size_t errlen)
 {
+	return score_capture_meters(src, opt, names, NULL, n, cap, results, err, errlen);
+}
+
+int score_capture_meters(const struct replay_source *src, const struct replay_options *opt,
+			 const char *const *names, const char *const *meters, size_t n,
+			 struct score_capture *cap, struct score_result *results, char *err,
+			 size_t errlen)
+{
 	struct submissions *truth = NULL;
 	struct score_lanes *sl = NULL;
 	struct replay_sink count, lead;
@@ -492,7 +542,7 @@ int score_capture(const struct replay_source *src, const struct replay_options *
 
 	memset(cap, 0, sizeof(*cap));
 	cap->path = src->path;
-	if (subm_new(&truth) || score_lanes_new(&sl, truth, names, n, results)) {
+	if (subm_new(&truth) || score_lanes_new_meters(&sl, truth, names, meters, n, results)) {
 		snprintf(err, errlen, "%s: out of memory", src->path);
 		goto cleanup;
 	}
@@ -514,6 +564,12 @@ cleanup:
 	return rc;
 }
 
+/* a + b, held at UINT64_MAX (a ktime jump must not wrap the pooled sums of frame times) */
+static uint64_t sat_add(uint64_t a, uint64_t b)
+{
+	return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
+
 void score_add(struct score_result *acc, const struct score_result *r)
 {
 	if (r->worst_err > acc->worst_err || acc->captures == 0) {
@@ -523,6 +579,15 @@ void score_add(struct score_result *acc, const struct score_result *r)
 		acc->worst_path = r->worst_path;
 	}
 	acc->tracker = r->tracker;
+	acc->meter = r->meter;
+	acc->freezes += r->freezes;
+	acc->freezes_shown += r->freezes_shown;
+	acc->freezes_missed += r->freezes_missed;
+	acc->freeze_show_sum_ns += r->freeze_show_sum_ns;
+	if (r->freeze_show_max_ns > acc->freeze_show_max_ns)
+		acc->freeze_show_max_ns = r->freeze_show_max_ns;
+	acc->idle_ticks += r->idle_ticks;
+	acc->idle_shown += r->idle_shown;
 	acc->windows += r->windows;
 	acc->truth_frames += r->truth_frames;
 	acc->est_frames += r->est_frames;
@@ -532,6 +597,8 @@ void score_add(struct score_result *acc, const struct score_result *r)
 	acc->captures += r->captures;
 	acc->truth_deltas += r->truth_deltas;
 	acc->est_deltas += r->est_deltas;
+	acc->truth_sum_ns = sat_add(acc->truth_sum_ns, r->truth_sum_ns);
+	acc->est_sum_ns = sat_add(acc->est_sum_ns, r->est_sum_ns);
 	acc->truth_janks += r->truth_janks;
 	acc->est_janks += r->est_janks;
 	acc->est_matched += r->est_matched;

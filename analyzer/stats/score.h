@@ -23,6 +23,9 @@
 struct score_result {
 	const char *tracker;
 	bool truncated; /* the capture is truncated: scored up to the damage */
+	/* the window scored (--from/--to): ns after the capture's first record */
+	bool windowed;
+	uint64_t from_ns, to_ns;
 	/* FPS per full 1 s window: frame times ending in the window */
 	uint64_t windows, truth_frames, est_frames;
 	uint64_t abs_err_frames; /* sum over windows of |est - truth| */
@@ -33,8 +36,9 @@ struct score_result {
 	/* frame-time percentiles, ns (truncated to the us as the report prints them) */
 	uint64_t truth_p[3], est_p[3]; /* p50, p95, p99 */
 	uint64_t truth_deltas, est_deltas;
-	double p_abs_err_ms[3]; /* |est - truth| in ms; summed over captures */
-	uint64_t captures;	/* captures where both series have frame times (p_abs_err_ms) */
+	uint64_t truth_sum_ns, est_sum_ns; /* their sums (saturating): the mean FPS */
+	double p_abs_err_ms[3];		   /* |est - truth| in ms; summed over captures */
+	uint64_t captures; /* captures where both series have frame times (p_abs_err_ms) */
 	/* janks */
 	uint64_t truth_janks, est_janks, est_matched, truth_matched;
 	bool janks_truncated;
@@ -43,6 +47,16 @@ struct score_result {
 	double meter_abs_err, meter_truth_sum; /* FPS */
 	uint64_t changes, settled, unsettled;
 	uint64_t settle_sum_ns, settle_max_ns;
+	/*
+	 * The meter's grading (issue 21; score_meter.c): the meter variant, freezes (truth
+	 * intervals >= 0.5 s), those its reading showed (below half its reading before the
+	 * last frame) and when, and the ticks with no submission in the second before (truth
+	 * 0) at which it showed a reading above 0.
+	 */
+	const char *meter;
+	uint64_t freezes, freezes_shown, freezes_missed;
+	uint64_t freeze_show_sum_ns, freeze_show_max_ns;
+	uint64_t idle_ticks, idle_shown;
 };
 
 struct score_lanes;
@@ -69,6 +83,17 @@ FRC_MUST_USE int score_capture(const struct replay_source *src, const struct rep
 			       const char *const *names, size_t n, struct score_capture *cap,
 			       struct score_result *results, char *err, size_t errlen);
 
+/*
+ * score_capture with a meter per lane too: lane i replays trackers[i] feeding meters[i]
+ * (meter_kind.h names; meters NULL or meters[i] NULL: the replay's own meter, opt's
+ * --meter, recorded, else the default). results[i].meter names it.
+ */
+FRC_MUST_USE int score_capture_meters(const struct replay_source *src,
+				      const struct replay_options *opt, const char *const *trackers,
+				      const char *const *meters, size_t n,
+				      struct score_capture *cap, struct score_result *results,
+				      char *err, size_t errlen);
+
 struct submissions; /* submissions.h */
 
 /*
@@ -82,6 +107,10 @@ struct submissions; /* submissions.h */
  */
 FRC_MUST_USE int score_lanes_new(struct score_lanes **out, struct submissions *truth,
 				 const char *const *names, size_t n, struct score_result *results);
+/* score_lanes_new with a meter per lane (meters as score_capture_meters). */
+FRC_MUST_USE int score_lanes_new_meters(struct score_lanes **out, struct submissions *truth,
+					const char *const *trackers, const char *const *meters,
+					size_t n, struct score_result *results);
 const struct replay_lane *score_lanes(const struct score_lanes *sl);
 struct replay_sink score_lanes_lead(struct score_lanes *sl);
 void score_lanes_finish(struct score_lanes *sl);

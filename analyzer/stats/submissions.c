@@ -358,6 +358,16 @@ static int feed_record(void *ctx, const struct frc_record *rec, uint64_t frame_s
 	return f->target.delta ? f->target.delta(f->target.ctx, &d) : 0;
 }
 
+/* Before a window (replay.h): the series steps, so its first interval in it has a start. */
+static int feed_warm(void *ctx, const struct frc_record *rec, uint64_t frame_seq)
+{
+	struct subm_feed *f = ctx;
+	struct pipeline_delta d;
+
+	(void)subm_series_next(f->subm, rec, frame_seq, &d);
+	return f->target.warm_record ? f->target.warm_record(f->target.ctx, rec, frame_seq) : 0;
+}
+
 static int feed_end(void *ctx, const struct replay_info *info, const struct pipeline_stats *ps)
 {
 	struct subm_feed *f = ctx;
@@ -378,5 +388,6 @@ struct replay_sink subm_feed_sink(struct subm_feed *f)
 				    .begin = feed_begin,
 				    .record = feed_record,
 				    .end = feed_end,
-				    .error = feed_error};
+				    .error = feed_error,
+				    .warm_record = feed_warm};
 }

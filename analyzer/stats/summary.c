@@ -72,6 +72,10 @@ struct summary {
 	/* sysfs samples */
 	uint64_t sysfs_count, sysfs_invalid, sysfs_errors;
 	uint64_t drops, batch_anomalies; /* cumulative, as the last drops record says */
+	/* with a window: their values at its start (the last drops record before it) */
+	uint64_t drops_base, batch_base;
+	bool windowed;
+	uint64_t span_start, span_end;
 	/* fidelity: only a replay of the tracker the recording ran can reproduce its readings */
 	bool fidelity_applies;
 	char recorded_tracker[32];
@@ -143,6 +147,14 @@ static int sum_begin(void *ctx, const struct replay_info *info)
 	if (!s->path)
 		return -ENOMEM;
 	s->stats = info->stats;
+	s->windowed = info->windowed;
+	s->span_start = info->span_start;
+	s->span_end = info->span_end;
+	/* a window's accounting counts its own records (sum_record) */
+	if (s->windowed) {
+		s->stats.records = 0;
+		memset(s->stats.by_type, 0, sizeof(s->stats.by_type));
+	}
 	s->major = info->major;
 	s->minor = info->minor;
 	s->has_sysfs = info->has_sysfs;
@@ -167,6 +179,11 @@ static int sum_record(void *ctx, const struct frc_record *rec, uint64_t frame_se
 	struct summary *s = ctx;
 	double v;
 
+	if (s->windowed) {
+		s->stats.records++;
+		if (rec->type < sizeof(s->stats.by_type) / sizeof(s->stats.by_type[0]))
+			s->stats.by_type[rec->type]++;
+	}
 	switch (rec->type) {
 	case FRC_SYSFS:
 		s->sysfs_count++;
@@ -293,6 +310,38 @@ static int check_jank(struct summary *s, uint32_t pid, uint64_t d)
 	return 0;
 }
 
+/*
+ * Before the window: what the window's numbers start from, nothing counted (replay.h):
+ * the cumulative drops at its start, the PIDs' lives and their PerfDog windows.
+ */
+static int sum_warm_record(void *ctx, const struct frc_record *rec, uint64_t frame_seq)
+{
+	struct summary *s = ctx;
+
+	(void)frame_seq;
+	if (rec->type == FRC_DROPS) {
+		s->drops = s->drops_base = rec->u.drops.cumulative;
+		s->batch_anomalies = s->batch_base = rec->u.drops.batch_anomalies;
+	} else if (rec->type == FRC_ATTACH) {
+		window_forget(s, rec->u.attach.pid);
+	} else if (rec->type == FRC_EXIT) {
+		window_forget(s, rec->u.exit.pid);
+	}
+	return 0;
+}
+
+/* A delta before the window: into its PID's PerfDog window only (a jank needs three). */
+static int sum_warm_delta(void *ctx, const struct pipeline_delta *d)
+{
+	struct summary *s = ctx;
+	struct pidmap_entry *w = pidmap_get(&s->win, d->pid, true);
+
+	if (!w)
+		return -ENOMEM;
+	(void)perfdog_push(w->v, d->delta_ns);
+	return 0;
+}
+
 int summary_frame_time(struct summary *s, uint64_t delta_ns)
 {
 	return add_frame_time(s, delta_ns);
@@ -357,6 +406,8 @@ struct replay_sink summary_sink(struct summary *s)
 	    .delta = sum_delta,
 	    .reading = sum_reading,
 	    .end = sum_end,
+	    .warm_record = sum_warm_record,
+	    .warm_delta = sum_warm_delta,
 	};
 }
 
@@ -446,6 +497,12 @@ static double slowest_mean_ns(const struct summary *s)
 	return sum / (double)k;
 }
 
+/* Reservation failures in the window (all of them without one); a counter reset: 0. */
+static uint64_t drops_in(const struct summary *s)
+{
+	return s->drops > s->drops_base ? s->drops - s->drops_base : 0;
+}
+
 struct numbers {
 	uint64_t p50, p90, p95, p99;
 	double mean_fps, low1_fps;
@@ -469,8 +526,8 @@ static void compute(struct summary *s, struct numbers *n)
 		n->stutter_pct = (double)s->jank_ns * 100.0 / (double)s->sum_ns;
 	}
 	/* in double: frames + drops overflows u64 for a (hostile) count near 2^64 */
-	if (frames || s->drops)
-		n->loss_pct = (double)s->drops * 100.0 / ((double)frames + (double)s->drops);
+	if (frames || drops_in(s))
+		n->loss_pct = (double)drops_in(s) * 100.0 / ((double)frames + (double)drops_in(s));
 }
 
 void summary_frame_numbers(struct summary *s, struct summary_frame_numbers *out)
@@ -515,7 +572,7 @@ void summary_view(struct summary *s, struct summary_view *v)
 	v->has_sysfs = s->has_sysfs;
 	v->synthesize_ticks = s->synthesize_ticks;
 	v->tick_ms = s->tick_ms;
-	v->drops = s->drops;
+	v->drops = drops_in(s);
 	v->loss_pct = n.loss_pct;
 	v->jank_ns = s->jank_ns;
 	v->ticks = s->ticks;
@@ -528,7 +585,11 @@ void summary_view(struct summary *s, struct summary_view *v)
 	v->sysfs_count = s->sysfs_count;
 	v->sysfs_invalid = s->sysfs_invalid;
 	v->sysfs_errors = s->sysfs_errors;
-	v->batch_anomalies = s->batch_anomalies;
+	v->batch_anomalies =
+	    s->batch_anomalies > s->batch_base ? s->batch_anomalies - s->batch_base : 0;
+	v->windowed = s->windowed;
+	v->span_start = s->span_start;
+	v->span_end = s->span_end;
 	v->fidelity_applies = s->fidelity_applies;
 	v->recorded_tracker = s->recorded_tracker;
 	v->live = s->live;

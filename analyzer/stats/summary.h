@@ -87,6 +87,13 @@ struct summary_view {
 	uint64_t live, reproduced, mismatches;
 	const struct fidelity_diff *diffs;
 	size_t n_diffs;
+	/*
+	 * The analysed span (replay_info): with a window, stats.records and stats.by_type count
+	 * the window's records and drops / batch_anomalies its increase; the rest of stats
+	 * (status, first/last ktime, unknown records) is the whole capture's.
+	 */
+	bool windowed;
+	uint64_t span_start, span_end;
 };
 /* After the replay (sorts the long deltas, hence not const). */
 void summary_view(struct summary *s, struct summary_view *v);

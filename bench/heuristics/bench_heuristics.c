@@ -36,25 +36,34 @@ struct scenario {
 	bool random_order;
 	const char *tracker; /* pipeline's tracker_name; NULL: the default (kala) */
 	uint32_t surfaces;   /* frames spread over this many surfaces round-robin (0: 1) */
+	const char *meter;   /* pipeline's meter_name; NULL: the default (auriya-10fe7c6) */
 };
 
 static const struct scenario scenarios[] = {
-    {"baseline: generator + empty consumer, 3 buffers", EMPTY, 3, false, NULL, 0},
-    {"tracker_record only, 3 buffers", TRACKER, 3, false, NULL, 0},
-    {"pipeline, 3 buffers, tick record every 1 s", PIPELINE, 3, false, NULL, 0},
-    {"pipeline, 3 buffers, synthesized ticks", SYNTH, 3, false, NULL, 0},
-    {"baseline: generator + empty consumer, 1024 random", EMPTY, 1024, true, NULL, 0},
-    {"pipeline, 1024 buffers round-robin, ticks", PIPELINE, 1024, false, NULL, 0},
-    {"pipeline, 1024 buffers random order, ticks", PIPELINE, 1024, true, NULL, 0},
-    {"pipeline, 2048 buffers round-robin (all evict)", PIPELINE, 2048, false, NULL, 0},
+    {"baseline: generator + empty consumer, 3 buffers", EMPTY, 3, false, NULL, 0, NULL},
+    {"tracker_record only, 3 buffers", TRACKER, 3, false, NULL, 0, NULL},
+    {"pipeline, 3 buffers, tick record every 1 s", PIPELINE, 3, false, NULL, 0, NULL},
+    {"pipeline, 3 buffers, synthesized ticks", SYNTH, 3, false, NULL, 0, NULL},
+    {"baseline: generator + empty consumer, 1024 random", EMPTY, 1024, true, NULL, 0, NULL},
+    {"pipeline, 1024 buffers round-robin, ticks", PIPELINE, 1024, false, NULL, 0, NULL},
+    {"pipeline, 1024 buffers random order, ticks", PIPELINE, 1024, true, NULL, 0, NULL},
+    {"pipeline, 2048 buffers round-robin (all evict)", PIPELINE, 2048, false, NULL, 0, NULL},
     /* The tracker variants (tracker_kind.h), each in the pipeline with 3 buffers and ticks,
      * on one surface and on two (a main surface and an overlay at the same rate). */
-    {"variant kala, 3 buffers, 1 surface, ticks", PIPELINE, 3, false, "kala", 1},
-    {"variant surface, 3 buffers, 1 surface, ticks", PIPELINE, 3, false, "surface", 1},
-    {"variant process, 3 buffers, 1 surface, ticks", PIPELINE, 3, false, "process", 1},
-    {"variant main-surface, 3 buffers, 1 surface, ticks", PIPELINE, 3, false, "main-surface", 1},
-    {"variant surface, 3 buffers, 2 surfaces, ticks", PIPELINE, 3, false, "surface", 2},
-    {"variant main-surface, 3 buffers, 2 surfaces, ticks", PIPELINE, 3, false, "main-surface", 2},
+    {"variant kala, 3 buffers, 1 surface, ticks", PIPELINE, 3, false, "kala", 1, NULL},
+    {"variant surface, 3 buffers, 1 surface, ticks", PIPELINE, 3, false, "surface", 1, NULL},
+    {"variant process, 3 buffers, 1 surface, ticks", PIPELINE, 3, false, "process", 1, NULL},
+    {"variant main-surface, 3 buffers, 1 surface, ticks", PIPELINE, 3, false, "main-surface", 1,
+     NULL},
+    {"variant surface, 3 buffers, 2 surfaces, ticks", PIPELINE, 3, false, "surface", 2, NULL},
+    {"variant main-surface, 3 buffers, 2 surfaces, ticks", PIPELINE, 3, false, "main-surface", 2,
+     NULL},
+    /* The meter variants (meter_kind.h, issue 21), kala feeding them, 2 surfaces, ticks. */
+    {"meter auriya-10fe7c6, kala, 2 surfaces, ticks", PIPELINE, 3, false, "kala", 2,
+     "auriya-10fe7c6"},
+    {"meter auriya-ccafd78, kala, 2 surfaces, ticks", PIPELINE, 3, false, "kala", 2,
+     "auriya-ccafd78"},
+    {"meter frc-window, kala, 2 surfaces, ticks", PIPELINE, 3, false, "kala", 2, "frc-window"},
 };
 
 struct counts {
@@ -120,6 +129,7 @@ static double run_once(const struct scenario *sc, uint64_t frames, struct counts
 	pipeline_config_default(&cfg);
 	cfg.synthesize_ticks = sc->consumer == SYNTH;
 	cfg.tracker_name = sc->tracker;
+	cfg.meter_name = sc->meter;
 	tracker_config_default(&tcfg);
 	if (sc->consumer == TRACKER && (err = tracker_new(&t, &tcfg)))
 		die("tracker_new", err);

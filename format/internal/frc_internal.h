@@ -54,11 +54,15 @@
 /*
  * Entry types that carry no record of their own: 7 is the surface column of the frame run
  * that follows it (FORMAT.md 4.5), 8 the batch anomaly count of the drops record that
- * follows it (4.6). Each counts as one entry in nrec and the footer's totals.
+ * follows it (4.6), 10 the timestamp column of the frame run that follows it, before its
+ * surface column if any (4.7). Each counts as one entry in nrec and the footer's totals.
  */
 #define FRC_ENTRY_SURFACES 7
 #define FRC_ENTRY_ANOMALIES 8
-#define FRC_ENTRY_TYPE_MAX 8
+#define FRC_ENTRY_TIMESTAMPS 10
+/* The largest entry type this library knows: records and the three above. */
+#define FRC_ENTRY_TYPE_MAX FRC_TYPE_MAX
+_Static_assert(FRC_TYPE_MAX > FRC_ENTRY_TIMESTAMPS, "record types after 10 are entry types too");
 #define FRC_SURFACES_MAX 256	/* distinct surfaces in one run (the writer splits runs) */
 #define FRC_INDEX_FIELDS 5	/* varints per footer index entry this writer writes */
 #define FRC_INDEX_FIELDS_MAX 64 /* more per entry is damage, not a newer minor */
@@ -242,6 +246,15 @@ FRC_TYPE_BIN_FUNCS(drops)
 FRC_TYPE_BIN_FUNCS(attach)
 FRC_TYPE_BIN_FUNCS(exit)
 FRC_TYPE_BIN_FUNCS(tick)
+FRC_TYPE_TEXT_FUNCS(layer)
+FRC_TYPE_TEXT_FUNCS(present)
+FRC_TYPE_TEXT_FUNCS(vsync)
+FRC_TYPE_TEXT_FUNCS(gap)
+FRC_TYPE_BIN_FUNCS(layer)
+FRC_TYPE_BIN_FUNCS(present)
+FRC_TYPE_BIN_FUNCS(vsync)
+FRC_TYPE_BIN_FUNCS(gap)
+int frc_layer_check(const struct frc_record *r);
 int frc_sysfs_check(const struct frc_record *r);
 int frc_attach_check(const struct frc_record *r);
 int frc_tick_check(const struct frc_record *r);
@@ -260,6 +273,8 @@ struct frc_run_frame {
 	uint64_t surface;
 	uint32_t pid;
 	uint32_t tid;
+	bool has_timestamp; /* a timestamp column (type 10) gave it one */
+	int64_t timestamp;
 };
 
 /* Append the batch anomaly entry (type 8) of a drops record with n (>= 1) anomalies. */
@@ -274,6 +289,16 @@ int frc_surfaces_encode(struct frc_buf *out, const struct frc_run_frame *f, size
  * 0, or FRC_ECORRUPT with *what set. */
 int frc_surfaces_apply(const uint8_t *p, size_t len, struct frc_run_frame *f, size_t n,
 		       const char **what);
+/* Some frame of f[0..n) has a timestamp: the run gets a timestamp column (type 10). */
+bool frc_timestamps_any(const struct frc_run_frame *f, size_t n);
+/* Append the timestamp column entry (type 10) of f[0..n). 0 or FRC_ENOMEM. */
+int frc_timestamps_encode(struct frc_buf *out, const struct frc_run_frame *f, size_t n);
+/*
+ * Decode a timestamp column payload into f[0..n).has_timestamp/timestamp (which must be
+ * false/0 before); it must describe exactly n frames. 0, or FRC_ECORRUPT with *what set.
+ */
+int frc_timestamps_apply(const uint8_t *p, size_t len, struct frc_run_frame *f, size_t n,
+			 const char **what);
 /* Encode one frame-run entry (type 1) of n (1..FRC_RUN_MAX) frames. 0 or FRC_ENOMEM. */
 int frc_run_encode(struct frc_buf *out, const struct frc_run_frame *f, size_t n);
 /*

@@ -2061,6 +2061,9 @@ static double score_json(const char *name, const char *key)
  * kala: every buffer's delta is 3T and B, C tie with A on (count, sum): only A (i = 3, 6,
  * ...) reports; i = 3..57: 19, 60..117: 20, 120..177: 20, 180..237: 20 = 79 = 19.75 FPS;
  * error (79 - 239) / 239 = -66.946 %; MAE (40 * 4) / 4 = 40; MAE % 160 / 239 = 66.946.
+ * Mean FPS (frame times / their sum): truth 240 T: 1e9 / T = 59.9999988 -> 60.000; kala 80
+ * deltas of 3T: 1e9 / 50000001 = 19.9999996 -> 20.000, error -66.667 %: not the window
+ * FPS (19.750, -66.946 %), two numbers with two names.
  * p50: truth T -> 16.666 ms (the report's us truncation), kala 3T -> 50.000 ms: +33.334.
  * Meter (synthesized ticks at 2e9..5e9, 4 ticks): truth in (T - 1 s, T] = 59, 60, 60, 60.
  * process: 30 deltas of T: 1e9 / 16666667 = 59.9999988; |err| 0.9999988 + 3 * 0.0000012:
@@ -2081,12 +2084,15 @@ START_TEST(score_exact_triple_60hz)
 	ck_assert_int_eq(fa("score", "--json", frc, NULL), 0);
 	ck_out_has("\"frameanalyze_score\": 1,");
 	ck_out_has("\"pid\": 77, \"pid_frames\": 241, \"frames\": 241, \"surfaces\": 1, "
-		   "\"main_surface\": \"0\", \"main_surface_frames\": 241, \"windows\": 4, "
-		   "\"truth_fps\": 59.750, \"truth_p50_ms\": 16.666,");
-	ck_score("kala", "fps", 19.75);
-	ck_score("kala", "fps_error_percent", -66.946);
-	ck_score("kala", "fps_mae", 40.0);
-	ck_score("kala", "fps_mae_percent", 66.946);
+		   "\"main_surface\": \"0\", \"main_surface_frames\": 241, \"full_windows\": 4, "
+		   "\"truth_mean_fps\": 60.000, \"truth_window_fps\": 59.750, "
+		   "\"truth_p50_ms\": 16.666,");
+	ck_score("kala", "window_fps", 19.75);
+	ck_score("kala", "window_fps_error_percent", -66.946);
+	ck_score("kala", "window_fps_mae", 40.0);
+	ck_score("kala", "window_fps_mae_percent", 66.946);
+	ck_score("kala", "mean_fps", 20.0);
+	ck_score("kala", "mean_fps_error_percent", -66.667);
 	ck_score("kala", "p50_error_ms", 33.334);
 	ck_score("kala", "meter_mae", 39.75);
 	ck_score("kala", "meter_mae_percent", 66.527);
@@ -2094,9 +2100,11 @@ START_TEST(score_exact_triple_60hz)
 	for (int k = 0; k < 3; k++) {
 		const char *name = (const char *[]){"surface", "process", "main-surface"}[k];
 
-		ck_score(name, "fps", 59.75);
-		ck_score(name, "fps_error_percent", 0);
-		ck_score(name, "fps_mae", 0);
+		ck_score(name, "window_fps", 59.75);
+		ck_score(name, "window_fps_error_percent", 0);
+		ck_score(name, "window_fps_mae", 0);
+		ck_score(name, "mean_fps", 60.0);
+		ck_score(name, "mean_fps_error_percent", 0);
 		ck_score(name, "p99_error_ms", 0);
 		ck_score(name, "meter_mae", 0.25);
 		ck_score(name, "meter_mae_percent", 0.418);
@@ -2104,11 +2112,193 @@ START_TEST(score_exact_triple_60hz)
 	}
 	/* text: the same numbers, and a subset of trackers in the order given */
 	ck_assert_int_eq(fa("score", frc, "--tracker", "main-surface,kala", NULL), 0);
-	ck_out_has("4 full windows, 59.750 FPS submitted\n");
-	ck_out_has("  main-surface    59.750     0.00   0.000    0.00");
-	ck_out_has("  kala            19.750   -66.95  40.000   66.95");
+	ck_out_has("  submitted: mean 60.000 FPS, window 59.750 FPS (4 full windows)\n");
+	ck_out_has("  main-surface    60.000    0.000     59.750    0.000    0.000    0.000");
+	ck_out_has("  kala            20.000  -66.667     19.750  -66.946   40.000   66.946");
 	ck_assert_ptr_null(strstr(out_text, "process"));
 	ck_assert(strstr(out_text, "main-surface ") < strstr(out_text, "kala "));
+}
+END_TEST
+
+/*
+ * score's text fits 100 columns (issue 18 point 2: it was 143): every line of the whole
+ * score set's table but the "capture PATH" lines (the path is the caller's) and the pooled
+ * rows, whatever the numbers.
+ */
+START_TEST(score_text_100_columns)
+{
+	static const char *const names[] = {
+	    "jank_bursts",   "lag_4096", "pauses", "two_pids", "score/two_equal_surfaces",
+	    "score/pause_5s"};
+	char paths[6][512];
+	const char *line;
+	size_t lines = 0;
+
+	for (int i = 0; i < 6; i++)
+		snprintf(paths[i], sizeof(paths[i]), "%s/%s.frc", FIXTURES_BIN_DIR, names[i]);
+	ck_assert_int_eq(
+	    fa("score", paths[0], paths[1], paths[2], paths[3], paths[4], paths[5], NULL), 0);
+	for (line = out_text; *line; lines++) {
+		const char *eol = strchr(line, '\n');
+		size_t len = eol ? (size_t)(eol - line) : strlen(line);
+
+		if (strncmp(line, "capture ", 8))
+			ck_assert_msg(len <= 100, "%zu columns: %.*s", len, (int)len, line);
+		line += len + (eol != NULL);
+	}
+	ck_assert_uint_gt(lines, 6 * 12);
+}
+END_TEST
+
+/* ------------------------------------------------------------ window (--from/--to) */
+
+/*
+ * One PID, one surface, one buffer (kala's deltas are then the intervals): frames every
+ * 20 ms from 1.000 s to 2.000 s (i = 0..50), a 200 ms gap, then every 20 ms from 2.200 s
+ * (k = 0..99, the last at 4.180 s); no tick records. The window --from 1.1 --to +2 is
+ * [2.100 s, 4.100 s): frames k = 0..94 (4.100 s is out): 95 frames, 95 intervals when the
+ * replay runs from the start (k = 0's is the 200 ms gap from the frame at 2.000 s before
+ * the window), sum 0.2 + 94 * 0.02 = 2.08 s: mean FPS 95 / 2.08 = 45.673. The gap is a
+ * PerfDog BigJank (200 > 2 * 20, > 125 ms) only because its three predecessors, before
+ * the window, are known: 1 jank, 1 big; stutter 0.2 / 2.08 = 9.615 %. Full windows
+ * [2.1, 3.1) (k = 0..44: 45, k = 45 is at 3.100 s) and [3.1, 4.1) (k = 45..94: 50): window
+ * FPS 95 / 2 = 47.500, median 47.5. Synthesized ticks at 2, 3, 4 s: 2 in the window.
+ */
+static const char *window_capture(void)
+{
+	const char *txt = tmp("win.txt"), *frc = tmp("win.frc");
+	FILE *f = fopen(txt, "w");
+
+	ck_assert_ptr_nonnull(f);
+	for (unsigned i = 0; i <= 50; i++)
+		fprintf(f, "frame %llu 7 8 0x100 0xa\n", 1000000000ull + i * 20000000ull);
+	for (unsigned k = 0; k < 100; k++)
+		fprintf(f, "frame %llu 7 8 0x100 0xa\n", 2200000000ull + k * 20000000ull);
+	ck_assert_int_eq(fclose(f), 0);
+	ck_assert_int_eq(fa("import", txt, "-o", frc, NULL), 0);
+	return frc;
+}
+
+START_TEST(window_report)
+{
+	const char *frc = window_capture();
+
+	ck_assert_int_eq(fa("report", "--json", "--from", "1.1", "--to", "+2s", frc, NULL), 0);
+	ck_out_has("    \"intervals\": 95,\n    \"mean_fps\": 45.673,\n");
+	ck_out_has("    \"janks\": 1,\n    \"big_janks\": 1,\n    \"jank_time_ms\": 200.000,\n"
+		   "    \"stutter_percent\": 9.615,\n");
+	ck_out_has("    \"full_windows\": 2,\n    \"window_fps\": 47.500,\n");
+	ck_out_has("    \"per_second_min\": 45.000,\n    \"per_second_max\": 50.000,\n"
+		   "    \"median_fps\": 47.500,\n");
+	ck_out_has("    \"window\": {\n      \"from_s\": 1.100,\n      \"to_s\": 3.100,\n"
+		   "      \"start_ktime_ns\": 2100000000,\n      \"end_ktime_ns\": 4100000000\n");
+	ck_out_has("    \"frames\": 95,\n");
+	ck_out_has("    \"deltas\": 95,\n    \"sum_ns\": 2080000000,\n    \"mean_fps\": 45.673,\n");
+	ck_out_has("  \"janks\": {\n    \"janks\": 1,\n    \"big_janks\": 1,\n");
+	ck_out_has("    \"ticks\": 2,\n");
+	ck_out_has("    \"window_fps\": 47.500,\n    \"submitted_window_fps\": 47.500,\n"
+		   "    \"window_fps_error_percent\": 0.000,\n");
+	/* the same window in ms, the text says which window it shows; the page too */
+	ck_assert_int_eq(fa("report", "--from", "1100ms", "--to", "3.1", frc, NULL), 0);
+	ck_out_has("  window                   1.100 .. 3.100 s after the first record");
+	ck_out_has("  mean FPS                 45.673 (95 intervals / their sum)\n");
+	ck_assert_int_eq(fa("report", "--html", "--from", "1.1", "--to", "3.1", frc, NULL), 0);
+	ck_out_has("1.100 .. 3.100 s after the first record");
+	ck_out_has("data-json=\"submissions.mean_fps\">45.673<");
+	/* no window: the whole capture (150 intervals) and "window": null */
+	ck_assert_int_eq(fa("report", "--json", frc, NULL), 0);
+	ck_out_has("    \"intervals\": 150,\n");
+	ck_out_has("    \"window\": null\n");
+}
+END_TEST
+
+START_TEST(window_score_compare)
+{
+	const char *frc = window_capture();
+
+	ck_assert_int_eq(
+	    fa("score", "--json", "--tracker", "kala", "--from", "1.1", "--to", "3.1", frc, NULL),
+	    0);
+	ck_out_has("\"window\": {\"from_s\": 1.100, \"to_s\": 3.100}, ");
+	ck_out_has(
+	    "\"full_windows\": 2, \"truth_mean_fps\": 45.673, \"truth_window_fps\": 47.500,");
+	ck_out_has("\"truth_janks\": 1,");
+	ck_score("kala", "window_fps", 47.5);
+	ck_score("kala", "window_fps_error_percent", 0);
+	ck_score("kala", "mean_fps", 45.673);
+	ck_score("kala", "janks", 1);
+	ck_score("kala", "jank_precision", 1);
+	ck_score("kala", "jank_recall", 1);
+	ck_assert_int_eq(
+	    fa("score", "--tracker", "kala", "--from", "1.1", "--to", "3.1", frc, NULL), 0);
+	ck_out_has("  window: 1.100 .. 3.100 s after the first record");
+	ck_out_has("  submitted: mean 45.673 FPS, window 47.500 FPS (2 full windows)\n");
+	ck_assert_int_eq(fa("compare", "--json", "--from", "1.1", "--to", "+2", frc, frc, NULL), 0);
+	ck_out_has("  \"window_before\": {\"from_s\": 1.100, \"to_s\": 3.100},\n");
+	ck_out_has("\"submitted_fps\": {\"before\": 45.673, \"after\": 45.673,");
+	ck_out_has("\"median_fps\": {\"before\": 47.500,");
+	ck_out_has("\"janks_per_min\": {\"before\": 28.846,"); /* 1 / (2.08 s / 60) */
+}
+END_TEST
+
+START_TEST(window_db_perfetto)
+{
+	const char *frc = window_capture(), *dbp = tmp("win.db"), *whole = tmp("whole.pftrace");
+	const char *part = tmp("part.pftrace");
+	struct stat a, b;
+	sqlite3 *db;
+
+	ck_assert_int_eq(fa("db", "--from", "1.1", "--to", "3.1", frc, "-o", dbp, NULL), 0);
+	db = db_open_ro(dbp);
+	ck_assert_str_eq(q(db, "SELECT count(*) FROM frames"), "95");
+	ck_assert_str_eq(q(db, "SELECT min(ktime_ns) FROM frames"), "2200000000");
+	ck_assert_str_eq(q(db, "SELECT count(*) FROM tracker_deltas"), "95");
+	ck_assert_str_eq(q(db, "SELECT max(delta_ns) FROM tracker_deltas"), "200000000");
+	ck_assert_str_eq(q(db, "SELECT count(*) FROM fps_readings"), "2");
+	sqlite3_close(db);
+	ck_assert_int_eq(fa("perfetto", frc, "-o", whole, NULL), 0);
+	ck_assert_int_eq(fa("perfetto", "--from", "1.1", "--to", "3.1", frc, "-o", part, NULL), 0);
+	ck_assert_int_eq(stat(whole, &a), 0);
+	ck_assert_int_eq(stat(part, &b), 0);
+	/* 95 of 151 calls: fewer packets */
+	ck_assert_int_lt(b.st_size, a.st_size);
+	ck_assert_int_gt(b.st_size, 0);
+}
+END_TEST
+
+/* Every command: a window that is not a time or does not fit the capture is usage (2). */
+START_TEST(window_usage)
+{
+	static const char *const cmds[] = {"report", "score", "compare", "db", "perfetto"};
+	static const char *const bad[][5] = {
+	    {"--from", "abc", NULL, NULL, "--from 'abc': not a time"},
+	    {"--to", "-1", NULL, NULL, "--to '-1': not a time"},
+	    {"--from", "2", "--to", "1.5", "--to must be after --from"},
+	    {"--from", "3.18", NULL, NULL, "--from 3.180 s: not before the end of"},
+	    {"--to", "+2.1", "--from", "1.1", "--to 3.200 s: after the end of"},
+	};
+	const char *frc = window_capture(), *out = tmp("out.x");
+
+	for (size_t c = 0; c < 5; c++)
+		for (size_t b = 0; b < 5; b++) {
+			const char *v[12];
+			int n = 0;
+
+			v[n++] = cmds[c];
+			for (int k = 0; k < 4 && bad[b][k]; k++)
+				v[n++] = bad[b][k];
+			v[n++] = frc;
+			if (c == 2)
+				v[n++] = frc;
+			if (c >= 3)
+				v[n++] = "-o", v[n++] = out;
+			v[n] = NULL;
+			ck_assert_msg(fa(v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], NULL) == 2,
+				      "%s %s %s: exit not 2", v[0], v[1], v[2]);
+			ck_err_has(bad[b][4]);
+			ck_assert_str_eq(out_text, "");
+			ck_assert_msg(!exists(out), "%s wrote %s", cmds[c], out);
+		}
 }
 END_TEST
 
@@ -2166,15 +2356,19 @@ START_TEST(score_fixtures_truth)
 		}
 		snprintf(frc, sizeof(frc), "%s/%s.frc", FIXTURES_BIN_DIR, names[c]);
 		ck_assert_int_eq(fa("score", "--json", frc, NULL), 0);
-		snprintf(want, sizeof(want), "\"windows\": %llu, \"truth_fps\": %.3f,",
-			 (unsigned long long)n_full, (double)in_windows / (double)n_full);
+		snprintf(want, sizeof(want), "\"full_windows\": %llu, ",
+			 (unsigned long long)n_full);
+		ck_out_has(want);
+		snprintf(want, sizeof(want), "\"truth_window_fps\": %.3f,",
+			 (double)in_windows / (double)n_full);
 		ck_out_has(want);
 		for (int k = 0; k < 3; k++) {
 			const char *name =
 			    (const char *[]){"surface", "process", "main-surface"}[k];
 
-			ck_score(name, "fps_error_percent", 0);
-			ck_score(name, "fps_mae", 0);
+			ck_score(name, "window_fps_error_percent", 0);
+			ck_score(name, "window_fps_mae", 0);
+			ck_score(name, "mean_fps_error_percent", 0);
 			ck_score(name, "p95_error_ms", 0);
 			ck_score(name, "truth_janks", (double)janks);
 			ck_score(name, "janks", (double)janks);
@@ -2183,7 +2377,7 @@ START_TEST(score_fixtures_truth)
 				ck_score(name, "jank_recall", 1);
 			}
 		}
-		ck_assert_double_lt(score_json("kala", "fps_error_percent"), -10);
+		ck_assert_double_lt(score_json("kala", "window_fps_error_percent"), -10);
 		if (c == 1)
 			ck_assert_uint_gt(janks, 0); /* jank_bursts has janks */
 	}
@@ -2219,6 +2413,74 @@ START_TEST(unknown_recorded_tracker)
 }
 END_TEST
 
+/*
+ * --meter (issue 21): the meter a replay runs is --meter, else the recorded one (metadata
+ * key `meter`), else auriya-10fe7c6; golden names it when it is not the default. The
+ * capture: 50 FPS (20 ms, 3 buffers) from 1 s to 3 s, then nothing until one frame at
+ * 4.6 s; synthesized ticks at 2, 3 and 4 s. At 4 s (1 s after the last frame):
+ * auriya-10fe7c6 still shows the ring's 50 FPS (kala's deltas on 3 buffers are 60 ms:
+ * 16.666667), frc-window shows the freeze, 0 FPS.
+ */
+START_TEST(meter_option)
+{
+	const char *txt = tmp("meter.txt"), *frc = tmp("meter.frc");
+	const char *rtxt = tmp("meter_rec.txt"), *rfrc = tmp("meter_rec.frc");
+	char body[8192], text[16384];
+	size_t n = (size_t)snprintf(body, sizeof(body), "attach 1000000000 7 sym\n");
+
+	for (int i = 0; i <= 100; i++) /* 1.00 .. 3.00 s, buffers round robin */
+		n += (size_t)snprintf(body + n, sizeof(body) - n, "frame %lld 7 7 %#x 0x10\n",
+				      1000000000ll + i * 20000000ll, 0x1000 + (i % 3) * 0x100);
+	snprintf(body + n, sizeof(body) - n, "frame 4600000000 7 7 0x1000 0x10\n");
+
+	snprintf(text, sizeof(text), "%s", body);
+	spit(txt, text);
+	ck_assert_int_eq(fa("import", txt, "-o", frc, NULL), 0);
+	ck_assert_int_eq(fa("golden", frc, NULL), 0);
+	ck_out_has("replay has_sysfs=no synthesize_ticks=yes tick_ms=1000\n");
+	ck_out_has("reading* 4000000000 16.666667 ebpf\n");
+	ck_assert_int_eq(fa("golden", frc, "--meter", "frc-window", NULL), 0);
+	ck_out_has("replay has_sysfs=no synthesize_ticks=yes tick_ms=1000 meter=frc-window\n");
+	ck_out_has("reading* 3000000000 50.000000 ebpf\n");
+	ck_out_has("reading* 4000000000 0.000000 ebpf\n");
+	ck_assert_int_eq(fa("report", frc, "--meter", "auriya-ccafd78", NULL), 0);
+	ck_out_has("tracker kala, meter auriya-ccafd78, sysfs absent");
+	/* recorded: the capture's meter unless --meter says otherwise */
+	snprintf(text, sizeof(text), "meta meter frc-window\n%s", body);
+	spit(rtxt, text);
+	ck_assert_int_eq(fa("import", rtxt, "-o", rfrc, NULL), 0);
+	ck_assert_int_eq(fa("golden", rfrc, NULL), 0);
+	ck_out_has("tick_ms=1000 meter=frc-window\n");
+	ck_out_has("reading* 4000000000 0.000000 ebpf\n");
+	ck_assert_int_eq(fa("golden", rfrc, "--meter", "auriya-10fe7c6", NULL), 0);
+	ck_out_has("replay has_sysfs=no synthesize_ticks=yes tick_ms=1000\n");
+	ck_out_has("reading* 4000000000 16.666667 ebpf\n");
+	/* an unknown name: usage (2), one line listing the names */
+	ck_assert_int_eq(fa("report", frc, "--meter", "nope", NULL), 2);
+	ck_err_has("frameanalyze report: --meter: unknown meter 'nope' (known: auriya-10fe7c6, "
+		   "auriya-ccafd78, frc-window)");
+	ck_assert_int_eq(count_lines(err_text), 1);
+	ck_assert_int_eq(fa("db", frc, "-o", tmp("meter.db"), "--meter", "nope", NULL), 2);
+	ck_assert_int_eq(fa("check", frc, tmp("none.golden"), "--meter", "nope", NULL), 2);
+	/* recorded with a meter this build does not know: refused, naming the way out */
+	snprintf(text, sizeof(text), "meta meter future-meter\n%s", body);
+	spit(rtxt, text);
+	ck_assert_int_eq(fa("import", rtxt, "-o", tmp("meter_future.frc"), NULL), 0);
+	ck_assert_int_eq(fa("report", tmp("meter_future.frc"), NULL), 1);
+	ck_err_has(
+	    "meter_future.frc: recorded with meter 'future-meter', which this "
+	    "frameanalyze does not know (known: auriya-10fe7c6, auriya-ccafd78, frc-window); "
+	    "replay one of those with --meter NAME\n");
+	ck_assert_int_eq(fa("report", tmp("meter_future.frc"), "--meter", "frc-window", NULL), 0);
+	/* compare replays both with one meter; two meters are for one capture (its own test) */
+	ck_assert_int_eq(fa("compare", frc, rfrc, "--meter", "frc-window", "--json", NULL), 0);
+	ck_assert_int_eq(
+	    fa("compare", frc, frc, "--meter", "frc-window", "--meter", "auriya-ccafd78", NULL), 2);
+	ck_err_has("frameanalyze compare: --meter given twice with two captures: two meters "
+		   "compare two variants of ONE capture");
+}
+END_TEST
+
 START_TEST(score_usage)
 {
 	const char *frc = hand_frc(), *bad = tmp("bad.frc");
@@ -2239,8 +2501,12 @@ START_TEST(score_usage)
 	ck_assert_int_eq(fa("score", frc, "--bogus", NULL), 2);
 	ck_assert_int_eq(fa("score", frc, "--tick-ms", "0", NULL), 2);
 	ck_assert_int_eq(fa("help", "score", NULL), 0);
-	ck_out_has("usage: frameanalyze score CAPTURE... [--tracker all|NAME,...] [--json]");
+	ck_out_has("usage: frameanalyze score CAPTURE... [--tracker all|NAME,...] [--meter "
+		   "all|NAME,...]");
 	ck_out_has("examples:");
+	ck_assert_int_eq(fa("score", frc, "--meter", "frc-window,nope", NULL), 2);
+	ck_err_has("frameanalyze score: --meter: unknown meter 'nope' (known: all, auriya-10fe7c6, "
+		   "auriya-ccafd78, frc-window)");
 	ck_assert_int_eq(fa("--help", NULL), 0);
 	ck_out_has("  score    trackers vs submissions");
 	/* not a capture: exit 1, one line naming the file, nothing on stdout */
@@ -2433,8 +2699,14 @@ int main(int argc, char **argv)
 	    FRC_CASE("import_sigint_leaves_no_tmp", import_sigint_leaves_no_tmp),
 	    FRC_CASE("score_exact_triple_60hz", score_exact_triple_60hz),
 	    FRC_CASE("score_fixtures_truth", score_fixtures_truth),
+	    FRC_CASE("score_text_100_columns", score_text_100_columns),
+	    FRC_CASE("window_report", window_report),
+	    FRC_CASE("window_score_compare", window_score_compare),
+	    FRC_CASE("window_db_perfetto", window_db_perfetto),
+	    FRC_CASE("window_usage", window_usage),
 	    FRC_CASE("score_usage", score_usage),
 	    FRC_CASE("unknown_recorded_tracker", unknown_recorded_tracker),
+	    FRC_CASE("meter_option", meter_option),
 	    FRC_CASE("score_in_memory_overlay", score_in_memory_overlay),
 	    FRC_CASE("score_in_memory_equal_rate", score_in_memory_equal_rate),
 	    FRC_CASE("db_sigint_leaves_no_file", db_sigint_leaves_no_file),

@@ -7,6 +7,7 @@
  */
 #include <check.h>
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -102,10 +103,11 @@ static void teardown(void)
 /*
  * One PID, two surfaces: 0xa at 60 Hz (period 16666667 ns, 150 calls, buffers cycling
  * over 3) and an overlay 0xb at 10 Hz (25 calls, 2 buffers). The main surface is 0xa (most
- * calls). Its 149 intervals of 16.666667 ms: 60.000 calls/s. Per second, from its first
- * interval's end (1.016666667 s): calls 1..60 close in the first second, 61..120 in the
- * second (call 120 at 3.000000040 s < 3.016666667 s), the rest is not a full second: 2 full
- * seconds of 60. The overlay: 24 intervals over 2.4 s = 10.000 calls/s.
+ * calls). Its 149 intervals of 16.666667 ms: 60.000 calls/s. Full 1 s windows from the first
+ * record (1.000000000 s) up to the last (call 149 at 3.483333383 s): [1 s, 2 s) and [2 s,
+ * 3 s). Calls 1..59 end intervals in the first (call 60 is at 2.000000020 s), calls 60..119
+ * in the second (call 120 at 3.000000040 s is in the partial third): 59 and 60, median 59.5.
+ * The overlay: 24 intervals over 2.4 s = 10.000 calls/s.
  */
 static const char *two_surfaces(void)
 {
@@ -146,9 +148,11 @@ START_TEST(submissions_two_surfaces)
 		   "surface of the main pid\n");
 	ck_out_has("  pid 7 surface 0xb        25 calls, 2 buffers, 10.000 calls/s\n");
 	ck_out_has("  main surface             pid 7 surface 0xa (150 of its 175 calls)\n");
-	ck_out_has("  calls/s                  60.000 (149 intervals)\n");
+	ck_out_has("  mean FPS                 60.000 (149 intervals / their sum)\n");
 	ck_out_has("  intervals p50/p90/p95/p99 16.666 / 16.666 / 16.666 / 16.666 ms\n");
-	ck_out_has("  per second               min 60, max 60, median 60.000 (2 full s)\n");
+	ck_out_has(
+	    "  window FPS               59.500 (intervals in 2 full 1 s windows / windows)\n");
+	ck_out_has("  per window               min 59, max 60, median 59.500\n");
 	ck_out_has("  janks / big janks        0 / 0 (PerfDog)\n");
 	ck_out_has("heuristics vs submissions\n  tracker kala             ");
 	ck_out_has(" vs 60.000 FPS submitted\n");
@@ -158,8 +162,9 @@ START_TEST(submissions_two_surfaces)
 	ck_out_has("{\"pid\": 7, \"surface\": \"0xa\", \"main\": true, \"calls\": 150, "
 		   "\"buffers\": 3, \"buffers_more\": false, \"calls_per_s\": 60.000}");
 	ck_out_has("    \"main_surface\": \"0xa\",\n");
-	ck_out_has("    \"calls_per_s\": 60.000,\n");
-	ck_out_has("    \"per_second_min\": 60.000,\n    \"per_second_max\": 60.000,\n");
+	ck_out_has("    \"mean_fps\": 60.000,\n");
+	ck_out_has("    \"full_windows\": 2,\n    \"window_fps\": 59.500,\n");
+	ck_out_has("    \"per_second_min\": 59.000,\n    \"per_second_max\": 60.000,\n");
 	ck_out_has("    \"stability_percent\": 100.000\n");
 	ck_out_has("  \"tracker\": {\n    \"name\": \"kala\",\n");
 	ck_out_has("    \"submitted_fps\": 60.000,\n");
@@ -180,13 +185,74 @@ START_TEST(verdict_triple_buffered)
 	ck_assert_ptr_nonnull(p);
 	ck_assert_int_eq(sscanf(strstr(p, "\"mean_fps\""), "\"mean_fps\": %lf", &trk), 1);
 	ck_assert_int_eq(sscanf(strstr(p, "\"submitted_fps\""), "\"submitted_fps\": %lf", &sub), 1);
-	ck_assert_int_eq(sscanf(strstr(p, "\"error_percent\""), "\"error_percent\": %lf", &err), 1);
+	ck_assert_int_eq(sscanf(strstr(p, "\"mean_fps_error_percent\""),
+				"\"mean_fps_error_percent\": %lf", &err),
+			 1);
 	ck_assert_msg(sub > 59.9 && sub < 60.1, "submitted %f", sub);
 	ck_assert_msg(trk > 19.9 && trk < 20.1, "kala %f", trk);
 	ck_assert_msg(err > -67.0 && err < -66.3, "error %f", err);
 	snprintf(args, sizeof(args), "report '%s/steady_60hz_triple.frc'", FIXTURES_BIN_DIR);
 	ck_assert_int_eq(fa(args), 0);
-	ck_out_has("  tracker kala             20.016 FPS, -66.6 % vs 60.001 FPS submitted\n");
+	ck_out_has(
+	    "  tracker kala             mean 20.016 FPS, -66.640 % vs 60.001 FPS submitted\n");
+}
+END_TEST
+
+/* The number after "KEY": " in text at or after from (NAN when absent or null). */
+static double json_after(const char *from, const char *key)
+{
+	char pat[96];
+	const char *k;
+
+	snprintf(pat, sizeof(pat), "\"%s\": ", key);
+	k = from ? strstr(from, pat) : NULL;
+	if (!k || !strncmp(k + strlen(pat), "null", 4))
+		return NAN;
+	return strtod(k + strlen(pat), NULL);
+}
+
+/*
+ * One name, one number (issue 18 point 2). score/two_equal_surfaces: records from 1.000 s to
+ * 6.000 s (its last tick): 5 full windows [1 s, 2 s) .. [5 s, 6 s) for report and score alike
+ * (report counted 4 from the first interval's end). The main surface's 300 calls at 1.004 s
+ * + i * 16.666667 ms (the last at 5.987 s) close 299 intervals, all in those windows: window
+ * FPS 299 / 5 = 59.800, while the mean FPS (intervals / their sum) is 1e9 / 16666667 =
+ * 60.000. kala keys on the buffer of two interleaved surfaces: its deltas overlap in time
+ * (mean FPS 20.000 from 50 ms deltas, yet 39.600 deltas per window); report and score must
+ * print the same two numbers under the same two names.
+ */
+START_TEST(one_window_definition)
+{
+	char args[600];
+	const char *frc = FIXTURES_BIN_DIR "/score/two_equal_surfaces.frc", *trk;
+	double rep_win, rep_mean;
+
+	snprintf(args, sizeof(args), "report --json '%s'", frc);
+	ck_assert_int_eq(fa(args), 0);
+	ck_out_has("    \"full_windows\": 5,\n    \"window_fps\": 59.800,\n");
+	ck_out_has("    \"mean_fps\": 60.000,\n");
+	trk = strstr(out_text, "\"tracker\": {");
+	ck_assert_ptr_nonnull(trk);
+	ck_assert_double_eq_tol(json_after(trk, "mean_fps"), 20.0, 0.0005);
+	ck_assert_double_eq_tol(json_after(trk, "submitted_window_fps"), 59.8, 0.0005);
+	rep_win = json_after(trk, "window_fps");
+	rep_mean = json_after(trk, "mean_fps_error_percent");
+	ck_assert_double_eq_tol(rep_win, 39.6, 0.0005);
+	ck_assert_double_eq_tol(rep_mean, -66.667, 0.0005);
+	snprintf(args, sizeof(args), "score --json --tracker kala '%s'", frc);
+	ck_assert_int_eq(fa(args), 0);
+	ck_out_has(
+	    "\"full_windows\": 5, \"truth_mean_fps\": 60.000, \"truth_window_fps\": 59.800,");
+	trk = strstr(out_text, "{\"name\": \"kala\",");
+	ck_assert_ptr_nonnull(trk);
+	ck_assert_double_eq_tol(json_after(trk, "window_fps"), rep_win, 0.0005);
+	ck_assert_double_eq_tol(json_after(trk, "mean_fps_error_percent"), rep_mean, 0.0005);
+	ck_assert_double_eq_tol(json_after(trk, "mean_fps"), 20.0, 0.0005);
+	/* the text says which is which, with 3 decimals everywhere */
+	snprintf(args, sizeof(args), "report '%s'", frc);
+	ck_assert_int_eq(fa(args), 0);
+	ck_out_has("  tracker kala             mean 20.000 FPS, -66.667 % vs 60.000 FPS submitted\n"
+		   "  window FPS               39.600 FPS, -33.779 % vs 59.800 FPS submitted\n");
 }
 END_TEST
 
@@ -223,7 +289,7 @@ START_TEST(html_deterministic_selfcontained)
 	/* the metadata `<b>&"x` is text, not markup */
 	ck_assert_ptr_null(strstr(a, "<b>"));
 	ck_assert_ptr_nonnull(strstr(a, "&lt;b&gt;&amp;&quot;x"));
-	ck_assert_ptr_nonnull(strstr(a, "data-json=\"submissions.calls_per_s\">60.000<"));
+	ck_assert_ptr_nonnull(strstr(a, "data-json=\"submissions.mean_fps\">60.000<"));
 	/* the overlay surface 0xb has its own series in the frame-time chart */
 	ck_assert_ptr_nonnull(strstr(a, "<g class=\"s-o0\">"));
 	ck_assert_ptr_nonnull(strstr(a, ">surface 0xb</text>"));
@@ -301,8 +367,9 @@ START_TEST(compare_gates)
 		 "'p99_ms.pct>0'",
 		 steady, steady);
 	ck_assert_int_eq(fa(args), 0);
-	ck_out_has("  submitted FPS (main surface)");
-	ck_out_has("+0.000       +0.0\n");
+	ck_out_has("  submitted mean FPS (main surface)");
+	/* change % with 3 decimals, as every number */
+	ck_out_has("+0.000     +0.000\n");
 	ck_out_has("  submitted_fps.delta<0");
 	/* 60 Hz by construction: the AFTER value passes a >= 59.9 gate */
 	snprintf(args, sizeof(args), "compare %s %s --fail-if 'submitted_fps.after>=59.9'", steady,
@@ -659,6 +726,278 @@ START_TEST(output_concurrent_one_whole)
 }
 END_TEST
 
+/*
+ * The number after "KEY": in out_text, from the first occurrence of anchor on (NULL: the
+ * start); the case fails when it is not there.
+ */
+static double json_num_after(const char *anchor, const char *key)
+{
+	char k[128];
+	const char *p = anchor ? strstr(out_text, anchor) : out_text;
+
+	ck_assert_msg(p, "stdout lacks [%s]", anchor);
+	snprintf(k, sizeof(k), "\"%s\": ", key);
+	p = strstr(p, k);
+	ck_assert_msg(p, "stdout lacks [%s] after [%s]", k, anchor ? anchor : "");
+	return strtod(p + strlen(k), NULL);
+}
+
+/*
+ * compare --meter A --meter B CAPTURE on fixtures/score/meter_sysfs_120_game_60 (its
+ * generator's comment: a node reading "120" sampled every 250 ms, a 60 Hz game on one
+ * surface, 6 s, the first frame at 1.000069710 s; tick records every 250 ms from 1.25 s to
+ * 7.0 s: 24 ticks). heuristics/README.md: auriya-10fe7c6 polls the node at most every 2 s
+ * from its creation at the first record, so it reads the eBPF ring at the 8 ticks 1.25 ..
+ * 3.0 s and the node (120, sysfs) at the 16 ticks 3.25 .. 7.0 s; auriya-ccafd78 reads the
+ * ring (frames flow throughout) at all 24. Fed by main-surface the ring holds the game's
+ * 60 Hz: the two differ at exactly the 16 sysfs ticks, by source, and by 120 - ~60 FPS.
+ * Time with another source: from 3.25 s to the last tick at 7.0 s (the capture's end) =
+ * 15 x 250 ms = 3.750 s. Graded (ticks at least 1 s after the first record: 2.25 .. 7.0 s,
+ * 20 ticks) against a truth of ~60 FPS: A is ~60 FPS off at its 16 sysfs ticks and ~0 at
+ * 4, MAE ~ 16 * 60 / 20 = 48; B ~0.
+ */
+START_TEST(compare_two_meters)
+{
+	char frc[512], args[1400];
+	double v;
+
+	snprintf(frc, sizeof(frc), "%s/score/meter_sysfs_120_game_60.frc", FIXTURES_BIN_DIR);
+	snprintf(args, sizeof(args),
+		 "compare --meter auriya-10fe7c6 --meter auriya-ccafd78 --tracker main-surface "
+		 "'%s'",
+		 frc);
+	ck_assert_int_eq(fa(args), 0);
+	ck_out_has("  A: tracker main-surface, meter auriya-10fe7c6\n");
+	ck_out_has("  B: tracker main-surface, meter auriya-ccafd78\n");
+	ck_out_has("  ticks                                  24                   24\n");
+	ck_out_has("  sysfs/ebpf/none                    16/8/0               0/24/0\n");
+	ck_out_has("per-tick diff: 16 of 24 ticks differ, 16 with another source, for 3.750 s\n");
+	ck_out_has(" 120.000 sysfs        59.");
+	ck_out_has("  truth: 20 ticks graded, 0 rate changes, 0 freezes, 0 idle ticks\n");
+	snprintf(args, sizeof(args),
+		 "compare --json --meter auriya-10fe7c6 --meter auriya-ccafd78 --tracker "
+		 "main-surface '%s'",
+		 frc);
+	ck_assert_int_eq(fa(args), 0);
+	ck_out_has("\"mode\": \"variants\"");
+	ck_out_has("\"diff\": {\"ticks\": 24, \"ticks_differ\": 16, \"source_differ_ticks\": 16, "
+		   "\"source_differ_ms\": 3750.000, ");
+	ck_out_has("\"before_fps\": 120.000, \"before_source\": \"sysfs\", ");
+	v = json_num_after("\"diff\"", "max_diff_fps");
+	ck_assert_msg(v > 59 && v < 61, "max_diff_fps %f, not 120 - ~60", v);
+	v = json_num_after("\"meter_mae\": {", "before");
+	ck_assert_msg(v > 47 && v < 49, "A's MAE %f, not ~48", v);
+	v = json_num_after("\"meter_mae\": {", "after");
+	ck_assert_msg(v >= 0 && v < 1, "B's MAE %f, not ~0", v);
+	/* the gates: B's error is ~48 FPS lower; 16 ticks differ */
+	snprintf(args, sizeof(args),
+		 "compare --meter auriya-10fe7c6 --meter auriya-ccafd78 --tracker main-surface "
+		 "'%s' --fail-if 'meter_mae.delta>1' --fail-if 'ticks_differ>16' --fail-if "
+		 "'source_differ_ms<3750'",
+		 frc);
+	ck_assert_int_eq(fa(args), 0);
+	ck_out_has("  ticks_differ>16                              16.000  ok\n");
+	snprintf(args, sizeof(args),
+		 "compare --meter auriya-10fe7c6 --meter auriya-ccafd78 --tracker main-surface "
+		 "'%s' --fail-if 'meter_mae.delta<-40' --fail-if 'source_differ_ticks >= 16' "
+		 "--fail-if 'settle_mean_ms.after<5'",
+		 frc);
+	ck_assert_int_eq(fa(args), 1);
+	ck_err_has("gate tripped: meter_mae.delta<-40\n");
+	ck_err_has("gate tripped: source_differ_ticks >= 16\n");
+	/* a constant 60 FPS truth has no rate change: nothing settled, the gate fails */
+	ck_err_has("gate 'settle_mean_ms.after<5' failed: no rate change settled for B (meter "
+		   "auriya-ccafd78)");
+}
+END_TEST
+
+/*
+ * The same fixture: two trackers, one meter (auriya-10fe7c6): the 16 sysfs ticks read the
+ * node whatever the tracker, the 8 eBPF ticks differ (kala's third of the 3-buffer rate
+ * against main-surface's 60), by value only: 8 differ, 0 by source, 0 s. A window of 2 s
+ * from 2 s after the first record (3.00007 .. 5.00007 s) holds the ticks 3.25 .. 5.0 s: 8,
+ * all sysfs for A and eBPF for B with two meters, 7 x 250 ms + 0.07 ms = 1.750 s.
+ * The same meter twice: nothing differs.
+ */
+START_TEST(compare_two_trackers_window)
+{
+	char frc[512], args[1400];
+
+	snprintf(frc, sizeof(frc), "%s/score/meter_sysfs_120_game_60.frc", FIXTURES_BIN_DIR);
+	snprintf(args, sizeof(args), "compare --tracker kala --tracker main-surface '%s'", frc);
+	ck_assert_int_eq(fa(args), 0);
+	ck_out_has("  A: tracker kala, meter auriya-10fe7c6\n");
+	ck_out_has("  B: tracker main-surface, meter auriya-10fe7c6\n");
+	ck_out_has("per-tick diff: 8 of 24 ticks differ, 0 with another source, for 0.000 s\n");
+	snprintf(args, sizeof(args),
+		 "compare --meter auriya-10fe7c6 --meter auriya-ccafd78 --from 2 --to +2 '%s'",
+		 frc);
+	ck_assert_int_eq(fa(args), 0);
+	ck_out_has("  window: 2.000..4.000 s after the first record\n");
+	ck_out_has("per-tick diff: 8 of 8 ticks differ, 8 with another source, for 1.750 s\n");
+	snprintf(args, sizeof(args),
+		 "compare --meter frc-window --meter frc-window '%s' --fail-if 'ticks_differ>0'",
+		 frc);
+	ck_assert_int_eq(fa(args), 0);
+	ck_out_has("per-tick diff: 0 of 24 ticks differ, 0 with another source, for 0.000 s\n");
+}
+END_TEST
+
+/* Every key of the two-variant JSON is documented in REPORT.md ("Compare"). */
+START_TEST(compare_two_meters_json_documented)
+{
+	char frc[512], args[1400], key[64];
+	char *doc = slurp(FIXTURES_SRC_DIR "/../analyzer/REPORT.md", NULL);
+	const char *sec, *p;
+	int keys = 0;
+
+	ck_assert_ptr_nonnull(doc);
+	sec = strstr(doc, "### Two variants on one capture");
+	ck_assert_ptr_nonnull(sec);
+	snprintf(frc, sizeof(frc), "%s/score/meter_sysfs_120_game_60.frc", FIXTURES_BIN_DIR);
+	snprintf(args, sizeof(args),
+		 "compare --json --meter auriya-10fe7c6 --meter auriya-ccafd78 '%s' --fail-if "
+		 "'meter_mae>1'",
+		 frc);
+	ck_assert_int_eq(fa(args), 0);
+	for (p = out_text; (p = strchr(p, '"'));) {
+		const char *q = strchr(p + 1, '"');
+		char bt[80];
+
+		ck_assert_ptr_nonnull(q);
+		if (q[1] == ':' && (size_t)(q - p - 1) < sizeof(key)) {
+			snprintf(key, sizeof(key), "%.*s", (int)(q - p - 1), p + 1);
+			snprintf(bt, sizeof(bt), "`%s`", key);
+			/* a metric name stands for METRIC; the rest must be named in the section */
+			ck_assert_msg(strstr(sec, bt) || !strcmp(key, "frameanalyze_compare"),
+				      "JSON key '%s' not in REPORT.md's two-variant section", key);
+			keys++;
+		}
+		p = q + 1;
+	}
+	ck_assert_int_gt(keys, 60);
+	free(doc);
+}
+END_TEST
+
+/*
+ * Usage errors of the one-capture form: two meters (or trackers) with two captures, one
+ * capture without two variants, a third --meter, a field on a pair number, a metric of the
+ * two-capture form; a truncated capture is warned about (--strict: exit 1); -o never
+ * writes over the capture.
+ */
+START_TEST(compare_two_meters_usage)
+{
+	static const struct {
+		const char *args, *err;
+	} bad[] = {
+	    {"--meter auriya-10fe7c6 --meter auriya-ccafd78 F F",
+	     "--meter given twice with two captures: two meters compare two variants of ONE "
+	     "capture (compare --meter A --meter B CAPTURE)"},
+	    {"--tracker kala --tracker surface F F", "--tracker given twice with two captures"},
+	    {"F", "one capture: give two --meter (or two --tracker) to compare two variants"},
+	    {"--meter frc-window F", "one capture: give two --meter"},
+	    {"--meter frc-window --meter frc-window --meter auriya-ccafd78 F",
+	     "--meter given three times"},
+	    {"--meter frc-window --meter auriya-ccafd78 F --fail-if 'ticks_differ.delta>0'",
+	     "'ticks_differ' is one number for the two variants: no .after, .delta, .pct"},
+	    {"--meter frc-window --meter auriya-ccafd78 F --fail-if 'submitted_fps>0'",
+	     "unknown metric 'submitted_fps' (known: meter_fps, meter_none, meter_mae, "},
+	    {"--meter frc-window --meter nope F", "--meter: unknown meter 'nope'"},
+	};
+	char frc[512], args[2400], cut[512];
+	char *bytes;
+	size_t n;
+	FILE *f;
+
+	snprintf(frc, sizeof(frc), "%s/score/meter_sysfs_120_game_60.frc", FIXTURES_BIN_DIR);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		char a[600], *at;
+
+		snprintf(a, sizeof(a), "%s", bad[i].args);
+		snprintf(args, sizeof(args), "compare");
+		for (char *tok = strtok_r(a, " ", &at); tok; tok = strtok_r(NULL, " ", &at))
+			snprintf(args + strlen(args), sizeof(args) - strlen(args), " %s",
+				 strcmp(tok, "F") ? tok : frc);
+		ck_assert_msg(fa(args) == 2, "accepted: %s", args);
+		ck_err_has(bad[i].err);
+		ck_assert_str_eq(out_text, "");
+	}
+	/* -o the capture itself: refused, the capture untouched */
+	bytes = slurp(frc, &n);
+	ck_assert_ptr_nonnull(bytes);
+	snprintf(args, sizeof(args),
+		 "compare --meter frc-window --meter auriya-ccafd78 '%s' -o '%s' --force", frc,
+		 frc);
+	ck_assert_int_ne(fa(args), 0);
+	{
+		size_t n2;
+		char *again = slurp(frc, &n2);
+
+		ck_assert(again && n2 == n && !memcmp(again, bytes, n));
+		free(again);
+	}
+	/* a truncated capture: the first half */
+	snprintf(cut, sizeof(cut), "%s", path("cut.frc"));
+	f = fopen(cut, "wb");
+	ck_assert_ptr_nonnull(f);
+	ck_assert_uint_eq(fwrite(bytes, 1, n / 2, f), n / 2);
+	ck_assert_int_eq(fclose(f), 0);
+	free(bytes);
+	snprintf(args, sizeof(args), "compare --meter frc-window --meter auriya-ccafd78 '%s'", cut);
+	ck_assert_int_eq(fa(args), 0);
+	ck_err_has(": truncated; compared up to the damage\n");
+	snprintf(args, sizeof(args),
+		 "compare --strict --meter frc-window --meter auriya-ccafd78 '%s'", cut);
+	ck_assert_int_eq(fa(args), 1);
+	ck_err_has("(--strict: failing)");
+	/* the page: self-contained, the gate's text escaped */
+	snprintf(args, sizeof(args),
+		 "compare --html --meter auriya-10fe7c6 --meter auriya-ccafd78 '%s' --fail-if "
+		 "'ticks_differ>100'",
+		 frc);
+	ck_assert_int_eq(fa(args), 0);
+	ck_assert(!strncmp(out_text, "<!DOCTYPE html>", 15));
+	ck_assert_ptr_null(strstr(out_text, "<script"));
+	ck_out_has("<p id=\"diff\">16 of 24 ticks differ, 16 with another source, for 3.750 s</p>");
+	ck_out_has("<td>ticks_differ&gt;100</td>");
+}
+END_TEST
+
+/*
+ * The README's "Which tracker and meter?" quotes lines of compare's output on the meter
+ * fixture: each must be a line of what the command prints today (the command is the one
+ * the README shows).
+ */
+START_TEST(compare_two_meters_readme_lines)
+{
+	char *doc = slurp(FIXTURES_SRC_DIR "/../README.md", NULL);
+	char args[1400], line[400];
+	const char *blk, *end, *p;
+	int lines = 0;
+
+	ck_assert_ptr_nonnull(doc);
+	blk = strstr(doc, "$ frameanalyze compare --meter auriya-10fe7c6 --meter auriya-ccafd78 "
+			  "--tracker main-surface \\\n");
+	ck_assert_ptr_nonnull(blk);
+	end = strstr(blk, "```");
+	ck_assert_ptr_nonnull(end);
+	snprintf(args, sizeof(args),
+		 "compare --meter auriya-10fe7c6 --meter auriya-ccafd78 --tracker main-surface "
+		 "'%s/score/meter_sysfs_120_game_60.frc' --fail-if 'meter_mae.delta>1'",
+		 FIXTURES_BIN_DIR);
+	ck_assert_int_eq(fa(args), 0);
+	p = strchr(strchr(blk, '\n') + 1, '\n') + 1; /* past the command's two lines */
+	for (const char *nl; p < end && (nl = strchr(p, '\n')); p = nl + 1) {
+		snprintf(line, sizeof(line), "\n%.*s\n", (int)(nl - p), p);
+		ck_assert_msg(strstr(out_text, line), "README line not printed: [%s]", line);
+		lines++;
+	}
+	ck_assert_int_ge(lines, 5);
+	free(doc);
+}
+END_TEST
+
 int main(int argc, char **argv)
 {
 	const struct {
@@ -667,11 +1006,17 @@ int main(int argc, char **argv)
 	} cases[] = {
 	    FRC_CASE("submissions_two_surfaces", submissions_two_surfaces),
 	    FRC_CASE("verdict_triple_buffered", verdict_triple_buffered),
+	    FRC_CASE("one_window_definition", one_window_definition),
 	    FRC_CASE("html_deterministic_selfcontained", html_deterministic_selfcontained),
 	    FRC_CASE("html_unwritable_output", html_unwritable_output),
 	    FRC_CASE("perfetto_usage_and_errors", perfetto_usage_and_errors),
 	    FRC_CASE("compare_gates", compare_gates),
 	    FRC_CASE("compare_no_data_fails", compare_no_data_fails),
+	    FRC_CASE("compare_two_meters", compare_two_meters),
+	    FRC_CASE("compare_two_trackers_window", compare_two_trackers_window),
+	    FRC_CASE("compare_two_meters_json_documented", compare_two_meters_json_documented),
+	    FRC_CASE("compare_two_meters_usage", compare_two_meters_usage),
+	    FRC_CASE("compare_two_meters_readme_lines", compare_two_meters_readme_lines),
 	    FRC_CASE("fidelity_only_recorded_tracker", fidelity_only_recorded_tracker),
 	    FRC_CASE("html_janks_one_meaning", html_janks_one_meaning),
 	    FRC_CASE("report_batch_anomalies", report_batch_anomalies),

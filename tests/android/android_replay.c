@@ -129,8 +129,10 @@ static int gen_next(struct gen *g, struct frc_record *r)
 	switch (best) {
 	case S_FRAME_A:
 		r->type = FRC_FRAME;
-		r->u.frame = (struct frc_frame){PID_A, PID_A + 7,
-						0x7f3a000000ull + (g->frames_a % 3) * 0x5000, 0};
+		r->u.frame =
+		    (struct frc_frame){.pid = PID_A,
+				       .tid = PID_A + 7,
+				       .buffer = 0x7f3a000000ull + (g->frames_a % 3) * 0x5000};
 		g->frames_a++;
 		g->next[best] = g->frames_a == FRAMES_A
 				    ? UINT64_MAX
@@ -138,8 +140,10 @@ static int gen_next(struct gen *g, struct frc_record *r)
 		break;
 	case S_FRAME_B:
 		r->type = FRC_FRAME;
-		r->u.frame = (struct frc_frame){PID_B, PID_B + 3,
-						0x7f4b000000ull + (g->frames_b % 2) * 0x3000, 0};
+		r->u.frame =
+		    (struct frc_frame){.pid = PID_B,
+				       .tid = PID_B + 3,
+				       .buffer = 0x7f4b000000ull + (g->frames_b % 2) * 0x3000};
 		g->frames_b++;
 		if (g->frames_b == FRAMES_B) {
 			g->next[best] = UINT64_MAX;

@@ -17,7 +17,9 @@
 #   killed      framerec died of SIGKILL; the capture reads back `truncated` with >= 1 chunk;
 #               its frames are a prefix of the truth call for call, holding every call made
 #               more than 1 s (10 flush periods) before the kill
-#   doctor      exit 0, every line PASS but `sysfs` (no display node in the guest: WARN)
+#   identity    frames, and one surface value and one value per buffer in the capture
+#   doctor      exit 0, every line PASS but `sysfs` (no display node in the guest: WARN) and
+#               `display` (no dumpsys in the guest: WARN)
 #   pac_bti     the guest CPU has PAC and BTI; each pac_* run's probed entry instruction
 #               (its capture's symbol.offset in its LIBGUI) is paciasp or bti c; the game
 #               mapped that library's code BTI-guarded (smaps VmFlags "bt")
@@ -75,11 +77,13 @@ opt() {
 mangled() {
 	case $1 in
 	hook) echo _ZN7android7Surface16hook_queueBufferEP13ANativeWindowP19ANativeWindowBufferi ;;
-	internal) echo _ZN7android7Surface19queueBufferInternalEP19ANativeWindowBufferiPNS_24SurfaceQueueBufferOutputE ;;
+	internal) echo _ZN7android7Surface19queueBufferInternalEP13ANativeWindowP19ANativeWindowBufferi ;;
+	deprecated) echo _ZN7android7Surface27hook_queueBuffer_DEPRECATEDEP13ANativeWindowP19ANativeWindowBuffer ;;
 	legacy) echo _ZN7android7Surface11queueBufferEP19ANativeWindowBufferi ;;
 	output) echo _ZN7android7Surface11queueBufferEP19ANativeWindowBufferiPNS_24SurfaceQueueBufferOutputE ;;
-	sp) echo _ZN7android7Surface11queueBufferERKNS_2spINS_13GraphicBufferEEERKNS1_INS_5FenceEEE ;;
-	sp_output) echo _ZN7android7Surface11queueBufferERKNS_2spINS_13GraphicBufferEEERKNS1_INS_5FenceEEEPNS_24SurfaceQueueBufferOutputE ;;
+	sp) echo _ZN7android7Surface11queueBufferERKNS_2spINS_13GraphicBufferEEERKNS1_INS_5FenceEEEPNS_24SurfaceQueueBufferOutputE ;;
+	sp_input) echo _ZN7android7Surface11queueBufferERKNS_2spINS_13GraphicBufferEEERKNS_23SurfaceQueueBufferInputEPNS_24SurfaceQueueBufferOutputE ;;
+	impl) echo _ZN7android7Surface15queueBufferImplERKNS_2spINS_13GraphicBufferEEERKNS1_INS_5FenceEEEPKNS_23SurfaceQueueBufferInputEPNS_24SurfaceQueueBufferOutputE ;;
 	batch) echo _ZN7android7Surface12queueBuffersERKNSt3__16vectorINS0_17BatchQueuedBufferENS1_9allocatorIS3_EEEEPNS2_INS_24SurfaceQueueBufferOutputENS4_IS9_EEEE ;;
 	*) echo "$1" ;; # already mangled
 	esac
@@ -209,7 +213,8 @@ check_doctor() {
 	done
 	grep -q '^PASS  kernel .* aarch64 ' "$out/doctor.txt" || fail "doctor: the kernel is not aarch64"
 	grep -q '^WARN  sysfs ' "$out/doctor.txt" || fail "doctor: expected WARN for the absent sysfs node"
-	other=$(grep -Ev '^(PASS|WARN  sysfs |doctor: )' "$out/doctor.txt")
+	grep -q '^WARN  display ' "$out/doctor.txt" || fail "doctor: expected WARN for the absent dumpsys"
+	other=$(grep -Ev '^(PASS|WARN  sysfs |WARN  display |doctor: )' "$out/doctor.txt")
 	[ -z "$other" ] || fail "doctor: unexpected line(s): $other"
 }
 
@@ -288,7 +293,21 @@ check_transfer_damaged() {
 	done
 }
 
+# identity: a frames check, and the capture names the one Surface by one value (the truth's
+# ANativeWindow*) and each buffer by one value (as many as the game's --buffers): the entry
+# points it went through (a static hook, members, sp overloads, the batch path) record the
+# canonical pointers on arm64 too (recorder/README.md, "Canonical identities").
+check_identity() {
+	check_frames
+	want=$(opt --buffers $(game_opts))
+	set -- $(awk '$1 == "frame" { if (!($6 in s)) ns++; s[$6] = 1; if (!($5 in b)) nb++; b[$5] = 1 }
+		END { print ns + 0, nb + 0 }' "$work/export.txt")
+	[ "$1" -eq 1 ] || fail "$1 surface values in the capture: one Surface was queued"
+	[ "$2" -eq "${want:-3}" ] || fail "$2 buffer values in the capture, the game rotates ${want:-3}"
+	echo "one surface value, $2 buffer values, whatever the entry point"
+}
+
 case $check in
-frames | accounting | killed | doctor | pac_bti | transfer_damaged | checks_catch_errors) "check_$check" ;;
+frames | accounting | killed | identity | doctor | pac_bti | transfer_damaged | checks_catch_errors) "check_$check" ;;
 *) fail "unknown check '$check'" ;;
 esac

@@ -2,20 +2,23 @@
 # SPDX-License-Identifier: MIT
 """Write future_v1_9.frc: a capture from a writer of a later minor (1.9), built from
 format/FORMAT.md alone (not with libfrc_format), with what FORMAT.md 9 lets a later minor
-add: a record type this reader does not know (type 9, "gizmo"; 7 is the
-surface column, 8 left free), one more field in every
-footer index entry, per-type totals up to type 9, and a footer field after max_ktime.
+add: a record type this reader does not know (type 40, "gizmo"; 7 and 8 are entries
+without records, 9 and 11..13 the display records, 10 the timestamp column, the types between left to later minors), one
+more field in every footer index entry, per-type totals up to type 40, and a footer field
+after max_ktime.
 
 usage: tests/format/gen_future.py OUT.frc      (needs the zstd CLI)
 
 Expected when today's reader reads it (test_format future_minor_capture): status complete,
-the records below in this order, 3 entries of type 9 counted as unknown.
+the records below in this order, 3 entries of type 40 counted as unknown.
 """
 import os
 import struct
 import subprocess
 import sys
 import tempfile
+
+GIZMO = 40  # a record type no 1.1 reader knows
 
 
 def crc32c(data, crc=0):
@@ -77,9 +80,9 @@ def main(out):
                  varint(1) + varint(0x10) + varint(1) + varint(8) + varint(1))
     gizmo = lambda t, extra: varint(t) + extra
     chunks = [
-        ([entry(9, gizmo(500, b"\x01\x02")), entry(1, frame_run), entry(6, varint(1100)),
-          entry(9, gizmo(1200, b""))], 4, 1, 500, 1200),
-        ([entry(5, varint(4000) + varint(7)), entry(9, gizmo(5000, b"xyz"))], 2, 0, 4000,
+        ([entry(GIZMO, gizmo(500, b"\x01\x02")), entry(1, frame_run), entry(6, varint(1100)),
+          entry(GIZMO, gizmo(1200, b""))], 4, 1, 500, 1200),
+        ([entry(5, varint(4000) + varint(7)), entry(GIZMO, gizmo(5000, b"xyz"))], 2, 0, 4000,
          5000),
     ]
     f = bytearray(skippable(0x184D2A5A, hp))
@@ -97,8 +100,8 @@ def main(out):
         index += (varint(off - prev_off) + varint(nrec) + varint(frames) +
                   varint(zigzag(tmin - prev_min)) + varint(tmax - tmin) + varint(len(body)))
         prev_off, prev_min = off, tmin
-    # types 1..9: frame, sysfs, drops, attach, exit, tick, surface columns, (8), gizmo
-    by_type = [1, 0, 0, 0, 1, 1, 0, 0, 3]
+    # types 1..40: frame, sysfs, drops, attach, exit, tick, the rest 0 but gizmo's
+    by_type = [1, 0, 0, 0, 1, 1] + [0] * (GIZMO - 7) + [3]
     fp = (b"FRCI" + varint(len(chunks)) + varint(6) + index + varint(6) + varint(len(by_type)) +
           b"".join(varint(n) for n in by_type) + varint(500) + varint(5000) +
           varint(42))  # a footer field a later minor appended after max_ktime

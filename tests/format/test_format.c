@@ -107,7 +107,9 @@ static void rec_assert_eq(const struct frc_record *a, const struct frc_record *b
 		ck_assert_msg(a->u.frame.pid == b->u.frame.pid &&
 				  a->u.frame.tid == b->u.frame.tid &&
 				  a->u.frame.buffer == b->u.frame.buffer &&
-				  a->u.frame.surface == b->u.frame.surface,
+				  a->u.frame.surface == b->u.frame.surface &&
+				  a->u.frame.has_timestamp == b->u.frame.has_timestamp &&
+				  a->u.frame.timestamp == b->u.frame.timestamp,
 			      "record %zu: frame differs", i);
 		break;
 	case FRC_SYSFS:
@@ -132,6 +134,26 @@ static void rec_assert_eq(const struct frc_record *a, const struct frc_record *b
 		ck_assert_int_eq(a->u.tick.has_result, b->u.tick.has_result);
 		ck_assert_uint_eq(a->u.tick.source, b->u.tick.source);
 		ck_assert(a->u.tick.fps_micro == b->u.tick.fps_micro);
+		break;
+	case FRC_LAYER:
+		ck_assert_uint_eq(a->u.layer.id, b->u.layer.id);
+		ck_assert_int_eq(a->u.layer.gone, b->u.layer.gone);
+		ck_assert_uint_eq(a->u.layer.len, b->u.layer.len);
+		ck_assert_str_eq(a->u.layer.name, b->u.layer.name);
+		break;
+	case FRC_PRESENT:
+		ck_assert_msg(a->u.present.layer == b->u.present.layer &&
+				  a->u.present.desired == b->u.present.desired &&
+				  a->u.present.actual == b->u.present.actual &&
+				  a->u.present.ready == b->u.present.ready,
+			      "record %zu: present differs", i);
+		break;
+	case FRC_VSYNC:
+		ck_assert(a->u.vsync.period_ns == b->u.vsync.period_ns);
+		break;
+	case FRC_PRESENT_GAP:
+		ck_assert(a->u.gap.layer == b->u.gap.layer && a->u.gap.before == b->u.gap.before &&
+			  a->u.gap.after == b->u.gap.after);
 		break;
 	}
 }
@@ -1486,6 +1508,9 @@ static const char canonical[] =
     "frame 1000000000 4242 4301 0xb400007a1c2e3000 0xb400007a0c001000\n"
     "frame 1016666667 4242 4301 0xb400007a1c2e5000 0xb400007a0c001000\n"
     "frame 1016666667 77 78 0x0 0x0\n"
+    "frame 1016666668 4242 4301 0xb400007a1c2e3000 0xb400007a0c001000 1033333334\n"
+    "frame 1016666668 4242 4301 0xb400007a1c2e5000 0xb400007a0c001000 -9223372036854775808\n"
+    "frame 1016666669 77 78 0x0 0x0 9223372036854775807\n"
     "sysfs 1040000000 \"60\\n\"\n"
     "sysfs 1040000001 \"\"\n"
     "sysfs 1040000002 \"\\x00\\x01\\\\\\\" \\xff\"\n"
@@ -1573,6 +1598,14 @@ static const struct {
 	const char *text, *err;
 } bad_texts[] = {
     {"frobnicate 1\n", "IN:1:1: unknown record type 'frobnicate'"},
+    {"layer 1 0 new x\n", "IN:1:9: LAYER: ids start at 1"},
+    {"layer 1 1 maybe x\n", "IN:1:11: expected new or gone"},
+    {"layer 1 1 new\n", "IN:1:14: NAME must be 1..255 bytes without \\x00"},
+    {"present 1 1 2 3\n", "IN:1:16: expected READY"},
+    {"present 1 1 9223372036854775808 0 0\n",
+     "IN:1:13: DESIRED out of range (max 9223372036854775807)"},
+    {"present 1 1 2 3 x\n", "IN:1:17: READY: expected a decimal digit"},
+    {"vsync 1 -5\n", "IN:1:9: PERIOD_NS: expected a decimal digit"},
     {"frame 1 2 3\n", "IN:1:12: expected BUFFER (0x...)"},
     {"frame 1 2 3 4\n", "IN:1:13: BUFFER: expected 0x followed by hex digits"},
     {"frame 1 2 3 0x12345678901234567\n", "IN:1:13: BUFFER out of range (more than 16 hex digits)"},
@@ -1582,6 +1615,11 @@ static const struct {
     {"frame 1 2 3 0x1 0x12345678901234567\n",
      "IN:1:17: SURFACE out of range (more than 16 hex digits)"},
     {"frame 1 2 3 0x1 0x2 extra\n", "IN:1:21: unexpected text after the record"},
+    {"frame 1 2 3 0x1 0x2 -\n", "IN:1:22: TIMESTAMP: expected a decimal digit"},
+    {"frame 1 2 3 0x1 0x2 -1x\n", "IN:1:23: TIMESTAMP: expected a decimal digit"},
+    {"frame 1 2 3 0x1 0x2 9223372036854775808\n",
+     "IN:1:21: TIMESTAMP out of range (max 9223372036854775807)"},
+    {"frame 1 2 3 0x1 0x2 5 6\n", "IN:1:23: unexpected text after the record"},
     {"frame 18446744073709551616 1 1 0x1\n",
      "IN:1:7: KTIME_NS out of range (max 18446744073709551615)"},
     {"exit 1 4294967296\n", "IN:1:8: PID out of range (max 4294967295)"},
@@ -2012,15 +2050,27 @@ END_TEST
  */
 START_TEST(type_table)
 {
-	static const char *const names[] = {NULL,     "frame", "sysfs", "drops",
-					    "attach", "exit",  "tick"};
+	static const char *const names[] = {
+	    NULL,      "frame", "sysfs",      "drops", "attach",
+	    "exit",    "tick",	NULL,	      NULL, /* 7, 8: entries without a record of their own
+						     */
+	    "layer",   NULL,			    /* 10: the timestamp column */
+	    "present", "vsync", "present_gap"};
 	struct frc_record in[32];
 	size_t n = sample(in);
 
-	ck_assert_uint_eq(FRC_TYPE_MAX, 6);
+	ck_assert_uint_eq(FRC_TYPE_MAX, 13);
+	ck_assert_ptr_null(frc_type_ops(7));
+	ck_assert_ptr_null(frc_type_ops(8));
+	ck_assert(!frc_type_listed(7, 5));
+	ck_assert(frc_type_listed(FRC_TICK, 0));   /* 1.1's first six: always listed */
+	ck_assert(!frc_type_listed(FRC_LAYER, 0)); /* later ones: when a capture holds some */
+	ck_assert(frc_type_listed(FRC_LAYER, 1));
 	for (unsigned t = 1; t <= FRC_TYPE_MAX; t++) {
 		const struct frc_type_ops *ops = frc_type_ops(t);
 
+		if (t == 7 || t == 8 || t == 10)
+			continue;
 		ck_assert_str_eq(frc_type_name(t), names[t]);
 		ck_assert_ptr_nonnull(ops);
 		ck_assert_uint_eq(ops->type, t);
@@ -2316,6 +2366,114 @@ START_TEST(anomalies_damaged)
 }
 END_TEST
 
+static struct frc_record layer_rec(uint64_t t, uint32_t id, const char *name)
+{
+	struct frc_record r = {.type = FRC_LAYER, .ktime_ns = t};
+
+	r.u.layer.id = id;
+	r.u.layer.gone = name == NULL;
+	if (name) {
+		r.u.layer.len = (uint16_t)strlen(name);
+		memcpy(r.u.layer.name, name, r.u.layer.len + 1);
+	}
+	return r;
+}
+
+static struct frc_record present_rec(uint64_t t, uint32_t layer, int64_t d, int64_t a, int64_t r)
+{
+	struct frc_record x = {.type = FRC_PRESENT, .ktime_ns = t};
+
+	x.u.present = (struct frc_present){layer, d, a, r};
+	return x;
+}
+
+/*
+ * Display capture (FORMAT.md 4.8): layers, present rows (an invalid -1 fence, times far
+ * from the poll's, the int64 extremes), vsync periods and gaps round-trip through the
+ * writer and reader and the text form; a present row's bytes are FORMAT.md's example.
+ */
+START_TEST(display_records_roundtrip)
+{
+	struct frc_record in[9], out[12], one;
+	size_t n = 0;
+
+	in[n++] = layer_rec(1000, 1, "SurfaceView - com.pkg/com.pkg.Act#0");
+	in[n].type = FRC_VSYNC, in[n].ktime_ns = 1000, in[n++].u.vsync.period_ns = 16666666;
+	in[n++] = present_rec(500000000, 1, 480000000, 496666666, 481000000);
+	in[n++] = present_rec(500000001, 1, 490000000, -1, -1);
+	in[n++] = present_rec(500000002, 1, INT64_MAX, INT64_MIN, 0);
+	in[n].type = FRC_PRESENT_GAP, in[n].ktime_ns = 2000000000;
+	in[n++].u.gap = (struct frc_present_gap){1, 496666666, 1996666666};
+	in[n].type = FRC_PRESENT_GAP, in[n].ktime_ns = 2000000001;
+	in[n++].u.gap = (struct frc_present_gap){1, 0, 0};
+	in[n++] = layer_rec(3000000000, 1, NULL);
+	in[n++] = layer_rec(3000000000, 2, "SurfaceView[com.pkg/com.pkg.Act](BLAST)#1234");
+
+	struct capture c = write_capture(in, n, (const size_t[]){4, 5, 0}, NULL, 1);
+	struct frc_reader_stats st;
+	frc_reader *r = NULL;
+
+	ck_assert_int_eq(frc_reader_open_mem(&r, c.p, c.len, "mem.frc"), 0);
+	ck_assert_uint_eq(read_all(r, out, 12), n);
+	for (size_t i = 0; i < n; i++)
+		rec_assert_eq(&in[i], &out[i], i);
+	frc_reader_stats(r, &st);
+	ck_assert_str_eq(frc_status_name(st.status), "complete");
+	ck_assert_uint_eq(st.by_type[FRC_LAYER], 3);
+	ck_assert_uint_eq(st.by_type[FRC_PRESENT], 3);
+	ck_assert_uint_eq(st.by_type[FRC_VSYNC], 1);
+	ck_assert_uint_eq(st.by_type[FRC_PRESENT_GAP], 2);
+	ck_assert_uint_eq(st.unknown, 0);
+	frc_reader_close(r);
+	capture_free(&c);
+
+	/* FORMAT.md 4.8's example: present at ktime 1000, layer 1, desired 900 (zigzag(-100)
+	 * = 199), actual 1100 (zigzag(200) = 400), ready 905 (zigzag(5) = 10). */
+	static const uint8_t want[] = {0x0b, 0x08, 0xe8, 0x07, 0x01, 0xc7, 0x01, 0x90, 0x03, 0x0a};
+	uint8_t body[64];
+
+	one = present_rec(1000, 1, 900, 1100, 905);
+	c = write_capture(&one, 1, NULL, NULL, 1);
+	ck_assert_uint_eq(first_body(&c, body, sizeof(body)), sizeof(want));
+	ck_assert(!memcmp(body, want, sizeof(want)));
+	capture_free(&c);
+
+	/* What the writer refuses: layer id 0, a gone layer with a name, a new one without. */
+	struct frc_record bad[3] = {layer_rec(1, 0, "x"), layer_rec(1, 3, "x"),
+				    layer_rec(1, 3, NULL)};
+	bad[1].u.layer.gone = true;
+	bad[2].u.layer.gone = false;
+	for (int k = 0; k < 3; k++) {
+		int fd = memfd_create("d", MFD_CLOEXEC);
+		frc_writer *w = NULL;
+
+		ck_assert_int_eq(frc_writer_open_fd(&w, fd, "d.frc", NULL, 0, NULL), 0);
+		ck_assert_int_eq(frc_writer_append(w, &bad[k]), FRC_EINVAL);
+		frc_writer_free(w);
+		close(fd);
+	}
+}
+END_TEST
+
+/* The text form of the display records, canonical both ways; hostile lines refused. */
+START_TEST(display_records_text)
+{
+	static const char text[] = "layer 1000 1 new SurfaceView - com.pkg/com.pkg.Act#0\n"
+				   "vsync 1000 8333333\n"
+				   "present 500000000 1 480000000 488333333 480001000\n"
+				   "present 500000001 1 490000000 -1 -1\n"
+				   "present_gap 2000000000 1 488333333 0\n"
+				   "layer 3000000000 1 gone\n";
+	char *got;
+
+	text_dir();
+	got = text_roundtrip(text);
+	ck_assert_str_eq(got, text);
+	free(got);
+	text_dir_rm();
+}
+END_TEST
+
 /* The text form: a 4th drops field only when not 0, so older texts stay canonical. */
 START_TEST(anomalies_text)
 {
@@ -2376,6 +2534,72 @@ START_TEST(surfaces_roundtrip)
 	ck_assert_uint_eq(st.unknown, 0);
 	ck_assert_uint_eq(st.by_type[FRC_FRAME], N);
 	frc_reader_close(r);
+	capture_free(&c);
+	free(in);
+	free(out);
+}
+END_TEST
+
+/*
+ * Frame timestamps (FORMAT.md 4.7: the timestamp column, entry type 10, before the surface
+ * column): runs with and without them, the extremes, several chunks, come back exactly;
+ * the text form carries them (export, import: the same bytes); the entry of two frames,
+ * the second with timestamp 5000, is 0a 06 | 02 01 01 01 90 4e, and it comes before the
+ * surface column.
+ */
+START_TEST(timestamps_roundtrip)
+{
+	enum { N = 3000 };
+	static const int64_t odd[] = {INT64_MIN, INT64_MAX, 0, -1, 1};
+	struct frc_record *in = calloc(N, sizeof(*in)), *out = calloc(N, sizeof(*out)), two[2];
+	static const uint8_t want[] = {0x0a, 0x06, 0x02, 0x01, 0x01, 0x01, 0x90, 0x4e};
+	struct frc_reader_stats st;
+	frc_reader *r = NULL;
+	struct capture c;
+	uint8_t body[256];
+	size_t nts = 0;
+
+	ck_assert_ptr_nonnull(in);
+	ck_assert_ptr_nonnull(out);
+	for (size_t i = 0; i < N; i++) {
+		in[i] = frame(1000000 + i * 1000, 77, 78, 0x7000 + (i % 3) * 0x100);
+		in[i].u.frame.surface = i < 2000 ? 0x5000 : 0;
+		/* pairs of a batch call, 4 ms apart; none in 1000..1999 */
+		if ((i < 1000 || i >= 2000) && i % 5 >= 3) {
+			in[i].u.frame.has_timestamp = true;
+			in[i].u.frame.timestamp = (int64_t)in[i].ktime_ns + (i % 5 == 4) * 4000000;
+		}
+		if (i >= 2990) {
+			in[i].u.frame.has_timestamp = true;
+			in[i].u.frame.timestamp = odd[i % 5];
+		}
+		nts += in[i].u.frame.has_timestamp;
+	}
+	c = write_capture(in, N, (const size_t[]){900, 1400, 0}, NULL, 1);
+	ck_assert_int_eq(frc_reader_open_mem(&r, c.p, c.len, "mem.frc"), 0);
+	ck_assert_uint_eq(read_all(r, out, N), N);
+	for (size_t i = 0; i < N; i++)
+		rec_assert_eq(&in[i], &out[i], i);
+	frc_reader_stats(r, &st);
+	ck_assert_int_eq(st.status, FRC_STATUS_COMPLETE);
+	ck_assert_uint_eq(st.unknown, 0);
+	ck_assert_uint_eq(st.timestamped, nts);
+	frc_reader_close(r);
+	capture_free(&c);
+
+	two[0] = frame(1000, 1, 2, 0x10);
+	two[1] = frame(2000, 1, 2, 0x10);
+	two[1].u.frame.has_timestamp = true;
+	two[1].u.frame.timestamp = 5000;
+	c = write_capture(two, 2, NULL, NULL, 1);
+	ck_assert_uint_ge(first_body(&c, body, sizeof(body)), sizeof(want));
+	ck_assert(!memcmp(body, want, sizeof(want)));
+	capture_free(&c);
+	two[0].u.frame.surface = two[1].u.frame.surface = 0x40;
+	c = write_capture(two, 2, NULL, NULL, 1);
+	ck_assert_uint_ge(first_body(&c, body, sizeof(body)), sizeof(want) + 2);
+	ck_assert(!memcmp(body, want, sizeof(want)));
+	ck_assert_uint_eq(body[sizeof(want)], 0x07); /* then the surface column */
 	capture_free(&c);
 	free(in);
 	free(out);
@@ -2444,9 +2668,9 @@ END_TEST
 
 /*
  * A capture of a later minor (1.9), written from FORMAT.md by tests/format/gen_future.py
- * (not by libfrc_format): a record type 9 this reader does not know, a 6th field in each
- * index entry, 9 per-type totals and a trailing footer field. Today's reader reads it
- * complete, counts the 3 type-9 entries as unknown, and delivers the rest exactly.
+ * (not by libfrc_format): a record type 40 this reader does not know, a 6th field in each
+ * index entry, 40 per-type totals and a trailing footer field. Today's reader reads it
+ * complete, counts the 3 type-40 entries as unknown, and delivers the rest exactly.
  */
 START_TEST(future_minor_capture)
 {
@@ -2642,6 +2866,7 @@ int main(int argc, char **argv)
 	    FRC_CASE("text_import_header_limit", text_import_header_limit, 10),
 	    FRC_CASE("foreign_encoder_choices", foreign_encoder_choices, 10),
 	    FRC_CASE("surfaces_roundtrip", surfaces_roundtrip, 30),
+	    FRC_CASE("timestamps_roundtrip", timestamps_roundtrip, 30),
 	    FRC_CASE("surfaces_damaged_column", surfaces_damaged_column, 10),
 	    FRC_CASE("surfaces_foreign_capture", surfaces_foreign_capture, 10),
 	    FRC_CASE("anomalies_roundtrip", anomalies_roundtrip, 10),
@@ -2652,6 +2877,8 @@ int main(int argc, char **argv)
 	    FRC_CASE("spliced_recordings_corrupt", spliced_recordings_corrupt, 10),
 	    FRC_CASE("chunk_record_limit", chunk_record_limit, 60),
 	    FRC_CASE("type_table", type_table, 10),
+	    FRC_CASE("display_records_roundtrip", display_records_roundtrip, 10),
+	    FRC_CASE("display_records_text", display_records_text, 10),
 	    FRC_CASE("crc32c_paths", crc32c_paths, 30),
 	};
 

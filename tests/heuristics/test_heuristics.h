@@ -8,6 +8,7 @@ void add_tracker_cases(Suite *s);
 void add_meter_cases(Suite *s);
 void add_pipeline_cases(Suite *s);
 void add_variant_cases(Suite *s);
+void add_meter_kind_cases(Suite *s);
 
 /*
  * Adds a case named `name` holding the one test function `fn`. Check's default 4 s is too

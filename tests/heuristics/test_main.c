@@ -24,6 +24,7 @@ int main(int argc, char **argv)
 	add_meter_cases(s);
 	add_pipeline_cases(s);
 	add_variant_cases(s);
+	add_meter_kind_cases(s);
 	sr = srunner_create(s);
 	srunner_run(sr, NULL, argv[1], CK_NORMAL);
 	run = srunner_ntests_run(sr);

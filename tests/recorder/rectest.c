@@ -26,16 +26,22 @@
 
 #include "rectest.h"
 
-const char *const variant_name[6] = {"hook", "internal", "legacy", "output", "sp", "sp_output"};
-const char *const variant_symbol[6] = {
+const char *const variant_name[N_VARIANTS] = {"hook",	"internal", "deprecated", "legacy",
+					      "output", "sp",	    "sp_input",	  "impl"};
+const char *const variant_game[N_VARIANTS] = {"hook",	"internal", "deprecated", "legacy",
+					      "output", "sp",	    "sp_input",	  "sp_input"};
+const char *const variant_symbol[N_VARIANTS] = {
     "_ZN7android7Surface16hook_queueBufferEP13ANativeWindowP19ANativeWindowBufferi",
-    "_ZN7android7Surface19queueBufferInternalEP19ANativeWindowBufferiPNS_"
-    "24SurfaceQueueBufferOutputE",
+    "_ZN7android7Surface19queueBufferInternalEP13ANativeWindowP19ANativeWindowBufferi",
+    "_ZN7android7Surface27hook_queueBuffer_DEPRECATEDEP13ANativeWindowP19ANativeWindowBuffer",
     "_ZN7android7Surface11queueBufferEP19ANativeWindowBufferi",
     "_ZN7android7Surface11queueBufferEP19ANativeWindowBufferiPNS_24SurfaceQueueBufferOutputE",
-    "_ZN7android7Surface11queueBufferERKNS_2spINS_13GraphicBufferEEERKNS1_INS_5FenceEEE",
     "_ZN7android7Surface11queueBufferERKNS_2spINS_13GraphicBufferEEERKNS1_INS_5FenceEEEPNS_"
     "24SurfaceQueueBufferOutputE",
+    "_ZN7android7Surface11queueBufferERKNS_2spINS_13GraphicBufferEEERKNS_"
+    "23SurfaceQueueBufferInputEPNS_24SurfaceQueueBufferOutputE",
+    "_ZN7android7Surface15queueBufferImplERKNS_2spINS_13GraphicBufferEEERKNS1_INS_5FenceEEEPKNS_"
+    "23SurfaceQueueBufferInputEPNS_24SurfaceQueueBufferOutputE",
 };
 
 /* ------------------------------------------------------------ scratch files */
@@ -266,7 +272,7 @@ pid_t start_game(const char *argv0, int variant, const char *truth, const char *
 	add(&a, "%s", argv0);
 	add(&a, "--wait-signal");
 	add(&a, "--symbol");
-	add(&a, "%s", variant_name[variant]);
+	add(&a, "%s", variant_game[variant]);
 	add(&a, "--fps");
 	add(&a, "%s", fps);
 	add(&a, "--frames");
@@ -356,9 +362,12 @@ void read_truth(const char *path, struct truth *t)
 	ck_assert_msg(f, "truth file %s: %s", path, strerror(errno));
 	t->n = 0;
 	while (t->n < TRUTH_MAX && fgets(line, sizeof(line), f)) {
-		int got = sscanf(line, "%" SCNu64 " 0x%" SCNx64 " 0x%" SCNx64 " %" SCNu32,
-				 &t->ns[t->n], &t->buf[t->n], &t->surface[t->n], &t->tid[t->n]);
-		ck_assert_msg(got == 4, "truth file %s: bad line %zu: %s", path, t->n + 1, line);
+		int got = sscanf(
+		    line, "%" SCNu64 " 0x%" SCNx64 " 0x%" SCNx64 " %" SCNu32 " %" SCNd64,
+		    &t->ns[t->n], &t->buf[t->n], &t->surface[t->n], &t->tid[t->n], &t->ts[t->n]);
+		ck_assert_msg(got == 4 || got == 5, "truth file %s: bad line %zu: %s", path,
+			      t->n + 1, line);
+		t->has_ts[t->n] = got == 5;
 		t->n++;
 	}
 	ck_assert_msg(feof(f), "truth file %s: more than %d lines", path, TRUTH_MAX);
@@ -394,6 +403,8 @@ void read_capture(const char *path, struct capture *c)
 			o->tid = rec.u.frame.tid;
 			o->value = rec.u.frame.buffer;
 			o->surface = rec.u.frame.surface;
+			o->has_ts = rec.u.frame.has_timestamp;
+			o->ts = rec.u.frame.timestamp;
 			break;
 		case FRC_DROPS:
 			o->value = rec.u.drops.cumulative;
@@ -458,6 +469,8 @@ struct call {
 	uint64_t ns, buf, surface;
 	uint32_t tid;
 	size_t order;
+	bool has_ts;
+	int64_t ts;
 };
 
 /* By surface, then in order: each Surface's calls as one stream (one thread queues it). */
@@ -489,19 +502,24 @@ size_t check_frames(const struct capture *c, pid_t pid, const struct truth *t, s
 			continue;
 		ck_assert_msg(k < expect, "pid %d: more frames recorded than the %zu expected",
 			      (int)pid, expect);
-		got[k] = (struct call){r->ktime, r->value, r->surface, r->tid, k};
+		got[k] = (struct call){r->ktime, r->value, r->surface, r->tid, k, r->has_ts, r->ts};
 		k++;
 	}
 	ck_assert_msg(k == expect, "pid %d: %zu frames recorded, %zu calls expected", (int)pid, k,
 		      expect);
 	for (size_t i = 0; i < expect; i++)
-		want[i] = (struct call){t->ns[i], t->buf[i], t->surface[i], t->tid[i], i};
+		want[i] = (struct call){t->ns[i], t->buf[i],	t->surface[i], t->tid[i],
+					i,	  t->has_ts[i], t->ts[i]};
 	qsort(got, expect, sizeof(*got), call_cmp);
 	qsort(want, expect, sizeof(*want), call_cmp);
 	for (size_t i = 0; i < expect; i++) {
 		const struct call *g = &got[i], *w = &want[i];
 		uint64_t d = g->ns > w->ns ? g->ns - w->ns : w->ns - g->ns;
 
+		ck_assert_msg(g->has_ts == w->has_ts && (!g->has_ts || g->ts == w->ts),
+			      "pid %d truth call %zu: timestamp %s%" PRId64 ", truth %s%" PRId64,
+			      (int)pid, w->order, g->has_ts ? "" : "none ", g->ts,
+			      w->has_ts ? "" : "none ", w->ts);
 		ck_assert_msg(g->surface == w->surface && g->buf == w->buf && g->tid == w->tid,
 			      "pid %d truth call %zu: recorded buffer 0x%" PRIx64
 			      " surface 0x%" PRIx64 " tid %u, truth 0x%" PRIx64 " 0x%" PRIx64 " %u",

@@ -24,15 +24,23 @@
 
 #include "frc.h"
 
-/* Literal names (format/FORMAT.md, recorder/README.md), indexed like the stand-in's --symbol
- * variants. */
-extern const char *const variant_name[6];
-extern const char *const variant_symbol[6];
-enum { V_HOOK, V_INTERNAL, V_LEGACY, V_OUTPUT, V_SP, V_SP_OUTPUT };
-/* Surface::queueBuffers, the batch path (tests/standin/surface.h). */
+/*
+ * framerec's --symbol variants (recorder/README.md): the literal mangled name of each
+ * (display-truth.md 6), and the standin-game --symbol path whose calls reach it (impl is
+ * private in AOSP: the post-16 SurfaceQueueBufferInput overload calls it).
+ */
+#define N_VARIANTS 8
+extern const char *const variant_name[N_VARIANTS];
+extern const char *const variant_game[N_VARIANTS];
+extern const char *const variant_symbol[N_VARIANTS];
+enum { V_HOOK, V_INTERNAL, V_DEPRECATED, V_LEGACY, V_OUTPUT, V_SP, V_SP_INPUT, V_IMPL };
+/* Surface::queueBuffers, the batch path (tests/standin/surface.h): 15 QPR1+/16, 12-15. */
 #define BATCH_SYMBOL                                                                               \
 	"_ZN7android7Surface12queueBuffersERKNSt3__16vectorINS0_17BatchQueuedBufferENS1_"          \
 	"9allocatorIS3_EEEEPNS2_INS_24SurfaceQueueBufferOutputENS4_IS9_EEEE"
+#define BATCH_LEGACY_SYMBOL                                                                        \
+	"_ZN7android7Surface12queueBuffersERKNSt3__16vectorINS0_17BatchQueuedBufferENS1_"          \
+	"9allocatorIS3_EEEE"
 
 /* Allowed distance between a recorded ktime and the truth timestamp (issue 4). */
 #define MAX_SKEW_NS 2000000ull
@@ -87,13 +95,15 @@ struct args {
 
 #define TRUTH_MAX 4096
 
-/* The game's truth file: MONOTONIC_NS 0xBUFFER 0xSURFACE TID per queued buffer. */
+/* The game's truth file: MONOTONIC_NS 0xBUFFER 0xSURFACE TID [TIMESTAMP] per buffer. */
 struct truth {
 	size_t n;
 	uint64_t ns[TRUTH_MAX];
 	uint64_t buf[TRUTH_MAX];
 	uint64_t surface[TRUTH_MAX];
 	uint32_t tid[TRUTH_MAX];
+	bool has_ts[TRUTH_MAX]; /* a batch element with its own timestamp */
+	int64_t ts[TRUTH_MAX];
 };
 
 struct rec {
@@ -101,10 +111,12 @@ struct rec {
 	uint32_t pid;
 	uint32_t tid;
 	uint64_t ktime;
-	uint64_t value;			 /* frame: buffer; drops: cumulative; tick: fps_micro */
-	bool valid;			 /* tick: has a reading (fps_micro is one) */
-	uint64_t anomalies;		 /* drops: batch anomalies */
-	uint64_t surface;		 /* frame */
+	uint64_t value;	    /* frame: buffer; drops: cumulative; tick: fps_micro */
+	bool valid;	    /* tick: has a reading (fps_micro is one) */
+	uint64_t anomalies; /* drops: batch anomalies */
+	uint64_t surface;   /* frame */
+	bool has_ts;	    /* frame: its own timestamp */
+	int64_t ts;
 	char symbol[FRC_SYMBOL_MAX + 1]; /* attach */
 };
 
@@ -145,7 +157,8 @@ size_t count_rec(const struct capture *c, uint8_t type, uint32_t pid);
 uint64_t last_drops(const struct capture *c, bool *present);
 /*
  * pid's frames equal the first `expect` truth calls, call for call within each Surface's
- * stream: same buffer, Surface and thread, ktime within MAX_SKEW_NS. Returns the count.
+ * stream: same buffer, Surface, thread and timestamp (or none), ktime within MAX_SKEW_NS.
+ * Returns the count.
  */
 size_t check_frames(const struct capture *c, pid_t pid, const struct truth *t, size_t expect);
 /* The capture's tick.ms metadata (which run wrote it), after checking it is complete. */

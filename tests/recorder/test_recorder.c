@@ -135,9 +135,21 @@ START_TEST(variant_sp)
 }
 END_TEST
 
-START_TEST(variant_sp_output)
+START_TEST(variant_deprecated)
 {
-	variant_test(V_SP_OUTPUT);
+	variant_test(V_DEPRECATED);
+}
+END_TEST
+
+START_TEST(variant_sp_input)
+{
+	variant_test(V_SP_INPUT);
+}
+END_TEST
+
+START_TEST(variant_impl)
+{
+	variant_test(V_IMPL);
 }
 END_TEST
 
@@ -171,6 +183,136 @@ START_TEST(variant_batch)
 	ck_assert_str_eq(c.r[find_rec(&c, FRC_ATTACH, (uint32_t)game, 1)].symbol, BATCH_SYMBOL);
 	bool has;
 	ck_assert_uint_eq(last_drops(&c, &has), 0);
+	free_capture(&c);
+}
+END_TEST
+
+/*
+ * issue 19, item 1: canonical identities. One Surface with 5 buffers, queued by one game
+ * through the hook, a member (legacy), an sp<GraphicBuffer> overload (sp), the post-16
+ * SurfaceQueueBufferInput overload (reaching queueBufferImpl) and the batch path in turn.
+ * framerec attaches to it five times in a row, each time through another entry point
+ * (--symbol hook, legacy, sp, impl, then the default plan: hook and the batch path), and
+ * every capture names the window by the truth's one ANativeWindow* and the buffers by its
+ * five ANativeWindowBuffer*s, all five in each. (The member and batch programs used to
+ * record `this`, 16 bytes lower, and the sp program the GraphicBuffer*, 16 lower: the
+ * default plan's capture alone showed one Surface as two.)
+ */
+#define IDENTITY_RUNS 5
+START_TEST(identity_paths)
+{
+	const char *truth = tmp("truth.txt"), *log = tmp("framerec.log");
+	const char *forced[IDENTITY_RUNS] = {"hook", "legacy", "sp", "impl", NULL};
+	const char *attached[IDENTITY_RUNS] = {variant_symbol[V_HOOK], variant_symbol[V_LEGACY],
+					       variant_symbol[V_SP], variant_symbol[V_IMPL],
+					       variant_symbol[V_HOOK]};
+	pid_t game =
+	    start_game("standin-game", V_HOOK, truth, "200", "0", "--symbol",
+		       "hook,legacy,sp,sp_input,batch", "--batch", "2", "--buffers", "5", NULL);
+	char cap[IDENTITY_RUNS][64];
+
+	kill(game, SIGUSR1);
+	for (int i = 0; i < IDENTITY_RUNS; i++) {
+		char name[16];
+		snprintf(name, sizeof(name), "cap%d.frc", i);
+		snprintf(cap[i], sizeof(cap[i]), "%s", tmp(name));
+		pid_t rec =
+		    forced[i] ? start_framerec(log, "--pid", pidstr(game), "--lib", STANDIN_LIB,
+					       "--symbol", forced[i], "-d", "1", "-o", cap[i], NULL)
+			      : start_framerec(log, "--pid", pidstr(game), "--lib", STANDIN_LIB,
+					       "-d", "1", "-o", cap[i], NULL);
+		assert_exit(wait_exit(rec, 15000), 0, log);
+	}
+	kill(game, SIGTERM);
+	ck_assert_int_ne(wait_exit(game, 10000), -1);
+
+	struct truth t;
+	uint64_t bufs[5];
+	size_t nbufs = 0;
+	read_truth(truth, &t);
+	ck_assert_uint_gt(t.n, 100);
+	for (size_t i = 0; i < t.n; i++) {
+		ck_assert_uint_eq(t.surface[i], t.surface[0]);
+		size_t j = 0;
+		while (j < nbufs && bufs[j] != t.buf[i])
+			j++;
+		if (j == nbufs) {
+			ck_assert_uint_lt(nbufs, 5);
+			bufs[nbufs++] = t.buf[i];
+		}
+	}
+	ck_assert_uint_eq(nbufs, 5);
+	for (int i = 0; i < IDENTITY_RUNS; i++) {
+		struct capture c;
+		unsigned seen = 0;
+		read_capture(cap[i], &c);
+		ck_assert_str_eq(frc_status_name(c.st.status), "complete");
+		ck_assert_str_eq(c.symbol_meta, attached[i]);
+		ck_assert_uint_ge(count_rec(&c, FRC_FRAME, (uint32_t)game), 20);
+		for (size_t k = 0; k < c.n; k++) {
+			if (c.r[k].type != FRC_FRAME)
+				continue;
+			ck_assert_msg(c.r[k].surface == t.surface[0],
+				      "run %d (%s): surface 0x%" PRIx64
+				      ", the window is 0x%" PRIx64,
+				      i, attached[i], c.r[k].surface, t.surface[0]);
+			size_t j = 0;
+			while (j < nbufs && bufs[j] != c.r[k].value)
+				j++;
+			ck_assert_msg(j < nbufs,
+				      "run %d (%s): buffer 0x%" PRIx64 " is none of the 5", i,
+				      attached[i], c.r[k].value);
+			seen |= 1u << j;
+		}
+		ck_assert_msg(seen == 0x1f, "run %d: buffers seen 0x%x", i, seen);
+		if (!forced[i]) /* the default plan: the batch path too */
+			ck_assert_uint_eq(count_rec(&c, FRC_ATTACH, (uint32_t)game), 2);
+		free_capture(&c);
+	}
+}
+END_TEST
+
+/*
+ * issue 19, item 1: two frames queued in one batch call with their own timestamps (the
+ * game's element j: the call's time + j * 4 ms) are recorded with those timestamps, while
+ * their ktime is the call's one; single-buffer calls (the hook, every other call) and a
+ * batch without timestamps record none.
+ */
+START_TEST(batch_timestamps)
+{
+	const char *truth = tmp("truth.txt"), *cap = tmp("cap.frc"), *log = tmp("framerec.log");
+	pid_t game =
+	    start_game("standin-game", V_HOOK, truth, "200", "40", "--symbol", "hook,batch",
+		       "--batch", "2", "--batch-timestamps", "4000000", NULL);
+	pid_t rec =
+	    start_framerec(log, "--pid", pidstr(game), "--lib", STANDIN_LIB, "-o", cap, NULL);
+
+	ck_assert_msg(wait_armed(game, BATCH_SYMBOL, 10000),
+		      "framerec did not attach the batch path within 10 s; output: %s", slurp(log));
+	kill(game, SIGUSR1);
+	assert_exit(wait_exit(game, 10000), 0, NULL);
+	assert_exit(wait_exit(rec, 10000), 0, log);
+
+	struct truth t;
+	struct capture c;
+	size_t with = 0;
+	read_truth(truth, &t);
+	ck_assert_uint_eq(t.n, 60); /* 20 hook calls, 20 batch calls of 2 */
+	read_capture(cap, &c);
+	ck_assert_str_eq(frc_status_name(c.st.status), "complete");
+	check_frames(&c, game, &t, 60);
+	ck_assert_uint_eq(c.st.timestamped, 40);
+	for (size_t i = 0; i + 1 < c.n; i++) {
+		const struct rec *a = &c.r[i], *b = &c.r[i + 1];
+		if (a->type != FRC_FRAME || !a->has_ts)
+			continue;
+		with++;
+		/* the pair of one call: one ktime, two timestamps 4 ms apart */
+		ck_assert(b->type == FRC_FRAME && b->has_ts && b->ktime == a->ktime);
+		ck_assert_int_eq(b->ts - a->ts, 4000000);
+		i++;
+	}
+	ck_assert_uint_eq(with, 20);
 	free_capture(&c);
 }
 END_TEST
@@ -1391,6 +1533,7 @@ START_TEST(metadata_keys)
 	    "tick.ms",
 	    "sysfs.ms",
 	    "tracker",
+	    "meter",
 	};
 	frc_reader *rd = NULL;
 	ck_assert_int_eq(frc_reader_open(&rd, cap), 0);
@@ -1418,6 +1561,7 @@ START_TEST(metadata_keys)
 	    {"sysfs.node", node},
 	    {"ring.kib", "256"},
 	    {"tracker", "kala"},
+	    {"meter", "auriya-10fe7c6"},
 	    {"clock", "CLOCK_MONOTONIC"},
 	    {"flush.ms", "1000"},
 	    {"tick.ms", "1000"},
@@ -1605,6 +1749,79 @@ START_TEST(tracker_live_equals_replay)
 }
 END_TEST
 
+/* Replay cap with meter (tracker: the default); count reproductions, keep the largest. */
+static struct replay_count replay_meter(const char *cap, const char *meter, uint64_t *max_live)
+{
+	struct replay_count n = {0};
+	struct pipeline_callbacks cb = {.on_reading = on_replay_reading};
+	struct pipeline_config cfg;
+	struct pipeline *pl = NULL;
+	frc_reader *rd = NULL;
+	struct frc_record r;
+	int rc;
+
+	ck_assert_int_eq(frc_reader_open(&rd, cap), 0);
+	pipeline_config_default(&cfg);
+	cfg.synthesize_ticks = false;
+	cfg.tick_ms = 100;
+	cfg.meter_name = meter;
+	*max_live = 0;
+	ck_assert_int_eq(pipeline_new(&pl, &cfg, &cb, &n), 0);
+	while ((rc = frc_reader_next(rd, &r)) == 1) {
+		if (r.type == FRC_TICK && r.u.tick.has_result && r.u.tick.source &&
+		    r.u.tick.fps_micro > *max_live)
+			*max_live = r.u.tick.fps_micro;
+		ck_assert_int_eq(pipeline_feed(pl, &r), 0);
+	}
+	ck_assert_int_eq(rc, 0);
+	ck_assert_int_eq(pipeline_finish(pl), 0);
+	pipeline_free(pl);
+	frc_reader_close(rd);
+	return n;
+}
+
+/*
+ * issue 21: framerec --meter runs that meter live and names it in the capture (key
+ * `meter`), and a replay with it reproduces every live reading, for each variant. The
+ * stand-in queues a 60 fps main surface (3 buffers) and a 10 fps overlay.
+ * frc-window counts the main surface: ~60 FPS live (the largest reading; it reads 0 once
+ * the game stops); auriya-ccafd78 reads kala's deltas of the busiest buffer (~20 FPS and
+ * the overlay's). Replayed with the other meter the readings are not reproduced (the test
+ * can fail).
+ */
+START_TEST(meter_live_equals_replay)
+{
+	static const char *const meters[2] = {"frc-window", "auriya-ccafd78"};
+
+	for (int i = 0; i < 2; i++) {
+		const char *cap = tmp(i ? "cap_ccafd78.frc" : "cap_window.frc"),
+			   *log = tmp("framerec.log");
+		pid_t rec =
+		    start_framerec(log, "--lib", STANDIN_LIB, "--meter", meters[i], "--tick-ms",
+				   "100", "-o", cap, "--", STANDIN_GAME, "--fps", "60", "--frames",
+				   "150", "--surfaces", "--overlay-fps", "10", NULL);
+		frc_reader *rd = NULL;
+		uint64_t max = 0;
+
+		assert_exit(wait_exit(rec, 20000), 0, log);
+		ck_assert_int_eq(frc_reader_open(&rd, cap), 0);
+		ck_assert_str_eq(frc_reader_meta_get(rd, "meter"), meters[i]);
+		frc_reader_close(rd);
+		struct replay_count same = replay_meter(cap, meters[i], &max);
+		ck_assert_msg(same.mismatches == 0, "%s: %zu of %zu readings not reproduced; %s",
+			      meters[i], same.mismatches, same.compared, same.first_mismatch);
+		ck_assert_uint_ge(same.compared, 15); /* 2.5 s at 100 ms ticks */
+		if (i == 0)
+			ck_assert_msg(max >= 55000000 && max <= 65000000,
+				      "frc-window read at most %" PRIu64 " uFPS live for 60 fps",
+				      max);
+		struct replay_count other = replay_meter(cap, meters[1 - i], &max);
+		ck_assert_msg(other.mismatches > 0, "%s reproduced %s's readings: moot",
+			      meters[1 - i], meters[i]);
+	}
+}
+END_TEST
+
 /*
  * issue 11: a FIFO named as --lib or --sysfs (where a regular file is needed) is refused at
  * once, by a recording and by doctor, instead of blocking in open() or read() where no
@@ -1683,6 +1900,170 @@ static const char *bpf_unavailable(void)
 	return NULL;
 }
 
+/* ------------------------------------------------------------ display capture */
+
+#define PRESENTS_MAX 8192
+
+/* The compositor's truth file: "present DESIRED ACTUAL NAME" per presented buffer. */
+static size_t read_present_truth(const char *path, int64_t (*rows)[2])
+{
+	FILE *f = fopen(path, "re");
+	char line[512];
+	size_t n = 0;
+
+	ck_assert_msg(f != NULL, "no compositor truth %s", path);
+	while (fgets(line, sizeof(line), f) && n < PRESENTS_MAX)
+		if (sscanf(line, "present %" SCNd64 " %" SCNd64, &rows[n][0], &rows[n][1]) == 2)
+			n++;
+	fclose(f);
+	return n;
+}
+
+struct displayed {
+	size_t rows, layers, gaps, vsyncs;
+	int64_t row[PRESENTS_MAX][2];
+	uint64_t last_poll; /* the ktime of the last display record */
+	uint64_t period;
+};
+
+static void read_displayed(const char *path, struct displayed *d)
+{
+	frc_reader *rd = NULL;
+	struct frc_record r;
+
+	memset(d, 0, sizeof(*d));
+	ck_assert_int_eq(frc_reader_open(&rd, path), 0);
+	while (frc_reader_next(rd, &r) == 1) {
+		if (r.type == FRC_PRESENT && d->rows < PRESENTS_MAX) {
+			ck_assert_int_ne(r.u.present.actual, INT64_MAX); /* pending: never taken */
+			d->row[d->rows][0] = r.u.present.desired;
+			d->row[d->rows++][1] = r.u.present.actual;
+		}
+		d->layers += r.type == FRC_LAYER && !r.u.layer.gone;
+		d->gaps += r.type == FRC_PRESENT_GAP;
+		if (r.type == FRC_VSYNC) {
+			d->vsyncs++;
+			d->period = r.u.vsync.period_ns;
+		}
+		if (r.type == FRC_LAYER || r.type == FRC_PRESENT || r.type == FRC_PRESENT_GAP ||
+		    r.type == FRC_VSYNC)
+			d->last_poll = r.ktime_ns;
+	}
+	frc_reader_close(rd);
+}
+
+/*
+ * The stand-in game with its SurfaceFlinger (--compositor), recorded by framerec polling
+ * standin-dumpsys every poll_ms for dur s. Returns the capture's display records and the
+ * compositor's truth in *want / *n_want.
+ */
+static void record_presented(const char *fps, const char *refresh, const char *mode,
+			     const char *poll_ms, const char *dur, struct displayed *d,
+			     int64_t (*want)[2], size_t *n_want)
+{
+	const char *sock = tmp("sf.sock"), *ptruth = tmp("present-truth.txt");
+	const char *cap = tmp("display.frc"), *log = tmp("framerec.log");
+	char sockc[128];
+
+	snprintf(sockc, sizeof(sockc), "%s", sock);
+	setenv("STANDIN_SF_SOCKET", sockc, 1);
+	pid_t game = start_game("standin-game", V_HOOK, NULL, fps, "0", "--compositor", sockc,
+				"--present-truth", ptruth, "--refresh", refresh, "--present-mode",
+				mode, NULL);
+	pid_t rec =
+	    start_framerec(log, "--pid", pidstr(game), "--lib", STANDIN_LIB, "--dumpsys",
+			   STANDIN_DUMPSYS, "--present-ms", poll_ms, "-d", dur, "-o", cap, NULL);
+	ck_assert_msg(wait_armed(game, variant_symbol[V_HOOK], 10000),
+		      "framerec did not attach within 10 s; output: %s", slurp(log));
+	kill(game, SIGUSR1);
+	assert_exit(wait_exit(rec, 30000), 0, log);
+	kill(game, SIGTERM); /* the compositor's truth is complete once it stopped */
+	ck_assert_int_ne(wait_exit(game, 10000), -1);
+	read_displayed(cap, d);
+	*n_want = read_present_truth(ptruth, want);
+}
+
+static int64_t want_rows[PRESENTS_MAX][2];
+static struct displayed shown;
+
+/*
+ * FIFO 60 fps on 60 Hz, polled every 200 ms (the 127 rows last 2.1 s): the recorded rows
+ * are the compositor's, row for row from its first (the layer is followed before the
+ * first frame), none twice, none pending; every row presented before the last poll is
+ * there.
+ */
+START_TEST(present_fifo_row_for_row)
+{
+	size_t n;
+
+	record_presented("60", "60", "fifo", "200", "3", &shown, want_rows, &n);
+	ck_assert_uint_eq(shown.layers, 1);
+	ck_assert_uint_eq(shown.gaps, 0);
+	ck_assert_uint_ge(shown.vsyncs, 1);
+	ck_assert_uint_eq(shown.period, 16666666);
+	ck_assert_uint_gt(shown.rows, 150);
+	ck_assert_uint_le(shown.rows, n);
+	for (size_t i = 0; i < shown.rows; i++) {
+		ck_assert_msg(
+		    shown.row[i][0] == want_rows[i][0] && shown.row[i][1] == want_rows[i][1],
+		    "row %zu: recorded %" PRId64 " %" PRId64 ", presented %" PRId64 " %" PRId64, i,
+		    shown.row[i][0], shown.row[i][1], want_rows[i][0], want_rows[i][1]);
+	}
+	/* Presented 50 ms or more before the last poll: a poll must have seen it. */
+	size_t due = 0;
+	while (due < n && want_rows[due][1] + 50000000 < (int64_t)shown.last_poll)
+		due++;
+	ck_assert_uint_ge(shown.rows, due);
+}
+END_TEST
+
+/*
+ * MAILBOX: 230 calls/s on a 120 Hz panel. Presents are about 120/s, fewer than the calls,
+ * and still recorded row for row.
+ */
+START_TEST(present_mailbox_row_for_row)
+{
+	size_t n;
+
+	record_presented("230", "120", "mailbox", "200", "2", &shown, want_rows, &n);
+	ck_assert_uint_eq(shown.period, 8333333);
+	ck_assert_uint_gt(shown.rows, 150);
+	for (size_t i = 0; i < shown.rows; i++)
+		ck_assert_msg(shown.row[i][0] == want_rows[i][0] &&
+				  shown.row[i][1] == want_rows[i][1],
+			      "row %zu differs", i);
+	/* about one present per vsync: the last second holds 110..121 of them */
+	int64_t end = shown.row[shown.rows - 1][1];
+	size_t last_s = 0;
+	for (size_t i = 0; i < shown.rows; i++)
+		last_s += shown.row[i][1] > end - 1000000000;
+	ck_assert_uint_ge(last_s, 110);
+	ck_assert_uint_le(last_s, 121);
+}
+END_TEST
+
+/*
+ * Polled every 2.5 s at 120 Hz (the rows last 1.06 s): rows are lost between polls, and
+ * each loss is a present_gap record; what was recorded is still the compositor's, in
+ * order.
+ */
+START_TEST(present_slow_poll_gaps)
+{
+	size_t n, k = 0;
+
+	record_presented("120", "120", "fifo", "2500", "6", &shown, want_rows, &n);
+	ck_assert_uint_ge(shown.gaps, 1);
+	ck_assert_uint_lt(shown.rows, n);
+	for (size_t i = 0; i < shown.rows; i++) {
+		while (k < n &&
+		       (want_rows[k][0] != shown.row[i][0] || want_rows[k][1] != shown.row[i][1]))
+			k++;
+		ck_assert_msg(k < n, "recorded row %zu was never presented", i);
+		k++;
+	}
+}
+END_TEST
+
 int main(int argc, char **argv)
 {
 	/* Every case here runs the probe; those that need none are in test_recorder_cli.c. */
@@ -1698,8 +2079,15 @@ int main(int argc, char **argv)
 	    FRC_CASE("variant_legacy", variant_legacy),
 	    FRC_CASE("variant_output", variant_output),
 	    FRC_CASE("variant_sp", variant_sp),
-	    FRC_CASE("variant_sp_output", variant_sp_output),
+	    FRC_CASE("variant_deprecated", variant_deprecated),
+	    FRC_CASE("variant_sp_input", variant_sp_input),
+	    FRC_CASE("variant_impl", variant_impl),
 	    FRC_CASE("variant_batch", variant_batch),
+	    FRC_CASE("identity_paths", identity_paths),
+	    FRC_CASE("present_fifo_row_for_row", present_fifo_row_for_row),
+	    FRC_CASE("present_mailbox_row_for_row", present_mailbox_row_for_row),
+	    FRC_CASE("present_slow_poll_gaps", present_slow_poll_gaps),
+	    FRC_CASE("batch_timestamps", batch_timestamps),
 	    FRC_CASE("batch_malformed", batch_malformed),
 	    FRC_CASE("two_surfaces", two_surfaces),
 	    FRC_CASE("accounting_batch_tiny_ring", accounting_batch_tiny_ring),
@@ -1730,6 +2118,7 @@ int main(int argc, char **argv)
 	    FRC_CASE("replay_sysfs_fidelity", replay_sysfs_fidelity),
 	    FRC_CASE("doctor_names_failed_step", doctor_names_failed_step),
 	    FRC_CASE("tracker_live_equals_replay", tracker_live_equals_replay),
+	    FRC_CASE("meter_live_equals_replay", meter_live_equals_replay),
 	    FRC_CASE("fifo_refused", fifo_refused),
 	    FRC_CASE("wait_interrupted", wait_interrupted),
 	};

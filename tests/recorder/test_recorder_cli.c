@@ -152,6 +152,9 @@ START_TEST(usage_errors)
 	    {{"--sysfs-only", "--lib", "/x.so"}, "--sysfs-only and --lib cannot"},
 	    {{"--sysfs-only", "--symbol", "hook"}, "--sysfs-only and --symbol cannot"},
 	    {{"--sysfs-only", "--ring-kib", "64"}, "--sysfs-only and --ring-kib cannot"},
+	    /* an unknown meter: the message lists the known ones (issue 21) */
+	    {{"--meter", "auriya"},
+	     "--meter: unknown meter 'auriya' (known: auriya-10fe7c6, auriya-ccafd78, frc-window)"},
 	};
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		struct args a = {.n = 0};
@@ -333,27 +336,86 @@ static const char *run_doctor(const char *log, const char *const *args)
 }
 
 /*
- * doctor lists the batch path Surface::queueBuffers, which a recording attaches in addition
- * to the symbol it chooses: PASS with its file offset when the library defines it, WARN when
- * it does not, and no line when --symbol forces one symbol (recorder/README.md said so while
- * doctor printed nothing for it).
+ * doctor lists every candidate, one line each, in attach order (hook_queueBuffer first):
+ * every entry point of Android 11-16 and later the stand-in exports, PASS with its file
+ * offset and its argument layout; the two forms of the batch path Surface::queueBuffers,
+ * which a recording attaches in addition to the symbol it chooses, say so; WARN when the
+ * library does not define one; only the forced one with --symbol.
  */
-START_TEST(doctor_lists_batch)
+/*
+ * doctor's display line: the stand-in game with its SurfaceFlinger (--compositor), asked
+ * through standin-dumpsys, gives a PASS naming its (BLAST) layer and rows; a dumpsys that
+ * is not there is a WARN (display capture is optional), never a FAIL.
+ */
+START_TEST(doctor_display)
+{
+	const char *log = tmp("doctor.log"), *sock = tmp("sf.sock"), *out, *l;
+	char sockc[128], pid[16];
+	const char *const missing[] = {"--lib", STANDIN_LIB, "--dumpsys", "/nonexistent/dumpsys",
+				       NULL};
+
+	snprintf(sockc, sizeof(sockc), "%s", sock);
+	setenv("STANDIN_SF_SOCKET", sockc, 1);
+	char *argv[] = {"standin-game", "--fps",	"60",  "--frames",
+			"600",		"--compositor", sockc, NULL};
+	pid_t game = spawn(STANDIN_GAME, argv, NULL);
+	usleep(1000000); /* its layer made and some frames presented */
+	snprintf(pid, sizeof(pid), "%d", (int)game);
+	const char *const with[] = {"--pid",	     pid, "--lib", STANDIN_LIB, "--dumpsys",
+				    STANDIN_DUMPSYS, NULL};
+	out = run_doctor(log, with);
+	l = doctor_line(out, "PASS  display",
+			"SurfaceView[standin-game/standin-game.MainActivity]"
+			"(BLAST)#");
+	ck_assert_msg(l && strstr(l, "vsync 16666666 ns"), "%s", out);
+	kill(game, SIGTERM);
+	wait_exit(game, 10000);
+	out = run_doctor(log, missing);
+	ck_assert_msg(doctor_line(out, "WARN  display", "/nonexistent/dumpsys: No such file"), "%s",
+		      out);
+	ck_assert_msg(!doctor_line(out, "FAIL  display", ""), "%s", out);
+}
+END_TEST
+
+START_TEST(doctor_lists_candidates)
 {
 	const char *log = tmp("doctor.log"), *out;
 	const char *const with[] = {"--lib", STANDIN_LIB, NULL};
 	const char *const without[] = {"--lib", "/bin/true", NULL};
 	const char *const forced[] = {"--lib", STANDIN_LIB, "--symbol", "hook", NULL};
-	const char *l;
+	const char *const batch[] = {BATCH_SYMBOL, BATCH_LEGACY_SYMBOL};
+	const char *l, *first = NULL;
+	char want[512];
 
 	out = run_doctor(log, with);
-	l = doctor_line(out, "PASS  symbol", BATCH_SYMBOL " at 0x");
-	ck_assert_msg(l, "no PASS line with the batch symbol's offset: %s", out);
-	ck_assert_msg(strstr(l, "batch path"), "the line does not say what it is: %s", l);
+	for (int v = 0; v < N_VARIANTS; v++) {
+		snprintf(want, sizeof(want), "%s at 0x", variant_symbol[v]);
+		l = doctor_line(out, "PASS  symbol", want);
+		ck_assert_msg(l, "no PASS line for %s: %s", variant_name[v], out);
+		/* The layout: the static hooks get the native pointers, members `this`. */
+		ck_assert_msg(strstr(l, v <= V_DEPRECATED ? "static: ANativeWindow*" : "this + 16"),
+			      "%s", l);
+		if (v == V_HOOK)
+			first = l;
+		ck_assert(l >= first);
+	}
+	for (int i = 0; i < 2; i++) {
+		snprintf(want, sizeof(want), "%s at 0x", batch[i]);
+		l = doctor_line(out, "PASS  symbol", want);
+		ck_assert_msg(l, "no PASS line with the batch symbol's offset: %s", out);
+		ck_assert_msg(strstr(l, "batch path"), "the line does not say what it is: %s", l);
+	}
+	/* GCC's NAME.cold pieces (.symtab) are no entry point: no candidate. */
+	ck_assert_msg(!strstr(out, ".cold"), "%s", out);
 	out = run_doctor(log, without);
-	ck_assert_msg(doctor_line(out, "WARN  symbol", BATCH_SYMBOL ": not in"), "%s", out);
+	for (int i = 0; i < 2; i++) {
+		snprintf(want, sizeof(want), "%s: not in", batch[i]);
+		ck_assert_msg(doctor_line(out, "WARN  symbol", want), "%s", out);
+	}
 	out = run_doctor(log, forced);
 	ck_assert_msg(!strstr(out, BATCH_SYMBOL), "--symbol hook lists the batch path: %s", out);
+	ck_assert_msg(!strstr(out, variant_symbol[V_OUTPUT]), "--symbol hook lists others: %s",
+		      out);
 	ck_assert_msg(doctor_line(out, "PASS  symbol", variant_symbol[V_HOOK]), "%s", out);
 }
 END_TEST
@@ -448,10 +510,10 @@ START_TEST(symbol_scan_bounds)
 	write_elf(lib, 3, 1u << 20, 0, qb);
 	out = run_doctor(log, args);
 	ck_assert_msg(doctor_line(out, "FAIL  symbols", "no queueBuffer symbol"), "%s", out);
-	write_elf(lib, 3, 60, 58, qb); /* the 6 known names and 58 found: 64 candidates */
+	write_elf(lib, 3, 60, 54, qb); /* the 10 known names and 54 found: 64 candidates */
 	out = run_doctor(log, args);
 	ck_assert_msg(doctor_line(out, "FAIL  symbols", "no queueBuffer symbol"), "%s", out);
-	write_elf(lib, 3, 60, 59, qb);
+	write_elf(lib, 3, 60, 55, qb);
 	out = run_doctor(log, args);
 	ck_assert_msg(doctor_line(out, "FAIL  symbols", "more than 64 queueBuffer candidates"),
 		      "%s", out);
@@ -469,7 +531,8 @@ int main(int argc, char **argv)
 	    FRC_CASE("usage_errors", usage_errors),
 	    FRC_CASE("doctor_escapes_untrusted", doctor_escapes_untrusted),
 	    FRC_CASE("force_replaces_at_stop", force_replaces_at_stop),
-	    FRC_CASE("doctor_lists_batch", doctor_lists_batch),
+	    FRC_CASE("doctor_lists_candidates", doctor_lists_candidates),
+	    FRC_CASE("doctor_display", doctor_display),
 	    FRC_CASE("symbol_scan_bounds", symbol_scan_bounds),
 	};
 

@@ -4,9 +4,15 @@
  *
  * It is the target framerec records in the tests, the benchmark and the demo. With
  * --truth it writes what a perfect recorder would see: one line per queued buffer, the
- * CLOCK_MONOTONIC time taken right before the call, the buffer pointer as framerec records
- * it (the GraphicBuffer pointer for the sp<> variants), the surface (argument 0 of the
- * call) and the calling thread.
+ * CLOCK_MONOTONIC time taken right before the call, the buffer's ANativeWindowBuffer*, the
+ * Surface's ANativeWindow* (the same two values whichever entry point queued it: the
+ * canonical identities framerec records), the calling thread and, for a batch element
+ * with a timestamp of its own, that timestamp.
+ *
+ * Like an app, it queues GraphicBuffers to a Surface (the stand-in's AOSP layout,
+ * surface.h) through the entry point --symbol names: the window's hook as EGL and Vulkan
+ * do, the queue interceptor, the deprecated hook, a member, an sp<GraphicBuffer> overload
+ * or the batch path; a list of them is cycled call by call on the same Surface.
  *
  * Beyond one steady surface it behaves like real apps do: a second surface queued by
  * another thread (--surfaces), the batch path (--batch), buffer reallocation
@@ -15,6 +21,7 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <new>
 #include <inttypes.h>
 #include <limits.h>
 #include <pthread.h>
@@ -27,6 +34,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "sf_server.h"
 #include "surface.h"
 
 using android::Fence;
@@ -34,17 +42,32 @@ using android::GraphicBuffer;
 using android::LibcxxVector;
 using android::sp;
 using android::Surface;
+using android::SurfaceQueueBufferInput;
 using android::SurfaceQueueBufferOutput;
 
-enum variant { V_HOOK, V_INTERNAL, V_LEGACY, V_OUTPUT, V_SP, V_SP_OUTPUT };
+/* The entry points, as framerec's --symbol names them (recorder/symbols.c). */
+enum variant {
+	V_HOOK,
+	V_INTERNAL,
+	V_DEPRECATED,
+	V_LEGACY,
+	V_OUTPUT,
+	V_SP,
+	V_SP_INPUT,
+	V_BATCH,
+	V_BATCH_LEGACY
+};
 
 /* --batch-malformed: the vectors no real libgui would pass (a wrong symbol or ABI's view). */
 enum malformed { M_UNALIGNED, M_HUGE, M_REVERSED };
 static const char *const malformed_names[] = {"unaligned", "huge", "reversed"};
 #define N_MALFORMED (sizeof(malformed_names) / sizeof(malformed_names[0]))
-static const char *const variant_names[] = {"hook",   "internal", "legacy",
-					    "output", "sp",	  "sp_output"};
+static const char *const variant_names[] = {"hook",	"internal", "deprecated",
+					    "legacy",	"output",   "sp",
+					    "sp_input", "batch",    "batch_legacy"};
 #define N_VARIANTS (sizeof(variant_names) / sizeof(variant_names[0]))
+/* Longest --symbol list. */
+#define MAX_PATHS 16
 
 /* Longest --pattern and --rate-steps lists. */
 #define MAX_STEPS 64
@@ -75,16 +98,26 @@ struct options {
 	unsigned long long start_delay_ms;
 	unsigned long long overlay_fps;
 	unsigned long long overlay_buffers;
-	unsigned long long batch; /* 0: single-buffer calls of --symbol */
+	unsigned long long batch;	/* buffers per batch call; 0: not given */
+	unsigned long long batch_ts_ns; /* --batch-timestamps: element j at t + j * this */
 	unsigned long long realloc_every;
-	unsigned malformed; /* --batch-malformed: a bit per enum malformed */
-	enum variant symbol;
+	unsigned malformed;	      /* --batch-malformed: a bit per enum malformed */
+	enum variant path[MAX_PATHS]; /* --symbol: the entry points, cycled call by call */
+	size_t n_paths;
 	bool burst;
 	bool wait_signal;
 	bool surfaces;
 	bool fps_given;
 	bool overlay_given;
 	const char *truth;
+	/* --compositor: the stand-in SurfaceFlinger (sf_server.h) in this process */
+	const char *compositor;
+	const char *present_truth;
+	const char *package;
+	unsigned long long refresh_hz;
+	unsigned long long sf_android;
+	bool mailbox;
+	bool refresh_given; /* any of the compositor's options */
 };
 
 static volatile sig_atomic_t stop_signal;
@@ -103,7 +136,17 @@ static void usage_options(FILE *f)
 	    "  --buffers N          the main surface's buffers in rotation (default 3, 1..1024)\n"
 	    "  --frames N           the main surface's calls; 0 = until SIGINT/SIGTERM\n"
 	    "                       (default 0)\n"
-	    "  --symbol VARIANT     hook|internal|legacy|output|sp|sp_output (default hook)\n"
+	    "  --symbol PATH,...    the entry points the calls go through, cycled call by\n"
+	    "                       call on the same Surface (up to 16; default hook):\n"
+	    "                       hook (the window's queueBuffer hook, as EGL/Vulkan),\n"
+	    "                       internal (the same with a queue interceptor set:\n"
+	    "                       queueBufferInternal), deprecated (the window's\n"
+	    "                       queueBuffer_DEPRECATED hook), legacy / output (the member\n"
+	    "                       queueBuffer(ANativeWindowBuffer*, int[, output*])), sp\n"
+	    "                       (queueBuffer(sp<GraphicBuffer>, sp<Fence>, output*)),\n"
+	    "                       sp_input (the post-16 SurfaceQueueBufferInput overload,\n"
+	    "                       through queueBufferImpl), batch / batch_legacy\n"
+	    "                       (queueBuffers with / without outputs, --batch buffers)\n"
 	    "  --jank-every K       every K-th frame of the main surface is late ...\n"
 	    "  --jank-ms M          ... by M milliseconds (default 0, 0..60000)\n"
 	    "  --burst              no sleeping; print the cost per call at the end\n"
@@ -117,10 +160,13 @@ static void usage_options(FILE *f)
 	    "                       until the main surface's calls end\n"
 	    "  --overlay-fps N      the overlay's calls per second (default 10, 1..1000000)\n"
 	    "  --overlay-buffers N  the overlay's buffers in rotation (default 2, 1..1024)\n"
-	    "  --batch K            queue K buffers per call through the batch path\n"
-	    "                       Surface::queueBuffers (1..4096), on every surface;\n"
-	    "                       --symbol then has no effect; --fps and --frames count\n"
-	    "                       calls, each queueing the next K buffers in rotation\n"
+	    "  --batch K            queue K buffers per batch call (1..4096; default 2);\n"
+	    "                       without batch in --symbol every call of every surface\n"
+	    "                       is one through Surface::queueBuffers; --fps and --frames\n"
+	    "                       count calls, each queueing the next K buffers in rotation\n"
+	    "  --batch-timestamps NS  batch element j gets the timestamp T + j * NS (T: the\n"
+	    "                       call's time) instead of NATIVE_WINDOW_TIMESTAMP_AUTO\n"
+	    "                       (1..10^12)\n"
 	    "  --batch-malformed MODE,...  before the first call, one Surface::queueBuffers\n"
 	    "                       call per MODE with a vector that is no vector of\n"
 	    "                       24-byte elements: unaligned (3 elements and 1 byte),\n"
@@ -135,6 +181,17 @@ static void usage_options(FILE *f)
 	    "  --rate-steps FPS:S,...  thermal throttling: FPS for S seconds (1..3600), in\n"
 	    "                       order, then the last FPS forever (up to 64 steps);\n"
 	    "                       replaces --fps\n"
+	    "  --compositor SOCK    run the stand-in SurfaceFlinger here (tests/standin/\n"
+	    "                       sf_server.h): every buffer queued reaches it, latched at\n"
+	    "                       vsync, and standin-dumpsys (STANDIN_SF_SOCKET=SOCK) prints\n"
+	    "                       its --list / --latency as AOSP does\n"
+	    "  --refresh HZ         its display refresh (1..500; 60)\n"
+	    "  --present-mode M     fifo (every buffer presented, back-pressure) or mailbox\n"
+	    "                       (swap interval 0: a waiting buffer is replaced)\n"
+	    "  --sf-android N       the Android version whose names and text it prints (11..16;\n"
+	    "                       13)\n"
+	    "  --package NAME       the app's package in its layer names (standin-game)\n"
+	    "  --present-truth F    its truth: every buffer latched, presented and dropped\n"
 	    "  -h, --help           this text\n");
 }
 
@@ -144,29 +201,32 @@ static void usage(FILE *f)
 		   "Call the stand-in libgui.so's android::Surface::queueBuffer like a game.\n"
 		   "\n");
 	usage_options(f);
-	fprintf(
-	    f, "\n"
-	       "Truth file: one line per queued buffer, in time order:\n"
-	       "  MONOTONIC_NS 0xBUFFER 0xSURFACE TID\n"
-	       "MONOTONIC_NS is CLOCK_MONOTONIC right before the call; BUFFER what a probe\n"
-	       "records (argument 1, or the GraphicBuffer an sp<> holds); SURFACE argument 0 of\n"
-	       "the call (the ANativeWindow* for hook, `this` otherwise); TID the calling thread.\n"
-	       "A batch call writes one line per buffer, all with the call's time.\n"
-	       "\n"
-	       "Exit status: 0 done, 1 error, 2 usage; a stop signal kills it after the truth\n"
-	       "file is complete.\n"
-	       "\n"
-	       "Examples:\n"
-	       "  standin-game --fps 60 --frames 600 --truth truth.txt\n"
-	       "  standin-game --symbol sp --jank-every 30 --jank-ms 40\n"
-	       "  standin-game --burst --frames 1000000      # prints ns/call\n"
-	       "  standin-game --surfaces --fps 60 --overlay-fps 10 --frames 600 --truth t.txt\n"
-	       "  standin-game --batch 3 --fps 20 --frames 100     # 300 buffers, 3 per call\n"
-	       "  standin-game --realloc-every 300 --buffers 3     # new buffers every 5 s\n"
-	       "  standin-game --pattern 16,33 --frames 120        # 16/33/16/33 ms stutter\n"
-	       "  standin-game --rate-steps 60:3,40:3              # 60 fps for 3 s, then 40\n"
-	       "  framerec --lib build/standin/libgui.so -o game.frc -- \\\n"
-	       "      build/bin/standin-game --fps 90 --frames 900\n");
+	fprintf(f,
+		"\n"
+		"Truth file: one line per queued buffer, in time order:\n"
+		"  MONOTONIC_NS 0xBUFFER 0xSURFACE TID [TIMESTAMP]\n"
+		"MONOTONIC_NS is CLOCK_MONOTONIC right before the call; BUFFER the buffer's\n"
+		"ANativeWindowBuffer*, SURFACE the Surface's ANativeWindow*, whatever the entry\n"
+		"point (a member gets `this`, 16 bytes lower; an sp<> the GraphicBuffer*, 16\n"
+		"bytes lower); TID the calling thread; TIMESTAMP (signed ns) only for a batch\n"
+		"element with a timestamp of its own. A batch call writes one line per buffer,\n"
+		"all with the call's time.\n"
+		"\n"
+		"Exit status: 0 done, 1 error, 2 usage; a stop signal kills it after the truth\n"
+		"file is complete.\n"
+		"\n"
+		"Examples:\n"
+		"  standin-game --fps 60 --frames 600 --truth truth.txt\n"
+		"  standin-game --symbol sp --jank-every 30 --jank-ms 40\n"
+		"  standin-game --symbol hook,legacy,sp,batch --batch 2 --frames 40 --truth t.txt\n"
+		"  standin-game --burst --frames 1000000      # prints ns/call\n"
+		"  standin-game --surfaces --fps 60 --overlay-fps 10 --frames 600 --truth t.txt\n"
+		"  standin-game --batch 3 --fps 20 --frames 100     # 300 buffers, 3 per call\n"
+		"  standin-game --realloc-every 300 --buffers 3     # new buffers every 5 s\n"
+		"  standin-game --pattern 16,33 --frames 120        # 16/33/16/33 ms stutter\n"
+		"  standin-game --rate-steps 60:3,40:3              # 60 fps for 3 s, then 40\n"
+		"  framerec --lib build/standin/libgui.so -o game.frc -- \\\n"
+		"      build/bin/standin-game --fps 90 --frames 900\n");
 }
 
 /* Parse a decimal number in [lo, hi]; on error print which option was wrong. */
@@ -277,18 +337,30 @@ static bool parse_malformed(const char *arg, unsigned *out)
 	return false;
 }
 
-static bool parse_variant(const char *s, enum variant *out)
+/* --symbol PATH[,PATH...]: 1 to MAX_PATHS entry point names. */
+static bool parse_paths(const char *arg, struct options *o)
 {
-	for (size_t i = 0; i < N_VARIANTS; i++) {
-		if (strcmp(s, variant_names[i]) == 0) {
-			*out = (enum variant)i;
+	const char *s = arg;
+
+	o->n_paths = 0;
+	while (o->n_paths < MAX_PATHS) {
+		size_t len = strcspn(s, ","), i;
+
+		for (i = 0; i < N_VARIANTS; i++)
+			if (strlen(variant_names[i]) == len && !strncmp(s, variant_names[i], len))
+				break;
+		if (i == N_VARIANTS)
+			break;
+		o->path[o->n_paths++] = (enum variant)i;
+		s += len;
+		if (!*s)
 			return true;
-		}
+		s++; /* the comma */
 	}
 	fprintf(stderr,
-		"standin-game: --symbol: unknown variant '%s' "
-		"(hook|internal|legacy|output|sp|sp_output)\n",
-		s);
+		"standin-game: --symbol: '%s' is not a list of 1 to %d of hook, internal, "
+		"deprecated, legacy, output, sp, sp_input, batch, batch_legacy\n",
+		arg, MAX_PATHS);
 	return false;
 }
 
@@ -311,6 +383,13 @@ enum {
 	O_PATTERN,
 	O_RATE_STEPS,
 	O_MALFORMED,
+	O_BATCH_TS,
+	O_COMPOSITOR,
+	O_PRESENT_TRUTH,
+	O_PACKAGE,
+	O_REFRESH,
+	O_SF_ANDROID,
+	O_PRESENT_MODE,
 };
 
 /* The options that take one number: name, range and where it goes. */
@@ -329,7 +408,10 @@ static const struct num_opt {
     {O_OVL_FPS, "--overlay-fps", 1, MAX_FPS, offsetof(struct options, overlay_fps)},
     {O_OVL_BUFFERS, "--overlay-buffers", 1, 1024, offsetof(struct options, overlay_buffers)},
     {O_BATCH, "--batch", 1, 4096, offsetof(struct options, batch)},
+    {O_BATCH_TS, "--batch-timestamps", 1, 1000000000000ull, offsetof(struct options, batch_ts_ns)},
     {O_REALLOC, "--realloc-every", 1, ULLONG_MAX, offsetof(struct options, realloc_every)},
+    {O_REFRESH, "--refresh", 1, 500, offsetof(struct options, refresh_hz)},
+    {O_SF_ANDROID, "--sf-android", 11, 16, offsetof(struct options, sf_android)},
 };
 
 /* Option c with argument arg; false (after a one-line message) when it is bad. */
@@ -342,7 +424,7 @@ static bool parse_one(int c, const char *arg, struct options *o)
 	}
 	switch (c) {
 	case O_SYMBOL:
-		return parse_variant(arg, &o->symbol);
+		return parse_paths(arg, o);
 	case O_BURST:
 		o->burst = true;
 		return true;
@@ -361,6 +443,23 @@ static bool parse_one(int c, const char *arg, struct options *o)
 		return parse_rate_steps(arg, &o->pace);
 	case O_MALFORMED:
 		return parse_malformed(arg, &o->malformed);
+	case O_COMPOSITOR:
+		o->compositor = arg;
+		return true;
+	case O_PRESENT_TRUTH:
+		o->present_truth = arg;
+		return true;
+	case O_PACKAGE:
+		o->package = arg;
+		return true;
+	case O_PRESENT_MODE:
+		if (strcmp(arg, "fifo") && strcmp(arg, "mailbox")) {
+			fprintf(stderr,
+				"standin-game: --present-mode: '%s' is not fifo or mailbox\n", arg);
+			return false;
+		}
+		o->mailbox = !strcmp(arg, "mailbox");
+		return true;
 	}
 	return false;
 }
@@ -376,9 +475,35 @@ static bool check_combination(const struct options *o)
 		why = "--fps and --pattern/--rate-steps exclude each other (they set the pacing)";
 	else if (o->overlay_given && !o->surfaces)
 		why = "--overlay-fps and --overlay-buffers need --surfaces";
+	else if (!o->compositor && (o->present_truth || o->package || o->refresh_given))
+		why = "--present-truth, --package, --refresh, --sf-android and --present-mode need "
+		      "--compositor";
 	if (why)
 		fprintf(stderr, "standin-game: %s\n", why);
 	return !why;
+}
+
+static bool is_batch(enum variant v)
+{
+	return v == V_BATCH || v == V_BATCH_LEGACY;
+}
+
+/*
+ * --batch without a batch path in --symbol: every call is a batch call (what --batch
+ * always meant); a batch path without --batch queues 2 buffers per call.
+ */
+static void finish_paths(struct options *o)
+{
+	bool batch = false;
+
+	for (size_t i = 0; i < o->n_paths; i++)
+		batch |= is_batch(o->path[i]);
+	if (o->batch && !batch) {
+		o->path[0] = V_BATCH;
+		o->n_paths = 1;
+	}
+	if (!o->batch)
+		o->batch = 2;
 }
 
 static const struct option longopts[] = {
@@ -400,6 +525,13 @@ static const struct option longopts[] = {
     {"pattern", required_argument, nullptr, O_PATTERN},
     {"rate-steps", required_argument, nullptr, O_RATE_STEPS},
     {"batch-malformed", required_argument, nullptr, O_MALFORMED},
+    {"batch-timestamps", required_argument, nullptr, O_BATCH_TS},
+    {"compositor", required_argument, nullptr, O_COMPOSITOR},
+    {"present-truth", required_argument, nullptr, O_PRESENT_TRUTH},
+    {"package", required_argument, nullptr, O_PACKAGE},
+    {"refresh", required_argument, nullptr, O_REFRESH},
+    {"sf-android", required_argument, nullptr, O_SF_ANDROID},
+    {"present-mode", required_argument, nullptr, O_PRESENT_MODE},
     {"help", no_argument, nullptr, 'h'},
     {nullptr, 0, nullptr, 0},
 };
@@ -412,9 +544,12 @@ static int parse_args(int argc, char **argv, struct options *o)
 	*o = {};
 	o->pace.fps = 60;
 	o->buffers = 3;
-	o->symbol = V_HOOK;
+	o->path[0] = V_HOOK;
+	o->n_paths = 1;
 	o->overlay_fps = 10;
 	o->overlay_buffers = 2;
+	o->refresh_hz = 60;
+	o->sf_android = 13;
 	while ((c = getopt_long(argc, argv, "h", longopts, nullptr)) != -1) {
 		if (c == 'h') {
 			usage(stdout);
@@ -426,6 +561,7 @@ static int parse_args(int argc, char **argv, struct options *o)
 		}
 		o->fps_given |= c == O_FPS;
 		o->overlay_given |= c == O_OVL_FPS || c == O_OVL_BUFFERS;
+		o->refresh_given |= c == O_REFRESH || c == O_SF_ANDROID || c == O_PRESENT_MODE;
 		if (!parse_one(c, optarg, o))
 			return 2;
 	}
@@ -433,7 +569,10 @@ static int parse_args(int argc, char **argv, struct options *o)
 		fprintf(stderr, "standin-game: unexpected argument '%s'\n", argv[optind]);
 		return 2;
 	}
-	return check_combination(o) ? 0 : 2;
+	if (!check_combination(o))
+		return 2;
+	finish_paths(o);
+	return 0;
 }
 
 static uint64_t now_ns(void)
@@ -494,43 +633,46 @@ static void overlay_sleep_until(uint64_t t)
 /* One generation of buffers; --realloc-every replaces it with a new one. */
 struct buffer_set {
 	unsigned long n;
-	ANativeWindowBuffer *anwb; /* buffers[] for the ANativeWindowBuffer* variants */
-	GraphicBuffer *gb;	   /* buffers[] for the sp<GraphicBuffer> variants */
-	sp<GraphicBuffer> *gb_sp;  /* one strong pointer per GraphicBuffer */
+	GraphicBuffer *gb;	  /* the buffers, as AOSP allocates them */
+	sp<GraphicBuffer> *gb_sp; /* one strong pointer per GraphicBuffer */
 };
 
-/* The fake objects one surface of a game queues through: its Surface, window, buffers. */
+/* The fake objects one surface of a game queues through: its Surface and buffers. */
 struct scene {
-	Surface surface;
-	ANativeWindow window;
+	Surface *surface;
 	struct buffer_set set;
 	unsigned long next;		  /* the buffer the next call queues */
 	unsigned long long since_realloc; /* buffers queued from this set */
+	unsigned long long calls;	  /* made so far: picks the --symbol path */
 	sp<Fence> fence;
 	SurfaceQueueBufferOutput output;
-	Surface::BatchQueuedBuffer *batch; /* --batch: the K elements of one call */
+	Surface::BatchQueuedBuffer *batch; /* the K elements of one batch call */
 	SurfaceQueueBufferOutput *batch_out;
 };
 
-static bool buffer_set_alloc(struct buffer_set *b, unsigned long n)
-{
-	b->n = n;
-	b->anwb = (ANativeWindowBuffer *)calloc(n, sizeof(*b->anwb));
-	b->gb = (GraphicBuffer *)calloc(n, sizeof(*b->gb));
-	b->gb_sp = (sp<GraphicBuffer> *)calloc(n, sizeof(*b->gb_sp));
-	if (!b->anwb || !b->gb || !b->gb_sp)
-		return false;
-	for (unsigned long i = 0; i < n; i++)
-		b->gb_sp[i] = sp<GraphicBuffer>(&b->gb[i]);
-	return true;
-}
-
 static void buffer_set_free(struct buffer_set *b)
 {
-	free(b->gb_sp);
+	if (b->gb)
+		for (unsigned long i = 0; i < b->n; i++)
+			b->gb[i].~GraphicBuffer();
 	free(b->gb);
-	free(b->anwb);
+	free(b->gb_sp);
 	*b = {};
+}
+
+static bool buffer_set_alloc(struct buffer_set *b, unsigned long n)
+{
+	*b = {};
+	b->gb = (GraphicBuffer *)calloc(n, sizeof(*b->gb));
+	b->gb_sp = (sp<GraphicBuffer> *)calloc(n, sizeof(*b->gb_sp));
+	if (!b->gb || !b->gb_sp)
+		return false;
+	b->n = n;
+	for (unsigned long i = 0; i < n; i++) {
+		new (&b->gb[i]) GraphicBuffer();
+		b->gb_sp[i] = sp<GraphicBuffer>(&b->gb[i]);
+	}
+	return true;
 }
 
 /*
@@ -555,77 +697,93 @@ static bool scene_realloc(struct scene *s)
 static bool scene_init(struct scene *s, unsigned long n, unsigned long long batch)
 {
 	*s = {};
-	if (!buffer_set_alloc(&s->set, n))
+	s->surface = new (std::nothrow) Surface();
+	if (!s->surface || !buffer_set_alloc(&s->set, n))
 		return false;
-	if (batch) {
-		s->batch = (Surface::BatchQueuedBuffer *)calloc(batch, sizeof(*s->batch));
-		s->batch_out = (SurfaceQueueBufferOutput *)calloc(batch, sizeof(*s->batch_out));
-		if (!s->batch || !s->batch_out)
-			return false;
-	}
-	return true;
+	s->batch = (Surface::BatchQueuedBuffer *)calloc(batch, sizeof(*s->batch));
+	s->batch_out = (SurfaceQueueBufferOutput *)calloc(batch, sizeof(*s->batch_out));
+	return s->batch && s->batch_out;
 }
 
 static void scene_free(struct scene *s)
 {
+	delete s->surface;
 	buffer_set_free(&s->set);
 	free(s->batch);
 	free(s->batch_out);
 }
 
-/*
- * The pointer framerec must record for buffer i: the GraphicBuffer the sp<> holds for
- * the sp variants, the ANativeWindowBuffer otherwise (batch elements hold those too).
- */
-static uint64_t buffer_of(const struct scene *s, enum variant v, bool batch, unsigned long i)
+/* What framerec must record for buffer i and the surface: the native pointers (canonical). */
+static uint64_t buffer_of(const struct scene *s, unsigned long i)
 {
-	if (!batch && (v == V_SP || v == V_SP_OUTPUT))
-		return (uint64_t)(uintptr_t)s->set.gb_sp[i].get();
-	return (uint64_t)(uintptr_t)&s->set.anwb[i];
+	return (uint64_t)(uintptr_t)s->set.gb[i].getNativeBuffer();
 }
 
-/* Argument 0 of the call: the window for the static hook, `this` for member functions. */
-static uint64_t surface_of(const struct scene *s, enum variant v, bool batch)
+static uint64_t surface_of(const struct scene *s)
 {
-	if (!batch && v == V_HOOK)
-		return (uint64_t)(uintptr_t)&s->window;
-	return (uint64_t)(uintptr_t)&s->surface;
+	return (uint64_t)(uintptr_t) static_cast<ANativeWindow *>(s->surface);
 }
 
-/* One queueBuffer call of the chosen variant with buffer i. */
+/* --symbol internal: the interceptor an app (or a layer like Swappy) installs. */
+static int pass_through(ANativeWindow *window, ANativeWindow_queueBufferFn queue_fn, void *data,
+			ANativeWindowBuffer *buffer, int fenceFd)
+{
+	(void)data;
+	return queue_fn(window, buffer, fenceFd);
+}
+
+/* One single-buffer call through entry point v with buffer i. */
 static int queue(struct scene *s, enum variant v, unsigned long i)
 {
-	ANativeWindowBuffer *b = &s->set.anwb[i];
+	ANativeWindow *w = s->surface;
+	ANativeWindowBuffer *b = s->set.gb[i].getNativeBuffer();
+	SurfaceQueueBufferInput input = {-1, NATIVE_WINDOW_TIMESTAMP_AUTO};
+	int ret = -1;
 
 	switch (v) {
 	case V_HOOK:
-		return Surface::hook_queueBuffer(&s->window, b, -1);
+		return w->queueBuffer(w, b, -1);
 	case V_INTERNAL:
-		return s->surface.queueBufferInternal(b, -1, &s->output);
+		s->surface->setQueueInterceptor(pass_through, nullptr);
+		ret = w->queueBuffer(w, b, -1);
+		s->surface->setQueueInterceptor(nullptr, nullptr);
+		return ret;
+	case V_DEPRECATED:
+		return w->queueBuffer_DEPRECATED(w, b);
 	case V_LEGACY:
-		return s->surface.queueBuffer(b, -1);
+		return s->surface->queueBuffer(b, -1);
 	case V_OUTPUT:
-		return s->surface.queueBuffer(b, -1, &s->output);
+		return s->surface->queueBuffer(b, -1, &s->output);
 	case V_SP:
-		return s->surface.queueBuffer(s->set.gb_sp[i], s->fence);
-	case V_SP_OUTPUT:
-		return s->surface.queueBuffer(s->set.gb_sp[i], s->fence, &s->output);
+		return s->surface->queueBuffer(s->set.gb_sp[i], s->fence, &s->output);
+	case V_SP_INPUT:
+		return s->surface->queueBuffer(s->set.gb_sp[i], input, &s->output);
+	case V_BATCH:
+	case V_BATCH_LEGACY:
+		break;
 	}
-	return -1;
+	return ret;
 }
 
-/* One queueBuffers call with the k buffers from i on in rotation. */
-static int queue_batch(struct scene *s, unsigned long i, unsigned long long k)
+/*
+ * One queueBuffers call (v: which form) with the k buffers from i on in rotation, at
+ * time t; element j's timestamp is t + j * ts_ns, or AUTO when ts_ns is 0.
+ */
+static int queue_batch(struct scene *s, enum variant v, unsigned long i, unsigned long long k,
+		       uint64_t t, unsigned long long ts_ns)
 {
 	for (unsigned long long j = 0; j < k; j++) {
-		s->batch[j].buffer = &s->set.anwb[(i + j) % s->set.n];
+		s->batch[j].buffer = s->set.gb[(i + j) % s->set.n].getNativeBuffer();
 		s->batch[j].fenceFd = -1;
-		s->batch[j].timestamp = INT64_MIN; /* NATIVE_WINDOW_TIMESTAMP_AUTO */
+		s->batch[j].timestamp =
+		    ts_ns ? (int64_t)(t + j * ts_ns) : NATIVE_WINDOW_TIMESTAMP_AUTO;
 	}
 	LibcxxVector<Surface::BatchQueuedBuffer> in = {s->batch, s->batch + k, s->batch + k};
 	LibcxxVector<SurfaceQueueBufferOutput> out = {s->batch_out, s->batch_out + k,
 						      s->batch_out + k};
-	return s->surface.queueBuffers(in, &out);
+	if (v == V_BATCH_LEGACY)
+		return s->surface->queueBuffers(in);
+	return s->surface->queueBuffers(in, &out);
 }
 
 /*
@@ -640,7 +798,8 @@ static void queue_malformed(struct scene *s, unsigned modes)
 	uintptr_t begin = (uintptr_t)elems, end[N_MALFORMED];
 
 	for (unsigned long j = 0; j < 3; j++)
-		elems[j] = {&s->set.anwb[j % s->set.n], -1, INT64_MIN};
+		elems[j] = {s->set.gb[j % s->set.n].getNativeBuffer(), -1,
+			    NATIVE_WINDOW_TIMESTAMP_AUTO};
 	end[M_UNALIGNED] = begin + 3 * sizeof(elems[0]) + 1;
 	end[M_HUGE] = begin + (sizeof(elems[0]) << 36);
 	end[M_REVERSED] = begin - sizeof(elems[0]);
@@ -651,7 +810,7 @@ static void queue_malformed(struct scene *s, unsigned modes)
 		    reinterpret_cast<Surface::BatchQueuedBuffer *>(begin),
 		    reinterpret_cast<Surface::BatchQueuedBuffer *>(end[m]),
 		    reinterpret_cast<Surface::BatchQueuedBuffer *>(end[m])};
-		(void)s->surface.queueBuffers(in, nullptr);
+		(void)s->surface->queueBuffers(in, nullptr);
 	}
 }
 
@@ -678,6 +837,8 @@ struct lane {
 	unsigned long long calls;
 	bool truth_failed;
 	bool out_of_memory;
+	struct sf_server *sf; /* --compositor: where its buffers go after the call */
+	int layer;
 };
 
 /* The gap after call n (0-based) that was due `due` ns after the start. */
@@ -699,35 +860,75 @@ static uint64_t period_after(const struct pacing *p, unsigned long long n, uint6
 	return 1000000000ull / p->fps;
 }
 
-/* One call of the lane's surface: the variant's, or a batch; with its truth lines. */
+/* The truth lines of one call: k buffers from first on, all at time t. */
+static void truth_lines(struct lane *l, unsigned long first, unsigned long long k, uint64_t t,
+			bool batch)
+{
+	const struct scene *s = &l->scene;
+	uint64_t surface = surface_of(s);
+
+	for (unsigned long long j = 0; j < k; j++) {
+		uint64_t buf = buffer_of(s, (first + j) % s->set.n);
+		int n;
+		if (batch && l->o->batch_ts_ns)
+			n = fprintf(l->truth->f,
+				    "%" PRIu64 " 0x%" PRIx64 " 0x%" PRIx64 " %ld %" PRId64 "\n", t,
+				    buf, surface, l->tid, (int64_t)(t + j * l->o->batch_ts_ns));
+		else
+			n = fprintf(l->truth->f, "%" PRIu64 " 0x%" PRIx64 " 0x%" PRIx64 " %ld\n", t,
+				    buf, surface, l->tid);
+		if (n < 0)
+			l->truth_failed = true;
+	}
+}
+
+/*
+ * --compositor: the call's buffers reach SurfaceFlinger's side (BLAST's BufferQueue), each
+ * with its own timestamp when the batch gave one, else auto. A FIFO queue that is full
+ * blocks here, as dequeueBuffer would block the game.
+ */
+static void to_compositor(struct lane *l, unsigned long first, unsigned long long k, uint64_t t,
+			  bool batch)
+{
+	const struct scene *s = &l->scene;
+
+	if (!l->sf)
+		return;
+	if (!t)
+		t = now_ns();
+	for (unsigned long long j = 0; j < k; j++) {
+		int64_t ts = batch && l->o->batch_ts_ns ? (int64_t)(t + j * l->o->batch_ts_ns)
+							: COMP_TS_AUTO;
+		sf_server_queue(l->sf, l->layer, buffer_of(s, (first + j) % s->set.n), (int64_t)t,
+				ts);
+	}
+}
+
+/* One call of the lane's surface through its next --symbol path; with its truth lines. */
 static void lane_call(struct lane *l)
 {
 	const struct options *o = l->o;
 	struct scene *s = &l->scene;
 	unsigned long first = s->next;
-	unsigned long long k = o->batch ? o->batch : 1;
+	enum variant v = o->path[s->calls++ % o->n_paths];
+	bool batch = is_batch(v);
+	unsigned long long k = batch ? o->batch : 1;
 	uint64_t t = 0;
 
-	if (l->truth) {
-		if (l->truth->shared)
-			pthread_mutex_lock(&l->truth->lock);
+	if (l->truth && l->truth->shared)
+		pthread_mutex_lock(&l->truth->lock);
+	if (l->truth || (batch && o->batch_ts_ns))
 		t = now_ns();
-	}
-	if (o->batch)
-		(void)queue_batch(s, first, k);
+	if (batch)
+		(void)queue_batch(s, v, first, k, t, o->batch_ts_ns);
 	else
-		(void)queue(s, o->symbol, first);
+		(void)queue(s, v, first);
 	s->next = (unsigned long)((first + k) % s->set.n);
 	s->since_realloc += k;
+	to_compositor(l, first, k, t, batch);
 	if (!l->truth)
 		return;
-	uint64_t surface = surface_of(s, o->symbol, o->batch);
-	for (unsigned long long j = 0; j < k; j++) {
-		uint64_t buf = buffer_of(s, o->symbol, o->batch, (first + j) % s->set.n);
-		if (fprintf(l->truth->f, "%" PRIu64 " 0x%" PRIx64 " 0x%" PRIx64 " %ld\n", t, buf,
-			    surface, l->tid) < 0)
-			l->truth_failed = true;
-	}
+	truth_lines(l, first, k, t, batch);
 	if (l->truth->shared)
 		pthread_mutex_unlock(&l->truth->lock);
 }
@@ -892,6 +1093,34 @@ static FILE *truth_open(const char *path, struct truth *t, bool shared)
 	return t->f;
 }
 
+/*
+ * --compositor: the stand-in SurfaceFlinger, its layers named as Android names a game's:
+ * the main surface a SurfaceView of the activity PACKAGE/PACKAGE.MainActivity, the
+ * overlay (--surfaces) the activity's window, drawn by the view system.
+ */
+static bool compositor_start(const struct options *o, struct lane *m, struct lane *ov)
+{
+	char title[512];
+	const char *pkg = o->package ? o->package : "standin-game";
+	int err = sf_server_start(&m->sf, o->compositor, o->present_truth, (int)o->sf_android,
+				  (int64_t)(1000000000ull / o->refresh_hz));
+
+	if (err) {
+		fprintf(stderr, "standin-game: --compositor %s: %s\n", o->compositor,
+			strerror(-err));
+		m->sf = nullptr;
+		return false;
+	}
+	snprintf(title, sizeof(title), "%s/%s.MainActivity", pkg, pkg);
+	comp_mode mode = o->mailbox ? COMP_MAILBOX : COMP_FIFO;
+	m->layer = sf_server_add_layer(m->sf, COMP_SURFACEVIEW, title, mode);
+	if (ov) {
+		ov->sf = m->sf;
+		ov->layer = sf_server_add_layer(m->sf, COMP_WINDOW, title, COMP_FIFO);
+	}
+	return m->layer >= 0 && (!ov || ov->layer >= 0);
+}
+
 static void print_burst(const struct options *o, const struct lane *m, const struct lane *ov,
 			uint64_t elapsed_ns)
 {
@@ -900,7 +1129,7 @@ static void print_burst(const struct options *o, const struct lane *m, const str
 	if (ov)
 		printf("standin-game: overlay: %llu calls\n", ov->calls);
 	printf("standin-game: %llu calls of %s in %" PRIu64 " ns: %.1f ns/call\n", m->calls,
-	       o->batch ? "queueBuffers" : variant_names[o->symbol], elapsed_ns,
+	       o->n_paths == 1 ? variant_names[o->path[0]] : "the --symbol paths", elapsed_ns,
 	       (double)elapsed_ns / (double)m->calls);
 }
 
@@ -935,6 +1164,8 @@ int main(int argc, char **argv)
 			goto cleanup;
 		m.truth = ov.truth = &truth;
 	}
+	if (o.compositor && !compositor_start(&o, &m, o.surfaces ? &ov : nullptr))
+		goto cleanup;
 	if (o.wait_signal)
 		wait_for_go();
 	if (o.start_delay_ms && !stop_signal)
@@ -960,6 +1191,8 @@ int main(int argc, char **argv)
 	print_burst(&o, &m, ovp, elapsed_ns);
 	rc = 0;
 cleanup:
+	if (m.sf)
+		sf_server_stop(m.sf); /* the last presents are in its truth file */
 	if (truth.f)
 		fclose(truth.f);
 	scene_free(&m.scene);

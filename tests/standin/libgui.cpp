@@ -1,11 +1,27 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * libgui.cpp - a Linux libgui.so stand-in exporting Surface::queueBuffer and its siblings,
- * and the batch path Surface::queueBuffers under its Android (libc++) mangled name.
+ * libgui.cpp - a Linux libgui.so stand-in: android::Surface's queue entry points under
+ * their real mangled names (surface.h), wired the way AOSP wires them (libs/gui/Surface.cpp):
  *
- * Each function is noinline and does a little work the compiler must keep (an atomic add
- * and a store to exported globals), so it has a real entry point for a uprobe to trap on
- * and a call from the game really reaches it. All return 0 (OK), as the real ones do.
+ *   ANativeWindow::queueBuffer = hook_queueBuffer (11..16)
+ *     -> the queue interceptor, if one is set, with queueBufferInternal (11..16)
+ *          -> queueBuffer(ANativeWindowBuffer*, int, SurfaceQueueBufferOutput*) (virtual)
+ *     -> else queueBuffer(ANativeWindowBuffer*, int, SurfaceQueueBufferOutput*) (virtual)
+ *   ANativeWindow::queueBuffer_DEPRECATED = hook_queueBuffer_DEPRECATED -> the same, fd -1
+ *   queueBuffer(const sp<GraphicBuffer>&, const sp<Fence>&, output*) (16.0.0_r2)
+ *     -> queueBuffer(buffer.get(), fd, output) (virtual)
+ *   queueBuffer(const sp<GraphicBuffer>&, const SurfaceQueueBufferInput&, output*) (post-16)
+ *     -> queueBufferImpl(buffer, fence, &input, output) (post-16)
+ *   queueBuffer(ANativeWindowBuffer*, int) (11..15): queues on its own
+ *   queueBuffers(vector) (12..15), queueBuffers(vector, outputs) (15 QPR1+, 16): each
+ *     element queued on its own (AOSP's batch fills one input per buffer and never calls
+ *     queueBuffer)
+ *
+ * A real library holds the forms of one version (the 2- or the 3-argument queueBuffer, one
+ * queueBuffers); the stand-in exports them all, so that every symbol framerec knows can be
+ * attached and driven (standin-game --symbol). Every function is noinline and does a
+ * little work the compiler must keep (an atomic add and a store to exported globals), so
+ * it has a real entry point for a uprobe to trap on. All return 0 (OK), as the real ones do.
  */
 #include "surface.h"
 
@@ -13,42 +29,56 @@
 extern "C" {
 __attribute__((visibility("default"))) unsigned long long standin_queued;
 __attribute__((visibility("default"))) const void *standin_last_buffer;
+__attribute__((visibility("default"))) long long standin_last_timestamp;
 }
 
 #define STANDIN_EXPORT __attribute__((noinline, used, visibility("default")))
 
-/* The shared body: count the call and remember the buffer. */
-static inline int standin_queue(const void *buffer)
+/* The shared end of every path: count the buffer, remember it and its timestamp. */
+static inline int standin_queue(const ANativeWindowBuffer *buffer, long long timestamp)
 {
 	__atomic_fetch_add(&standin_queued, 1, __ATOMIC_RELAXED);
-	__atomic_store_n(&standin_last_buffer, buffer, __ATOMIC_RELAXED);
+	__atomic_store_n(&standin_last_buffer, (const void *)buffer, __ATOMIC_RELAXED);
+	__atomic_store_n(&standin_last_timestamp, timestamp, __ATOMIC_RELAXED);
 	return 0;
 }
 
 namespace android
 {
 
+Surface::Surface()
+{
+	ANativeWindow::queueBuffer = hook_queueBuffer;
+	ANativeWindow::queueBuffer_DEPRECATED = hook_queueBuffer_DEPRECATED;
+}
+
 STANDIN_EXPORT int Surface::hook_queueBuffer(ANativeWindow *window, ANativeWindowBuffer *buffer,
 					     int fenceFd)
 {
-	(void)window;
-	(void)fenceFd;
-	return standin_queue(buffer);
+	Surface *c = getSelf(window);
+
+	if (c->mQueueInterceptor)
+		return c->mQueueInterceptor(window, queueBufferInternal, c->mQueueInterceptorData,
+					    buffer, fenceFd);
+	return c->queueBuffer(buffer, fenceFd, nullptr);
 }
 
-STANDIN_EXPORT int Surface::queueBufferInternal(ANativeWindowBuffer *buffer, int fenceFd,
-						SurfaceQueueBufferOutput *output)
+STANDIN_EXPORT int Surface::queueBufferInternal(ANativeWindow *window, ANativeWindowBuffer *buffer,
+						int fenceFd)
 {
-	(void)fenceFd;
-	if (output)
-		output->frame_number = standin_queued + 1;
-	return standin_queue(buffer);
+	return getSelf(window)->queueBuffer(buffer, fenceFd, nullptr);
+}
+
+STANDIN_EXPORT int Surface::hook_queueBuffer_DEPRECATED(ANativeWindow *window,
+							ANativeWindowBuffer *buffer)
+{
+	return getSelf(window)->queueBuffer(buffer, -1, nullptr);
 }
 
 STANDIN_EXPORT int Surface::queueBuffer(ANativeWindowBuffer *buffer, int fenceFd)
 {
 	(void)fenceFd;
-	return standin_queue(buffer);
+	return standin_queue(buffer, mTimestamp);
 }
 
 STANDIN_EXPORT int Surface::queueBuffer(ANativeWindowBuffer *buffer, int fenceFd,
@@ -57,49 +87,80 @@ STANDIN_EXPORT int Surface::queueBuffer(ANativeWindowBuffer *buffer, int fenceFd
 	(void)fenceFd;
 	if (output)
 		output->frame_number = standin_queued + 1;
-	return standin_queue(buffer);
+	return standin_queue(buffer, mTimestamp);
 }
 
-STANDIN_EXPORT int Surface::queueBuffer(const sp<GraphicBuffer> &buffer, const sp<Fence> &fence)
+STANDIN_EXPORT status_t Surface::queueBuffer(const sp<GraphicBuffer> &buffer, const sp<Fence> &fd,
+					     SurfaceQueueBufferOutput *output)
 {
-	(void)fence;
-	return standin_queue(buffer.get());
+	(void)fd;
+	/* GraphicBuffer* to its ANativeWindowBuffer base: the 16 bytes a probe must add. */
+	return queueBuffer(buffer.get(), -1, output);
 }
 
-STANDIN_EXPORT int Surface::queueBuffer(const sp<GraphicBuffer> &buffer, const sp<Fence> &fence,
-					SurfaceQueueBufferOutput *output)
+STANDIN_EXPORT status_t Surface::queueBuffer(const sp<GraphicBuffer> &buffer,
+					     const SurfaceQueueBufferInput &input,
+					     SurfaceQueueBufferOutput *output)
+{
+	sp<Fence> fence;
+
+	return queueBufferImpl(buffer, fence, &input, output);
+}
+
+STANDIN_EXPORT status_t Surface::queueBufferImpl(const sp<GraphicBuffer> &buffer,
+						 const sp<Fence> &fence,
+						 const SurfaceQueueBufferInput *input,
+						 SurfaceQueueBufferOutput *output)
 {
 	(void)fence;
 	if (output)
 		output->frame_number = standin_queued + 1;
-	return standin_queue(buffer.get());
+	return standin_queue(buffer.get(), input ? input->timestamp : mTimestamp);
 }
 
 /*
- * The batch path: each element counts as one queued buffer, as if queueBuffer had been
- * called for it; an output vector with room gets a frame number per buffer. A vector that
- * is no vector of BatchQueuedBuffers (end before begin, a size that is not a multiple of
- * the element, more than STANDIN_BATCH_SANE elements: what standin-game --batch-malformed
- * passes, to show a probe what a wrong symbol or ABI looks like) is refused without
- * being read: -EINVAL (BAD_VALUE), nothing queued.
+ * A vector that is no vector of BatchQueuedBuffers (end before begin, a size that is not a
+ * multiple of the element, more than STANDIN_BATCH_SANE elements: what standin-game
+ * --batch-malformed passes, to show a probe what a wrong symbol or ABI looks like) is
+ * refused without being read: -EINVAL (BAD_VALUE), nothing queued.
  */
-STANDIN_EXPORT int Surface::queueBuffers(const LibcxxVector<BatchQueuedBuffer> &buffers,
-					 LibcxxVector<SurfaceQueueBufferOutput> *outputs)
+static bool batch_sane(const LibcxxVector<Surface::BatchQueuedBuffer> &buffers, size_t *n)
 {
 	uintptr_t b = (uintptr_t)buffers.begin, e = (uintptr_t)buffers.end;
+	const size_t elem = sizeof(Surface::BatchQueuedBuffer);
 
-	if (e < b || (e - b) % sizeof(BatchQueuedBuffer) ||
-	    (e - b) / sizeof(BatchQueuedBuffer) > STANDIN_BATCH_SANE)
+	if (e < b || (e - b) % elem || (e - b) / elem > STANDIN_BATCH_SANE)
+		return false;
+	*n = (e - b) / elem;
+	return true;
+}
+
+/* Each element counts as one queued buffer with its own timestamp; outputs get numbers. */
+static int queue_batch(const LibcxxVector<Surface::BatchQueuedBuffer> &buffers,
+		       LibcxxVector<SurfaceQueueBufferOutput> *outputs)
+{
+	size_t n;
+
+	if (!batch_sane(buffers, &n))
 		return -22;
-	size_t n = (e - b) / sizeof(BatchQueuedBuffer);
 	bool fill = outputs && (size_t)(outputs->end - outputs->begin) >= n;
-
 	for (size_t i = 0; i < n; i++) {
 		if (fill)
 			outputs->begin[i].frame_number = standin_queued + 1;
-		standin_queue(buffers.begin[i].buffer);
+		standin_queue(buffers.begin[i].buffer, buffers.begin[i].timestamp);
 	}
 	return 0;
+}
+
+STANDIN_EXPORT int Surface::queueBuffers(const LibcxxVector<BatchQueuedBuffer> &buffers)
+{
+	return queue_batch(buffers, nullptr);
+}
+
+STANDIN_EXPORT int Surface::queueBuffers(const LibcxxVector<BatchQueuedBuffer> &buffers,
+					 LibcxxVector<SurfaceQueueBufferOutput> *outputs)
+{
+	return queue_batch(buffers, outputs);
 }
 
 } /* namespace android */

@@ -1,19 +1,27 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * surface.h - the stand-in for Android's libgui Surface, as far as framerec cares.
+ * surface.h - the stand-in for Android's libgui Surface, as far as framerec cares: the
+ * class layout a probe reads through and every queue entry point under its real mangled
+ * name (display-truth.md 6; recorder/README.md, "Symbols").
  *
- * framerec attaches a uprobe to android::Surface::queueBuffer (and its siblings) by their
- * mangled names. These declarations are written so that g++ emits exactly the six names
- * the real libgui.so exports (recorder/README.md, "Symbols"); the types are empty
- * shells because only the names and the argument positions matter to the probe.
+ * The layout is AOSP's (libs/nativebase/include/nativebase/nativebase.h,
+ * nativewindow/include/system/window.h, libs/gui/include/gui/Surface.h,
+ * libs/ui/include/ui/GraphicBuffer.h, android-11.0.0_r1 .. 16.0.0_r2): the C structs
+ * ANativeWindow and ANativeWindowBuffer start with android_native_base_t; Surface and
+ * GraphicBuffer are ANativeObjectBase<NATIVE, TYPE, RefBase>, so the polymorphic RefBase
+ * comes first (the Itanium ABI's primary base) and the native pointer is 16 bytes into the
+ * object. The compiler lays the classes out from the same declarations and the asserts at
+ * the end pin the result, against framerec's own constant (bpf/android_abi.h).
  *
- * In every variant argument index 1 (PT_REGS_PARM2) is the buffer: member functions take
- * `this` as argument 0, and the static hook takes the ANativeWindow first. Argument 0 is
- * the surface: one BufferQueue, whichever buffer it queues.
+ * What a probe sees per entry point: the static hooks get the ANativeWindow* and the
+ * ANativeWindowBuffer*; the members get `this` (a Surface*, 16 bytes lower) and the
+ * ANativeWindowBuffer*; the sp<GraphicBuffer> members get `this` and the address of an sp
+ * whose first word is the GraphicBuffer* (16 bytes below its ANativeWindowBuffer*); the
+ * batch members get `this` and a libc++ std::vector of BatchQueuedBuffer.
  *
- * The seventh export is the batch path, Surface::queueBuffers (see "The batch path" below):
- * one call queues N buffers, and the buffers are not in registers but in a std::vector the
- * probe reads from user memory.
+ * The stand-in is built with g++ and libstdc++, so the names that mention std::vector
+ * (the batch members) carry Android's libc++ mangling through asm labels; every other name
+ * is what g++ emits for these declarations (checked against `nm -D`, standin.exports).
  */
 #ifndef STANDIN_SURFACE_H
 #define STANDIN_SURFACE_H
@@ -21,25 +29,110 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "android_abi.h" /* FRAMEREC_NATIVE_BASE_OFFSET: what framerec assumes */
+
+#define STANDIN_EXPORT_CLASS __attribute__((visibility("default")))
+
+/* ---------------------------------------------------------------- the NDK's C structs */
+
+/* nativebase.h: ('_'<<24)|('b'<<16)|('f'<<8)|'r' and ('_'<<24)|('w'<<16)|('n'<<8)|'d'. */
+#define ANDROID_NATIVE_BUFFER_MAGIC 0x5f626672
+#define ANDROID_NATIVE_WINDOW_MAGIC 0x5f776e64
+/* system/window.h: "no timestamp, Surface takes the queue time". */
+#define NATIVE_WINDOW_TIMESTAMP_AUTO INT64_MIN
+
 /* NDK types live in the global namespace (mangled "13ANativeWindow", no "android"). */
-struct ANativeWindow {
+struct android_native_base_t {
 	int magic;
+	int version; /* sizeof the whole struct */
+	void *reserved[4];
+	void (*incRef)(struct android_native_base_t *base);
+	void (*decRef)(struct android_native_base_t *base);
 };
+
+struct native_handle_t;
+
+/* nativebase.h, frozen since the NDK published it. */
 struct ANativeWindowBuffer {
-	int width, height, stride, format;
-	void *handle;
+	ANativeWindowBuffer()
+	{
+		common.magic = ANDROID_NATIVE_BUFFER_MAGIC;
+		common.version = sizeof(ANativeWindowBuffer);
+		for (void *&r : common.reserved)
+			r = nullptr;
+	}
+	struct android_native_base_t common;
+	int width = 0;
+	int height = 0;
+	int stride = 0;
+	int format = 0;
+	int usage_deprecated = 0;
+	uintptr_t layerCount = 1;
+	void *reserved[1] = {nullptr};
+	const native_handle_t *handle = nullptr;
+	uint64_t usage = 0;
+};
+
+struct ANativeWindow;
+typedef int (*ANativeWindow_queueBufferFn)(ANativeWindow *window, ANativeWindowBuffer *buffer,
+					   int fenceFd);
+/* ANativeWindow_setQueueBufferInterceptor's callback (API 30, libnativewindow). */
+typedef int (*ANativeWindow_queueBufferInterceptor)(ANativeWindow *window,
+						    ANativeWindow_queueBufferFn queueBuffer,
+						    void *data, ANativeWindowBuffer *buffer,
+						    int fenceFd);
+
+/*
+ * system/window.h: the header, a few constants, then the hooks an EGL or Vulkan driver
+ * calls (Surface's constructor points them at its static hook_* functions).
+ */
+struct ANativeWindow {
+	ANativeWindow()
+	{
+		common.magic = ANDROID_NATIVE_WINDOW_MAGIC;
+		common.version = sizeof(ANativeWindow);
+		for (void *&r : common.reserved)
+			r = nullptr;
+	}
+	struct android_native_base_t common;
+	uint32_t flags = 0;
+	int minSwapInterval = 0;
+	int maxSwapInterval = 1;
+	float xdpi = 0;
+	float ydpi = 0;
+	intptr_t oem[4] = {0, 0, 0, 0};
+	int (*setSwapInterval)(ANativeWindow *window, int interval) = nullptr;
+	int (*dequeueBuffer_DEPRECATED)(ANativeWindow *window,
+					ANativeWindowBuffer **buffer) = nullptr;
+	int (*lockBuffer_DEPRECATED)(ANativeWindow *window, ANativeWindowBuffer *buffer) = nullptr;
+	int (*queueBuffer_DEPRECATED)(ANativeWindow *window, ANativeWindowBuffer *buffer) = nullptr;
+	int (*query)(const ANativeWindow *window, int what, int *value) = nullptr;
+	int (*perform)(ANativeWindow *window, int operation, ...) = nullptr;
+	int (*cancelBuffer_DEPRECATED)(ANativeWindow *window,
+				       ANativeWindowBuffer *buffer) = nullptr;
+	int (*dequeueBuffer)(ANativeWindow *window, ANativeWindowBuffer **buffer,
+			     int *fenceFd) = nullptr;
+	ANativeWindow_queueBufferFn queueBuffer = nullptr;
+	int (*cancelBuffer)(ANativeWindow *window, ANativeWindowBuffer *buffer,
+			    int fenceFd) = nullptr;
 };
 
 /* The most elements the stand-in's queueBuffers takes (framerec's FRAMEREC_BATCH_SANE). */
 #define STANDIN_BATCH_SANE 4096
 
-/* Surface::queueBuffers as Android's libc++ mangles it (see "7." below). */
+/* Surface::queueBuffers as Android's libc++ mangles its two forms (display-truth.md 6). */
 #define STANDIN_QUEUE_BUFFERS_SYMBOL                                                               \
 	"_ZN7android7Surface12queueBuffersERKNSt3__16vectorINS0_17BatchQueuedBufferENS1_"          \
 	"9allocatorIS3_EEEEPNS2_INS_24SurfaceQueueBufferOutputENS4_IS9_EEEE"
+#define STANDIN_QUEUE_BUFFERS_LEGACY_SYMBOL                                                        \
+	"_ZN7android7Surface12queueBuffersERKNSt3__16vectorINS0_17BatchQueuedBufferENS1_"          \
+	"9allocatorIS3_EEEE"
 
 namespace android
 {
+
+typedef int32_t status_t;
+typedef int64_t nsecs_t;
 
 /*
  * The memory layout of a libc++ (Android's C++ library) std::vector<T>: three pointers,
@@ -58,10 +151,80 @@ struct SurfaceQueueBufferOutput {
 	unsigned long long frame_number;
 };
 
-class GraphicBuffer
+/* Post-16 main: what queueBuffer's inputs became (fence, timestamp, ...). */
+struct SurfaceQueueBufferInput {
+	int fenceFd;
+	nsecs_t timestamp;
+};
+
+/*
+ * utils/RefBase.h: polymorphic (the vptr) with one pointer of state, 16 bytes. The
+ * reference counting itself is of no concern to a probe and is left out.
+ */
+class STANDIN_EXPORT_CLASS RefBase
 {
       public:
-	ANativeWindowBuffer base;
+	virtual void onFirstRef()
+	{
+	}
+	virtual void onLastStrongRef(const void *id)
+	{
+		(void)id;
+	}
+
+      protected:
+	RefBase() = default;
+	virtual ~RefBase() = default;
+
+      private:
+	/* RefBase's weakref_impl*: only its room matters to the layout (16 bytes with the vptr) */
+	[[maybe_unused]] void *mRefs = nullptr;
+};
+
+/*
+ * nativebase/nativebase.h (ui/ANativeObjectBase.h before 12): the C struct first in the
+ * base list, RefBase second; the ABI still puts RefBase at offset 0 (see above).
+ */
+template <typename NATIVE_TYPE, typename TYPE, typename REF>
+class ANativeObjectBase : public NATIVE_TYPE, public REF
+{
+      public:
+	static inline TYPE *getSelf(NATIVE_TYPE *self)
+	{
+		return static_cast<TYPE *>(self);
+	}
+
+      protected:
+	ANativeObjectBase() : NATIVE_TYPE(), REF()
+	{
+		NATIVE_TYPE::common.incRef = incRef;
+		NATIVE_TYPE::common.decRef = decRef;
+	}
+
+      private:
+	static void incRef(android_native_base_t *base)
+	{
+		(void)base;
+	}
+	static void decRef(android_native_base_t *base)
+	{
+		(void)base;
+	}
+};
+
+class STANDIN_EXPORT_CLASS GraphicBuffer
+    : public ANativeObjectBase<ANativeWindowBuffer, GraphicBuffer, RefBase>
+{
+      public:
+	GraphicBuffer() = default;
+	static GraphicBuffer *from(ANativeWindowBuffer *buffer)
+	{
+		return static_cast<GraphicBuffer *>(buffer);
+	}
+	ANativeWindowBuffer *getNativeBuffer()
+	{
+		return static_cast<ANativeWindowBuffer *>(this);
+	}
 };
 
 class Fence
@@ -72,7 +235,7 @@ class Fence
 
 /*
  * Android's strong pointer. Its only member is the raw pointer, so the first 8 bytes of
- * an sp<T> object are the T* (what framerec reads with bpf_probe_read_user).
+ * an sp<T> object are the T* (what framerec reads with bpf_probe_read_user). No counting.
  */
 template <typename T> class sp
 {
@@ -92,67 +255,120 @@ template <typename T> class sp
 	T *m_ptr;
 };
 
-class Surface
+class STANDIN_EXPORT_CLASS Surface : public ANativeObjectBase<ANativeWindow, Surface, RefBase>
 {
       public:
-	/* 1. _ZN7android7Surface16hook_queueBufferEP13ANativeWindowP19ANativeWindowBufferi */
-	static int hook_queueBuffer(ANativeWindow *window, ANativeWindowBuffer *buffer,
-				    int fenceFd);
-	/* 2.
-	 * _ZN7android7Surface19queueBufferInternalEP19ANativeWindowBufferiPNS_24SurfaceQueueBufferOutputE
-	 */
-	int queueBufferInternal(ANativeWindowBuffer *buffer, int fenceFd,
-				SurfaceQueueBufferOutput *output);
-	/* 3. _ZN7android7Surface11queueBufferEP19ANativeWindowBufferi (legacy) */
-	int queueBuffer(ANativeWindowBuffer *buffer, int fenceFd);
-	/* 4.
-	 * _ZN7android7Surface11queueBufferEP19ANativeWindowBufferiPNS_24SurfaceQueueBufferOutputE
-	 */
-	int queueBuffer(ANativeWindowBuffer *buffer, int fenceFd, SurfaceQueueBufferOutput *output);
-	/* 5. _ZN7android7Surface11queueBufferERKNS_2spINS_13GraphicBufferEEERKNS1_INS_5FenceEEE */
-	int queueBuffer(const sp<GraphicBuffer> &buffer, const sp<Fence> &fence);
-	/* 6.
-	 * _ZN7android7Surface11queueBufferERKNS_2spINS_13GraphicBufferEEERKNS1_INS_5FenceEEEPNS_24SurfaceQueueBufferOutputE
-	 */
-	int queueBuffer(const sp<GraphicBuffer> &buffer, const sp<Fence> &fence,
-			SurfaceQueueBufferOutput *output);
-
-	/* One buffer of a batch, as in AOSP's gui/Surface.h (nsecs_t is int64_t). */
+	/* One buffer of a batch, as in AOSP's gui/Surface.h (12+). */
 	struct BatchQueuedBuffer {
-		ANativeWindowBuffer *buffer;
-		int fenceFd;
-		int64_t timestamp;
+		ANativeWindowBuffer *buffer = nullptr;
+		int fenceFd = -1;
+		nsecs_t timestamp = NATIVE_WINDOW_TIMESTAMP_AUTO;
 	};
 
-	/*
-	 * 7. The batch path:
-	 * int queueBuffers(const std::vector<BatchQueuedBuffer>& buffers,
-	 *                  std::vector<SurfaceQueueBufferOutput>* queueBufferOutputs);
-	 * exported under Android's libc++ mangling (std::__1, "NSt3__16vector"), which g++
-	 * with libstdc++ would not produce, hence the asm label. Argument 0 is `this`,
-	 * argument 1 the address of the vector: a recorder reads begin and end from it, then
-	 * (end - begin) / 24 elements of 24 bytes, `buffer` at offset 0 of each.
+	/* Points the window's hooks at the static hook_* functions, as AOSP's does. */
+	Surface();
+	virtual ~Surface() = default;
+
+	/* ANativeWindow_setQueueBufferInterceptor: hook_queueBuffer then calls it. */
+	void setQueueInterceptor(ANativeWindow_queueBufferInterceptor fn, void *data)
+	{
+		mQueueInterceptor = fn;
+		mQueueInterceptorData = data;
+	}
+
+	/* --- the static entry points: (ANativeWindow*, ANativeWindowBuffer*, ...), 11..16 */
+	/* _ZN7android7Surface16hook_queueBufferEP13ANativeWindowP19ANativeWindowBufferi */
+	static int hook_queueBuffer(ANativeWindow *window, ANativeWindowBuffer *buffer,
+				    int fenceFd);
+	/* _ZN7android7Surface19queueBufferInternalEP13ANativeWindowP19ANativeWindowBufferi */
+	static int queueBufferInternal(ANativeWindow *window, ANativeWindowBuffer *buffer,
+				       int fenceFd);
+	/* _ZN7android7Surface27hook_queueBuffer_DEPRECATEDEP13ANativeWindowP19ANativeWindowBuffer
 	 */
-	int queueBuffers(
+	static int hook_queueBuffer_DEPRECATED(ANativeWindow *window, ANativeWindowBuffer *buffer);
+
+	/* --- the members: (Surface* this, ANativeWindowBuffer*, ...) */
+	/* 11..15: _ZN7android7Surface11queueBufferEP19ANativeWindowBufferi */
+	virtual int queueBuffer(ANativeWindowBuffer *buffer, int fenceFd);
+	/*
+	 * 15 QPR1+, 16 (WB_PLATFORM_API_IMPROVEMENTS on):
+	 * _ZN7android7Surface11queueBufferEP19ANativeWindowBufferiPNS_24SurfaceQueueBufferOutputE
+	 */
+	virtual int queueBuffer(ANativeWindowBuffer *buffer, int fenceFd,
+				SurfaceQueueBufferOutput *output);
+
+	/* --- the sp<GraphicBuffer> members: (Surface* this, const sp<GraphicBuffer>*, ...) */
+	/* 15 QPR1+, 16: _ZN7android7Surface11queueBufferERKNS_2spINS_13GraphicBufferEEERKNS1_
+	 * INS_5FenceEEEPNS_24SurfaceQueueBufferOutputE */
+	status_t queueBuffer(const sp<GraphicBuffer> &buffer, const sp<Fence> &fd,
+			     SurfaceQueueBufferOutput *output);
+	/* post-16: _ZN7android7Surface11queueBufferERKNS_2spINS_13GraphicBufferEEERKNS_
+	 * 23SurfaceQueueBufferInputEPNS_24SurfaceQueueBufferOutputE */
+	status_t queueBuffer(const sp<GraphicBuffer> &buffer, const SurfaceQueueBufferInput &input,
+			     SurfaceQueueBufferOutput *output);
+	/* post-16: _ZN7android7Surface15queueBufferImplERKNS_2spINS_13GraphicBufferEEERKNS1_
+	 * INS_5FenceEEEPKNS_23SurfaceQueueBufferInputEPNS_24SurfaceQueueBufferOutputE */
+	status_t queueBufferImpl(const sp<GraphicBuffer> &buffer, const sp<Fence> &fence,
+				 const SurfaceQueueBufferInput *input,
+				 SurfaceQueueBufferOutput *output);
+
+	/* --- the batch members: (Surface* this, const std::vector<BatchQueuedBuffer>*, ...) */
+	/* 12..15: int queueBuffers(const std::vector<BatchQueuedBuffer>& buffers) */
+	virtual int queueBuffers(const LibcxxVector<BatchQueuedBuffer> &buffers) __asm__(
+	    STANDIN_QUEUE_BUFFERS_LEGACY_SYMBOL);
+	/*
+	 * 15 QPR1+, 16 and later: int queueBuffers(const std::vector<BatchQueuedBuffer>&,
+	 * std::vector<SurfaceQueueBufferOutput>* queueBufferOutputs = nullptr). A recorder
+	 * reads begin and end from argument 1, then (end - begin) / 24 elements.
+	 */
+	virtual int queueBuffers(
 	    const LibcxxVector<BatchQueuedBuffer> &buffers,
 	    LibcxxVector<SurfaceQueueBufferOutput> *outputs) __asm__(STANDIN_QUEUE_BUFFERS_SYMBOL);
 
-	int id;
+      private:
+	ANativeWindow_queueBufferInterceptor mQueueInterceptor = nullptr;
+	void *mQueueInterceptorData = nullptr;
+	nsecs_t mTimestamp = NATIVE_WINDOW_TIMESTAMP_AUTO;
 };
 
 /*
- * The batch path's layout is an ABI a BPF recorder reads byte by byte (LP64: arm64 and
- * x86-64, the only targets framerec records), so it is pinned here, not assumed.
+ * The layout a BPF recorder reads byte by byte (LP64: arm64 and x86-64, the only targets
+ * framerec records), pinned here, not assumed. offsetof on a class with bases is
+ * conditionally supported (g++ and clang give the offset, with -Winvalid-offsetof): it is
+ * what says where the compiler put the native struct inside the object.
  */
 static_assert(sizeof(void *) == 8, "the stand-in models 64-bit Android only");
-static_assert(sizeof(Surface::BatchQueuedBuffer) == 24, "BatchQueuedBuffer is 24 bytes");
-static_assert(offsetof(Surface::BatchQueuedBuffer, buffer) == 0, "buffer at offset 0");
+static_assert(sizeof(android_native_base_t) == 56, "android_native_base_t is 56 bytes");
+static_assert(offsetof(ANativeWindowBuffer, width) == 56, "width at 56");
+static_assert(offsetof(ANativeWindowBuffer, height) == 60, "height at 60");
+static_assert(offsetof(ANativeWindowBuffer, stride) == 64, "stride at 64");
+static_assert(offsetof(ANativeWindowBuffer, format) == 68, "format at 68");
+static_assert(offsetof(ANativeWindowBuffer, usage_deprecated) == 72, "usage_deprecated at 72");
+static_assert(offsetof(ANativeWindowBuffer, layerCount) == 80, "layerCount at 80");
+static_assert(offsetof(ANativeWindowBuffer, handle) == 96, "handle at 96");
+static_assert(offsetof(ANativeWindowBuffer, usage) == 104, "usage at 104");
+static_assert(sizeof(ANativeWindowBuffer) == 112, "ANativeWindowBuffer is 112 bytes");
+static_assert(sizeof(RefBase) == 16, "RefBase is a vptr and mRefs");
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Winvalid-offsetof"
+static_assert(offsetof(Surface, common) == FRAMEREC_NATIVE_BASE_OFFSET,
+	      "ANativeWindow* = Surface* + FRAMEREC_NATIVE_BASE_OFFSET");
+static_assert(offsetof(GraphicBuffer, common) == FRAMEREC_NATIVE_BASE_OFFSET,
+	      "ANativeWindowBuffer* = GraphicBuffer* + FRAMEREC_NATIVE_BASE_OFFSET");
+static_assert(offsetof(Surface::BatchQueuedBuffer, buffer) == FRAMEREC_BATCH_BUFFER,
+	      "buffer at offset 0");
 static_assert(offsetof(Surface::BatchQueuedBuffer, fenceFd) == 8, "fenceFd at offset 8");
-static_assert(offsetof(Surface::BatchQueuedBuffer, timestamp) == 16, "timestamp at offset 16");
+static_assert(offsetof(Surface::BatchQueuedBuffer, timestamp) == FRAMEREC_BATCH_TIMESTAMP,
+	      "timestamp at offset 16");
+#pragma GCC diagnostic pop
+static_assert(sizeof(Surface::BatchQueuedBuffer) == FRAMEREC_BATCH_ELEM,
+	      "BatchQueuedBuffer is 24 bytes");
+static_assert(NATIVE_WINDOW_TIMESTAMP_AUTO == FRAMEREC_TIMESTAMP_AUTO, "AUTO is INT64_MIN");
 static_assert(sizeof(LibcxxVector<Surface::BatchQueuedBuffer>) == 24, "vector is 3 pointers");
 static_assert(offsetof(LibcxxVector<Surface::BatchQueuedBuffer>, begin) == 0, "begin at 0");
 static_assert(offsetof(LibcxxVector<Surface::BatchQueuedBuffer>, end) == 8, "end at 8");
 static_assert(offsetof(LibcxxVector<Surface::BatchQueuedBuffer>, end_cap) == 16, "cap at 16");
+static_assert(sizeof(sp<GraphicBuffer>) == 8, "an sp is its pointer");
 
 } /* namespace android */
 

@@ -30,25 +30,48 @@
 #include <unistd.h>
 #include "frc_case.h"
 
-/* Literal names, in Kala's order (recorder/README.md); never computed. */
-static const char *const kala_symbols[] = {
+/*
+ * Every Surface queue entry point of Android 11..16 and later (display-truth.md 6), as
+ * literal mangled names, never computed: what the stand-in must export.
+ */
+static const char *const aosp_symbols[] = {
+    /* static hook_queueBuffer(ANativeWindow*, ANativeWindowBuffer*, int): 11-16 */
     "_ZN7android7Surface16hook_queueBufferEP13ANativeWindowP19ANativeWindowBufferi",
-    "_ZN7android7Surface19queueBufferInternalEP19ANativeWindowBufferiPNS_"
-    "24SurfaceQueueBufferOutputE",
+    /* static queueBufferInternal(ANativeWindow*, ANativeWindowBuffer*, int): 11-16 */
+    "_ZN7android7Surface19queueBufferInternalEP13ANativeWindowP19ANativeWindowBufferi",
+    /* static hook_queueBuffer_DEPRECATED(ANativeWindow*, ANativeWindowBuffer*): 11-16 */
+    "_ZN7android7Surface27hook_queueBuffer_DEPRECATEDEP13ANativeWindowP19ANativeWindowBuffer",
+    /* queueBuffer(ANativeWindowBuffer*, int): 11-15 */
     "_ZN7android7Surface11queueBufferEP19ANativeWindowBufferi",
+    /* queueBuffer(ANativeWindowBuffer*, int, SurfaceQueueBufferOutput*): 15 QPR1+, 16 */
     "_ZN7android7Surface11queueBufferEP19ANativeWindowBufferiPNS_24SurfaceQueueBufferOutputE",
-    "_ZN7android7Surface11queueBufferERKNS_2spINS_13GraphicBufferEEERKNS1_INS_5FenceEEE",
+    /* queueBuffer(const sp<GraphicBuffer>&, const sp<Fence>&, SurfaceQueueBufferOutput*) */
     "_ZN7android7Surface11queueBufferERKNS_2spINS_13GraphicBufferEEERKNS1_INS_5FenceEEEPNS_"
     "24SurfaceQueueBufferOutputE",
+    /* queueBuffer(const sp<GraphicBuffer>&, const SurfaceQueueBufferInput&, ...*): post-16 */
+    "_ZN7android7Surface11queueBufferERKNS_2spINS_13GraphicBufferEEERKNS_"
+    "23SurfaceQueueBufferInputEPNS_24SurfaceQueueBufferOutputE",
+    /* queueBufferImpl(const sp<GraphicBuffer>&, const sp<Fence>&, const ...Input*, ...*) */
+    "_ZN7android7Surface15queueBufferImplERKNS_2spINS_13GraphicBufferEEERKNS1_INS_5FenceEEEPKNS_"
+    "23SurfaceQueueBufferInputEPNS_24SurfaceQueueBufferOutputE",
+    /* queueBuffers(const std::vector<BatchQueuedBuffer>&): 12-15 */
+    "_ZN7android7Surface12queueBuffersERKNSt3__16vectorINS0_17BatchQueuedBufferENS1_"
+    "9allocatorIS3_EEEE",
+    /* queueBuffers(const std::vector<BatchQueuedBuffer>&, std::vector<...Output>*): 16 */
+    "_ZN7android7Surface12queueBuffersERKNSt3__16vectorINS0_17BatchQueuedBufferENS1_"
+    "9allocatorIS3_EEEEPNS2_INS_24SurfaceQueueBufferOutputENS4_IS9_EEEE",
 };
+#define N_AOSP (sizeof(aosp_symbols) / sizeof(aosp_symbols[0]))
+#define SYM_HOOK aosp_symbols[0]
+#define SYM_LEGACY aosp_symbols[3]
+#define batch_symbol aosp_symbols[9]
 
 /*
- * android::Surface::queueBuffers(std::vector<BatchQueuedBuffer> const&,
- * std::vector<SurfaceQueueBufferOutput>*) as Android's libc++ mangles it (issue 10).
+ * ANativeWindow* = Surface* + 16 and ANativeWindowBuffer* = GraphicBuffer* + 16: RefBase
+ * (vptr + mRefs) comes first in both (android-abi.md). Written here, not taken from the
+ * stand-in or from framerec.
  */
-static const char batch_symbol[] =
-    "_ZN7android7Surface12queueBuffersERKNSt3__16vectorINS0_17BatchQueuedBufferENS1_"
-    "9allocatorIS3_EEEEPNS2_INS_24SurfaceQueueBufferOutputENS4_IS9_EEEE";
+#define REFBASE 16
 
 /* The layout a BPF reader assumes, written out here independently of surface.h. */
 struct batch_elem {
@@ -72,22 +95,25 @@ static void *lib_sym(void *h, const char *name)
 	return f;
 }
 
-START_TEST(exports_seven_names)
+START_TEST(exports_aosp_names)
 {
 	void *h = dlopen(STANDIN_LIB, RTLD_NOW | RTLD_LOCAL);
 	ck_assert_msg(h, "dlopen %s: %s", STANDIN_LIB, dlerror());
-	for (size_t i = 0; i < 6; i++)
-		lib_sym(h, kala_symbols[i]);
+	for (size_t i = 0; i < N_AOSP; i++)
+		lib_sym(h, aosp_symbols[i]);
 	unsigned long long *queued = dlsym(h, "standin_queued");
 	void **last = dlsym(h, "standin_last_buffer");
 	ck_assert_ptr_nonnull(queued);
 	ck_assert_ptr_nonnull(last);
 
-	/* Call the legacy variant through its C ABI: (this, buffer, fence) -> 0. */
-	int (*legacy)(void *, void *, int) =
-	    (int (*)(void *, void *, int))lib_sym(h, kala_symbols[2]);
-	int surface = 0, buffer = 0;
-	ck_assert_int_eq(legacy(&surface, &buffer, -1), 0);
+	/*
+	 * Call the legacy member through its C ABI: (this, buffer, fence) -> 0. It reads the
+	 * Surface's timestamp member, so `this` is a zeroed block larger than a Surface.
+	 */
+	int (*legacy)(void *, void *, int) = (int (*)(void *, void *, int))lib_sym(h, SYM_LEGACY);
+	uint64_t surface[64] = {0};
+	int buffer = 0;
+	ck_assert_int_eq(legacy(surface, &buffer, -1), 0);
 	ck_assert_uint_eq(*queued, 1);
 
 	/* The batch path through its C ABI: (this, &vector, &outputs) -> 0, one per element. */
@@ -97,7 +123,7 @@ START_TEST(exports_seven_names)
 	struct batch_elem e[3] = {{&bufs[0], -1, 0}, {&bufs[1], -1, 0}, {&bufs[2], -1, 0}};
 	uint64_t out[3] = {0, 0, 0};
 	struct vec in = {e, e + 3, e + 3}, outv = {out, out + 3, out + 3};
-	ck_assert_int_eq(batch(&surface, &in, &outv), 0);
+	ck_assert_int_eq(batch(surface, &in, &outv), 0);
 	ck_assert_uint_eq(*queued, 4);
 	ck_assert_ptr_eq(*last, &bufs[2]);
 	ck_assert_uint_eq(out[0], 2); /* frame numbers after the legacy call's 1 */
@@ -111,33 +137,42 @@ START_TEST(exports_seven_names)
 			    {e, (void *)(b + ((uintptr_t)24 << 36)), NULL},
 			    {e + 1, e, NULL}};
 	for (size_t i = 0; i < 3; i++) {
-		ck_assert_int_eq(batch(&surface, &bad[i], NULL), -22);
+		ck_assert_int_eq(batch(surface, &bad[i], NULL), -22);
 		ck_assert_uint_eq(*queued, 4);
 	}
 	dlclose(h);
 }
 END_TEST
 
-/* `nm -D libgui.so` (not our loader) lists queueBuffers, defined in .text, by that name. */
-START_TEST(nm_batch_symbol)
+/*
+ * `nm -D libgui.so` (not our loader) lists every AOSP entry point once, defined in .text,
+ * by its name; and no other queue entry point (Kala's sp<GraphicBuffer>/sp<Fence> name
+ * without the output parameter, or the member form of queueBufferInternal, are in no
+ * AOSP tag).
+ */
+START_TEST(nm_aosp_names)
 {
 	char cmd[1024], line[512], want[400];
+	int found[N_AOSP] = {0}, lines = 0, queue_names = 0;
 	snprintf(cmd, sizeof(cmd), "'%s' -D --defined-only '%s'", STANDIN_NM, STANDIN_LIB);
-	snprintf(want, sizeof(want), " T %s\n", batch_symbol);
 	FILE *p = popen(cmd, "r");
 	ck_assert_ptr_nonnull(p);
-	int found = 0, lines = 0;
 	while (fgets(line, sizeof(line), p)) {
 		lines++;
 		/* "ADDRESS T NAME": compare from the type letter on. */
 		char *sp = strchr(line, ' ');
-		if (sp && strcmp(sp, want) == 0)
-			found++;
+		for (size_t i = 0; sp && i < N_AOSP; i++) {
+			snprintf(want, sizeof(want), " T %s\n", aosp_symbols[i]);
+			found[i] += strcmp(sp, want) == 0;
+		}
+		queue_names += sp && strstr(sp, "queueBuffer") != NULL;
 	}
 	ck_assert_int_eq(pclose(p), 0);
-	ck_assert_int_gt(lines, 7);
-	ck_assert_msg(found == 1, "nm -D %s: '%s' found %d times", STANDIN_LIB, batch_symbol,
-		      found);
+	ck_assert_int_gt(lines, (int)N_AOSP);
+	for (size_t i = 0; i < N_AOSP; i++)
+		ck_assert_msg(found[i] == 1, "nm -D %s: '%s' found %d times", STANDIN_LIB,
+			      aosp_symbols[i], found[i]);
+	ck_assert_int_eq(queue_names, (int)N_AOSP);
 }
 END_TEST
 
@@ -162,11 +197,13 @@ static int run_game(char *const argv[])
 	return run_game_err(argv, NULL);
 }
 
-/* A truth file, read strictly: every line is "NS 0xBUFFER 0xSURFACE TID". */
+/* A truth file, read strictly: every line is "NS 0xBUFFER 0xSURFACE TID [TIMESTAMP]". */
 struct truth {
 	size_t n;
 	uint64_t ns[4096], buf[4096], surface[4096];
 	long tid[4096];
+	bool has_ts[4096];
+	int64_t ts[4096];
 	pid_t pid; /* the game's process id */
 };
 
@@ -178,13 +215,17 @@ static void read_truth(const char *path, struct truth *t)
 	t->n = 0;
 	while (fgets(line, sizeof(line), f)) {
 		ck_assert_uint_lt(t->n, 4096);
-		int end = -1;
+		int end = -1, ts_end = -1;
 		int got =
 		    sscanf(line, "%" SCNu64 " 0x%" SCNx64 " 0x%" SCNx64 " %ld%n", &t->ns[t->n],
 			   &t->buf[t->n], &t->surface[t->n], &t->tid[t->n], &end);
+		t->has_ts[t->n] = got == 4 && end > 0 &&
+				  sscanf(line + end, " %" SCNd64 "%n", &t->ts[t->n], &ts_end) == 1;
+		if (t->has_ts[t->n])
+			end += ts_end;
 		ck_assert_msg(got == 4 && end > 0 && strcmp(line + end, "\n") == 0,
-			      "truth line %zu is not 'NS 0xBUFFER 0xSURFACE TID': %s", t->n + 1,
-			      line);
+			      "truth line %zu is not 'NS 0xBUFFER 0xSURFACE TID [TIMESTAMP]': %s",
+			      t->n + 1, line);
 		t->n++;
 	}
 	fclose(f);
@@ -839,7 +880,7 @@ static void count_calls(char *const argv[], uint64_t *batch_hits, uint64_t *hook
 	}
 	close(go[0]);
 	int fd_batch = uprobe_open(pid, batch_symbol);
-	int fd_hook = uprobe_open(pid, kala_symbols[0]);
+	int fd_hook = uprobe_open(pid, SYM_HOOK);
 	ck_assert_int_eq(write(go[1], "g", 1), 1);
 	close(go[1]);
 	int st;
@@ -888,25 +929,63 @@ END_TEST
 #endif
 
 #ifdef ARG0
-/* The probed symbols and what each event fetches; `b` is the buffer a recorder records. */
+/*
+ * The probed symbols and what each event fetches: the raw arguments, s (argument 0) and
+ * b (the buffer as passed: argument 1, or the first word of the sp<> it points to), and
+ * how far below the canonical ANativeWindow* / ANativeWindowBuffer* of the truth each lies
+ * (the static hooks get those; a member gets `this`, REFBASE lower; an sp<> holds the
+ * GraphicBuffer*, REFBASE lower).
+ */
 static const struct probe_def {
 	const char *name;
 	const char *symbol;
 	const char *fetch;
+	uint64_t s_below, b_below;
 } probe_defs[] = {
     {"hook", "_ZN7android7Surface16hook_queueBufferEP13ANativeWindowP19ANativeWindowBufferi",
-     "s=" ARG0 ":x64 b=" ARG1 ":x64"},
+     "s=" ARG0 ":x64 b=" ARG1 ":x64", 0, 0},
+    {"internal", "_ZN7android7Surface19queueBufferInternalEP13ANativeWindowP19ANativeWindowBufferi",
+     "s=" ARG0 ":x64 b=" ARG1 ":x64", 0, 0},
+    {"deprecated",
+     "_ZN7android7Surface27hook_queueBuffer_DEPRECATEDEP13ANativeWindowP19ANativeWindowBuffer",
+     "s=" ARG0 ":x64 b=" ARG1 ":x64", 0, 0},
     {"legacy", "_ZN7android7Surface11queueBufferEP19ANativeWindowBufferi",
-     "s=" ARG0 ":x64 b=" ARG1 ":x64"},
+     "s=" ARG0 ":x64 b=" ARG1 ":x64", REFBASE, 0},
+    {"output",
+     "_ZN7android7Surface11queueBufferEP19ANativeWindowBufferiPNS_24SurfaceQueueBufferOutputE",
+     "s=" ARG0 ":x64 b=" ARG1 ":x64", REFBASE, 0},
     /* sp<GraphicBuffer> const&: the sp's first 8 bytes are the GraphicBuffer*. */
-    {"sp", "_ZN7android7Surface11queueBufferERKNS_2spINS_13GraphicBufferEEERKNS1_INS_5FenceEEE",
-     "s=" ARG0 ":x64 b=+0(" ARG1 "):x64"},
-    /* The vector: begin at +0, end at +8; elements of 24 bytes, the buffer first. */
-    {"batch", batch_symbol,
+    {"sp",
+     "_ZN7android7Surface11queueBufferERKNS_2spINS_13GraphicBufferEEERKNS1_INS_5FenceEEEPNS_"
+     "24SurfaceQueueBufferOutputE",
+     "s=" ARG0 ":x64 b=+0(" ARG1 "):x64", REFBASE, REFBASE},
+    {"sp_input",
+     "_ZN7android7Surface11queueBufferERKNS_2spINS_13GraphicBufferEEERKNS_"
+     "23SurfaceQueueBufferInputEPNS_24SurfaceQueueBufferOutputE",
+     "s=" ARG0 ":x64 b=+0(" ARG1 "):x64", REFBASE, REFBASE},
+    {"impl",
+     "_ZN7android7Surface15queueBufferImplERKNS_2spINS_13GraphicBufferEEERKNS1_INS_5FenceEEEPKNS_"
+     "23SurfaceQueueBufferInputEPNS_24SurfaceQueueBufferOutputE",
+     "s=" ARG0 ":x64 b=+0(" ARG1 "):x64", REFBASE, REFBASE},
+    /* The vector: begin at +0, end at +8; elements of 24 bytes, the buffer first, the
+     * timestamp at +16. */
+    {"batch",
+     "_ZN7android7Surface12queueBuffersERKNSt3__16vectorINS0_17BatchQueuedBufferENS1_"
+     "9allocatorIS3_EEEEPNS2_INS_24SurfaceQueueBufferOutputENS4_IS9_EEEE",
      "s=" ARG0 ":x64 begin=+0(" ARG1 "):x64 end=+8(" ARG1 "):x64 b=+0(+0(" ARG1
-     ")):x64 b1=+24(+0(" ARG1 ")):x64"},
+     ")):x64 b1=+24(+0(" ARG1 ")):x64 t=+16(+0(" ARG1 ")):x64 t1=+40(+0(" ARG1 ")):x64",
+     REFBASE, 0},
 };
 #define N_PROBES (sizeof(probe_defs) / sizeof(probe_defs[0]))
+
+static const struct probe_def *probe_def(const char *event)
+{
+	for (size_t i = 0; i < N_PROBES; i++)
+		if (strcmp(probe_defs[i].name, event) == 0)
+			return &probe_defs[i];
+	ck_abort_msg("no probe named %s", event);
+	return NULL;
+}
 
 struct tracefs {
 	char dir[64];	/* the mount point */
@@ -1015,7 +1094,7 @@ struct hit {
 	long tid;
 	uint64_t ns;
 	char event[16];
-	uint64_t s, b, b1, begin, end;
+	uint64_t s, b, b1, begin, end, t, t1;
 };
 
 static uint64_t field(const char *line, const char *key)
@@ -1048,6 +1127,8 @@ static bool parse_hit(const char *line, struct hit *h)
 	h->b1 = field(p + n, " b1=0x");
 	h->begin = field(p + n, " begin=0x");
 	h->end = field(p + n, " end=0x");
+	h->t = field(p + n, " t=0x");
+	h->t1 = field(p + n, " t1=0x");
 	return true;
 }
 
@@ -1103,26 +1184,53 @@ static size_t probe_game(const char *const args[], struct truth *t)
 	return (size_t)n;
 }
 
+/* The hits of one event, in trace order, into out; returns how many. */
+static size_t hits_of(size_t n, const char *event, const struct hit **out, size_t max)
+{
+	size_t k = 0;
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(hits[i].event, event) == 0) {
+			ck_assert_uint_lt(k, max);
+			out[k++] = &hits[i];
+		}
+	return k;
+}
+
+static const struct hit *picked[4096];
+
 /*
- * One hit per single-buffer call, in the order of the truth: the same thread, argument 0
- * equal to SURFACE, the buffer equal to BUFFER, the probe's time within 2 ms after the
- * truth's (taken right before the call; the trace clock counts microseconds).
+ * One hit of event per truth line it must reach (line i when bit i % period of mask is
+ * set), in order: the same thread, the raw arguments as far below the truth's canonical
+ * SURFACE and BUFFER as the entry point's layout puts them, the probe's time within 2 ms
+ * after the truth's (taken right before the call; the trace clock counts microseconds).
  */
+static void check_event(const struct truth *t, size_t n, const char *event, unsigned mask,
+			size_t period)
+{
+	const struct probe_def *d = probe_def(event);
+	size_t k = hits_of(n, event, picked, 4096), want = 0, line[4096];
+	for (size_t i = 0; i < t->n; i++)
+		if (mask & (1u << (i % period)))
+			line[want++] = i;
+	ck_assert_msg(k == want, "%zu %s hits for %zu calls", k, event, want);
+	for (size_t j = 0; j < k; j++) {
+		const struct hit *h = picked[j];
+		size_t i = line[j];
+		ck_assert_int_eq(h->tid, t->tid[i]);
+		ck_assert_msg(
+		    h->s + d->s_below == t->surface[i] && h->b + d->b_below == t->buf[i],
+		    "%s call %zu: probe saw s=0x%" PRIx64 " b=0x%" PRIx64 ", truth says 0x%" PRIx64
+		    " 0x%" PRIx64 " (%" PRIu64 "/%" PRIu64 " bytes lower expected)",
+		    event, i, h->s, h->b, t->surface[i], t->buf[i], d->s_below, d->b_below);
+		ck_assert_msg(h->ns + 1000 >= t->ns[i] && h->ns <= t->ns[i] + 2000000,
+			      "%s call %zu: probe at %" PRIu64 " ns, truth at %" PRIu64, event, i,
+			      h->ns, t->ns[i]);
+	}
+}
+
 static void check_hits_single(const struct truth *t, size_t n, const char *event)
 {
-	ck_assert_uint_eq(n, t->n);
-	for (size_t i = 0; i < n; i++) {
-		const struct hit *h = &hits[i];
-		ck_assert_str_eq(h->event, event);
-		ck_assert_int_eq(h->tid, t->tid[i]);
-		ck_assert_msg(h->s == t->surface[i] && h->b == t->buf[i],
-			      "call %zu: probe saw s=0x%" PRIx64 " b=0x%" PRIx64
-			      ", truth says 0x%" PRIx64 " 0x%" PRIx64,
-			      i, h->s, h->b, t->surface[i], t->buf[i]);
-		ck_assert_msg(h->ns + 1000 >= t->ns[i] && h->ns <= t->ns[i] + 2000000,
-			      "call %zu: probe at %" PRIu64 " ns, truth at %" PRIu64, i, h->ns,
-			      t->ns[i]);
-	}
+	check_event(t, n, event, 1, 1);
 }
 
 /* Two surfaces on two threads, each call seen with its own surface and thread. */
@@ -1144,13 +1252,43 @@ START_TEST(probe_args_surfaces)
 END_TEST
 
 /*
+ * AOSP's call graph (libs/gui/Surface.cpp, 16.0.0_r2 and post-16), one Surface, one call
+ * per path in turn: hook -> output; internal (an interceptor set) -> hook -> internal ->
+ * output; deprecated -> output; sp -> output; sp_input -> impl; legacy alone. Each event
+ * fires exactly for the calls that reach it, and every one of them, whatever its layout,
+ * names the same window and buffers once corrected by its offset.
+ */
+START_TEST(probe_call_graph)
+{
+	const char *args[] = {"--symbol", "hook,internal,deprecated,sp,sp_input,legacy",
+			      "--fps",	  "500",
+			      "--frames", "24",
+			      NULL};
+	size_t n = probe_game(args, &T);
+	ck_assert_uint_eq(T.n, 24);
+	check_one_surface(&T);
+	/* Bit p: the call at position p of each round of 6 reaches the event. */
+	check_event(&T, n, "hook", 0x03, 6); /* the hook and the interceptor calls */
+	check_event(&T, n, "internal", 0x02, 6);
+	check_event(&T, n, "deprecated", 0x04, 6);
+	check_event(&T, n, "sp", 0x08, 6);
+	check_event(&T, n, "output", 0x0f, 6); /* all but sp_input's and legacy's */
+	check_event(&T, n, "sp_input", 0x10, 6);
+	check_event(&T, n, "impl", 0x10, 6);
+	check_event(&T, n, "legacy", 0x20, 6);
+}
+END_TEST
+
+/*
  * --batch 2: one hit per call, whose vector holds 2 elements of 24 bytes: the buffers of
- * the call's two truth lines, with the call's surface and thread.
+ * the call's two truth lines, with the call's surface and thread; with
+ * --batch-timestamps, each element's timestamp at +16 is its truth line's.
  */
 START_TEST(probe_args_batch)
 {
 	const char *args[] = {"--surfaces",    "--batch", "2",	      "--fps", "200",
-			      "--overlay-fps", "100",	  "--frames", "10",    NULL};
+			      "--overlay-fps", "100",	  "--frames", "10",    "--batch-timestamps",
+			      "3000000",       NULL};
 	size_t n = probe_game(args, &T);
 	ck_assert_uint_eq(2 * n, T.n);
 	for (size_t i = 0; i < n; i++) {
@@ -1159,10 +1297,15 @@ START_TEST(probe_args_batch)
 		ck_assert_uint_eq(h->end - h->begin, 48);
 		ck_assert_int_eq(h->tid, T.tid[2 * i]);
 		ck_assert_int_eq(h->tid, T.tid[2 * i + 1]);
-		ck_assert_uint_eq(h->s, T.surface[2 * i]);
-		ck_assert_uint_eq(h->s, T.surface[2 * i + 1]);
+		ck_assert_uint_eq(h->s + REFBASE, T.surface[2 * i]);
+		ck_assert_uint_eq(h->s + REFBASE, T.surface[2 * i + 1]);
 		ck_assert_uint_eq(h->b, T.buf[2 * i]);
 		ck_assert_uint_eq(h->b1, T.buf[2 * i + 1]);
+		ck_assert(T.has_ts[2 * i] && T.has_ts[2 * i + 1]);
+		ck_assert_uint_eq(h->t, (uint64_t)T.ts[2 * i]);
+		ck_assert_uint_eq(h->t1, (uint64_t)T.ts[2 * i + 1]);
+		ck_assert_int_eq(T.ts[2 * i + 1] - T.ts[2 * i], 3000000);
+		ck_assert_uint_eq((uint64_t)T.ts[2 * i], T.ns[2 * i]);
 	}
 }
 END_TEST
@@ -1210,6 +1353,10 @@ START_TEST(probe_args_batch)
 {
 }
 END_TEST
+START_TEST(probe_call_graph)
+{
+}
+END_TEST
 #endif
 
 /* ------------------------------------------------------------ main */
@@ -1224,8 +1371,8 @@ int main(int argc, char **argv)
 {
 	const char *only = argc > 1 ? argv[1] : NULL;
 	const struct test_entry tests[] = {
-	    FRC_CASE("exports", exports_seven_names, NULL),
-	    FRC_CASE("nm_batch_symbol", nm_batch_symbol, NULL),
+	    FRC_CASE("exports", exports_aosp_names, NULL),
+	    FRC_CASE("nm_aosp_names", nm_aosp_names, NULL),
 	    FRC_CASE("truth_legacy", truth_legacy, NULL),
 	    FRC_CASE("truth_sp", truth_sp, NULL),
 	    FRC_CASE("truth_hook", truth_hook, NULL),
@@ -1244,6 +1391,7 @@ int main(int argc, char **argv)
 	    FRC_CASE("uprobe_batch", uprobe_batch, uprobe_unavailable),
 	    FRC_CASE("probe_args_surfaces", probe_args_surfaces, tracefs_unavailable),
 	    FRC_CASE("probe_args_batch", probe_args_batch, tracefs_unavailable),
+	    FRC_CASE("probe_call_graph", probe_call_graph, tracefs_unavailable),
 	};
 	Suite *s = suite_create("standin");
 	/* One TCase per test, named like the test, so CTest can run each one alone. */

@@ -1,0 +1,81 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * present_link.c - link present rows to queueBuffer calls (present_link.h).
+ */
+#include "present_link.h"
+
+#include <string.h>
+
+/* How many calls have ktime <= t, counting on from *k (calls ascending, t not falling). */
+static size_t calls_upto(const uint64_t *calls, size_t nc, size_t k, int64_t t)
+{
+	if (t < 0)
+		return 0;
+	while (k < nc && calls[k] <= (uint64_t)t)
+		k++;
+	return k;
+}
+
+/*
+ * PL_REPLACING when, between the first call and the last row, more calls were made than
+ * rows shown (by more than 1 %): buffers were replaced, not queued.
+ */
+static enum pl_mode link_mode(const uint64_t *calls, size_t nc, const struct pl_present *rows,
+			      size_t nr)
+{
+	if (nc == 0 || nr == 0)
+		return PL_QUEUEING;
+	size_t shown = 0, made = 0;
+	for (size_t i = 0; i < nr; i++)
+		shown += rows[i].desired >= 0 && (uint64_t)rows[i].desired >= calls[0];
+	for (size_t i = 0; i < nc; i++)
+		made += rows[nr - 1].desired >= 0 && calls[i] <= (uint64_t)rows[nr - 1].desired;
+	return (double)made > 1.01 * (double)shown ? PL_REPLACING : PL_QUEUEING;
+}
+
+/* The call row r shows among calls[next .. upto), or PL_NONE; counts into st. */
+static uint32_t link_row(const uint64_t *calls, size_t next, size_t upto, int64_t desired,
+			 int64_t tol, struct pl_stats *st)
+{
+	if (upto <= next) {
+		st->unlinked++;
+		return PL_NONE;
+	}
+	uint32_t newest = (uint32_t)(upto - 1);
+	if ((int64_t)((uint64_t)desired - calls[newest]) <= tol) {
+		st->tight++;
+		return newest;
+	}
+	st->by_order++;
+	return st->mode == PL_REPLACING ? newest : (uint32_t)next;
+}
+
+void present_link(const uint64_t *calls, size_t nc, const struct pl_present *rows, size_t nr,
+		  int64_t tolerance_ns, uint32_t *call_of, struct pl_stats *st)
+{
+	size_t next = 0, k = 0; /* next: the first call no row showed yet */
+	uint32_t first = PL_NONE, prev = PL_NONE;
+
+	memset(st, 0, sizeof(*st));
+	st->mode = link_mode(calls, nc, rows, nr);
+	for (size_t i = 0; i < nr; i++) {
+		k = calls_upto(calls, nc, k, rows[i].desired);
+		/* desired may run backwards (explicit timestamps): leave out the later calls */
+		size_t upto = k;
+		while (upto > next &&
+		       (rows[i].desired < 0 || calls[upto - 1] > (uint64_t)rows[i].desired))
+			upto--;
+		call_of[i] = link_row(calls, next, upto, rows[i].desired, tolerance_ns, st);
+		if (call_of[i] == PL_NONE)
+			continue;
+		if (prev != PL_NONE)
+			st->dropped += call_of[i] - prev - 1;
+		else
+			first = call_of[i];
+		prev = call_of[i];
+		next = (size_t)prev + 1;
+	}
+	st->before = prev != PL_NONE ? first : (uint32_t)nc;
+	st->after = prev != PL_NONE ? (uint32_t)(nc - 1 - prev) : 0;
+	st->confidence = nr ? (double)st->tight / (double)nr : 0;
+}

@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * present_link.h - which queueBuffer call each present row of SurfaceFlinger shows.
+ *
+ * A layer's `--latency` rows (display/sf_dumpsys.h) say when SurfaceFlinger presented a
+ * buffer, not which one. With auto timestamps (every EGL/Vulkan game that sets no
+ * presentation time) desiredPresentTime is stamped when BLASTBufferQueue acquires the
+ * buffer: Transaction::setBuffer's systemTime() (12+, BLASTBufferQueue.cpp;
+ * CLOCK_MONOTONIC, the uprobe's clock). That is microseconds after the call while BBQ has
+ * room in SurfaceFlinger (fewer than 3 of its buffers there), later when the buffer had
+ * to wait in the BufferQueue (a burst, or a game outpacing the display): then it is
+ * stamped when SurfaceFlinger released one, at a latch. Rows and calls are both in queue
+ * order (BufferQueue is FIFO; async mode replaces, never reorders), so links never cross.
+ * The rule, per row, among the calls after the last linked one and at or before its
+ * desired time:
+ *   - "tight": the newest is at most `tolerance` before it (2 ms by default: INFERENCE
+ *     from AOSP's code, display-truth.md §1.3 and §5, leaving room for a descheduled app
+ *     thread); that call;
+ *   - "by order", otherwise: the buffer waited. When the capture queues more buffers than
+ *     the layer presents (PL_REPLACING: swap interval 0 / MAILBOX, where a waiting buffer
+ *     is replaced by the next), the newest of them; else (PL_QUEUEING: FIFO, nothing is
+ *     dropped) the oldest.
+ * With explicit timestamps (Swappy, VkPresentTimeGOOGLE) desired is the app's requested
+ * time, unrelated to the call: few rows link, and the confidence says so.
+ *
+ * Pure: arrays in, indices and counts out; no allocation.
+ */
+#ifndef PRESENT_LINK_H
+#define PRESENT_LINK_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define PL_NONE UINT32_MAX
+#define PL_TOLERANCE_NS 2000000 /* 2 ms */
+
+struct pl_present {
+	int64_t desired, actual, ready; /* one row, as sf_row */
+};
+
+enum pl_mode { PL_QUEUEING, PL_REPLACING };
+
+struct pl_stats {
+	enum pl_mode mode;
+	uint32_t tight;		/* rows linked within the tolerance */
+	uint32_t by_order;	/* rows linked to a buffer that waited */
+	uint32_t unlinked;	/* rows with no call at or before them */
+	uint32_t dropped;	/* calls between the first and last linked ones, never shown */
+	uint32_t before, after; /* calls before the first / after the last linked one */
+	double confidence;	/* tight / rows (0 without rows) */
+};
+
+/*
+ * calls[0..nc): the surface's queueBuffer ktimes, ascending; rows[0..nr): its layer's
+ * rows, in order. Writes call_of[i] = the index of the call row i shows, or PL_NONE.
+ */
+void present_link(const uint64_t *calls, size_t nc, const struct pl_present *rows, size_t nr,
+		  int64_t tolerance_ns, uint32_t *call_of, struct pl_stats *st);
+
+#endif /* PRESENT_LINK_H */

@@ -1,0 +1,84 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * content.h - which of a process's surfaces the player watches: the content rule.
+ *
+ * A game draws its frames into a SurfaceView (or its window) from its own render thread;
+ * the view system draws the app window (HUD, menus, chat) from HWUI's RenderThread; a
+ * video player has its video surface and an overlay. Call counts do not tell them apart
+ * (a 60 fps HUD over a 30 fps game calls twice as often), so the rule ranks the surfaces
+ * of the target process, at each of the moments below, by
+ *   1. drawn by a non-UI thread (a thread not named RenderThread / hwuiTask*: HWUI's,
+ *      frameworks/base libs/hwui), when the thread names are known;
+ *   2. the largest buffer area (width x height), when the buffer geometry is known;
+ *   3. the most calls in the last second (CONTENT_RATE_WINDOW_NS);
+ * among the surfaces that are alive: connected (not disconnected since their last
+ * connect) and called within CONTENT_SILENT_NS. The ranking is made again at a surface's
+ * first call (after its connect, or ever), at the leader's disconnect, when the leader
+ * falls silent (noticed at the next call of another surface, or at content_at), and once
+ * a second (the rates change); a challenger beats the leader by rate only with
+ * 3/2 of its calls (CONTENT_RATE_MARGIN_*), so two surfaces of one tier never flap.
+ *
+ * Without thread names and geometry (captures that predate them) the rule is the rate
+ * alone: the busiest live surface, kept until it disconnects or falls silent.
+ *
+ * One instance per process. Pure: time is the caller's argument; no I/O, no clock. The
+ * analyzer's truth and the `content` tracker use this one implementation.
+ */
+#ifndef CONTENT_H
+#define CONTENT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "frc_error.h" /* FRC_MUST_USE */
+
+#define CONTENT_SILENT_NS 500000000ull	     /* 0.5 s: a leader this silent gives way */
+#define CONTENT_RATE_WINDOW_NS 1000000000ull /* the rate of rule 3: calls in 1 s ... */
+#define CONTENT_RATE_MAX 256		     /* ... counted up to 256 */
+#define CONTENT_RATE_MARGIN_NUM 3	     /* a challenger needs 3/2 of the leader's rate */
+#define CONTENT_RATE_MARGIN_DEN 2
+
+enum content_reason {
+	CONTENT_NONE = 0, /* no surface yet */
+	CONTENT_ONLY,	  /* the only live surface */
+	CONTENT_THREAD,	  /* drawn by a non-UI thread, the others by UI threads */
+	CONTENT_AREA,	  /* the largest buffers */
+	CONTENT_RATE,	  /* the most calls in the last second */
+	CONTENT_KEPT,	  /* tied with a challenger: the leader stays */
+};
+
+/* "thread name", "buffer area", ... as REPORT.md and the report print them. */
+const char *content_reason_name(enum content_reason r);
+
+struct content;
+
+/* max_surfaces: surfaces remembered at once (least recently called forgotten first). */
+FRC_MUST_USE int content_new(struct content **out, uint32_t max_surfaces);
+void content_free(struct content *c);
+
+/*
+ * A call of surface by thread tid at time t. Returns true when the content surface
+ * changed at this call (content_surface tells which and why).
+ */
+bool content_frame(struct content *c, uint64_t t, uint64_t surface, uint32_t tid);
+
+/* What is known of a thread (its name, e.g. from /proc/PID/task/TID/comm). */
+void content_thread_name(struct content *c, uint32_t tid, const char *name);
+/* True for the names of UI threads: HWUI's RenderThread and hwuiTask workers. */
+bool content_is_ui_thread(const char *name);
+
+/* A surface's buffers are w x h (the largest seen counts). */
+void content_geometry(struct content *c, uint64_t surface, uint32_t w, uint32_t h);
+
+/* Surface::connect / disconnect. A connect makes the surface new (a new Surface may take
+ * an old one's address); a disconnect of the leader re-ranks at once. */
+void content_connect(struct content *c, uint64_t t, uint64_t surface);
+bool content_disconnect(struct content *c, uint64_t t, uint64_t surface);
+
+/* Re-rank at time t if the leader fell silent; true when it changed. */
+bool content_at(struct content *c, uint64_t t);
+
+/* The content surface now (0: none) and why it was chosen. */
+uint64_t content_surface(const struct content *c, enum content_reason *why);
+
+#endif /* CONTENT_H */

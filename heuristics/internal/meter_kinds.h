@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * meter_kinds.h - the meter implementations behind meter_kind.h, for the library's own
+ * sources: Auriya's meter in ccafd78's order (fps_meter.c) and ours, `frc-window`
+ * (frc_window.c). Rules and sources: heuristics/README.md ("Meter variants").
+ */
+#ifndef METER_KINDS_H
+#define METER_KINDS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "frc_error.h" /* FRC_MUST_USE */
+#include "frc_record.h"
+#include "fps_meter.h"
+
+/*
+ * pavelc4/auriya@ccafd78: the same sources as fps_meter_new's (10fe7c6), read eBPF first:
+ * the ring is drained at every read and used while its last drain that kept a delta is
+ * less than ebpf_timeout_ns old, accepting 0 < fps < fps_max; else sysfs (2 s cache).
+ */
+FRC_MUST_USE int fps_meter_new_ebpf_first(struct fps_meter **out,
+					  const struct fps_meter_config *cfg, uint64_t t0,
+					  bool has_sysfs);
+
+/* frc-window (ours): the content rate over a time window, a prompt freeze, sysfs as a cap. */
+#define FRC_WINDOW_NS 1000000000ull	  /* the window: intervals ending in the last 1 s */
+#define FRC_WINDOW_FREEZE_NS 250000000ull /* no content frame for 250 ms: a freeze, 0 FPS */
+#define FRC_WINDOW_RING 1024u		  /* interval ends kept (> fps_max per window) */
+
+struct frc_window;
+
+FRC_MUST_USE int frc_window_new(struct frc_window **out, const struct fps_meter_config *cfg,
+				uint64_t t0, bool has_sysfs);
+void frc_window_free(struct frc_window *w);
+/* Every frame record (all PIDs, file order): the content surface's calls are the rate. */
+void frc_window_frame(struct frc_window *w, uint64_t ktime_ns, const struct frc_frame *f);
+/* A tracker delta: counted only (the rate does not depend on the tracker). */
+void frc_window_delta(struct frc_window *w, uint64_t delta_ns);
+void frc_window_set_sysfs(struct frc_window *w, int err, const uint8_t *raw, size_t len);
+struct fps_reading frc_window_read(struct frc_window *w, uint64_t now);
+void frc_window_stats(const struct frc_window *w, struct fps_meter_stats *st);
+
+#endif

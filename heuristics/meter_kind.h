@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * meter_kind.h - the FPS meter as an interface with named implementations.
+ *
+ * A meter turns the tracker's deltas, the frames and the sysfs node into a reading at the
+ * moments it is read. Auriya's meter changed its order between revisions and ours reads
+ * the content surface over a time window, and `frameanalyze score` grades them all, so the
+ * pipeline runs whichever one its config names (as tracker_kind.h for trackers). Every
+ * implementation is pure and deterministic (time is the caller's argument, no clock, no
+ * globals) and bounded in memory. heuristics/README.md states each one's rules.
+ */
+#ifndef METER_KIND_H
+#define METER_KIND_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "frc_record.h"
+#include "fps_meter.h"
+
+struct meter_kind {
+	const char *name;    /* what --meter takes: "auriya-10fe7c6", ... */
+	const char *summary; /* one line for people */
+	const char *source;  /* where the rule comes from */
+	/* Created at t0 (the first record); has_sysfs: a node was detected. 0, -EINVAL, -ENOMEM. */
+	int (*create)(void **out, const struct fps_meter_config *cfg, uint64_t t0, bool has_sysfs);
+	void (*destroy)(void *m);
+	/* Every frame record, before its tracker sees it; NULL: the meter does not look. */
+	void (*frame)(void *m, uint64_t ktime_ns, const struct frc_frame *f);
+	/* Every delta a tracker returned (all PIDs, in order). */
+	void (*delta)(void *m, uint64_t delta_ns);
+	/* The node's current content (sample-and-hold), as fps_meter_set_sysfs. */
+	void (*sysfs)(void *m, int err, const uint8_t *raw, size_t len);
+	struct fps_reading (*read)(void *m, uint64_t now);
+	void (*stats)(const void *m, struct fps_meter_stats *st);
+};
+
+/* The default: Auriya@10fe7c6's meter (what framerec has always run). */
+#define METER_KIND_DEFAULT "auriya-10fe7c6"
+
+/* The implementation named name, or NULL. */
+const struct meter_kind *meter_kind_find(const char *name);
+/* The i-th implementation (0 is the default), or NULL past the last one. */
+const struct meter_kind *meter_kind_at(size_t i);
+size_t meter_kind_count(void);
+/*
+ * Every name, in table order, separated by ", ", for the message of an unknown name.
+ * Writes at most len bytes (NUL included); returns the full length.
+ */
+size_t meter_kind_names(char *buf, size_t len);
+
+#endif /* METER_KIND_H */

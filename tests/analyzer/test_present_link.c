@@ -1,0 +1,183 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * test_present_link.c - analyzer/stats/present_link.h against the stand-in SurfaceFlinger
+ * (tests/standin/compositor.h): the game's calls are known, the compositor's truth file
+ * names the buffer each present shows, and the link must find it.
+ */
+#include <check.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compositor.h"
+#include "frc_case_run.h"
+#include "present_link.h"
+
+#define P60 16666667
+#define P120 8333333
+#define MAXN 4096
+
+static struct compositor comp;
+static uint64_t calls[MAXN];
+static uint64_t call_buf[MAXN];
+static size_t ncalls;
+static struct pl_present rows[MAXN];
+static uint64_t row_truth_queue[MAXN]; /* the queue time of the buffer row i shows */
+static size_t nrows;
+static uint32_t call_of[MAXN];
+
+/* A game queuing `burst` buffers every interval (auto timestamps, or explicit ones ahead
+ * by `ahead` and advancing by `step`), against vsyncs, for dur ns. */
+static void play(int layer, int64_t interval, int burst, int64_t dur, int64_t explicit_step)
+{
+	int64_t vsync = comp.period_ns, next = 1000000, ts = 0;
+	FILE *truth = tmpfile();
+	comp.truth = truth;
+	ncalls = 0;
+	for (int64_t t = 0; t < dur; t += 50000) {
+		if (t >= vsync) {
+			comp_vsync(&comp, vsync);
+			vsync += comp.period_ns;
+		}
+		if (t < next)
+			continue;
+		for (int b = 0; b < burst && ncalls < MAXN; b++) {
+			int64_t stamp = COMP_TS_AUTO;
+			if (explicit_step) {
+				ts = ts ? ts + explicit_step : t + 2 * P60;
+				stamp = ts;
+			}
+			int64_t at = t + b * 50000; /* a burst's calls 50 us apart */
+			if (comp_queue(&comp, layer, 0x5000 + ncalls, at, stamp))
+				break; /* the producer would wait: try at the next interval */
+			call_buf[ncalls] = 0x5000 + ncalls;
+			calls[ncalls++] = (uint64_t)at;
+		}
+		next += interval;
+	}
+	/* Truth: every "latch BUF QUEUE DESIRED NAME" line, then its "present DESIRED T". */
+	rewind(truth);
+	char line[512];
+	nrows = 0;
+	while (fgets(line, sizeof(line), truth) && nrows < MAXN) {
+		uint64_t buf;
+		int64_t q, d;
+		if (sscanf(line, "latch 0x%" SCNx64 " %" SCNd64 " %" SCNd64, &buf, &q, &d) != 3)
+			continue;
+		rows[nrows] = (struct pl_present){d, 0, d};
+		row_truth_queue[nrows++] = (uint64_t)q;
+	}
+	fclose(truth);
+	comp.truth = NULL;
+}
+
+/* Every linked row shows the call the compositor latched; returns how many are right. */
+static size_t check_links(struct pl_stats *st)
+{
+	size_t right = 0;
+	present_link(calls, ncalls, rows, nrows, PL_TOLERANCE_NS, call_of, st);
+	for (size_t i = 0; i < nrows; i++) {
+		if (call_of[i] != PL_NONE && calls[call_of[i]] == row_truth_queue[i])
+			right++;
+		else if (getenv("PL_DEBUG"))
+			fprintf(stderr, "row %zu desired %" PRId64 " truth %" PRIu64 " got %u\n", i,
+				rows[i].desired, row_truth_queue[i], call_of[i]);
+	}
+	return right;
+}
+
+START_TEST(link_fifo)
+{
+	struct pl_stats st;
+	comp_init(&comp, 13, P60, NULL);
+	int s = comp_add_layer(&comp, COMP_SURFACEVIEW, "com.pkg/a", COMP_FIFO);
+	play(s, P60, 1, 5000000000, 0);
+	ck_assert_uint_gt(nrows, 290);
+	ck_assert_uint_eq(check_links(&st), nrows);
+	ck_assert_uint_eq(st.tight, nrows);
+	ck_assert_uint_eq(st.dropped, 0);
+	ck_assert(st.confidence == 1.0);
+
+	/* 4-buffer bursts 50 us apart: BBQ takes 3 at once, the 4th waits for a release;
+	 * each is presented a vsync apart, every one linked to its own call. */
+	comp_init(&comp, 13, P60, NULL);
+	s = comp_add_layer(&comp, COMP_SURFACEVIEW, "com.pkg/a", COMP_FIFO);
+	play(s, 4 * P60, 4, 5000000000, 0);
+	ck_assert_uint_eq(check_links(&st), nrows);
+	ck_assert_int_eq(st.mode, PL_QUEUEING);
+	ck_assert_uint_eq(st.dropped, 0);
+	ck_assert_uint_gt(st.by_order, nrows / 5); /* the 4th of each burst waited */
+}
+END_TEST
+
+START_TEST(link_mailbox)
+{
+	struct pl_stats st;
+	comp_init(&comp, 14, P120, NULL);
+	int s = comp_add_layer(&comp, COMP_SURFACEVIEW, "com.pkg/a", COMP_MAILBOX);
+	play(s, 1000000000 / 231, 1, 3000000000, 0);
+	ck_assert_uint_ge(check_links(&st) * 100, nrows * 99);
+	ck_assert_int_eq(st.mode, PL_REPLACING);
+	ck_assert_uint_eq(st.tight + st.by_order, nrows);
+	/* every call is presented, replaced (dropped) or still queued at the end */
+	ck_assert_uint_eq(st.tight + st.by_order + st.dropped + st.before + st.after, ncalls);
+	ck_assert_uint_eq(st.dropped + st.after,
+			  comp.layers[s].dropped + comp.layers[s].n_bq + comp.layers[s].n_txn);
+	ck_assert_uint_gt(st.dropped, 300);
+}
+END_TEST
+
+START_TEST(link_explicit_low_confidence)
+{
+	struct pl_stats st;
+	comp_init(&comp, 13, P60, NULL);
+	int s = comp_add_layer(&comp, COMP_SURFACEVIEW, "com.pkg/a", COMP_FIFO);
+	/* desired times 2 frames ahead of the calls: nothing within the tolerance */
+	play(s, P60, 1, 2000000000, P60);
+	ck_assert_uint_gt(nrows, 100);
+	check_links(&st);
+	ck_assert(st.confidence < 0.05);
+}
+END_TEST
+
+START_TEST(link_by_hand)
+{
+	struct pl_stats st;
+	const uint64_t c[] = {1000, 2000, 3000, 4000, 5000};
+	/* tolerance 500: row 0 shows call 0 exactly at the tolerance; row 1 call 2 (+100),
+	 * call 1 never shown; row 2 has the same time again and no call left; row 3 is 1 ns
+	 * past the tolerance after call 3: a buffer that waited, the oldest one (queueing:
+	 * 3 calls up to the last row, 5 rows); row 4 has a desired time before any call left;
+	 * row 5 runs backwards (explicit), before the newest call seen. */
+	const struct pl_present r[] = {{1500, 0, 0}, {3100, 0, 0}, {3100, 0, 0},
+				       {4501, 0, 0}, {500, 0, 0},  {3999, 0, 0}};
+	uint32_t of[6];
+	present_link(c, 5, r, 6, 500, of, &st);
+	ck_assert_int_eq(st.mode, PL_QUEUEING);
+	ck_assert_uint_eq(of[0], 0);
+	ck_assert_uint_eq(of[1], 2);
+	ck_assert_uint_eq(of[2], PL_NONE);
+	ck_assert_uint_eq(of[3], 3);
+	ck_assert_uint_eq(of[4], PL_NONE);
+	ck_assert_uint_eq(of[5], PL_NONE);
+	ck_assert_uint_eq(st.tight, 2);
+	ck_assert_uint_eq(st.by_order, 1);
+	ck_assert_uint_eq(st.unlinked, 3);
+	ck_assert_uint_eq(st.dropped, 1); /* call 1 */
+	ck_assert_uint_eq(st.before, 0);
+	ck_assert_uint_eq(st.after, 1); /* call 4 */
+}
+END_TEST
+
+int main(int argc, char **argv)
+{
+	const struct frc_case cases[] = {
+	    FRC_CASE("link_fifo", link_fifo, 30),
+	    FRC_CASE("link_mailbox", link_mailbox, 30),
+	    FRC_CASE("link_explicit_low_confidence", link_explicit_low_confidence, 30),
+	    FRC_CASE("link_by_hand", link_by_hand, 30),
+	};
+
+	return frc_case_run("present_link", cases, FRC_NCASES(cases), argc, argv);
+}
