@@ -91,7 +91,40 @@ typedef struct frc_reader frc_reader;
 enum frc_status {
 	FRC_STATUS_COMPLETE = 0,  /* footer present and consistent with the chunks read */
 	FRC_STATUS_TRUNCATED = 1, /* the file ends early (no footer, or a cut chunk) */
-	FRC_STATUS_CORRUPT = 2,	  /* a checksum or structure error */
+	FRC_STATUS_CORRUPT = 2,	  /* a checksum or structure error that stopped the reading */
+	/*
+	 * The file was read to its end, but damage was skipped: a damaged footer/index (the
+	 * chunks were found by a scan) or damaged chunks (lost, the reading resumed at the
+	 * next intact one). frc_reader_stats' `lost` says what is missing (FORMAT.md 7).
+	 */
+	FRC_STATUS_RECOVERED = 3,
+};
+
+/* How well the time range of the lost records is known (struct frc_reader_loss). */
+enum frc_loss_time {
+	FRC_LOSS_TIME_NONE = 0,	  /* no record was lost (or nothing bounds them) */
+	FRC_LOSS_TIME_EXACT = 1,  /* min/max of the lost chunks, from the footer index */
+	FRC_LOSS_TIME_BOUNDS = 2, /* between the records read around each lost stretch */
+};
+
+/*
+ * What the reader skipped to read the rest of a damaged capture (FORMAT.md 7, step 6):
+ * all zero when nothing was. Status recovered, or truncated when the file also ends early.
+ */
+struct frc_reader_loss {
+	uint64_t regions; /* damaged stretches of the chunk area skipped */
+	uint64_t bytes;	  /* bytes in them */
+	uint64_t chunks;  /* chunks lost (at least this many unless chunks_exact) */
+	/* their records, as the descriptors and the index count them (unknown entries,
+	 * surface columns and batch anomaly entries included; at least this many unless
+	 * records_exact) */
+	uint64_t records;
+	uint64_t frames; /* their frames, when frames_known (the index lists them) */
+	/* the lost records lie within [min, max] (time); 0 and UINT64_MAX for an open end */
+	uint64_t min_ktime_ns, max_ktime_ns;
+	uint8_t chunks_exact, records_exact, frames_known;
+	uint8_t time;	    /* enum frc_loss_time */
+	uint8_t index_lost; /* the footer/index was damaged: the chunks were found by a scan */
 };
 
 /*
@@ -127,7 +160,7 @@ FRC_MUST_USE int frc_reader_next(frc_reader *r, struct frc_record *rec);
 struct frc_reader_stats {
 	enum frc_status status; /* final once frc_reader_next returned 0 */
 	uint64_t valid_end;	/* truncated/corrupt: byte offset where valid data ends */
-	uint64_t damage_offset; /* corrupt: offset of the damaged structure */
+	uint64_t damage_offset; /* corrupt: the damaged structure; else the first one skipped */
 	uint64_t file_size;
 	uint64_t chunks;
 	uint64_t records;
@@ -142,14 +175,23 @@ struct frc_reader_stats {
 	uint64_t timestamped; /* frames delivered with a timestamp of their own (FORMAT.md 4.7) */
 	uint64_t first_ktime_ns, last_ktime_ns; /* min/max ktime over delivered records */
 	int index_used;				/* 1 when the footer index was valid and used */
+	struct frc_reader_loss lost;		/* recovered/truncated: what damage cost */
 };
 void frc_reader_stats(const frc_reader *r, struct frc_reader_stats *st);
+
+/*
+ * What st->lost says, as one line for people ("lost 1 chunk (120 records, 120 frames;
+ * ktime 1000 .. 2000 ns) in 1 damaged stretch of 976 bytes", "the footer/index is damaged;
+ * every chunk was found by a scan, none damaged"), or "nothing lost". Like snprintf: the
+ * length it needed.
+ */
+int frc_reader_loss_text(const struct frc_reader_stats *st, char *buf, size_t len);
 
 /* A one-line message for the last problem: "FILE: offset N: what" (or "" when none). */
 const char *frc_reader_error(const frc_reader *r);
 void frc_reader_close(frc_reader *r);
 
-/* The name of an enum frc_status ("complete", "truncated", "corrupt"). */
+/* The name of an enum frc_status ("complete", "truncated", "corrupt", "recovered"). */
 const char *frc_status_name(enum frc_status s);
 
 /*

@@ -43,6 +43,25 @@ struct window {
 	size_t len, off;
 };
 
+/* The chunk being loaded, once its descriptor checked and its bytes fit (ok). */
+struct cur_desc {
+	int ok;
+	uint64_t seq, nrec, end; /* end: the file offset after its zstd frame */
+};
+
+/*
+ * A damaged stretch of the chunk area being skipped: it starts where the last intact
+ * structure ended and ends at the next intact chunk (or the end of the chunk area).
+ */
+struct gap {
+	int open;
+	uint64_t start;
+	uint64_t before; /* the ktime of the last record read before it (0: none) */
+	/* chunks in it whose descriptor checked, their nrec, and the next seq to count */
+	uint64_t desc_chunks, desc_records, desc_next;
+	struct frc_reader_loss pend; /* with the index: its entries of the chunks lost here */
+};
+
 struct frc_reader {
 	int fd; /* -1 for a memory capture */
 	const uint8_t *mem;
@@ -90,6 +109,15 @@ struct frc_reader {
 	uint64_t prev_ktime;	  /* the last delivered record's (out_of_order) */
 	uint64_t chunk_off;	  /* offset of the current chunk's descriptor */
 
+	/* Recovery from damage (FORMAT.md 7, step 6). */
+	uint64_t seq;	    /* the chunk number expected next: chunks read + chunks lost */
+	uint64_t idx_seq;   /* index entries consumed (read chunks' and lost ones') */
+	uint32_t tail_size; /* footer size in the file's last 12 bytes (when end_tagged) */
+	struct cur_desc cur;
+	struct gap gap;
+	char first_what[300]; /* what the first damage skipped was ("" before any) */
+	uint64_t first_pos;   /* where the valid data before it ended */
+
 	struct frc_reader_stats st;
 	int has_time;
 };
@@ -127,6 +155,8 @@ const char *frc_status_name(enum frc_status s)
 		return "truncated";
 	case FRC_STATUS_CORRUPT:
 		return "corrupt";
+	case FRC_STATUS_RECOVERED:
+		return "recovered";
 	}
 	return "unknown";
 }
@@ -512,12 +542,17 @@ static int footer_check(frc_reader *r)
 
 /* ------------------------------------------------------------ chunks */
 
+/* chunk_next's result when the walk goes on from r->pos (after damage, it moved there). */
+#define AGAIN 2
+
 /* Stop reading: the valid data ends at r->pos. */
 static int stop(frc_reader *r, enum frc_status status, uint64_t damage)
 {
 	r->st.status = status;
 	r->st.valid_end = r->pos;
-	r->st.damage_offset = status == FRC_STATUS_CORRUPT ? damage : 0;
+	/* Damage recovered from keeps the offset of the first (note_damage). */
+	if (status == FRC_STATUS_CORRUPT)
+		r->st.damage_offset = damage;
 	r->done = 1;
 	return 0;
 }
@@ -525,6 +560,7 @@ static int stop(frc_reader *r, enum frc_status status, uint64_t damage)
 static int corrupt(frc_reader *r, uint64_t off, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
+/* Damage that ends the reading (the index totals disagree with intact chunks). */
 static int corrupt(frc_reader *r, uint64_t off, const char *fmt, ...)
 {
 	char what[300];
@@ -537,26 +573,334 @@ static int corrupt(frc_reader *r, uint64_t off, const char *fmt, ...)
 	return stop(r, FRC_STATUS_CORRUPT, off);
 }
 
+/* ------------------------------------------------------------ recovery */
+
+/*
+ * A damaged capture is not given up at its first damage (FORMAT.md 7, step 6): the walk
+ * skips to the next intact chunk, found by its descriptor (magic, size, CRC bound to this
+ * recording), as zstd's and MCAP's readers resynchronise, and counts what the skipped
+ * stretch held: from the footer index when it is valid, else from the descriptors that
+ * checked and from the chunk numbers on both sides of it. st.lost sums it up.
+ */
+
+/* Remember the first damage: where and what, for the final message. */
+static void note_damage(frc_reader *r, uint64_t off, const char *what)
+{
+	if (r->first_what[0])
+		return;
+	snprintf(r->first_what, sizeof(r->first_what), "%s", what);
+	r->st.damage_offset = off;
+	r->first_pos = r->pos;
+}
+
+/*
+ * Damage, and not one intact chunk read: nothing was recovered. The capture is corrupt,
+ * as at its first damage (the message and offsets are those of a reader that stops there).
+ */
+static int unrecovered(frc_reader *r)
+{
+	say(r, r->st.damage_offset, "corrupt: %s", r->first_what);
+	/* as a reader that stopped there: it skipped nothing (lost is for what was read past) */
+	memset(&r->st.lost, 0, sizeof(r->st.lost));
+	r->pos = r->first_pos;
+	return stop(r, FRC_STATUS_CORRUPT, r->st.damage_offset);
+}
+
+/* Add [lo, hi] to the lost time range; one range of bounds makes the whole one bounds. */
+static void loss_time(struct frc_reader_loss *l, int kind, uint64_t lo, uint64_t hi)
+{
+	if (l->time == FRC_LOSS_TIME_NONE) {
+		l->min_ktime_ns = lo;
+		l->max_ktime_ns = hi;
+		l->time = (uint8_t)kind;
+		return;
+	}
+	if (lo < l->min_ktime_ns)
+		l->min_ktime_ns = lo;
+	if (hi > l->max_ktime_ns)
+		l->max_ktime_ns = hi;
+	if (kind != FRC_LOSS_TIME_EXACT)
+		l->time = FRC_LOSS_TIME_BOUNDS;
+}
+
+/* One footer index entry, decoded (FORMAT.md 5). */
+struct ientry {
+	uint64_t off, records, frames, min, max;
+};
+
+/* Consume the next index entry. 1, 0 when malformed (footer_parse makes it rare), <0: I/O. */
+static int index_entry(frc_reader *r, struct ientry *e)
+{
+	uint64_t v[FRC_INDEX_FIELDS];
+	int ret;
+
+	for (int k = 0; k < FRC_INDEX_FIELDS; k++)
+		if ((ret = win_varint(r, &r->idx, &v[k])) <= 0)
+			return ret;
+	/* Fields a newer minor added to each entry: skipped (footer_parse checked them). */
+	if ((ret = win_varints(r, &r->idx, r->idx_fields - FRC_INDEX_FIELDS, NULL)) <= 0)
+		return ret;
+	e->off = r->idx_prev_off + v[0];
+	e->records = v[1];
+	e->frames = v[2];
+	e->min = r->idx_prev_min + (uint64_t)frc_unzigzag(v[3]);
+	e->max = e->min + v[4];
+	r->idx_prev_off = e->off;
+	r->idx_prev_min = e->min;
+	r->idx_seq++;
+	return 1;
+}
+
+/* A lost chunk's index entry into the open stretch's count. */
+static void pend_entry(frc_reader *r, const struct ientry *e)
+{
+	r->gap.pend.records += e->records;
+	r->gap.pend.frames += e->frames;
+	loss_time(&r->gap.pend, FRC_LOSS_TIME_EXACT, e->min, e->max);
+}
+
+/* Consume the index entries up to (not including) chunk seq as lost. 1, 0, <0: I/O. */
+static int index_skip_to(frc_reader *r, uint64_t seq)
+{
+	struct ientry e;
+	int ret;
+
+	while (r->idx_seq < seq)
+		if ((ret = index_entry(r, &e)) <= 0)
+			return ret;
+		else
+			pend_entry(r, &e);
+	return 1;
+}
+
+/* Open a lost stretch at r->pos, unless one is open. */
+static void gap_open(frc_reader *r)
+{
+	if (r->gap.open)
+		return;
+	memset(&r->gap, 0, sizeof(r->gap));
+	r->gap.open = 1;
+	r->gap.start = r->pos;
+	r->gap.before = r->has_time ? r->prev_ktime : 0;
+	r->gap.desc_next = r->seq;
+}
+
+/*
+ * Close the open stretch at `at`: it held `chunks` lost chunks (exactly that many, or at
+ * least, for a stretch that runs to the end without an index); hi bounds the time of
+ * their records from above (the first record after it; UINT64_MAX: none).
+ */
+static void gap_close(frc_reader *r, uint64_t at, uint64_t chunks, int exact, uint64_t hi)
+{
+	struct frc_reader_loss *l = &r->st.lost;
+	struct gap *g = &r->gap;
+
+	l->regions++;
+	l->bytes += at - g->start;
+	l->chunks += chunks;
+	if (!exact)
+		l->chunks_exact = 0;
+	if (r->st.index_used) {
+		l->records += g->pend.records;
+		l->frames += g->pend.frames;
+		if (g->pend.time)
+			loss_time(l, FRC_LOSS_TIME_EXACT, g->pend.min_ktime_ns,
+				  g->pend.max_ktime_ns);
+	} else {
+		l->records += g->desc_records;
+		if (g->desc_chunks < chunks || !exact)
+			l->records_exact = 0;
+		if (chunks || !exact)
+			loss_time(l, FRC_LOSS_TIME_BOUNDS, g->before, hi);
+	}
+	g->open = 0;
+}
+
+/* The footer/index is damaged: the chunks were (are being) found by the scan. */
+static void footer_lost(frc_reader *r, uint64_t off)
+{
+	note_damage(r, off,
+		    "the footer/index is damaged (the file ends in its end tag, but the footer "
+		    "does not check)");
+	r->st.lost.index_lost = 1;
+}
+
+/* 1 when the descriptor payload p[0..size) checks and names a chunk not passed yet. */
+static int desc_sound(frc_reader *r, const uint8_t *p, uint32_t size)
+{
+	struct frc_cur c = {.p = p, .len = size - 8};
+	uint64_t seq;
+
+	if (!crc_follows_binding(r, frc_get_le32(p + size - 4), frc_crc32c(r->bind, p, size - 4),
+				 frc_crc32c(0, p, size - 4)))
+		return 0;
+	frc_cur_varint(&c, &seq);
+	return !c.bad && seq >= r->seq;
+}
+
+#define SCAN_BLOCK 4096
+#define SCAN_TAIL (8 + FRC_DESC_MAX) /* the most a candidate descriptor frame needs */
+
+/*
+ * The offset of the first chunk descriptor frame at or after from (before the end of the
+ * chunk area) that desc_sound accepts, in *at: 1; 0 and the end when there is none; <0 on
+ * an I/O error. Blocks overlap by SCAN_TAIL so that a candidate is always seen whole.
+ */
+static int find_desc(frc_reader *r, uint64_t from, uint64_t *at)
+{
+	uint8_t buf[SCAN_BLOCK];
+	uint64_t pos = from, end = r->data_end;
+
+	*at = end;
+	while (pos < end && end - pos >= 8 + 12) {
+		size_t n = end - pos < SCAN_BLOCK ? (size_t)(end - pos) : SCAN_BLOCK;
+		size_t lim = pos + n == end ? n : n - SCAN_TAIL;
+
+		if (read_at(r, pos, buf, n))
+			return FRC_EIO;
+		for (size_t i = 0; i < lim; i++) {
+			const uint8_t *m = memchr(buf + i, FRC_MAGIC_DESC & 0xff, lim - i);
+			uint32_t size;
+
+			if (!m)
+				break;
+			i = (size_t)(m - buf);
+			if (n - i < 8 + 12 || frc_get_le32(buf + i) != FRC_MAGIC_DESC)
+				continue;
+			size = frc_get_le32(buf + i + 4);
+			if (size >= 12 && size <= FRC_DESC_MAX && size <= n - i - 8 &&
+			    desc_sound(r, buf + i + 8, size)) {
+				*at = pos + i;
+				return 1;
+			}
+		}
+		pos += lim;
+	}
+	return 0;
+}
+
+static int damage(frc_reader *r, uint64_t off, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/*
+ * The structure at off does not check. Note it, open the lost stretch (from where the last
+ * intact structure ended) and go on at the next sound descriptor: past the chunk when its
+ * own descriptor checked (its sizes are then trusted), else from the next byte. AGAIN, or
+ * <0 on an I/O error.
+ */
+static int damage(frc_reader *r, uint64_t off, const char *fmt, ...)
+{
+	char what[300];
+	uint64_t next, from = off + 1;
+	va_list ap;
+	int ret;
+
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof(what), fmt, ap);
+	va_end(ap);
+	note_damage(r, off, what);
+	gap_open(r);
+	if (r->cur.ok) {
+		/* A damaged chunk whose descriptor checked: one lost chunk of nrec records. */
+		if (r->cur.seq >= r->gap.desc_next) {
+			r->gap.desc_chunks++;
+			r->gap.desc_records += r->cur.nrec;
+			r->gap.desc_next = r->cur.seq + 1;
+		}
+		from = r->cur.end;
+		r->cur.ok = 0;
+	}
+	ret = find_desc(r, from, &next);
+	if (ret < 0)
+		return ret;
+	r->pos = next;
+	return AGAIN;
+}
+
+/*
+ * A stretch still open at the end of the chunk area: with the index, the chunks it has
+ * not listed yet are lost; without one, at least those whose descriptor checked. A stretch
+ * that is exactly the footer frame (the file's last 12 bytes point at its start) lost
+ * nothing but the index. <0 on an I/O error.
+ */
+static int gap_close_end(frc_reader *r)
+{
+	uint64_t chunks = r->gap.desc_chunks;
+	int ret;
+
+	if (!r->gap.open)
+		return 0;
+	if (!r->st.index_used && r->end_tagged && r->tail_size &&
+	    r->size - r->tail_size == r->gap.start && !r->gap.desc_chunks) {
+		r->gap.open = 0;
+		footer_lost(r, r->gap.start);
+		return 0;
+	}
+	if (r->st.index_used) {
+		if ((ret = index_skip_to(r, r->idx_chunks)) < 0)
+			return ret;
+		chunks = r->idx_chunks - r->seq;
+	}
+	gap_close(r, r->data_end, chunks, r->st.index_used, UINT64_MAX);
+	r->seq += chunks;
+	return 0;
+}
+
+/* "; damage skipped: offset N: WHAT; LOSS" when damage was skipped: a truncation's tail. */
+static const char *loss_suffix(const frc_reader *r, char *buf, size_t len)
+{
+	char text[512];
+
+	if (!r->st.lost.regions && !r->st.lost.index_lost)
+		return "";
+	frc_reader_loss_text(&r->st, text, sizeof(text));
+	snprintf(buf, len, "; damage skipped: offset %llu: %s; %s",
+		 (unsigned long long)r->st.damage_offset, r->first_what, text);
+	return buf;
+}
+
+/* The file was cut at off (the structure there needs more bytes than remain). */
+static int truncated_at(frc_reader *r, uint64_t off, const char *what, uint64_t need, uint64_t have)
+{
+	char suffix[1024];
+	int ret = gap_close_end(r);
+
+	if (ret < 0)
+		return ret;
+	if (r->first_what[0] && !r->st.chunks)
+		return unrecovered(r);
+	say(r, off, "truncated: %s needs %llu bytes, only %llu remain%s", what,
+	    (unsigned long long)need, (unsigned long long)have,
+	    loss_suffix(r, suffix, sizeof(suffix)));
+	return stop(r, FRC_STATUS_TRUNCATED, off);
+}
+
 /*
  * A structure that claims more bytes than remain. Without a valid index this is what a
- * cut file looks like; with one, the index promised the bytes, so it is corruption.
+ * cut file looks like, unless an intact chunk follows (then a size field was damaged);
+ * with one, or in a file that ends in the footer's end tag (finished: damaged, not cut),
+ * it is damage.
  */
 static int short_data(frc_reader *r, uint64_t off, const char *what, uint64_t need)
 {
-	uint64_t have = r->data_end - off;
+	uint64_t have = r->data_end - off, next;
+	int ret;
 
-	/* A file that ends in the footer's end tag was finished: it was damaged, not cut. */
 	if (r->end_tagged && !r->st.index_used)
-		return corrupt(r, off,
-			       "%s needs %llu bytes, only %llu remain, yet the file ends in "
-			       "a footer (a damaged footer?)",
-			       what, (unsigned long long)need, (unsigned long long)have);
+		return damage(r, off,
+			      "%s needs %llu bytes, only %llu remain, yet the file ends in "
+			      "a footer (a damaged footer?)",
+			      what, (unsigned long long)need, (unsigned long long)have);
 	if (r->st.index_used)
-		return corrupt(r, off, "%s needs %llu bytes, only %llu before the index", what,
-			       (unsigned long long)need, (unsigned long long)have);
-	say(r, off, "truncated: %s needs %llu bytes, only %llu remain", what,
-	    (unsigned long long)need, (unsigned long long)have);
-	return stop(r, FRC_STATUS_TRUNCATED, off);
+		return damage(r, off, "%s needs %llu bytes, only %llu before the index", what,
+			      (unsigned long long)need, (unsigned long long)have);
+	ret = find_desc(r, off + 1, &next);
+	if (ret < 0)
+		return ret;
+	if (ret)
+		return damage(r, off, "%s needs %llu bytes, only %llu remain, yet a chunk follows",
+			      what, (unsigned long long)need, (unsigned long long)have);
+	return truncated_at(r, off, what, need, have);
 }
 
 static int grow(uint8_t **p, size_t *cap, size_t need)
@@ -575,11 +919,14 @@ static int grow(uint8_t **p, size_t *cap, size_t need)
 
 struct chunk_sum {
 	uint64_t records, frames, unknown, columns, anomalies, ts_columns, min, max;
+	uint64_t first; /* the first record's ktime, in file order */
 	int has_time;
 };
 
 static void sum_time(struct chunk_sum *s, uint64_t t)
 {
+	if (!s->has_time)
+		s->first = t;
 	if (!s->has_time || t < s->min)
 		s->min = t;
 	if (!s->has_time || t > s->max)
@@ -774,28 +1121,41 @@ static int times_agree(int has_time, uint64_t min, uint64_t max, uint64_t unknow
 	return !has_time || (imin <= min && max <= imax);
 }
 
-/* Compare a checked chunk with its index entry. 1: agrees, 0: disagrees, <0: I/O. */
+/*
+ * Compare a checked chunk with its index entry (the next one). 1: agrees; 0: disagrees, and
+ * the entry is counted as the lost chunk's; <0: I/O.
+ */
 static int index_agrees(frc_reader *r, const struct chunk_sum *s)
 {
-	uint64_t v[FRC_INDEX_FIELDS], imin;
-	int ret;
+	struct ientry e;
+	int ret = index_entry(r, &e);
 
-	for (int k = 0; k < FRC_INDEX_FIELDS; k++)
-		if ((ret = win_varint(r, &r->idx, &v[k])) <= 0)
-			return ret;
-	/* Fields a newer minor added to each entry: skipped (footer_parse checked them). */
-	if ((ret = win_varints(r, &r->idx, r->idx_fields - FRC_INDEX_FIELDS, NULL)) <= 0)
+	if (ret <= 0)
 		return ret;
-	imin = r->idx_prev_min + (uint64_t)frc_unzigzag(v[3]);
-	if (r->idx_prev_off + v[0] != r->chunk_off || v[1] != s->records || v[2] != s->frames ||
-	    !times_agree(s->has_time, s->min, s->max, s->unknown, imin, imin + v[4]))
+	if (e.off != r->chunk_off || e.records != s->records || e.frames != s->frames ||
+	    !times_agree(s->has_time, s->min, s->max, s->unknown, e.min, e.max)) {
+		gap_open(r);
+		pend_entry(r, &e);
 		return 0;
-	r->idx_prev_off = r->chunk_off;
-	r->idx_prev_min = imin;
+	}
 	return 1;
 }
 
-/* The end of the chunk area: decide complete / truncated / corrupt. */
+/* The file was read to its end past damage: say what was lost. */
+static int recovered(frc_reader *r)
+{
+	char text[512];
+
+	frc_reader_loss_text(&r->st, text, sizeof(text));
+	if (r->st.lost.regions)
+		say(r, r->st.damage_offset, "recovered: %s; %s", r->first_what, text);
+	else /* the footer alone: the loss says it */
+		say(r, r->st.damage_offset, "recovered: %s", text);
+	r->pos = r->size;
+	return stop(r, FRC_STATUS_RECOVERED, 0);
+}
+
+/* The end of the chunk area: decide complete / truncated / recovered / corrupt. */
 static int at_data_end(frc_reader *r)
 {
 	int same = r->st.chunks == r->idx_chunks &&
@@ -804,15 +1164,24 @@ static int at_data_end(frc_reader *r)
 		   r->columns == r->idx_by_type[FRC_ENTRY_SURFACES] &&
 		   r->anomalies == r->idx_by_type[FRC_ENTRY_ANOMALIES] &&
 		   r->ts_columns == r->idx_by_type[FRC_ENTRY_TIMESTAMPS];
+	char suffix[1024];
+	int ret = gap_close_end(r);
 
+	if (ret < 0)
+		return ret;
+	/* Finished (it ends in the end tag), but the footer did not check in step 2. */
 	if (!r->st.index_used && r->end_tagged)
-		return corrupt(r, r->pos,
-			       "the footer/index is damaged (the file ends in its "
-			       "end tag, but the footer does not check)");
-	if (!r->st.index_used) {
-		say(r, r->pos, "truncated: no footer/index (the recorder did not finish)");
+		footer_lost(r, r->tail_size ? r->size - r->tail_size : r->pos);
+	if (r->first_what[0] && !r->st.chunks)
+		return unrecovered(r);
+	/* No footer at all (a footer frame met by the walk counts, its end tag damaged). */
+	if (!r->st.index_used && !r->end_tagged && !r->st.lost.index_lost) {
+		say(r, r->pos, "truncated: no footer/index (the recorder did not finish)%s",
+		    loss_suffix(r, suffix, sizeof(suffix)));
 		return stop(r, FRC_STATUS_TRUNCATED, 0);
 	}
+	if (r->st.lost.regions || r->st.lost.index_lost)
+		return recovered(r);
 	/* idx_by_type holds 0 for the types the footer does not list (footer_parse). */
 	for (int t = 1; t <= FRC_TYPE_MAX; t++)
 		if (frc_type_ops((unsigned)t)) /* 7, 8: compared above */
@@ -834,105 +1203,143 @@ struct chunk_desc {
 
 /*
  * Read and check the descriptor payload (dsize bytes) at off: its CRC bound to the
- * header, its fields, the limits. 1 when it is sound; else what chunk_load returns: 0
- * (the reader stopped at the damage, corrupt()) or FRC_EIO.
+ * header, its fields, the limits. 1 when it is sound; else what chunk_load returns: AGAIN
+ * (the walk skips the damage, damage()) or FRC_EIO.
  */
 static int desc_load(frc_reader *r, uint64_t off, uint32_t dsize, struct chunk_desc *cd)
 {
 	uint8_t d[FRC_DESC_MAX];
 	struct frc_cur c = {.p = d, .len = dsize - 8};
-	unsigned long long chunk = (unsigned long long)r->st.chunks;
+	unsigned long long chunk = (unsigned long long)r->seq;
 
 	if (read_at(r, off + 8, d, dsize))
 		return FRC_EIO;
 	if (!crc_follows_binding(r, frc_get_le32(d + dsize - 4), frc_crc32c(r->bind, d, dsize - 4),
 				 frc_crc32c(0, d, dsize - 4)))
-		return corrupt(r, off,
-			       "chunk %llu: descriptor checksum mismatch (damaged, or from another "
-			       "recording than the header)",
-			       chunk);
+		return damage(r, off,
+			      "chunk %llu: descriptor checksum mismatch (damaged, or from another "
+			      "recording than the header)",
+			      chunk);
 	frc_cur_varint(&c, &cd->seq);
 	frc_cur_varint(&c, &cd->csize);
 	frc_cur_varint(&c, &cd->rsize);
 	frc_cur_varint(&c, &cd->nrec);
 	cd->data_crc = frc_get_le32(d + dsize - 8);
 	if (c.bad || c.pos != c.len)
-		return corrupt(r, off, "chunk %llu: malformed descriptor", chunk);
-	if (cd->seq != r->st.chunks)
-		return corrupt(r, off, "chunk %llu: descriptor says chunk %llu", chunk,
-			       (unsigned long long)cd->seq);
+		return damage(r, off, "chunk %llu: malformed descriptor", chunk);
+	/* A later number: the chunks between are lost (chunk_accept); an earlier one is no
+	 * chunk of this place. The bound keeps the count of chunks from overflowing. */
+	if (cd->seq < r->seq || cd->seq >= UINT64_MAX / 2)
+		return damage(r, off, "chunk %llu: descriptor says chunk %llu", chunk,
+			      (unsigned long long)cd->seq);
 	if (cd->nrec > FRC_CHUNK_RECORDS_MAX)
-		return corrupt(r, off,
-			       "chunk %llu: %llu records, more than the limit of %d per chunk",
-			       chunk, (unsigned long long)cd->nrec, FRC_CHUNK_RECORDS_MAX);
+		return damage(r, off,
+			      "chunk %llu: %llu records, more than the limit of %d per chunk",
+			      chunk, (unsigned long long)cd->nrec, FRC_CHUNK_RECORDS_MAX);
 	if (cd->rsize == 0 || cd->rsize > FRC_CHUNK_RAW_MAX || cd->nrec == 0 || cd->csize < 9 ||
 	    cd->csize > ZSTD_compressBound((size_t)cd->rsize))
-		return corrupt(r, off, "chunk %llu: implausible sizes (%llu compressed, %llu raw)",
-			       chunk, (unsigned long long)cd->csize, (unsigned long long)cd->rsize);
+		return damage(r, off, "chunk %llu: implausible sizes (%llu compressed, %llu raw)",
+			      chunk, (unsigned long long)cd->csize, (unsigned long long)cd->rsize);
 	return 1;
 }
 
-/* Read, verify and decompress the chunk whose descriptor payload (dsize bytes) is at off. */
+/*
+ * The chunk at off (descriptor cd, body checked: s) is intact. With the index, the entries
+ * of the chunks lost before it are consumed and its own must agree. A lost stretch before
+ * it, or a jump in the chunk numbers, is closed and counted. 1, AGAIN (damage), <0: I/O.
+ */
+static int chunk_accept(frc_reader *r, uint64_t off, const struct chunk_desc *cd,
+			const struct chunk_sum *s)
+{
+	uint64_t lost = cd->seq - r->seq;
+	int ret;
+
+	r->chunk_off = off;
+	if (lost && !r->gap.open) {
+		/* No damaged byte, but chunks are missing: their stretch is empty. */
+		char what[128];
+
+		snprintf(what, sizeof(what), "chunk %llu: missing (the next one is chunk %llu)",
+			 (unsigned long long)r->seq, (unsigned long long)cd->seq);
+		note_damage(r, off, what);
+		gap_open(r);
+	}
+	if (r->st.index_used) {
+		if (cd->seq >= r->idx_chunks || r->idx_seq > cd->seq)
+			return damage(r, off, "chunk %llu: not in the index",
+				      (unsigned long long)cd->seq);
+		if ((ret = index_skip_to(r, cd->seq)) > 0)
+			ret = index_agrees(r, s);
+		if (ret < 0)
+			return ret;
+		if (!ret)
+			return damage(r, off, "chunk %llu: the index disagrees with it",
+				      (unsigned long long)cd->seq);
+	}
+	if (r->gap.open)
+		gap_close(r, off, lost, 1, s->has_time ? s->first : UINT64_MAX);
+	r->seq = cd->seq + 1;
+	return 1;
+}
+
+/*
+ * Read, verify and decompress the chunk whose descriptor payload (dsize bytes) is at off.
+ * 1: loaded; AGAIN: damaged (skipped); 0: the file ends inside it (status set); <0: error.
+ */
 static int chunk_load(frc_reader *r, uint64_t off, uint32_t dsize)
 {
 	struct chunk_desc cd;
 	struct chunk_sum s = {0};
 	const char *what = "";
-	uint64_t seq, csize, rsize, nrec;
+	uint64_t seq, csize, rsize, nrec, zoff = off + 8 + dsize;
 	size_t got;
 	int ret = desc_load(r, off, dsize, &cd);
 
-	if (ret <= 0)
+	if (ret != 1)
 		return ret;
 	seq = cd.seq, csize = cd.csize, rsize = cd.rsize, nrec = cd.nrec;
-	if (csize > r->data_end - (off + 8 + dsize))
+	if (csize > r->data_end - zoff)
 		return short_data(r, off, "chunk", 8 + dsize + csize);
+	r->cur = (struct cur_desc){1, seq, nrec, zoff + csize};
 	if (grow(&r->cbuf, &r->ccap, (size_t)csize))
 		return FRC_ENOMEM;
-	if (read_at(r, off + 8 + dsize, r->cbuf, (size_t)csize))
+	if (read_at(r, zoff, r->cbuf, (size_t)csize))
 		return FRC_EIO;
 	if (frc_crc32c(0, r->cbuf, (size_t)csize) != cd.data_crc)
-		return corrupt(r, off + 8 + dsize, "chunk %llu: data checksum mismatch",
-			       (unsigned long long)seq);
+		return damage(r, zoff, "chunk %llu: data checksum mismatch",
+			      (unsigned long long)seq);
 	if (frc_get_le32(r->cbuf) != FRC_MAGIC_ZSTD ||
 	    ZSTD_getFrameContentSize(r->cbuf, (size_t)csize) != rsize ||
 	    ZSTD_findFrameCompressedSize(r->cbuf, (size_t)csize) != csize)
-		return corrupt(r, off + 8 + dsize,
-			       "chunk %llu: zstd frame disagrees with its descriptor",
-			       (unsigned long long)seq);
+		return damage(r, zoff, "chunk %llu: zstd frame disagrees with its descriptor",
+			      (unsigned long long)seq);
 	/* Only now, with the bytes verified, is the declared raw size worth allocating. */
 	if (grow(&r->raw, &r->rcap, (size_t)rsize))
 		return FRC_ENOMEM;
 	got = ZSTD_decompressDCtx(r->dctx, r->raw, (size_t)rsize, r->cbuf, (size_t)csize);
 	if (ZSTD_isError(got) || got != rsize)
-		return corrupt(r, off + 8 + dsize, "chunk %llu: zstd: %s", (unsigned long long)seq,
-			       ZSTD_isError(got) ? ZSTD_getErrorName(got) : "short output");
+		return damage(r, zoff, "chunk %llu: zstd: %s", (unsigned long long)seq,
+			      ZSTD_isError(got) ? ZSTD_getErrorName(got) : "short output");
 	ret = body_check(r, (size_t)rsize, nrec, &s, &what);
 	if (ret == FRC_ENOMEM)
 		return ret;
 	if (ret)
-		return corrupt(r, off + 8 + dsize, "chunk %llu: %s", (unsigned long long)seq, what);
+		return damage(r, zoff, "chunk %llu: %s", (unsigned long long)seq, what);
 	if (s.records != nrec)
-		return corrupt(r, off, "chunk %llu: %llu records, descriptor says %llu",
-			       (unsigned long long)seq, (unsigned long long)s.records,
-			       (unsigned long long)nrec);
-	r->chunk_off = off;
-	if (r->st.index_used) {
-		ret = index_agrees(r, &s);
-		if (ret < 0)
-			return ret;
-		if (!ret)
-			return corrupt(r, off, "chunk %llu: the index disagrees with it",
-				       (unsigned long long)seq);
-	}
+		return damage(r, off, "chunk %llu: %llu records, descriptor says %llu",
+			      (unsigned long long)seq, (unsigned long long)s.records,
+			      (unsigned long long)nrec);
+	if ((ret = chunk_accept(r, off, &cd, &s)) != 1)
+		return ret;
 	/*
 	 * Only now is the body handed to frc_reader_next: set earlier, a chunk rejected above
 	 * would be walked by a caller that calls it again after it returned 0.
 	 */
+	r->cur.ok = 0;
 	r->raw_len = (size_t)rsize;
 	r->raw_pos = 0;
 	r->frame_pos = r->run_end = 0;
-	r->pos = off + 8 + dsize + csize;
+	r->pos = zoff + csize;
 	r->st.chunks++;
 	r->columns += s.columns;
 	r->anomalies += s.anomalies;
@@ -941,56 +1348,78 @@ static int chunk_load(frc_reader *r, uint64_t off, uint32_t dsize)
 }
 
 /*
+ * A footer frame met by the walk (the footer was not accepted in step 2). One that ends
+ * where the chunk area does is the damaged footer; elsewhere it is damage.
+ */
+static int footer_frame(frc_reader *r, uint64_t off, uint32_t size)
+{
+	if (size > r->data_end - off - 8)
+		return short_data(r, off, "footer", 8 + (uint64_t)size);
+	if (!r->st.index_used && off + 8 + size == r->data_end) {
+		footer_lost(r, off);
+		r->pos = r->data_end;
+		return AGAIN;
+	}
+	return damage(r, off, "footer/index damaged or followed by extra bytes");
+}
+
+/* The frame at r->pos: 1: a chunk is loaded; 0: the end (status set); AGAIN; <0: error. */
+static int frame_next(frc_reader *r)
+{
+	uint64_t off = r->pos, left = r->data_end - off;
+	uint8_t h[8];
+	uint32_t magic, size;
+
+	r->cur.ok = 0;
+	if (left == 0)
+		return at_data_end(r);
+	if (left < 8) {
+		if (read_at(r, off, h, (size_t)left))
+			return FRC_EIO;
+		magic = left >= 4 ? frc_get_le32(h) : FRC_MAGIC_DESC;
+		if ((magic & FRC_MAGIC_SKIP_MASK) != FRC_MAGIC_SKIP_BASE && magic != FRC_MAGIC_ZSTD)
+			return damage(r, off, "unknown frame magic 0x%08x", magic);
+		return short_data(r, off, "frame header", 8);
+	}
+	if (read_at(r, off, h, 8))
+		return FRC_EIO;
+	magic = frc_get_le32(h);
+	size = frc_get_le32(h + 4);
+	if (magic == FRC_MAGIC_DESC) {
+		if (size < 12 || size > FRC_DESC_MAX)
+			return damage(r, off, "chunk descriptor size %u outside [12, %d]", size,
+				      FRC_DESC_MAX);
+		if (size > left - 8)
+			return short_data(r, off, "chunk descriptor", 8 + (uint64_t)size);
+		return chunk_load(r, off, size);
+	}
+	if (magic == FRC_MAGIC_FOOTER)
+		return footer_frame(r, off, size);
+	if (magic == FRC_MAGIC_HEADER)
+		return damage(r, off, "a second header frame");
+	if (magic == FRC_MAGIC_ZSTD)
+		return damage(r, off, "zstd frame without a chunk descriptor");
+	if ((magic & FRC_MAGIC_SKIP_MASK) != FRC_MAGIC_SKIP_BASE)
+		return damage(r, off, "unknown frame magic 0x%08x", magic);
+	if (size > left - 8)
+		return short_data(r, off, "skippable frame", 8 + (uint64_t)size);
+	r->pos = off + 8 + size;
+	return AGAIN;
+}
+
+/*
  * Advance to the next chunk. 1: a chunk is loaded; 0: the end (status set); <0: error.
- * Unknown skippable frames are skipped: a later minor version may add some.
+ * Unknown skippable frames are skipped: a later minor version may add some. Damage is
+ * skipped too (frame_next, damage()): the walk goes on at the next intact chunk.
  */
 static int chunk_next(frc_reader *r)
 {
-	for (;;) {
-		uint64_t off = r->pos, left = r->data_end - off;
-		uint8_t h[8];
-		uint32_t magic, size;
+	int ret;
 
-		if (r->st.index_used && off == r->data_end)
-			return at_data_end(r);
-		if (left == 0)
-			return at_data_end(r);
-		if (left < 8) {
-			if (read_at(r, off, h, (size_t)left))
-				return FRC_EIO;
-			magic = left >= 4 ? frc_get_le32(h) : FRC_MAGIC_DESC;
-			if ((magic & FRC_MAGIC_SKIP_MASK) != FRC_MAGIC_SKIP_BASE &&
-			    magic != FRC_MAGIC_ZSTD)
-				return corrupt(r, off, "unknown frame magic 0x%08x", magic);
-			return short_data(r, off, "frame header", 8);
-		}
-		if (read_at(r, off, h, 8))
-			return FRC_EIO;
-		magic = frc_get_le32(h);
-		size = frc_get_le32(h + 4);
-		if (magic == FRC_MAGIC_DESC) {
-			if (size < 12 || size > FRC_DESC_MAX)
-				return corrupt(r, off, "chunk descriptor size %u outside [12, %d]",
-					       size, FRC_DESC_MAX);
-			if (size > left - 8)
-				return short_data(r, off, "chunk descriptor", 8 + (uint64_t)size);
-			return chunk_load(r, off, size);
-		}
-		if (magic == FRC_MAGIC_FOOTER) {
-			if (size > left - 8)
-				return short_data(r, off, "footer", 8 + (uint64_t)size);
-			return corrupt(r, off, "footer/index damaged or followed by extra bytes");
-		}
-		if (magic == FRC_MAGIC_HEADER)
-			return corrupt(r, off, "a second header frame");
-		if (magic == FRC_MAGIC_ZSTD)
-			return corrupt(r, off, "zstd frame without a chunk descriptor");
-		if ((magic & FRC_MAGIC_SKIP_MASK) != FRC_MAGIC_SKIP_BASE)
-			return corrupt(r, off, "unknown frame magic 0x%08x", magic);
-		if (size > left - 8)
-			return short_data(r, off, "skippable frame", 8 + (uint64_t)size);
-		r->pos = off + 8 + size;
-	}
+	while ((ret = frame_next(r)) == AGAIN)
+		if (r->done)
+			return 0;
+	return ret;
 }
 
 static inline void deliver_time(frc_reader *r, unsigned type, uint64_t t)
@@ -1139,6 +1568,16 @@ static int reader_start(frc_reader *r)
 			return FRC_EIO;
 		r->end_tagged = !memcmp(tag, FRC_TAG_END, 4);
 	}
+	if (r->end_tagged && r->size - r->pos >= FRC_FOOTER_TAIL) {
+		uint8_t sz[4];
+
+		/* Where the footer starts, by the tail: recovery tells a damaged one by it. */
+		if (read_direct(r, r->size - 8, sz, 4))
+			return FRC_EIO;
+		r->tail_size = frc_get_le32(sz);
+		if (r->tail_size < FOOTER_MIN || r->tail_size > r->size - r->pos)
+			r->tail_size = 0;
+	}
 	ret = footer_check(r);
 	if (ret < 0)
 		return ret;
@@ -1147,6 +1586,8 @@ static int reader_start(frc_reader *r)
 		r->st.index_used = 0;
 	}
 	r->st.status = FRC_STATUS_TRUNCATED; /* until the end says otherwise */
+	r->st.lost.chunks_exact = r->st.lost.records_exact = 1;
+	r->st.lost.frames_known = (uint8_t)r->st.index_used;
 	return 0;
 }
 
@@ -1218,6 +1659,59 @@ void frc_reader_version(const frc_reader *r, unsigned *major, unsigned *minor)
 void frc_reader_stats(const frc_reader *r, struct frc_reader_stats *st)
 {
 	*st = r->st;
+}
+
+/* The lost records' time range as words ("ktime A .. B ns", "before ktime B ns", ...). */
+static void loss_time_text(const struct frc_reader_loss *l, char *buf, size_t len)
+{
+	unsigned long long lo = l->min_ktime_ns, hi = l->max_ktime_ns;
+
+	if (l->time == FRC_LOSS_TIME_EXACT)
+		snprintf(buf, len, "ktime %llu .. %llu ns", lo, hi);
+	else if (l->time == FRC_LOSS_TIME_NONE || (lo == 0 && hi == UINT64_MAX))
+		snprintf(buf, len, "time unknown");
+	else if (lo == 0)
+		snprintf(buf, len, "before ktime %llu ns", hi);
+	else if (hi == UINT64_MAX)
+		snprintf(buf, len, "after ktime %llu ns", lo);
+	else
+		snprintf(buf, len, "between ktime %llu and %llu ns", lo, hi);
+}
+
+int frc_reader_loss_text(const struct frc_reader_stats *st, char *buf, size_t len)
+{
+	const struct frc_reader_loss *l = &st->lost;
+	const char *least = l->chunks_exact ? "" : "at least ";
+	char count[48];
+	const char *index = l->index_lost ? "; the footer/index is damaged (the chunks were "
+					    "found by a scan)"
+					  : "";
+	char what[200] = "", when[96], frames[48] = "", recs[48];
+
+	if (!l->regions)
+		return snprintf(buf, len, "%s",
+				l->index_lost
+				    ? "the footer/index is damaged; every chunk was found by a "
+				      "scan, none damaged"
+				    : "nothing lost");
+	if (l->frames_known)
+		snprintf(frames, sizeof(frames), ", %llu frames", (unsigned long long)l->frames);
+	loss_time_text(l, when, sizeof(when));
+	if (l->records_exact || l->records)
+		snprintf(recs, sizeof(recs), "%s%llu records", l->records_exact ? "" : "at least ",
+			 (unsigned long long)l->records);
+	else
+		snprintf(recs, sizeof(recs), "records unknown");
+	if (l->chunks || !l->chunks_exact)
+		snprintf(what, sizeof(what), " (%s%s; %s)", recs, frames, when);
+	if (!l->chunks && !l->chunks_exact)
+		least = "an unknown number of chunks", count[0] = 0;
+	else
+		snprintf(count, sizeof(count), "%llu chunk%s", (unsigned long long)l->chunks,
+			 l->chunks == 1 ? "" : "s");
+	return snprintf(buf, len, "lost %s%s%s in %llu damaged stretch%s of %llu bytes%s", least,
+			count, what, (unsigned long long)l->regions, l->regions == 1 ? "" : "es",
+			(unsigned long long)l->bytes, index);
 }
 
 const char *frc_reader_error(const frc_reader *r)

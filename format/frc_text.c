@@ -195,7 +195,8 @@ int frc_text_export(frc_reader *r, FILE *out)
 	if (fflush(out) || ferror(out))
 		return FRC_EIO;
 	frc_reader_stats(r, &st);
-	if (st.status == FRC_STATUS_TRUNCATED)
+	/* recovered: every intact chunk was written, damage skipped; a warning, like a cut */
+	if (st.status == FRC_STATUS_TRUNCATED || st.status == FRC_STATUS_RECOVERED)
 		return FRC_ETRUNCATED;
 	if (st.status == FRC_STATUS_CORRUPT)
 		return FRC_ECORRUPT;

@@ -65,8 +65,9 @@ FRC_MUST_USE int frc_text_import_fd(const char *in_path, int fd, const char *out
 
 /*
  * Write r (freshly opened) as canonical text: meta lines first, then every record in file
- * order. Returns 0 when the capture is complete; FRC_ETRUNCATED or FRC_ECORRUPT after
- * writing every valid record of a damaged capture (frc_reader_error says where); FRC_EIO
+ * order. Returns 0 when the capture is complete; FRC_ETRUNCATED (truncated, or recovered:
+ * read past damage) or FRC_ECORRUPT after writing every valid record of a damaged capture
+ * (frc_reader_error says where and, recovered, what was lost); FRC_EIO
  * when writing to out failed; another FRC_E* from the reader.
  */
 FRC_MUST_USE int frc_text_export(frc_reader *r, FILE *out);

@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include <fcntl.h>
+#include <inttypes.h>
 
 #include "commands.h"
 #include "frc_escape.h"
@@ -451,6 +452,29 @@ void cli_error(const char *cmd, const char *fmt, ...)
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
 	fputc('\n', stderr);
+}
+
+int cli_warn_damage(const char *cmd, const char *path, const struct frc_reader_stats *st,
+		    const char *verb, bool strict)
+{
+	const char *failing = strict ? " (--strict: failing)" : "";
+	char loss[512];
+
+	if (st->status == FRC_STATUS_COMPLETE)
+		return EXIT_OK;
+	frc_reader_loss_text(st, loss, sizeof(loss));
+	if (st->status == FRC_STATUS_RECOVERED) {
+		cli_error(cmd,
+			  "warning: %s: offset %" PRIu64 ": recovered: %s; %s every intact chunk%s",
+			  path, st->damage_offset, loss, verb, failing);
+	} else {
+		cli_error(cmd, "warning: %s: offset %" PRIu64 ": truncated; %s up to the damage%s",
+			  path, st->valid_end, verb, failing);
+		if (st->lost.regions || st->lost.index_lost)
+			cli_error(cmd, "warning: %s: offset %" PRIu64 ": damage skipped: %s", path,
+				  st->damage_offset, loss);
+	}
+	return strict ? EXIT_INPUT : EXIT_OK;
 }
 
 int cli_read_file(const char *path, size_t max, char **out, size_t *len)

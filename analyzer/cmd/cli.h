@@ -26,6 +26,16 @@ int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format
 /* "frameanalyze CMD: MESSAGE" on stderr. */
 void cli_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/*
+ * The warning for a capture that was not read whole (st from the reader): truncated,
+ * "PATH: offset N: truncated; VERB up to the damage", or recovered, "PATH: offset N:
+ * recovered: LOSS; VERB every intact chunk" (format/FORMAT.md 7), and what damage was
+ * skipped before a truncation. With strict it adds "(--strict: failing)" and returns
+ * EXIT_INPUT; else EXIT_OK (also for a complete capture, which gets no warning).
+ */
+int cli_warn_damage(const char *cmd, const char *path, const struct frc_reader_stats *st,
+		    const char *verb, bool strict);
+
 /* ------------------------------------------------------------ the one option parser */
 
 /* The options several subcommands share; a subcommand says which it takes (cli_spec). */

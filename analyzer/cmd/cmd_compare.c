@@ -182,14 +182,6 @@ static int write_comparison(const struct comparison *c, const struct variant_com
 }
 
 /* A truncated capture: a warning, EXIT_INPUT under --strict. */
-static int warn_truncated(const char *path, uint64_t valid_end, bool strict)
-{
-	cli_error("compare",
-		  "warning: %s: offset %" PRIu64 ": truncated; compared up to the damage%s", path,
-		  valid_end, strict ? " (--strict: failing)" : "");
-	return strict ? EXIT_INPUT : EXIT_OK;
-}
-
 /* Warnings about what is compared; EXIT_INPUT when --strict makes a truncation fatal. */
 static int warn_inputs(const struct comparison *c, bool strict)
 {
@@ -198,8 +190,7 @@ static int warn_inputs(const struct comparison *c, bool strict)
 	int rc = EXIT_OK;
 
 	for (int i = 0; i < 2; i++)
-		if (m[i]->run.stats.status != FRC_STATUS_COMPLETE &&
-		    warn_truncated(path[i], m[i]->run.stats.valid_end, strict))
+		if (cli_warn_damage("compare", path[i], &m[i]->run.stats, "compared", strict))
 			rc = EXIT_INPUT;
 	if (strcmp(m[0]->tracker, m[1]->tracker))
 		cli_error(
@@ -306,7 +297,7 @@ static int compare_variants(const struct compare_opts *o, struct cli_args *args)
 	if ((rc = compare_variants_build(args->pos[0], &args->ropt, t, m, &c, err, sizeof(err))))
 		return cli_replay_error("compare", rc, err);
 	failed = compare_variants_run(&c);
-	rc = c.truncated ? warn_truncated(c.path, c.valid_end, args->strict) : EXIT_OK;
+	rc = cli_warn_damage("compare", c.path, &c.stats, "compared", args->strict);
 	if (write_comparison(NULL, &c, args) != EXIT_OK) {
 		rc = EXIT_INPUT;
 	} else if (failed) {

@@ -108,11 +108,8 @@ static int store_all(struct db_store *s, const struct cli_args *a)
 			     " readings)\n",
 			path, added.capture_id, added.replaced ? ", replaced the same capture" : "",
 			added.deltas, added.readings);
-		if (added.truncated)
-			cli_error("db",
-				  "warning: %s is truncated; stored up to the damage (status "
-				  "'truncated')",
-				  path);
+		/* stored up to the damage (status 'truncated') or past it ('recovered') */
+		(void)cli_warn_damage("db", path, &added.stats, "stored", false);
 	}
 	return rc;
 }

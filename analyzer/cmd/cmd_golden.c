@@ -100,11 +100,8 @@ static int write_golden(const char *cmd, const char *path, const struct replay_o
 	/* the heuristics' numbers only: report sections for people change no golden */
 	fprintf(out, "report\n");
 	report_render_json(m, REPORT_VIEW_GOLDEN, false, out);
-	/* as report does: the golden text says "truncated", stderr says where */
-	if (m->run.stats.status != FRC_STATUS_COMPLETE)
-		cli_error(cmd,
-			  "warning: %s: offset %" PRIu64 ": truncated; replayed up to the damage",
-			  path, m->run.stats.valid_end);
+	/* as report does: the golden text says "truncated" or "recovered", stderr says where */
+	(void)cli_warn_damage(cmd, path, &m->run.stats, "replayed", false);
 	report_model_free(m);
 	return EXIT_OK;
 }

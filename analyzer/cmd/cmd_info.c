@@ -19,9 +19,11 @@ static const char info_help[] =
     "\n"
     "Read a capture and print its format version, metadata, chunk count, record counts\n"
     "per type, unknown records skipped, time span, status (complete, or truncated/corrupt\n"
-    "with the byte offset where valid data ends) and bytes per frame.\n"
+    "with the byte offset where valid data ends, or recovered: read past damage, with what\n"
+    "it cost) and bytes per frame.\n"
     "\n"
-    "exit: 0 complete or truncated (a warning), 1 corrupt or not a capture, 2 usage.\n"
+    "exit: 0 complete, truncated or recovered (a warning), 1 corrupt or not a capture,\n"
+    "2 usage.\n"
     "\n"
     "examples:\n"
     "  frameanalyze info capture.frc\n"
@@ -47,6 +49,66 @@ static void bytes_per_frame(char *buf, size_t len, const struct frc_reader_stats
 	snprintf(buf, len, "%" PRIu64 ".%03" PRIu64, milli / 1000, milli % 1000);
 }
 
+/* 1 when the reader skipped damage (FORMAT.md 7, step 6): st->lost says what it cost. */
+static int skipped_damage(const struct frc_reader_stats *st)
+{
+	return st->lost.regions || st->lost.index_lost;
+}
+
+/* The status line, and where the damage is and what it cost. */
+static void print_status(const struct frc_reader_stats *st)
+{
+	char loss[512];
+
+	if (st->status == FRC_STATUS_COMPLETE)
+		printf("%-18s complete\n", "status");
+	else if (st->status == FRC_STATUS_RECOVERED)
+		printf("%-18s recovered, read to the end past damage (every intact chunk)\n",
+		       "status");
+	else
+		printf("%-18s %s, valid data ends at byte %" PRIu64 "%s\n", "status",
+		       frc_status_name(st->status), st->valid_end,
+		       st->status == FRC_STATUS_CORRUPT ? "" : " (records before it are readable)");
+	if (st->status == FRC_STATUS_CORRUPT || skipped_damage(st))
+		printf("%-18s byte %" PRIu64 "\n", "damage at", st->damage_offset);
+	if (skipped_damage(st)) {
+		frc_reader_loss_text(st, loss, sizeof(loss));
+		printf("%-18s %s\n", "skipped", loss);
+	}
+}
+
+/* The "lost" object of --json (README: info --json), or null when nothing was skipped. */
+static void print_json_lost(const struct frc_reader_stats *st)
+{
+	const struct frc_reader_loss *l = &st->lost;
+	static const char *const time[] = {"null", "\"exact\"", "\"bounds\""};
+
+	if (!skipped_damage(st)) {
+		printf("  \"lost\": null,\n");
+		return;
+	}
+	printf("  \"lost\": {\"stretches\": %" PRIu64 ", \"bytes\": %" PRIu64
+	       ", \"chunks\": %" PRIu64 ", \"chunks_exact\": %s, \"records\": %" PRIu64
+	       ", \"records_exact\": %s, ",
+	       l->regions, l->bytes, l->chunks, l->chunks_exact ? "true" : "false", l->records,
+	       l->records_exact ? "true" : "false");
+	if (l->frames_known)
+		printf("\"frames\": %" PRIu64 ", ", l->frames);
+	else
+		printf("\"frames\": null, ");
+	printf("\"time\": %s, ", time[l->time <= FRC_LOSS_TIME_BOUNDS ? l->time : 0]);
+	/* an open end of the bounds (nothing read before or after the damage) is null */
+	if (l->time && l->min_ktime_ns)
+		printf("\"min_ktime_ns\": %" PRIu64 ", ", l->min_ktime_ns);
+	else
+		printf("\"min_ktime_ns\": null, ");
+	if (l->time && l->max_ktime_ns != UINT64_MAX)
+		printf("\"max_ktime_ns\": %" PRIu64 ", ", l->max_ktime_ns);
+	else
+		printf("\"max_ktime_ns\": null, ");
+	printf("\"index_lost\": %s},\n", l->index_lost ? "true" : "false");
+}
+
 static void print_text(const frc_reader *r, const char *path, const struct frc_reader_stats *st)
 {
 	unsigned major, minor;
@@ -58,14 +120,7 @@ static void print_text(const frc_reader *r, const char *path, const struct frc_r
 	put_escaped(stdout, path, false);
 	putchar('\n');
 	printf("%-18s %u.%u\n", "format", major, minor);
-	if (st->status == FRC_STATUS_COMPLETE)
-		printf("%-18s complete\n", "status");
-	else
-		printf("%-18s %s, valid data ends at byte %" PRIu64 "%s\n", "status",
-		       frc_status_name(st->status), st->valid_end,
-		       st->status == FRC_STATUS_CORRUPT ? "" : " (records before it are readable)");
-	if (st->status == FRC_STATUS_CORRUPT)
-		printf("%-18s byte %" PRIu64 "\n", "damage at", st->damage_offset);
+	print_status(st);
 	printf("%-18s %" PRIu64 " bytes\n", "size", st->file_size);
 	printf("%-18s %" PRIu64 " (%s)\n", "chunks", st->chunks,
 	       st->index_used ? "from the index" : "linear scan, no valid index");
@@ -122,13 +177,14 @@ static void print_json(const frc_reader *r, const char *path, const struct frc_r
 	printf("\",\n  \"format_version\": \"%u.%u\",\n", major, minor);
 	printf("  \"status\": \"%s\",\n", frc_status_name(st->status));
 	if (st->status == FRC_STATUS_COMPLETE)
-		printf("  \"valid_end\": null,\n  \"damage_offset\": null,\n");
-	else if (st->status == FRC_STATUS_TRUNCATED)
-		printf("  \"valid_end\": %" PRIu64 ",\n  \"damage_offset\": null,\n",
-		       st->valid_end);
+		printf("  \"valid_end\": null,\n");
 	else
-		printf("  \"valid_end\": %" PRIu64 ",\n  \"damage_offset\": %" PRIu64 ",\n",
-		       st->valid_end, st->damage_offset);
+		printf("  \"valid_end\": %" PRIu64 ",\n", st->valid_end);
+	if (st->status == FRC_STATUS_CORRUPT || skipped_damage(st))
+		printf("  \"damage_offset\": %" PRIu64 ",\n", st->damage_offset);
+	else
+		printf("  \"damage_offset\": null,\n");
+	print_json_lost(st);
 	printf("  \"file_size\": %" PRIu64 ",\n", st->file_size);
 	printf("  \"chunks\": %" PRIu64 ",\n", st->chunks);
 	printf("  \"index_used\": %s,\n", st->index_used ? "true" : "false");
@@ -210,7 +266,8 @@ int cmd_info(int argc, char **argv)
 	if (st.status == FRC_STATUS_CORRUPT) {
 		cli_error("info", "%s", frc_reader_error(r));
 		rc = EXIT_INPUT;
-	} else if (st.status == FRC_STATUS_TRUNCATED) {
+	} else if (st.status != FRC_STATUS_COMPLETE) {
+		/* truncated, or recovered: the reader's message says where and what was lost */
 		cli_error("info", "warning: %s", frc_reader_error(r));
 	}
 cleanup:

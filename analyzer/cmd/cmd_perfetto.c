@@ -42,10 +42,7 @@ static const char perfetto_help[] =
 /* Warnings about what the trace holds. */
 static void warn(const char *in, const struct perfetto_result *res)
 {
-	if (res->stats.status != FRC_STATUS_COMPLETE)
-		cli_error("perfetto",
-			  "warning: %s: offset %" PRIu64 ": truncated; exported up to the damage",
-			  in, res->stats.valid_end);
+	(void)cli_warn_damage("perfetto", in, &res->stats, "exported", false);
 	if (res->untracked)
 		cli_error("perfetto",
 			  "warning: %s: %" PRIu64 " calls on surfaces past the first %d have no "

@@ -42,13 +42,16 @@ static const char report_help[] =
     "                `frameanalyze score` says which is right)\n"
     "  --meter NAME  the FPS meter variant to replay (auriya-10fe7c6, auriya-ccafd78,\n"
     "                frc-window; default: the one the recording ran, else auriya-10fe7c6)\n"
-    "  --strict      a truncated capture is an error (exit 1) instead of a warning\n"
+    "  --strict      a truncated or recovered capture is an error (exit 1) instead of a\n"
+    "                warning\n"
     "  --from T, --to T   analyse only the records from T to T (seconds after the\n"
     "                capture's first record: 1.5, 2s, 1500ms; --to +D: D after --from);\n"
     "                the heuristics still replay from the start (REPORT.md \"Window\")\n"
     "\n"
-    "exit: 0 ok (also a truncated capture, with a warning), 1 corrupt or unreadable\n"
-    "capture, a live reading not reproduced, or truncated with --strict; 2 usage.\n"
+    "exit: 0 ok (also a truncated capture, or a damaged one read past the damage, with a\n"
+    "warning saying what was lost), 1 corrupt (nothing intact) or unreadable\n"
+    "capture, a live reading not reproduced, or truncated/recovered with --strict;\n"
+    "2 usage.\n"
     "\n"
     "examples:\n"
     "  frameanalyze report capture.frc\n"
@@ -84,15 +87,8 @@ static int build(const char *in, const struct cli_args *a, struct report_model *
 /* The exit code for what the replay found (warnings on stderr). */
 static int verdict(const struct report_model *m, const char *path, bool strict)
 {
-	int rc = EXIT_OK;
+	int rc = cli_warn_damage("report", path, &m->run.stats, "analyzed", strict);
 
-	if (m->run.stats.status != FRC_STATUS_COMPLETE) {
-		cli_error("report",
-			  "warning: %s: offset %" PRIu64 ": truncated; analyzed up to the damage%s",
-			  path, m->run.stats.valid_end, strict ? " (--strict: failing)" : "");
-		if (strict)
-			rc = EXIT_INPUT;
-	}
 	if (m->run.mismatches) {
 		cli_error("report", "%s: %" PRIu64 " live reading(s) not reproduced by the replay",
 			  path, m->run.mismatches);

@@ -117,8 +117,9 @@ struct dbsink {
 	struct pidmap warm_sub, warm_trk;
 	bool warm_stored;
 	uint64_t deltas, readings;
-	bool truncated; /* the capture just stored is truncated */
-	bool replaced;	/* the capture just stored replaced the same one */
+	bool truncated;		       /* the capture just stored was not read whole */
+	struct frc_reader_stats stats; /* its reader's: status, what was lost */
+	bool replaced;		       /* the capture just stored replaced the same one */
 	char msg[FRC_MSG_MAX];
 };
 
@@ -608,6 +609,7 @@ static int db_end(void *ctx, const struct replay_info *info, const struct pipeli
 	if ((rc = store_display(s)))
 		return rc;
 	s->truncated = rs->status != FRC_STATUS_COMPLETE;
+	s->stats = *rs;
 	snprintf(ver, sizeof(ver), "%u.%u", info->major, info->minor);
 	if (sqlite3_prepare_v2(s->db,
 			       "UPDATE captures SET status=?2, valid_end=?3, format_version=?4,"
@@ -903,6 +905,7 @@ static int store_capture(struct dbsink *s, const char *path, const char *sha,
 	s->warm_stored = false;
 	s->deltas = s->readings = 0;
 	s->truncated = false;
+	memset(&s->stats, 0, sizeof(s->stats));
 	s->msg[0] = '\0';
 	if ((rc = exec(s, "BEGIN IMMEDIATE", "starting a write transaction")) ||
 	    (rc = db_start_capture(s, path, sha, &s->replaced)))
@@ -1030,6 +1033,7 @@ int db_store_add(struct db_store *store, const char *path, const struct replay_o
 	*added = (struct db_added){.capture_id = s->capture_id,
 				   .replaced = s->replaced,
 				   .truncated = s->truncated,
+				   .stats = s->stats,
 				   .deltas = s->deltas,
 				   .readings = s->readings};
 	return 0;

@@ -18,8 +18,9 @@ struct db_store;
 /* What storing one capture did. */
 struct db_added {
 	int64_t capture_id;
-	bool replaced;	/* the same capture (SHA-256) was there and was replaced */
-	bool truncated; /* stored up to the damage (status 'truncated') */
+	bool replaced;		       /* the same capture (SHA-256) was there and was replaced */
+	bool truncated;		       /* not read whole (status 'truncated' or 'recovered') */
+	struct frc_reader_stats stats; /* what the reader said: status, what was lost */
 	uint64_t deltas, readings;
 };
 

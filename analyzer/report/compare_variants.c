@@ -188,6 +188,7 @@ static int diff_begin(void *ctx, const struct replay_info *info)
 	ds->st->span_end = info->span_end;
 	c->truncated = info->stats.status != FRC_STATUS_COMPLETE;
 	c->valid_end = info->stats.valid_end;
+	c->stats = info->stats;
 	c->windowed = info->windowed;
 	c->from_ns = info->span_start - info->stats.first_ktime_ns;
 	c->to_ns = info->span_end - info->stats.first_ktime_ns;

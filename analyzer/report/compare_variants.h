@@ -74,7 +74,8 @@ struct variant_side {
 struct variant_comparison {
 	const char *path;
 	bool truncated;
-	uint64_t valid_end; /* truncated: where the damage is */
+	uint64_t valid_end;	       /* truncated: where the damage is */
+	struct frc_reader_stats stats; /* the reader's: status, what damage skipped cost */
 	bool windowed;
 	uint64_t from_ns, to_ns; /* the analysed span, after the capture's first record */
 	struct variant_side v[2];

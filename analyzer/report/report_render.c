@@ -546,6 +546,30 @@ static void sec_display_verdict(const struct em *x)
 
 /* ------------------------------------------------------------ capture */
 
+/*
+ * complete; truncated at byte N (analyzed up to the damage); recovered at byte N: LOSS
+ * (analyzed every intact chunk). A truncation after skipped damage says both.
+ */
+static void status_row(const struct em *x, const struct frc_reader_stats *st)
+{
+	char loss[512];
+
+	frc_reader_loss_text(st, loss, sizeof(loss));
+	if (st->status == FRC_STATUS_COMPLETE)
+		row(x, "status", "complete");
+	else if (st->status == FRC_STATUS_RECOVERED)
+		row(x, "status", "recovered at byte %" PRIu64 ": %s (analyzed every intact chunk)",
+		    st->damage_offset, loss);
+	else if (st->lost.regions || st->lost.index_lost)
+		row(x, "status",
+		    "%s at byte %" PRIu64 " (analyzed up to the damage; damage skipped at byte "
+		    "%" PRIu64 ": %s)",
+		    frc_status_name(st->status), st->valid_end, st->damage_offset, loss);
+	else
+		row(x, "status", "%s at byte %" PRIu64 " (analyzed up to the damage)",
+		    frc_status_name(st->status), st->valid_end);
+}
+
 static void capture_rows(const struct em *x)
 {
 	const struct summary_view *s = &x->m->run;
@@ -558,11 +582,7 @@ static void capture_rows(const struct em *x)
 		row_untrusted(x, "file", s->path);
 	else
 		row_untrusted(x, "file", strrchr(s->path, '/') + 1);
-	if (s->stats.status == FRC_STATUS_COMPLETE)
-		row(x, "status", "complete");
-	else
-		row(x, "status", "%s at byte %" PRIu64 " (analyzed up to the damage)",
-		    frc_status_name(s->stats.status), s->stats.valid_end);
+	status_row(x, &s->stats);
 	row(x, "format", "%u.%u", s->major, s->minor);
 	if (s->model && s->machine)
 		snprintf(dev, sizeof(dev), "%s (%s)", s->model, s->machine);
@@ -581,12 +601,18 @@ static void capture_rows(const struct em *x)
 static void status_values(const struct em *x)
 {
 	const struct summary_view *s = &x->m->run;
+	char loss[512];
 
 	val(x, "status", RV_STR, frc_status_name(s->stats.status));
 	if (s->stats.status == FRC_STATUS_COMPLETE)
 		val(x, "valid_end", RV_NUM, NULL);
 	else
 		val_u64(x, "valid_end", s->stats.valid_end);
+	/* only when damage was skipped: a capture read whole keeps its keys (and goldens) */
+	if (s->stats.lost.regions || s->stats.lost.index_lost) {
+		frc_reader_loss_text(&s->stats, loss, sizeof(loss));
+		val(x, "lost", RV_STR, loss);
+	}
 }
 
 /* "S.mmm" of ns (truncated to the ms): a window's offsets. */

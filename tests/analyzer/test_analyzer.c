@@ -575,20 +575,35 @@ START_TEST(report_truncated)
 }
 END_TEST
 
-START_TEST(report_corrupt)
+/* XOR the byte at off (from the end when negative) of the file at path with 0x5a. */
+static void flip_byte(const char *path, long off)
 {
-	size_t size;
-	const char *frc = fixture_copy("steady_60hz_triple.frc", 0, &size);
-	FILE *f = fopen(frc, "r+b");
+	FILE *f = fopen(path, "r+b");
 	int c;
 
-	/* flip one byte in the middle of the file (inside a compressed chunk) */
 	ck_assert_ptr_nonnull(f);
-	ck_assert_int_eq(fseek(f, (long)size / 2, SEEK_SET), 0);
+	ck_assert_int_eq(fseek(f, off, off < 0 ? SEEK_END : SEEK_SET), 0);
 	c = fgetc(f);
-	ck_assert_int_eq(fseek(f, (long)size / 2, SEEK_SET), 0);
+	ck_assert_int_eq(fseek(f, off, off < 0 ? SEEK_END : SEEK_SET), 0);
 	fputc(c ^ 0x5a, f);
 	ck_assert_int_eq(fclose(f), 0);
+}
+
+/* The hand capture (one chunk) with a byte of that chunk flipped: nothing is intact. */
+static const char *corrupt_hand(const char *name)
+{
+	const char *frc = tmp(name);
+
+	ck_assert_int_eq(fa("import", TESTS_SRC_DIR "/hand.txt", "-o", frc, NULL), 0);
+	flip_byte(frc, 164); /* 328 bytes: the chunk's compressed data */
+	return frc;
+}
+
+/* Damage with no intact chunk to recover (the capture's only one): one line, exit 1. */
+START_TEST(report_corrupt)
+{
+	const char *frc = corrupt_hand("c.frc");
+
 	ck_assert_int_eq(fa("report", frc, NULL), 1);
 	ck_assert_str_eq(out_text, "");
 	ck_assert_int_eq(count_lines(err_text), 1);
@@ -866,19 +881,10 @@ END_TEST
 
 START_TEST(db_corrupt_input_stores_nothing)
 {
-	size_t size;
 	const char *good = hand_frc(), *dbp = tmp("k.db");
-	const char *bad = fixture_copy("steady_60hz_triple.frc", 0, &size);
-	FILE *f = fopen(bad, "r+b");
+	const char *bad = corrupt_hand("bad.frc");
 	sqlite3 *db;
-	int c;
 
-	ck_assert_ptr_nonnull(f);
-	ck_assert_int_eq(fseek(f, (long)size / 2, SEEK_SET), 0);
-	c = fgetc(f);
-	ck_assert_int_eq(fseek(f, (long)size / 2, SEEK_SET), 0);
-	fputc(c ^ 0x5a, f);
-	ck_assert_int_eq(fclose(f), 0);
 	ck_assert_int_eq(fa("db", bad, good, "-o", dbp, NULL), 1);
 	ck_err_has("offset");
 	db = db_open_ro(dbp);
@@ -886,6 +892,113 @@ START_TEST(db_corrupt_input_stores_nothing)
 	ck_assert_str_eq(q(db, "SELECT frames FROM captures"), "21");
 	ck_assert_str_eq(q(db, "SELECT count(*) FROM frames"), "21");
 	sqlite3_close(db);
+}
+END_TEST
+
+/* ------------------------------------------------------------ damage recovered from */
+
+/* The golden's deltas and readings (the text before its "report" section), malloc'd. */
+static char *golden_events(const char *frc)
+{
+	char *end;
+
+	ck_assert_int_eq(fa("golden", frc, NULL), 0);
+	end = strstr(out_text, "report\n");
+	ck_assert_ptr_nonnull(end);
+	return strndup(out_text, (size_t)(end - out_text));
+}
+
+/* Frames the db command stored for frc (a fresh database each time). */
+static long db_frames(const char *frc, const char *dbname)
+{
+	sqlite3 *db;
+	long n;
+
+	ck_assert_int_eq(fa("db", frc, "-o", tmp(dbname), NULL), 0);
+	db = db_open_ro(tmp(dbname));
+	n = atol(q(db, "SELECT frames FROM captures"));
+	ck_assert_str_eq(q(db, "SELECT count(*) FROM frames"),
+			 q(db, "SELECT frames FROM captures"));
+	sqlite3_close(db);
+	return n;
+}
+
+/*
+ * One flipped byte inside a chunk of an 11-chunk capture (issue 18, point 6): every other
+ * chunk is analyzed by report, golden and db, what was lost is stated on stderr and in the
+ * output (info, text and JSON), and --strict makes it exit 1. Main refused the capture.
+ */
+START_TEST(report_recovered_chunk)
+{
+	size_t size;
+	const char *frc = fixture_copy("steady_60hz_triple.frc", 0, &size);
+	long all = db_frames(frc, "good.db");
+
+	flip_byte(frc, (long)size / 2); /* inside chunk 4's compressed data */
+	ck_assert_int_eq(fa("report", frc, NULL), 0);
+	ck_out_has("  status                   recovered at byte ");
+	ck_out_has(": lost 1 chunk (62 records, 61 frames; ktime ");
+	ck_out_has("(analyzed every intact chunk)\n");
+	ck_err_has(": recovered: lost 1 chunk (");
+	ck_err_has("; analyzed every intact chunk\n");
+	ck_assert_int_eq(count_lines(err_text), 1);
+	ck_assert_int_eq(fa("report", "--strict", frc, NULL), 1);
+	ck_err_has("(--strict: failing)");
+	ck_assert_int_eq(fa("report", "--json", frc, NULL), 0);
+	ck_out_has("\"status\": \"recovered\",\n");
+	ck_out_has("\"lost\": \"lost 1 chunk (62 records, 61 frames; ktime ");
+	ck_assert_int_eq(fa("info", frc, NULL), 0);
+	ck_out_has("status             recovered, read to the end past damage");
+	ck_out_has("\nskipped            lost 1 chunk (62 records, 61 frames; ktime ");
+	ck_out_has("chunks             10 (from the index)\n");
+	ck_err_has(": recovered: chunk 4: data checksum mismatch; lost 1 chunk");
+	ck_assert_int_eq(fa("info", "--json", frc, NULL), 0);
+	ck_out_has("\"lost\": {\"stretches\": 1, ");
+	ck_out_has(
+	    "\"chunks\": 1, \"chunks_exact\": true, \"records\": 62, \"records_exact\": true, "
+	    "\"frames\": 61, \"time\": \"exact\", ");
+	ck_assert_int_eq(fa("golden", frc, NULL), 0);
+	ck_out_has("\"status\": \"recovered\"");
+	ck_err_has("frameanalyze golden: warning: ");
+	ck_err_has("; replayed every intact chunk\n");
+	ck_assert_int_eq(db_frames(frc, "dam.db"), all - 61);
+	ck_err_has("frameanalyze db: warning: ");
+	ck_err_has("; stored every intact chunk\n");
+}
+END_TEST
+
+/*
+ * One flipped byte in the footer (here its CRC, then an index entry): the index is lost,
+ * not one frame. Every delta and reading of the golden is the intact capture's.
+ */
+START_TEST(report_recovered_footer)
+{
+	static const long at[] = {-12, -30};
+	size_t size;
+	const char *frc = fixture_copy("steady_60hz_triple.frc", 0, &size);
+	char *want = golden_events(frc);
+	long all = db_frames(frc, "f0.db");
+
+	for (size_t k = 0; k < sizeof(at) / sizeof(at[0]); k++) {
+		char *got;
+
+		frc = fixture_copy("steady_60hz_triple.frc", 0, &size);
+		flip_byte(frc, at[k]);
+		got = golden_events(frc);
+		ck_assert_str_eq(got, want);
+		free(got);
+		ck_out_has("\"status\": \"recovered\"");
+		ck_err_has(": recovered: the footer/index is damaged; every chunk was found by a "
+			   "scan, none damaged; replayed every intact chunk\n");
+		ck_assert_int_eq(fa("report", frc, NULL), 0);
+		ck_out_has("  status                   recovered at byte ");
+		ck_assert_int_eq(fa("report", "--strict", frc, NULL), 1);
+		ck_assert_int_eq(fa("info", "--json", frc, NULL), 0);
+		ck_out_has("\"index_used\": false,\n");
+		ck_out_has("\"index_lost\": true},\n");
+		ck_assert_int_eq(db_frames(frc, k ? "f2.db" : "f1.db"), all);
+	}
+	free(want);
 }
 END_TEST
 
@@ -2559,6 +2672,8 @@ int main(int argc, char **argv)
 	    FRC_CASE("db_replaces_same_capture", db_replaces_same_capture),
 	    FRC_CASE("db_refuses_foreign_schema", db_refuses_foreign_schema),
 	    FRC_CASE("db_corrupt_input_stores_nothing", db_corrupt_input_stores_nothing),
+	    FRC_CASE("report_recovered_chunk", report_recovered_chunk),
+	    FRC_CASE("report_recovered_footer", report_recovered_footer),
 	    FRC_CASE("golden_check_diff", golden_check_diff),
 	    FRC_CASE("golden_stable_across_paths", golden_stable_across_paths),
 	    FRC_CASE("golden_shows_submissions", golden_shows_submissions),

@@ -575,9 +575,64 @@ START_TEST(truncation_every_offset)
 END_TEST
 
 /*
+ * Which chunk (bounds cum[0..n]) is missing from out[0..got): n when none. Every other
+ * record must be the input's, unchanged and in order (the sizes in cum differ, so got
+ * names the chunk).
+ */
+static size_t missing_chunk(const struct frc_record *in, const struct frc_record *out, size_t got,
+			    const size_t *cum, size_t n)
+{
+	size_t k = n;
+
+	for (size_t j = 0; j < n; j++)
+		if (got == cum[n] - (cum[j + 1] - cum[j]))
+			k = j;
+	ck_assert_msg(got == cum[n] || k < n, "%zu records: not the input less one chunk", got);
+	for (size_t i = 0, o = 0; i < cum[n]; i++)
+		if (k == n || i < cum[k] || i >= cum[k + 1])
+			rec_assert_eq(&in[i], &out[o++], i);
+	return k;
+}
+
+/*
+ * What the reader says it skipped when chunk k (bounds cum) is missing: with the index,
+ * exactly that chunk, its records and its time range; without one, the chunk numbers on
+ * both sides tell one chunk (none after the last: "at least"), its records are known when
+ * its descriptor checked, and its time lies between the records around it.
+ */
+static void assert_lost(const struct frc_reader_stats *st, const struct frc_record *in,
+			const size_t *cum, size_t n, size_t k, int index, size_t off)
+{
+	const struct frc_reader_loss *l = &st->lost;
+	uint64_t size = cum[k + 1] - cum[k];
+
+	ck_assert_msg(l->regions == 1, "flip at %zu: %llu regions", off,
+		      (unsigned long long)l->regions);
+	ck_assert_msg(l->records == 0 || l->records == size, "flip at %zu", off);
+	if (index || k + 1 < n) {
+		ck_assert_msg(l->chunks == 1 && l->chunks_exact, "flip at %zu: chunks", off);
+	} else {
+		ck_assert_msg(l->chunks <= 1 && !l->chunks_exact && !l->records_exact,
+			      "flip at %zu: chunks", off);
+	}
+	if (index) {
+		ck_assert_msg(l->records_exact && l->records == size, "flip at %zu: records", off);
+		ck_assert_int_eq(l->time, FRC_LOSS_TIME_EXACT);
+		ck_assert_uint_eq(l->min_ktime_ns, in[cum[k]].ktime_ns);
+		ck_assert_uint_eq(l->max_ktime_ns, in[cum[k + 1] - 1].ktime_ns);
+		return;
+	}
+	ck_assert_msg(!l->records_exact || l->records == size, "flip at %zu: records", off);
+	ck_assert_int_eq(l->time, FRC_LOSS_TIME_BOUNDS);
+	ck_assert_uint_eq(l->min_ktime_ns, k ? in[cum[k] - 1].ktime_ns : 0);
+	ck_assert_uint_eq(l->max_ktime_ns, k + 1 < n ? in[cum[k + 1]].ktime_ns : UINT64_MAX);
+}
+
+/*
  * Flip bits of every byte of c (two patterns): the damage is always reported (open fails,
- * or the status is corrupt, or truncated with records missing), never a crash, and what is
- * delivered is the records of the chunks before the damage, unchanged.
+ * or the status is recovered, or truncated with what was skipped), never a crash. The
+ * reader resumes at the next intact chunk (FORMAT.md 7, step 6): every record but those of
+ * the one damaged chunk is delivered, unchanged, and the loss is stated.
  */
 static void flip_every_offset(const struct capture *c, const struct frc_record *in, size_t footer)
 {
@@ -590,8 +645,8 @@ static void flip_every_offset(const struct capture *c, const struct frc_record *
 		for (size_t off = 0; off < c->len; off++) {
 			struct frc_reader_stats st;
 			frc_reader *r = NULL;
-			size_t got;
-			int ret, boundary = 0;
+			size_t got, k;
+			int ret;
 
 			memcpy(bad, c->p, c->len);
 			bad[off] ^= pattern[pi];
@@ -606,26 +661,29 @@ static void flip_every_offset(const struct capture *c, const struct frc_record *
 			}
 			got = read_all(r, out, 32);
 			frc_reader_stats(r, &st);
+			k = missing_chunk(in, out, got, cum, 4);
 			/*
-			 * Without a footer an intact file is "truncated" with all 16 records. A
-			 * finished file (it ends in the footer) is damage, never "truncated":
-			 * whatever byte of it flips (issue 11, point 6).
+			 * A finished file (it ends in the footer) is read to its end whatever byte
+			 * of it flips: recovered, never "truncated" (issue 11, point 6; issue 18,
+			 * point 6). Without a footer an intact file is "truncated" anyway.
 			 */
-			ck_assert_msg(
-			    st.status == FRC_STATUS_CORRUPT ||
-				(st.status == FRC_STATUS_TRUNCATED && !footer && got < 16),
-			    "flip 0x%02x at %zu not reported corrupt (%s, %zu records)",
-			    pattern[pi], off, frc_status_name(st.status), got);
-			/* A damaged footer still delivers every record: the chunks are intact. */
-			if (footer && off >= c->len - footer)
-				ck_assert_msg(got == 16, "flip in the footer at %zu: %zu records",
-					      off, got);
-			ck_assert_ptr_nonnull(strstr(frc_reader_error(r), "flip.frc: offset "));
-			for (size_t k = 0; k < 5; k++)
-				boundary |= got == cum[k];
-			ck_assert_msg(boundary, "flip at %zu: %zu records", off, got);
-			for (size_t i = 0; i < got; i++)
-				rec_assert_eq(&in[i], &out[i], i);
+			ck_assert_msg(st.status ==
+					  (footer ? FRC_STATUS_RECOVERED : FRC_STATUS_TRUNCATED),
+				      "flip 0x%02x at %zu: %s, %zu records", pattern[pi], off,
+				      frc_status_name(st.status), got);
+			ck_assert_msg(strstr(frc_reader_error(r), "flip.frc: offset "), "%s",
+				      frc_reader_error(r));
+			if (footer && off >= c->len - footer) {
+				/* A damaged footer costs only the index: the chunks are intact. */
+				ck_assert_msg(got == 16 && st.lost.index_lost && !st.lost.regions,
+					      "flip in the footer at %zu: %zu records", off, got);
+			} else {
+				/* Every other byte belongs to a chunk: that one chunk is lost. */
+				ck_assert_msg(k < 4, "flip at %zu: no record lost", off);
+				assert_lost(&st, in, cum, 4, k, footer != 0, off);
+				ck_assert_msg(strstr(frc_reader_error(r), "lost "), "%s",
+					      frc_reader_error(r));
+			}
 			frc_reader_close(r);
 		}
 	}
@@ -701,7 +759,7 @@ START_TEST(reader_hostile_descriptors)
 	size_t hdr = 8 + frc_get_le32(c.p + 4);
 	size_t frame_at = hdr + 8 + frc_get_le32(c.p + hdr + 4);
 	uint64_t csize = ZSTD_findFrameCompressedSize(c.p + frame_at, c.len - frame_at);
-	char want[200];
+	char want[400];
 
 	ck_assert_uint_eq(hdr, 64); /* 8 + FRCP, 1.0, n, 2 pairs (21 + 22 bytes), CRC */
 	/* The honest descriptor reads. */
@@ -725,9 +783,38 @@ START_TEST(reader_hostile_descriptors)
 	expect_damage(&d, FRC_STATUS_CORRUPT, want);
 	capture_free(&d);
 
+	/* A number from the past is no chunk of this place; nothing else is read: corrupt. */
+	d = with_descriptor(&c, UINT64_MAX / 2, csize, 8, 2);
+	snprintf(want, sizeof(want),
+		 "d.frc: offset 64: corrupt: chunk 0: descriptor says chunk %llu",
+		 (unsigned long long)(UINT64_MAX / 2));
+	expect_damage(&d, FRC_STATUS_CORRUPT, want);
+	capture_free(&d);
+	/* A later number: chunks 0..4 are missing, this one is read (recovery, FORMAT.md 7). */
 	d = with_descriptor(&c, 5, csize, 8, 2);
-	expect_damage(&d, FRC_STATUS_CORRUPT,
-		      "d.frc: offset 64: corrupt: chunk 0: descriptor says chunk 5");
+	{
+		struct frc_reader_stats st;
+		frc_reader *r = NULL;
+
+		ck_assert_int_eq(frc_reader_open_mem(&r, d.p, d.len, "d.frc"), 0);
+		ck_assert_uint_eq(read_all(r, NULL, 0), 2);
+		frc_reader_stats(r, &st);
+		ck_assert_int_eq(st.status, FRC_STATUS_TRUNCATED); /* and no footer */
+		ck_assert_uint_eq(st.lost.chunks, 5);
+		ck_assert(st.lost.chunks_exact && !st.lost.records_exact);
+		ck_assert_uint_eq(st.lost.bytes, 0);
+		ck_assert_int_eq(st.lost.time, FRC_LOSS_TIME_BOUNDS);
+		ck_assert_uint_eq(st.lost.max_ktime_ns, 5); /* before the drops record at 5 ns */
+		snprintf(
+		    want, sizeof(want),
+		    "d.frc: offset %zu: truncated: no footer/index (the recorder did not "
+		    "finish); damage skipped: offset 64: chunk 0: missing (the next one is "
+		    "chunk 5); lost 5 chunks (records unknown; before ktime 5 ns) in 1 damaged "
+		    "stretch of 0 bytes",
+		    d.len);
+		ck_assert_str_eq(frc_reader_error(r), want);
+		frc_reader_close(r);
+	}
 	capture_free(&d);
 
 	d = with_descriptor(&c, 0, csize, 8, 3);
@@ -746,7 +833,10 @@ START_TEST(reader_hostile_descriptors)
 }
 END_TEST
 
-/* A footer with a valid CRC that describes other chunks: corrupt where they disagree. */
+/*
+ * A footer with a valid CRC that describes other chunks: the chunk that disagrees with its
+ * entry is skipped as damage, the others are read, and the entry says what was lost.
+ */
 START_TEST(reader_index_disagrees)
 {
 	struct frc_record a[32], b[32], out[32];
@@ -754,7 +844,7 @@ START_TEST(reader_index_disagrees)
 	struct capture ca, cb;
 	struct frc_reader_stats st;
 	frc_reader *r = NULL;
-	char want[128];
+	char want[400];
 
 	sample(b);
 	b[15].ktime_ns++; /* the last chunk's max ktime differs by 1 ns */
@@ -767,12 +857,17 @@ START_TEST(reader_index_disagrees)
 	ck_assert_int_eq(frc_reader_open_mem(&r, ca.p, ca.len, "d.frc"), 0);
 	ck_assert_uint_eq(read_all(r, out, 32), 14);
 	frc_reader_stats(r, &st);
-	ck_assert_int_eq(st.status, FRC_STATUS_CORRUPT);
+	ck_assert_int_eq(st.status, FRC_STATUS_RECOVERED);
 	ck_assert_int_eq(st.index_used, 1);
 	ck_assert_uint_eq(st.damage_offset, ends[2]);
-	ck_assert_uint_eq(st.valid_end, ends[2]);
+	ck_assert_uint_eq(st.valid_end, ca.len);
+	ck_assert_uint_eq(st.chunks, 3);
+	/* b's entry of chunk 3: 2 records (two ticks, no frame), 1600000000 .. 1700000001 */
 	snprintf(want, sizeof(want),
-		 "d.frc: offset %zu: corrupt: chunk 3: the index disagrees with it", ends[2]);
+		 "d.frc: offset %zu: recovered: chunk 3: the index disagrees with it; lost 1 "
+		 "chunk (2 records, 0 frames; ktime 1600000000 .. 1700000001 ns) in 1 damaged "
+		 "stretch of %zu bytes",
+		 ends[2], ends[3] - ends[2]);
 	ck_assert_str_eq(frc_reader_error(r), want);
 	frc_reader_close(r);
 	capture_free(&ca);
@@ -871,7 +966,8 @@ END_TEST
  * A chunk whose CRCs check but whose body does not (a malformed frame run after 50 good
  * records, written through the test hook) is rejected whole, and stays rejected: calling
  * frc_reader_next again after it returned 0 delivers none of its records. (The reader
- * once handed the rejected body to the next call, which then walked it.)
+ * once handed the rejected body to the next call, which then walked it.) The chunk before
+ * it is read: recovered, with the lost chunk's 51 records from the index.
  */
 START_TEST(reader_end_is_final)
 {
@@ -903,10 +999,195 @@ START_TEST(reader_end_is_final)
 	for (int again = 0; again < 3; again++)
 		ck_assert_uint_eq(read_all(r, out, 64), 0);
 	frc_reader_stats(r, &st);
-	ck_assert_int_eq(st.status, FRC_STATUS_CORRUPT);
+	ck_assert_int_eq(st.status, FRC_STATUS_RECOVERED);
 	ck_assert_uint_eq(st.records, 1);
 	ck_assert_uint_eq(st.chunks, 1);
-	ck_assert_msg(strstr(frc_reader_error(r), "chunk 1: malformed frame run"), "%s",
+	ck_assert_uint_eq(st.lost.chunks, 1);
+	ck_assert_uint_eq(st.lost.records, 51);
+	ck_assert_msg(strstr(frc_reader_error(r), ": recovered: chunk 1: malformed frame run"),
+		      "%s", frc_reader_error(r));
+	frc_reader_close(r);
+	capture_free(&c);
+}
+END_TEST
+
+/* ------------------------------------------------------------ recovery (issue 18, point 6) */
+
+#define SIX 6
+#define PER 60 /* frames per chunk: one second at 60 Hz */
+
+/* 360 frames in 6 one-second chunks; finished (footer and index) or not. */
+static struct capture six_chunks(struct frc_record *in, int finish, size_t *hdr, size_t *ends)
+{
+	static const size_t groups[] = {PER, PER, PER, PER, PER, PER, 0};
+	struct capture c;
+
+	for (size_t i = 0; i < SIX * PER; i++)
+		in[i] =
+		    frame(1000000000ull + i * 16666667ull, 4242, 4301, 0x7000 + 0x100 * (i % 3));
+	c = write_capture(in, SIX * PER, groups, NULL, finish);
+	ck_assert_uint_eq(chunk_ends(&c, hdr, ends, SIX + 1), SIX);
+	return c;
+}
+
+/* Read c with byte at flipped; out gets every record; the stats and message are returned. */
+static size_t read_flipped(const struct capture *c, size_t at, struct frc_record *out,
+			   struct frc_reader_stats *st, char *msg, size_t len)
+{
+	uint8_t *bad = malloc(c->len);
+	frc_reader *r = NULL;
+	size_t got;
+
+	memcpy(bad, c->p, c->len);
+	bad[at] ^= 0x20;
+	ck_assert_int_eq(frc_reader_open_mem(&r, bad, c->len, "six.frc"), 0);
+	got = read_all(r, out, SIX * PER);
+	frc_reader_stats(r, st);
+	snprintf(msg, len, "%s", frc_reader_error(r));
+	frc_reader_close(r);
+	free(bad);
+	return got;
+}
+
+/*
+ * One flipped byte in the footer, or in the index it holds (its entries: under the same
+ * CRC), costs the index only: every chunk is found by the scan and read, and the status
+ * says recovered (today's main said "corrupt", and the analyzer refused the capture).
+ */
+START_TEST(recover_damaged_footer_or_index)
+{
+	struct frc_record in[SIX * PER], out[SIX * PER];
+	size_t hdr, ends[SIX + 1];
+	struct capture c = six_chunks(in, 1, &hdr, ends);
+	/* the footer tag FRCI, an index entry (after it, n_chunks and n_fields), the CRC */
+	const size_t at[] = {ends[5] + 9, ends[5] + 8 + 4 + 2 + 3, c.len - 12};
+	struct frc_reader_stats st;
+	char msg[FRC_MSG_MAX], want[200];
+
+	for (size_t k = 0; k < sizeof(at) / sizeof(at[0]); k++) {
+		ck_assert_uint_eq(read_flipped(&c, at[k], out, &st, msg, sizeof(msg)), SIX * PER);
+		for (size_t i = 0; i < SIX * PER; i++)
+			rec_assert_eq(&in[i], &out[i], i);
+		ck_assert_msg(st.status == FRC_STATUS_RECOVERED, "flip at %zu: %s", at[k],
+			      frc_status_name(st.status));
+		ck_assert_int_eq(st.index_used, 0);
+		ck_assert_uint_eq(st.chunks, SIX);
+		ck_assert(st.lost.index_lost && !st.lost.regions && !st.lost.chunks);
+		ck_assert_uint_eq(st.damage_offset, ends[5]);
+		snprintf(want, sizeof(want),
+			 "six.frc: offset %zu: recovered: the footer/index is damaged; every chunk "
+			 "was found by a scan, none damaged",
+			 ends[5]);
+		ck_assert_str_eq(msg, want);
+	}
+	capture_free(&c);
+}
+END_TEST
+
+/*
+ * One flipped byte in chunk 0 of a 6-chunk capture (its descriptor, or its compressed data):
+ * chunks 1..5 are read (today's main stopped at chunk 0 and delivered nothing), and the loss
+ * is stated: with the index, exactly chunk 0, its 60 records and frames and its time range.
+ */
+START_TEST(recover_damaged_chunk0_indexed)
+{
+	struct frc_record in[SIX * PER], out[SIX * PER];
+	size_t hdr, ends[SIX + 1];
+	struct capture c = six_chunks(in, 1, &hdr, ends);
+	const size_t at[] = {hdr + 9, hdr + 14, (hdr + ends[0]) / 2, ends[0] - 2};
+	struct frc_reader_stats st;
+	char msg[FRC_MSG_MAX], want[300];
+
+	for (size_t k = 0; k < sizeof(at) / sizeof(at[0]); k++) {
+		ck_assert_uint_eq(read_flipped(&c, at[k], out, &st, msg, sizeof(msg)),
+				  (SIX - 1) * PER);
+		for (size_t i = 0; i < (SIX - 1) * PER; i++)
+			rec_assert_eq(&in[PER + i], &out[i], PER + i);
+		ck_assert_msg(st.status == FRC_STATUS_RECOVERED, "flip at %zu: %s", at[k],
+			      frc_status_name(st.status));
+		ck_assert_int_eq(st.index_used, 1);
+		ck_assert_uint_eq(st.chunks, SIX - 1);
+		ck_assert_uint_eq(st.lost.regions, 1);
+		ck_assert_uint_eq(st.lost.bytes, ends[0] - hdr);
+		ck_assert(st.lost.chunks == 1 && st.lost.chunks_exact);
+		ck_assert(st.lost.records == PER && st.lost.records_exact);
+		ck_assert(st.lost.frames == PER && st.lost.frames_known);
+		ck_assert_int_eq(st.lost.time, FRC_LOSS_TIME_EXACT);
+		ck_assert_uint_eq(st.lost.min_ktime_ns, in[0].ktime_ns);
+		ck_assert_uint_eq(st.lost.max_ktime_ns, in[PER - 1].ktime_ns);
+		snprintf(want, sizeof(want),
+			 "; lost 1 chunk (60 records, 60 frames; ktime 1000000000 .. 1983333353 "
+			 "ns) in 1 damaged stretch of %zu bytes",
+			 ends[0] - hdr);
+		ck_assert_msg(strstr(msg, ": recovered: chunk 0: ") && strstr(msg, want), "%s",
+			      msg);
+	}
+	capture_free(&c);
+}
+END_TEST
+
+/*
+ * The same in a capture the recorder did not finish (no index): chunks 1..5 are read, the
+ * chunk numbers say one chunk is lost, its descriptor (intact when the data is hit) its 60
+ * records, and its time lies before the first record read after it.
+ */
+START_TEST(recover_damaged_chunk0_unindexed)
+{
+	struct frc_record in[SIX * PER], out[SIX * PER];
+	size_t hdr, ends[SIX + 1];
+	struct capture c = six_chunks(in, 0, &hdr, ends);
+	struct frc_reader_stats st;
+	char msg[FRC_MSG_MAX], want[300];
+
+	ck_assert_uint_eq(read_flipped(&c, (hdr + ends[0]) / 2, out, &st, msg, sizeof(msg)),
+			  (SIX - 1) * PER);
+	for (size_t i = 0; i < (SIX - 1) * PER; i++)
+		rec_assert_eq(&in[PER + i], &out[i], PER + i);
+	ck_assert_int_eq(st.status, FRC_STATUS_TRUNCATED); /* no footer: not finished */
+	ck_assert_uint_eq(st.chunks, SIX - 1);
+	ck_assert(st.lost.chunks == 1 && st.lost.chunks_exact);
+	ck_assert(st.lost.records == PER && st.lost.records_exact && !st.lost.frames_known);
+	ck_assert_int_eq(st.lost.time, FRC_LOSS_TIME_BOUNDS);
+	ck_assert_uint_eq(st.lost.min_ktime_ns, 0);
+	ck_assert_uint_eq(st.lost.max_ktime_ns, in[PER].ktime_ns);
+	snprintf(want, sizeof(want),
+		 "damage skipped: offset %zu: chunk 0: data checksum mismatch; lost 1 chunk (60 "
+		 "records; before ktime 2000000020 ns) in 1 damaged stretch of %zu bytes",
+		 hdr + 8 + frc_get_le32(c.p + hdr + 4), ends[0] - hdr);
+	ck_assert_msg(strstr(msg, "truncated: no footer/index") && strstr(msg, want), "%s", msg);
+	capture_free(&c);
+}
+END_TEST
+
+/*
+ * Two damaged chunks, 1 and 4, of a finished capture: two stretches, both chunks' records
+ * and the hull of their time ranges; chunks 0, 2, 3, 5 are read, in order.
+ */
+START_TEST(recover_two_damaged_chunks)
+{
+	struct frc_record in[SIX * PER], out[SIX * PER];
+	size_t hdr, ends[SIX + 1];
+	struct capture c = six_chunks(in, 1, &hdr, ends);
+	frc_reader *r = NULL;
+	struct frc_reader_stats st;
+	static const size_t keep[] = {0, 2, 3, 5};
+
+	c.p[(ends[0] + ends[1]) / 2] ^= 1;
+	c.p[(ends[3] + ends[4]) / 2] ^= 1;
+	ck_assert_int_eq(frc_reader_open_mem(&r, c.p, c.len, "two.frc"), 0);
+	ck_assert_uint_eq(read_all(r, out, SIX * PER), 4 * PER);
+	for (size_t k = 0; k < 4; k++)
+		for (size_t i = 0; i < PER; i++)
+			rec_assert_eq(&in[keep[k] * PER + i], &out[k * PER + i], keep[k] * PER + i);
+	frc_reader_stats(r, &st);
+	ck_assert_int_eq(st.status, FRC_STATUS_RECOVERED);
+	ck_assert_uint_eq(st.lost.regions, 2);
+	ck_assert_uint_eq(st.lost.chunks, 2);
+	ck_assert_uint_eq(st.lost.records, 2 * PER);
+	ck_assert_uint_eq(st.lost.bytes, (ends[1] - ends[0]) + (ends[4] - ends[3]));
+	ck_assert_uint_eq(st.lost.min_ktime_ns, in[PER].ktime_ns);
+	ck_assert_uint_eq(st.lost.max_ktime_ns, in[5 * PER - 1].ktime_ns);
+	ck_assert_msg(strstr(frc_reader_error(r), "lost 2 chunks (120 records, 120 frames; "), "%s",
 		      frc_reader_error(r));
 	frc_reader_close(r);
 	capture_free(&c);
@@ -2565,6 +2846,10 @@ int main(int argc, char **argv)
 	    FRC_CASE("reader_index_disagrees", reader_index_disagrees, 10),
 	    FRC_CASE("unknown_types_skipped", unknown_types_skipped, 10),
 	    FRC_CASE("reader_end_is_final", reader_end_is_final, 10),
+	    FRC_CASE("recover_damaged_footer_or_index", recover_damaged_footer_or_index, 10),
+	    FRC_CASE("recover_damaged_chunk0_indexed", recover_damaged_chunk0_indexed, 10),
+	    FRC_CASE("recover_damaged_chunk0_unindexed", recover_damaged_chunk0_unindexed, 10),
+	    FRC_CASE("recover_two_damaged_chunks", recover_two_damaged_chunks, 10),
 	    FRC_CASE("zstd_cli_interop", zstd_cli_interop, 30),
 	    FRC_CASE("determinism", determinism, 10),
 	    FRC_CASE("text_roundtrip_canonical", text_roundtrip_canonical, 10),
