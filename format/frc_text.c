@@ -606,17 +606,27 @@ int frc_layer_print(const struct frc_record *rec, char *buf, size_t len)
 	return printed(snprintf(buf, len, " %" PRIu32 " new %s", l->id, esc));
 }
 
+/* A layer id (FORMAT.md 4.8): 1..2^32-1. */
+static int layer_id(struct frc_parser *p, uint32_t *id)
+{
+	uint64_t v = 0; /* set by number(); GCC -O3 cannot see that */
+	int ret = number(p, "LAYER", UINT32_MAX, &v);
+
+	if (ret)
+		return ret;
+	if (v == 0)
+		return syntax(p, p->pos - 1, "LAYER: ids start at 1");
+	*id = (uint32_t)v;
+	return 0;
+}
+
 int frc_layer_parse(struct frc_parser *p, struct frc_record *r)
 {
 	size_t at = 0, n = 0;
-	uint64_t id = 0; /* set by number(); GCC -O3 cannot see that */
 	int ret;
 
-	if ((ret = number(p, "LAYER", UINT32_MAX, &id)))
+	if ((ret = layer_id(p, &r->u.layer.id)))
 		return ret;
-	if (id == 0)
-		return syntax(p, p->pos - 1, "LAYER: ids start at 1");
-	r->u.layer.id = (uint32_t)id;
 	if ((ret = token(p, "new or gone", &at, &n)))
 		return ret;
 	if (n == 4 && !memcmp(p->s + at, "gone", 4)) {
@@ -647,14 +657,10 @@ int frc_present_print(const struct frc_record *rec, char *buf, size_t len)
 int frc_present_parse(struct frc_parser *p, struct frc_record *r)
 {
 	struct frc_present *q = &r->u.present;
-	uint64_t layer = 0; /* set by number(); GCC -O3 cannot see that */
 	int ret;
 
-	if ((ret = number(p, "LAYER", UINT32_MAX, &layer)))
+	if ((ret = layer_id(p, &q->layer)))
 		return ret;
-	if (layer == 0)
-		return syntax(p, p->pos - 1, "LAYER: ids start at 1");
-	q->layer = (uint32_t)layer;
 	if ((ret = signed_number(p, "DESIRED", &q->desired)) ||
 	    (ret = signed_number(p, "ACTUAL", &q->actual)))
 		return ret;
@@ -681,14 +687,10 @@ int frc_gap_print(const struct frc_record *rec, char *buf, size_t len)
 
 int frc_gap_parse(struct frc_parser *p, struct frc_record *r)
 {
-	uint64_t layer = 0; /* set by number(); GCC -O3 cannot see that */
 	int ret;
 
-	if ((ret = number(p, "LAYER", UINT32_MAX, &layer)))
+	if ((ret = layer_id(p, &r->u.gap.layer)))
 		return ret;
-	if (layer == 0)
-		return syntax(p, p->pos - 1, "LAYER: ids start at 1");
-	r->u.gap.layer = (uint32_t)layer;
 	if ((ret = signed_number(p, "BEFORE", &r->u.gap.before)))
 		return ret;
 	return signed_number(p, "AFTER", &r->u.gap.after);

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "meter_kind.h"
+#include "heur_names.h"
 #include "meter_kinds.h"
 
 /* auriya-10fe7c6 and auriya-ccafd78: fps_meter.c, sysfs first or eBPF first. */
@@ -117,21 +118,12 @@ size_t meter_kind_count(void)
 	return N_KINDS;
 }
 
+static const char *kind_name(size_t i)
+{
+	return kinds[i].name;
+}
+
 size_t meter_kind_names(char *buf, size_t len)
 {
-	size_t n = 0;
-
-	for (size_t i = 0; i < N_KINDS; i++) {
-		const char *sep = i ? ", " : "";
-
-		for (const char *p = sep; *p; p++, n++)
-			if (n + 1 < len)
-				buf[n] = *p;
-		for (const char *p = kinds[i].name; *p; p++, n++)
-			if (n + 1 < len)
-				buf[n] = *p;
-	}
-	if (len)
-		buf[n < len ? n : len - 1] = '\0';
-	return n;
+	return heur_join_names(kind_name, N_KINDS, buf, len);
 }

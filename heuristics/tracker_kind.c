@@ -9,6 +9,7 @@
 
 #include "main_surface.h"
 #include "tracker_kind.h"
+#include "heur_names.h"
 
 /* kala and surface: Kala's FrameTracker (tracker.c), keyed on the buffer or the surface. */
 static int kala_create(void **out, const struct tracker_config *cfg)
@@ -135,21 +136,12 @@ size_t tracker_kind_count(void)
 	return N_KINDS;
 }
 
+static const char *kind_name(size_t i)
+{
+	return kinds[i].name;
+}
+
 size_t tracker_kind_names(char *buf, size_t len)
 {
-	size_t n = 0;
-
-	for (size_t i = 0; i < N_KINDS; i++) {
-		const char *sep = i ? ", " : "";
-
-		for (const char *p = sep; *p; p++, n++)
-			if (n + 1 < len)
-				buf[n] = *p;
-		for (const char *p = kinds[i].name; *p; p++, n++)
-			if (n + 1 < len)
-				buf[n] = *p;
-	}
-	if (len)
-		buf[n < len ? n : len - 1] = '\0';
-	return n;
+	return heur_join_names(kind_name, N_KINDS, buf, len);
 }
