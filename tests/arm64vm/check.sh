@@ -307,7 +307,24 @@ check_identity() {
 	echo "one surface value, $2 buffer values, whatever the entry point"
 }
 
+# presents: a frames check, and the capture's present rows (DESIRED ACTUAL) are the stand-in
+# compositor's presented buffers, in order from its first, at least 60 of its 120 (the
+# game's last frames are presented after framerec's last poll: the game, and its
+# compositor, exit with them), none pending (INT64_MAX), with the 60 Hz vsync period.
+check_presents() {
+	check_frames
+	awk '$1 == "present" { print $4, $5 }' "$work/export.txt" >"$work/rows.txt"
+	awk '$1 == "present" { print $2, $3 }' "$out/$name.present" >"$work/want.txt"
+	n=$(wc -l <"$work/rows.txt")
+	[ "$n" -ge 60 ] || fail "$n present rows recorded, expected at least 60 of 120"
+	head -n "$n" "$work/want.txt" | cmp -s - "$work/rows.txt" ||
+		fail "the present rows differ from the compositor's: $(head -n "$n" "$work/want.txt" | diff - "$work/rows.txt" | head -n 4)"
+	grep -q '^vsync [0-9]* 16666666$' "$work/export.txt" || fail "no vsync record of 16666666 ns"
+	! grep -q ' 9223372036854775807 ' "$work/rows.txt" || fail "a pending row was recorded"
+	echo "$n present rows = the compositor's first $n, row for row"
+}
+
 case $check in
-frames | accounting | killed | identity | doctor | pac_bti | transfer_damaged | checks_catch_errors) "check_$check" ;;
+frames | accounting | killed | identity | presents | doctor | pac_bti | transfer_damaged | checks_catch_errors) "check_$check" ;;
 *) fail "unknown check '$check'" ;;
 esac

@@ -1,11 +1,12 @@
 #!/bin/sh
 # pack.sh - build the arm64vm guest's initramfs (a newc cpio, uncompressed: it boots faster).
 #
-#   pack.sh OUT.cpio VMDIR SYSROOT FRAMEREC GAME LIBGUI LIBGUI_BTI LIBGUI_PAC INIT RUNS
+#   pack.sh OUT.cpio VMDIR SYSROOT FRAMEREC GAME LIBGUI LIBGUI_BTI LIBGUI_PAC INIT RUNS DUMPSYS
 #
 # VMDIR is what scripts/arm64vm-fetch.sh prepared (busybox, or skip.txt saying why not).
 # The guest's tree:
-#   /init, /etc/runs.txt, /bin/busybox, /bin/framerec (static), /bin/standin-game
+#   /init, /etc/runs.txt, /bin/busybox, /bin/framerec (static), /bin/standin-game,
+#   /bin/standin-dumpsys (static: the stand-in SurfaceFlinger's dumpsys)
 #   /system/lib64/libgui.so (where Android keeps it), /system/lib64-bti/libgui.so and
 #   /system/lib64-pac/libgui.so (the PAC/BTI builds, CMakeLists.txt)
 #   /lib/ld-linux-aarch64.so.1 and /lib/aarch64-linux-gnu/*: the game's runtime libraries,
@@ -14,6 +15,7 @@
 # report SKIPPED). Owner: arm64vm.
 set -eu
 out=$1 vm=$2 sysroot=$3 framerec=$4 game=$5 gui=$6 gui_bti=$7 gui_pac=$8 init=$9 runs=${10}
+dumpsys=${11}
 
 rm -f "$out" "$out.skip"
 if [ ! -x "$vm/busybox" ]; then
@@ -29,7 +31,7 @@ mkdir -p "$root/bin" "$root/etc" "$root/lib/aarch64-linux-gnu" "$root/system/lib
 	"$root/system/lib64-bti" "$root/system/lib64-pac"
 cp "$init" "$root/init"
 cp "$runs" "$root/etc/runs.txt"
-cp "$vm/busybox" "$framerec" "$game" "$root/bin/"
+cp "$vm/busybox" "$framerec" "$game" "$dumpsys" "$root/bin/"
 cp "$gui" "$root/system/lib64/libgui.so"
 cp "$gui_bti" "$root/system/lib64-bti/libgui.so"
 cp "$gui_pac" "$root/system/lib64-pac/libgui.so"
