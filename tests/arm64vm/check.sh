@@ -176,6 +176,12 @@ check_frames() {
 	"$fa" check "$work/twin.frc" "$work/arm64.golden" >"$work/check.txt" 2>&1 ||
 		fail "the x86-64 twin's golden output differs: $(head -n 20 "$work/check.txt")"
 	echo "live readings reproduced; golden output ($(wc -l <"$work/arm64.golden") lines) = the x86-64 twin's"
+	# --meter NAME: the capture names it, so the replay above ran that meter (issue 21).
+	meter=$(opt --meter $(framerec_opts))
+	if [ -n "$meter" ]; then
+		grep -q "^meta meter $meter\$" "$work/export.txt" || fail "the capture does not name meter $meter"
+		echo "meter $meter: live = replay on x86-64"
+	fi
 }
 
 check_accounting() {
