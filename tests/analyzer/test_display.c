@@ -549,6 +549,25 @@ START_TEST(score_text_says_truth)
 END_TEST
 
 /*
+ * --from 1 --to 3: the span 2 .. 4 s, 2 full windows. The rows recorded in it (display.c's,
+ * as the report's): A's k = 119 (polled at 2.0081 s), B's 60, C's k = 260 .. 358 (polled
+ * before 4 s): 111 presents. Frame times: k = 119's has no previous row in the window;
+ * window 0 holds B's 60 (k = 120's from 119, then 59 of 2P), window 1 C's 49 (mailbox_json):
+ * (60 + 49) / 2 = 54.500. The submissions, warmed by the calls before 2 s: 60 and 60.
+ */
+START_TEST(score_window_display)
+{
+	ck_assert_int_eq(fa("score --json --tracker main-surface --from 1 --to 3 '" MAILBOX "'"),
+			 0);
+	ck_out_has("\"truth\": \"display\", \"content_layer\": {\"id\": 1, \"name\": \"\", "
+		   "\"presents\": 111}, \"submitted_window_fps\": 60.000, ");
+	ck_out_has("\"full_windows\": 2, \"truth_mean_fps\": ");
+	ck_out_has("\"truth_window_fps\": 54.500, ");
+	ck_near(jnum(MAIN, "window_fps_mae"), (0 + 11) / 2.0, 0.0005);
+}
+END_TEST
+
+/*
  * Presents that link to no call (every row's desired time, 1.01 and 1.026 s, is before the
  * first call at 2 s): no content layer, the truth stays the submissions, and the text says
  * why (the 61 calls of pid 5's one surface, 0x1, every 16.666667 ms from 2 s).
@@ -597,6 +616,7 @@ int main(int argc, char **argv)
 	    FRC_CASE("score_mailbox_submissions", score_mailbox_submissions),
 	    FRC_CASE("score_text_says_truth", score_text_says_truth),
 	    FRC_CASE("score_presents_unlinked", score_presents_unlinked),
+	    FRC_CASE("score_window_display", score_window_display),
 	};
 	Suite *s = suite_create("display");
 	SRunner *sr;
