@@ -604,18 +604,43 @@ int score_capture(const struct replay_source *src, const struct replay_options *
 }
 
 /*
- * One replay of src for the n lanes into results: the truth counted in the scan pass into
- * truth (fresh), then the lanes. disp (or NULL): a lead sink too, learning what was
- * presented; shown (or NULL): its content layer is the truth (score_lanes_set_display).
+ * The scan sink of the first plan: a capture with present records stops after the scan
+ * pass (SCORE_PRESENTS), before any pipeline ran; its truth may be the display's, which
+ * is known only after a replay (score_capture_meters).
  */
+#define SCORE_PRESENTS (-ECANCELED)
+
+static int presents_end(void *ctx, const struct replay_info *info, const struct pipeline_stats *ps)
+{
+	(void)ctx, (void)ps;
+	return info->stats.by_type[FRC_PRESENT] ? SCORE_PRESENTS : 0;
+}
+
+static const char *presents_error(void *ctx)
+{
+	(void)ctx;
+	return "the capture has presents";
+}
+
+/* What a plan of score_plan holds: beside the lanes, what it learns or scores against. */
+struct plan_extra {
+	bool probe;		     /* stop after the scan when there are presents */
+	struct display *disp;	     /* a lead sink too, learning what was presented */
+	const struct display *shown; /* its content layer is the truth */
+};
+
+/* One replay of src for the n lanes into results: the truth counted into truth (fresh). */
 static int score_plan(const struct replay_source *src, const struct replay_options *opt,
 		      const char *const *names, const char *const *meters, size_t n,
-		      struct score_result *results, struct submissions *truth, struct display *disp,
-		      const struct display *shown, char *err, size_t errlen)
+		      struct score_result *results, struct submissions *truth,
+		      const struct plan_extra *x, char *err, size_t errlen)
 {
 	struct score_lanes *sl = NULL;
-	struct replay_sink count = subm_count_sink(truth), lead[2];
-	struct replay_plan plan = {.scan = &count, .n_scan = 1, .n_lanes = n, .lead = lead};
+	struct replay_sink scan[2] = {subm_count_sink(truth),
+				      {.end = presents_end, .error = presents_error}};
+	struct replay_sink lead[2];
+	struct replay_plan plan = {
+	    .scan = scan, .n_scan = 1 + x->probe, .n_lanes = n, .lead = lead};
 	int rc;
 
 	if (score_lanes_new_meters(&sl, truth, names, meters, n, results)) {
@@ -623,13 +648,13 @@ static int score_plan(const struct replay_source *src, const struct replay_optio
 		score_lanes_free(sl);
 		return -ENOMEM;
 	}
-	if (shown)
-		score_lanes_set_display(sl, shown);
+	if (x->shown)
+		score_lanes_set_display(sl, x->shown);
 	lead[0] = score_lanes_lead(sl);
-	if (disp)
-		lead[1] = display_sink(disp);
+	if (x->disp)
+		lead[1] = display_sink(x->disp);
 	plan.lanes = score_lanes(sl);
-	plan.n_lead = disp ? 2 : 1;
+	plan.n_lead = x->disp ? 2 : 1;
 	rc = replay_run_plan(src, opt, &plan, err, errlen);
 	if (!rc)
 		score_lanes_finish(sl);
@@ -649,52 +674,81 @@ static void capture_display(struct score_capture *cap, const struct display *d)
 }
 
 /*
- * A capture with presents is replayed twice: the display's content layer is known only at
- * the end of the first replay (the link), and a row is recorded at its poll, after the
- * present it reports, so the second replay gives the runs each display frame time at its
- * present (display_feed). Without presents the first replay's score is the score.
+ * A capture with presents: one lane (the first variant) learns what was presented and the
+ * submissions' window FPS, then every lane is scored against the display's content layer
+ * (none: the submissions). Two replays, as the content layer is known only at the end of
+ * the first, and a row is recorded at its poll, after the present it reports: the second
+ * gives the runs each display frame time at its present (display_feed).
+ */
+static int score_presented(const struct replay_source *src, const struct replay_options *opt,
+			   const char *const *names, const char *const *meters, size_t n,
+			   struct score_capture *cap, struct score_result *results,
+			   struct submissions **truth, char *err, size_t errlen)
+{
+	struct submissions *seen = NULL;
+	struct display *disp = NULL;
+	struct score_result first;
+	struct plan_extra learn = {.disp = NULL}, score = {.shown = NULL};
+	int rc = -ENOMEM;
+
+	if (subm_new(&seen) || display_new(&disp, seen) || subm_new(truth)) {
+		snprintf(err, errlen, "%s: out of memory", src->path);
+		goto cleanup;
+	}
+	learn.disp = disp;
+	rc = score_plan(src, opt, names, NULL, 1, &first, seen, &learn, err, errlen);
+	if (rc)
+		goto cleanup;
+	score.shown = display_content(disp) ? disp : NULL;
+	rc = score_plan(src, opt, names, meters, n, results, *truth, &score, err, errlen);
+	if (rc)
+		goto cleanup;
+	cap->has_presents = disp->has;
+	cap->subm_frames = first.truth_frames;
+	cap->subm_windows = first.windows;
+	if (score.shown)
+		capture_display(cap, disp);
+cleanup:
+	display_free(disp);
+	subm_free(seen);
+	return rc;
+}
+
+/*
+ * Without presents, the first plan's score is the score (as before the display truth: one
+ * replay, the same bytes); with them, score_presented.
  */
 int score_capture_meters(const struct replay_source *src, const struct replay_options *opt,
 			 const char *const *names, const char *const *meters, size_t n,
 			 struct score_capture *cap, struct score_result *results, char *err,
 			 size_t errlen)
 {
-	struct submissions *truth = NULL, *again = NULL;
-	struct display *disp = NULL;
+	struct submissions *truth = NULL;
+	struct plan_extra probe = {.probe = n > 0};
 	int rc = -ENOMEM;
 
 	memset(cap, 0, sizeof(*cap));
 	cap->path = src->path;
-	if (subm_new(&truth) || display_new(&disp, truth)) {
+	if (subm_new(&truth)) {
 		snprintf(err, errlen, "%s: out of memory", src->path);
 		goto cleanup;
 	}
-	rc = score_plan(src, opt, names, meters, n, results, truth, disp, NULL, err, errlen);
-	if (rc)
-		goto cleanup;
-	capture_fill(cap, truth);
-	cap->has_presents = disp->has;
-	if (n) {
+	rc = score_plan(src, opt, names, meters, n, results, truth, &probe, err, errlen);
+	if (rc == SCORE_PRESENTS) {
+		subm_free(truth);
+		truth = NULL;
+		rc = score_presented(src, opt, names, meters, n, cap, results, &truth, err, errlen);
+	} else if (!rc && n) {
 		cap->subm_frames = results[0].truth_frames;
 		cap->subm_windows = results[0].windows;
 	}
-	if (display_content(disp)) {
-		if ((rc = subm_new(&again)) != 0) {
-			snprintf(err, errlen, "%s: out of memory", src->path);
-			goto cleanup;
-		}
-		rc =
-		    score_plan(src, opt, names, meters, n, results, again, NULL, disp, err, errlen);
-		if (rc)
-			goto cleanup;
-		capture_display(cap, disp);
-	}
+	if (rc)
+		goto cleanup;
+	capture_fill(cap, truth);
 	cap->truncated = n > 0 && results[0].truncated;
 	for (size_t i = 0; i < n; i++)
 		results[i].worst_path = src->path;
 cleanup:
-	display_free(disp);
-	subm_free(again);
 	subm_free(truth);
 	return rc;
 }

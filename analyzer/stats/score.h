@@ -98,9 +98,9 @@ FRC_MUST_USE int score_capture(const struct replay_source *src, const struct rep
 
 /*
  * The truth is the display's when the capture has presents (score_capture.display_truth):
- * such a capture is replayed twice (score.c). score_capture with a meter per lane too: lane i
- * replays trackers[i] feeding meters[i] (meter_kind.h names; meters NULL or meters[i] NULL: the
- * replay's own meter, opt's
+ * such a capture is replayed three times, once for one lane only (score.c). score_capture with a
+ * meter per lane too: lane i replays trackers[i] feeding meters[i] (meter_kind.h names; meters NULL
+ * or meters[i] NULL: the replay's own meter, opt's
  * --meter, recorded, else the default). results[i].meter names it.
  */
 FRC_MUST_USE int score_capture_meters(const struct replay_source *src,
