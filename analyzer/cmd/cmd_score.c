@@ -24,16 +24,18 @@ static const char score_help[] =
     "How right is each frame tracker? A capture holds every queueBuffer call, so what the\n"
     "app submitted needs no heuristic: the truth is the intervals between consecutive\n"
     "calls of the main surface (the one with the most calls) of the capture's main PID\n"
-    "(the one with the most frames). Each tracker variant replays the capture and is\n"
-    "scored on that PID against the truth:\n"
+    "(the one with the most frames). A capture with SurfaceFlinger's presents linked to\n"
+    "that surface has a better truth: what was displayed, the present-to-present frame\n"
+    "times of its content layer (the truth line says which). Each tracker variant\n"
+    "replays the capture and is scored on that PID against the truth:\n"
     "  FPS      mean FPS (frame times / their sum) and window FPS (frame times per\n"
     "           full 1 s window), each with its error (%); the mean absolute error per\n"
     "           window (FPS and %), the worst window\n"
     "  p50..99  frame-time percentile errors, estimate - truth (ms)\n"
     "  janks    PerfDog janks of the estimate vs the truth's, matched when their\n"
     "           intervals overlap in time: precision and recall\n"
-    "  meter    the FPS meter fed by the variant, at every tick, vs the truth's calls in\n"
-    "           the second before the tick: mean absolute error, and the time after a\n"
+    "  meter    the FPS meter fed by the variant, at every tick, vs the truth's frame\n"
+    "           times in the second before the tick: mean absolute error, and the time after a\n"
     "           change of the truth's rate (> 5 %) until the meter is within 5 %\n"
     "  meters   each FPS meter variant fed by each tracker, against the same truth FPS at\n"
     "           each tick: MAE, settle time, the time to show a freeze (a truth interval\n"
@@ -265,6 +267,19 @@ static const char *secs3(char *buf, size_t len, uint64_t ns)
 	return buf;
 }
 
+/* The display truth's lines: which layer (its name on a line of its own: the app's text). */
+static void text_display_truth(FILE *out, const struct score_capture *cap)
+{
+	fprintf(out,
+		"  truth: display, content layer %" PRIu32 " (%" PRIu64
+		" presents; REPORT.md \"Score\")\n",
+		cap->content_id, cap->content_presents);
+	fprintf(out, "  layer %" PRIu32 ": ", cap->content_id);
+	/* no name: its FRC_LAYER record was before --from (the report's "(no name)" too) */
+	cli_put_text(out, cap->content_layer[0] ? cap->content_layer : "(no name)");
+	fputc('\n', out);
+}
+
 static void text_capture(FILE *out, const struct score_capture *cap, const struct score_result *r,
 			 size_t n)
 {
@@ -283,14 +298,25 @@ static void text_capture(FILE *out, const struct score_capture *cap, const struc
 		fprintf(out, "  no frame records: nothing to score\n\n");
 		return;
 	}
+	if (cap->display_truth)
+		text_display_truth(out, cap);
 	fprintf(out,
-		"  truth: pid %" PRIu32 " (%" PRIu64 " of %" PRIu64
-		" frames), main surface %#" PRIx64 " (%" PRIu64 " calls, %" PRIu64 " surface%s)\n",
-		cap->pid, cap->pid_calls, cap->frames, cap->main_surface, cap->main_calls,
-		cap->surfaces, cap->surfaces == 1 ? "" : "s");
-	fprintf(out, "  submitted: mean %s FPS, window %s FPS (%" PRIu64 " full windows)\n",
+		"  %s: pid %" PRIu32 " (%" PRIu64 " of %" PRIu64 " frames), main surface %#" PRIx64
+		" (%" PRIu64 " calls, %" PRIu64 " surface%s)\n",
+		cap->display_truth ? "calls" : "truth", cap->pid, cap->pid_calls, cap->frames,
+		cap->main_surface, cap->main_calls, cap->surfaces, cap->surfaces == 1 ? "" : "s");
+	if (cap->has_presents && !cap->display_truth)
+		fprintf(out, "  presents: none linked to the main surface: the truth is the "
+			     "submissions\n");
+	fprintf(out, "  %s: mean %s FPS, window %s FPS (%" PRIu64 " full windows)\n",
+		cap->display_truth ? "presented" : "submitted",
 		num(m, sizeof(m), r[0].truth_deltas > 0, d.truth_mean),
 		num(t, sizeof(t), d.fps, d.truth_fps), r[0].windows);
+	if (cap->display_truth)
+		fprintf(out, "  submitted: window %s FPS (not the truth here)\n",
+			num(t, sizeof(t), cap->subm_windows > 0,
+			    cap->subm_windows ? (double)cap->subm_frames / (double)cap->subm_windows
+					      : 0));
 	text_tables(out, r, n, false);
 }
 
@@ -500,6 +526,22 @@ static void meter_json(FILE *out, const struct score_set *ss, const struct score
 	fprintf(out, "%s]", indent);
 }
 
+/* "truth" and its content layer (null: the submissions), the submissions' window FPS. */
+static void json_truth(FILE *out, const struct score_capture *cap)
+{
+	fprintf(out, "\"truth\": \"%s\", ", cap->display_truth ? "display" : "submissions");
+	if (cap->display_truth) {
+		fprintf(out, "\"content_layer\": {\"id\": %" PRIu32 ", \"name\": \"",
+			cap->content_id);
+		cli_put_json_chars(out, cap->content_layer);
+		fprintf(out, "\", \"presents\": %" PRIu64 "}, ", cap->content_presents);
+	} else
+		fprintf(out, "\"content_layer\": null, ");
+	json_num(out, "submitted_window_fps", cap->subm_windows > 0 && cap->subm_frames > 0,
+		 cap->subm_windows ? (double)cap->subm_frames / (double)cap->subm_windows : 0,
+		 true);
+}
+
 static void json_capture(FILE *out, const struct score_capture *cap, const struct score_result *r,
 			 size_t n, bool last, const struct score_set *ss,
 			 const struct score_result *all)
@@ -510,6 +552,7 @@ static void json_capture(FILE *out, const struct score_capture *cap, const struc
 	fprintf(out, "    {\"path\": \"");
 	cli_put_json_chars(out, cap->path);
 	fprintf(out, "\", \"status\": \"%s\", ", cap->truncated ? "truncated" : "complete");
+	json_truth(out, cap);
 	json_window(out, n ? &r[0] : NULL);
 	if (cap->has_frames)
 		fprintf(out,
@@ -538,23 +581,16 @@ static void json_capture(FILE *out, const struct score_capture *cap, const struc
 	fprintf(out, "}%s\n", last ? "" : ",");
 }
 
-/* Score every capture into out, text or one JSON document. */
-static int score_all(FILE *out, char **paths, size_t n_paths, const struct replay_options *ropt,
-		     const struct score_set *ss, bool json)
+/* Score every capture into out (its section of the text or the JSON), pooling into agg. */
+static int score_captures(FILE *out, char **paths, size_t n_paths,
+			  const struct replay_options *ropt, const struct score_set *ss, bool json,
+			  struct score_result *agg, size_t *n_display)
 {
-	static struct score_result agg[MAX_LANES], res[MAX_LANES], rows[MAX_TRACKERS];
-	size_t n = ss->n_t;
+	static struct score_result res[MAX_LANES], rows[MAX_TRACKERS];
 	struct score_capture cap;
 	char err[FRC_MSG_MAX];
 
-	memset(agg, 0, sizeof(agg));
-	if (json)
-		fprintf(out, "{\n  \"frameanalyze_score\": 1,\n  \"captures\": [\n");
-	else
-		fprintf(out,
-			"score: %zu capture%s; truth: the main surface of each capture's main PID "
-			"(REPORT.md \"Score\")\n\n",
-			n_paths, n_paths == 1 ? "" : "s");
+	*n_display = 0;
 	for (size_t c = 0; c < n_paths; c++) {
 		struct replay_source src = {.path = paths[c]};
 
@@ -566,36 +602,105 @@ static int score_all(FILE *out, char **paths, size_t n_paths, const struct repla
 		if (cap.truncated)
 			cli_error("score", "warning: %s: truncated; scored up to the damage",
 				  paths[c]);
+		*n_display += cap.display_truth;
 		for (size_t i = 0; i < ss->n; i++)
 			score_add(&agg[i], &res[i]);
 		gather(ss, res, rows);
 		if (json) {
-			json_capture(out, &cap, rows, n, c + 1 == n_paths, ss, res);
+			json_capture(out, &cap, rows, ss->n_t, c + 1 == n_paths, ss, res);
 		} else {
-			text_capture(out, &cap, rows, n);
+			text_capture(out, &cap, rows, ss->n_t);
 			meter_text(out, ss, res);
 			fputc('\n', out);
 		}
 	}
+	return EXIT_OK;
+}
+
+/*
+ * The text's first line: the truth rule. Only a set with a display truth says more (the
+ * line of a set without presents stays as it was).
+ */
+static void text_head(FILE *out, size_t n_paths, size_t n_display)
+{
+	fprintf(out, "score: %zu capture%s; truth: ", n_paths, n_paths == 1 ? "" : "s");
+	if (n_display)
+		fprintf(out, "what was displayed (the content layer) where a capture has presents, "
+			     "else\n  the main surface of the capture's main PID (REPORT.md "
+			     "\"Score\")\n\n");
+	else
+		fprintf(out,
+			"the main surface of each capture's main PID (REPORT.md \"Score\")\n\n");
+}
+
+/* The pooled part: each capture's own truth, pooled, and how many of each. */
+static void score_pooled(FILE *out, size_t n_paths, const struct score_set *ss, bool json,
+			 const struct score_result *agg, size_t n_display)
+{
+	static struct score_result rows[MAX_TRACKERS];
+	size_t n = ss->n_t;
+
 	gather(ss, agg, rows);
 	if (json) {
-		fprintf(out, "  ],\n  \"aggregate\": {\"captures\": %zu, \"trackers\": [\n",
-			n_paths);
+		fprintf(out,
+			"  ],\n  \"aggregate\": {\"captures\": %zu, \"truth_display\": %zu, "
+			"\"truth_submissions\": %zu, \"trackers\": [\n",
+			n_paths, n_display, n_paths - n_display);
 		for (size_t i = 0; i < n; i++)
 			json_tracker(out, &rows[i], true, i + 1 == n);
 		fprintf(out, "  ]");
 		meter_json(out, ss, agg, "  ");
 		fprintf(out, "}\n}\n");
-	} else {
+		return;
+	}
+	if (n_display)
 		fprintf(
 		    out,
-		    "all %zu captures pooled (p50/p95/p99: mean absolute error; worst's capture: "
-		    "JSON)\n",
-		    n_paths);
-		text_tables(out, rows, n, true);
-		meter_text(out, ss, agg);
+		    "all %zu captures pooled, each against its truth: %zu display, %zu "
+		    "submissions\n  (p50/p95/p99: mean absolute error; worst's capture: JSON)\n",
+		    n_paths, n_display, n_paths - n_display);
+	else
+		fprintf(out,
+			"all %zu captures pooled (p50/p95/p99: mean absolute error; worst's "
+			"capture: JSON)\n",
+			n_paths);
+	text_tables(out, rows, n, true);
+	meter_text(out, ss, agg);
+}
+
+/*
+ * Score every capture into out, text or one JSON document. The captures' sections go to
+ * memory first: the text's first line says which truths the set used.
+ */
+static int score_all(FILE *out, char **paths, size_t n_paths, const struct replay_options *ropt,
+		     const struct score_set *ss, bool json)
+{
+	static struct score_result agg[MAX_LANES];
+	char *body = NULL;
+	size_t len = 0, n_display = 0;
+	FILE *b = open_memstream(&body, &len);
+	int rc;
+
+	if (!b) {
+		cli_error("score", "out of memory");
+		return EXIT_INPUT;
 	}
-	return EXIT_OK;
+	memset(agg, 0, sizeof(agg));
+	rc = score_captures(b, paths, n_paths, ropt, ss, json, agg, &n_display);
+	if (fclose(b) != 0 && rc == EXIT_OK) {
+		cli_error("score", "out of memory");
+		rc = EXIT_INPUT;
+	}
+	if (rc == EXIT_OK) {
+		if (json)
+			fprintf(out, "{\n  \"frameanalyze_score\": 1,\n  \"captures\": [\n");
+		else
+			text_head(out, n_paths, n_display);
+		fwrite(body, 1, len, out);
+		score_pooled(out, n_paths, ss, json, agg, n_display);
+	}
+	free(body);
+	return rc;
 }
 
 /*

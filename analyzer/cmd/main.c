@@ -31,7 +31,7 @@ static const struct command commands[] = {
     {"check", cmd_check,
      "replay vs golden file       check IN.frc EXPECTED.golden [--tracker NAME]"},
     {"score", cmd_score,
-     "trackers vs submissions     score IN.frc... [--tracker all|NAME,...] [--json]"},
+     "trackers vs the truth       score IN.frc... [--tracker all|NAME,...] [--json]"},
     {"perfetto", cmd_perfetto,
      "capture -> Perfetto trace   perfetto IN.frc -o OUT.pftrace [--force]"},
     {"compare", cmd_compare,

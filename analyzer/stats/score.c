@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "display.h"
 #include "perfdog.h"
 #include "score_meter.h"
 #include "summary.h"
@@ -352,6 +353,11 @@ struct score_lanes {
 	struct replay_lane *lanes;
 	struct submissions *truth;
 	uint32_t pid; /* the main PID, every run's */
+	/* the display truth (score_lanes_set_display): the content layer, its next row */
+	const struct display_layer *dl;
+	size_t di;
+	uint32_t segment;    /* the last row's (its gaps before it) */
+	uint64_t span_start; /* frame times ending before it are warm */
 };
 
 static int lead_begin(void *ctx, const struct replay_info *info)
@@ -359,9 +365,67 @@ static int lead_begin(void *ctx, const struct replay_info *info)
 	struct score_lanes *sl = ctx;
 	const struct subm_pid *mp = subm_main_pid(sl->truth);
 
-	(void)info;
 	sl->pid = mp ? mp->pid : 0; /* counted in this replay's scan pass */
 	subm_series_reset(sl->truth);
+	sl->di = 0;
+	sl->segment = 0;
+	sl->span_start = info->span_start;
+	return 0;
+}
+
+/* A truth frame time d, to every variant's run: the per-tick ring, freezes, windows. */
+static int truth_push(struct score_lanes *sl, const struct pipeline_delta *d)
+{
+	for (size_t i = 0; i < sl->n; i++) {
+		struct run *run = &sl->runs[i];
+		int rc;
+
+		ring_push(run, d->ktime_ns);
+		/* the newest end as the ring keeps it (a call back in time at the newest) */
+		score_meter_truth(
+		    &run->mg, run->r,
+		    run->ring[(run->ring_head + run->ring_len - 1) % SCORE_TICK_RING]);
+		if ((rc = series_add(run, &run->truth_s, d)) != 0)
+			return rc;
+	}
+	return 0;
+}
+
+/*
+ * The display truth (score_lanes_set_display): the content layer's frame times ending at
+ * or before upto, in present order. A row is recorded at its poll, after its present, so
+ * the frame time ending at actual is given at the first record at or after actual: the
+ * truth then reaches the runs as a call would, before the ticks due before that record.
+ * A new segment (an FRC_PRESENT_GAP before the row) starts PerfDog's window again, as
+ * display.c's summary does; a frame time ending before the span only feeds that window.
+ */
+static int display_feed(struct score_lanes *sl, uint64_t upto)
+{
+	const struct display_layer *l = sl->dl;
+
+	while (sl->di < l->n_row) {
+		const struct display_row *row = &l->row[sl->di];
+		struct pipeline_delta d = {.pid = sl->pid,
+					   .ktime_ns = (uint64_t)row->p.actual,
+					   .delta_ns = row->interval_ns};
+		int rc;
+
+		if (row->interval_ns && d.ktime_ns > upto)
+			break;
+		sl->di++;
+		if (row->segment != sl->segment && sl->n)
+			memset(sl->runs[0].truth_s.win, 0, sizeof(sl->runs[0].truth_s.win));
+		sl->segment = row->segment;
+		if (!row->interval_ns)
+			continue;
+		if (d.ktime_ns < sl->span_start) {
+			if (sl->n)
+				(void)perfdog_push(sl->runs[0].truth_s.win, d.delta_ns);
+			continue;
+		}
+		if ((rc = truth_push(sl, &d)) != 0)
+			return rc;
+	}
 	return 0;
 }
 
@@ -382,10 +446,15 @@ static int lead_step(struct score_lanes *sl, const struct frc_record *rec, uint6
 		for (size_t i = 0; i < sl->n; i++) {
 			struct run *run = &sl->runs[i];
 
-			memset(series_stats(&run->truth_s)->win, 0, sizeof(run->truth_s.win));
+			/* the display truth's PerfDog window starts again at gaps only */
+			if (!sl->dl)
+				memset(series_stats(&run->truth_s)->win, 0,
+				       sizeof(run->truth_s.win));
 			memset(run->est_s.win, 0, sizeof(run->est_s.win));
 		}
 	}
+	if (sl->dl) /* the display truth: its frame times up to this record (warm or not) */
+		return display_feed(sl, rec->ktime_ns);
 	if (!subm_series_next(sl->truth, rec, frame_seq, &d) || d.pid != sl->pid)
 		return 0;
 	if (warm) {
@@ -393,19 +462,7 @@ static int lead_step(struct score_lanes *sl, const struct frc_record *rec, uint6
 			(void)perfdog_push(sl->runs[0].truth_s.win, d.delta_ns); /* the owner's */
 		return 0;
 	}
-	for (size_t i = 0; i < sl->n; i++) {
-		struct run *run = &sl->runs[i];
-		int rc;
-
-		ring_push(run, d.ktime_ns);
-		/* the newest end as the ring keeps it (a call back in time at the newest) */
-		score_meter_truth(
-		    &run->mg, run->r,
-		    run->ring[(run->ring_head + run->ring_len - 1) % SCORE_TICK_RING]);
-		if ((rc = series_add(run, &run->truth_s, &d)) != 0)
-			return rc;
-	}
-	return 0;
+	return truth_push(sl, &d);
 }
 
 static int lead_record(void *ctx, const struct frc_record *rec, uint64_t frame_seq)
@@ -418,10 +475,27 @@ static int lead_warm_record(void *ctx, const struct frc_record *rec, uint64_t fr
 	return lead_step(ctx, rec, frame_seq, true);
 }
 
+/* The display truth's frame times past the last record (none in a well-formed capture). */
+static int lead_end(void *ctx, const struct replay_info *info, const struct pipeline_stats *ps)
+{
+	struct score_lanes *sl = ctx;
+
+	(void)info, (void)ps;
+	return sl->dl ? display_feed(sl, UINT64_MAX) : 0;
+}
+
 struct replay_sink score_lanes_lead(struct score_lanes *sl)
 {
-	return (struct replay_sink){
-	    .ctx = sl, .begin = lead_begin, .record = lead_record, .warm_record = lead_warm_record};
+	return (struct replay_sink){.ctx = sl,
+				    .begin = lead_begin,
+				    .record = lead_record,
+				    .end = lead_end,
+				    .warm_record = lead_warm_record};
+}
+
+void score_lanes_set_display(struct score_lanes *sl, const struct display *d)
+{
+	sl->dl = display_content(d);
 }
 
 void score_lanes_free(struct score_lanes *sl)
@@ -529,37 +603,152 @@ int score_capture(const struct replay_source *src, const struct replay_options *
 	return score_capture_meters(src, opt, names, NULL, n, cap, results, err, errlen);
 }
 
+/*
+ * The scan sink of the first plan: a capture with present records stops after the scan
+ * pass (SCORE_PRESENTS), before any pipeline ran; its truth may be the display's, which
+ * is known only after a replay (score_capture_meters).
+ */
+#define SCORE_PRESENTS (-ECANCELED)
+
+static int presents_end(void *ctx, const struct replay_info *info, const struct pipeline_stats *ps)
+{
+	(void)ctx, (void)ps;
+	return info->stats.by_type[FRC_PRESENT] ? SCORE_PRESENTS : 0;
+}
+
+static const char *presents_error(void *ctx)
+{
+	(void)ctx;
+	return "the capture has presents";
+}
+
+/* What a plan of score_plan holds: beside the lanes, what it learns or scores against. */
+struct plan_extra {
+	bool probe;		     /* stop after the scan when there are presents */
+	struct display *disp;	     /* a lead sink too, learning what was presented */
+	const struct display *shown; /* its content layer is the truth */
+};
+
+/* One replay of src for the n lanes into results: the truth counted into truth (fresh). */
+static int score_plan(const struct replay_source *src, const struct replay_options *opt,
+		      const char *const *names, const char *const *meters, size_t n,
+		      struct score_result *results, struct submissions *truth,
+		      const struct plan_extra *x, char *err, size_t errlen)
+{
+	struct score_lanes *sl = NULL;
+	struct replay_sink scan[2] = {subm_count_sink(truth),
+				      {.end = presents_end, .error = presents_error}};
+	struct replay_sink lead[2];
+	struct replay_plan plan = {
+	    .scan = scan, .n_scan = 1 + x->probe, .n_lanes = n, .lead = lead};
+	int rc;
+
+	if (score_lanes_new_meters(&sl, truth, names, meters, n, results)) {
+		snprintf(err, errlen, "%s: out of memory", src->path);
+		score_lanes_free(sl);
+		return -ENOMEM;
+	}
+	if (x->shown)
+		score_lanes_set_display(sl, x->shown);
+	lead[0] = score_lanes_lead(sl);
+	if (x->disp)
+		lead[1] = display_sink(x->disp);
+	plan.lanes = score_lanes(sl);
+	plan.n_lead = x->disp ? 2 : 1;
+	rc = replay_run_plan(src, opt, &plan, err, errlen);
+	if (!rc)
+		score_lanes_finish(sl);
+	score_lanes_free(sl);
+	return rc;
+}
+
+/* The content layer the truth came from (score_capture's cap). */
+static void capture_display(struct score_capture *cap, const struct display *d)
+{
+	const struct display_layer *l = display_content(d);
+
+	cap->display_truth = true;
+	cap->content_id = l->id;
+	cap->content_presents = l->presents;
+	snprintf(cap->content_layer, sizeof(cap->content_layer), "%s", l->name);
+}
+
+/*
+ * A capture with presents: one lane (the first variant) learns what was presented and the
+ * submissions' window FPS, then every lane is scored against the display's content layer
+ * (none: the submissions). Two replays, as the content layer is known only at the end of
+ * the first, and a row is recorded at its poll, after the present it reports: the second
+ * gives the runs each display frame time at its present (display_feed).
+ */
+static int score_presented(const struct replay_source *src, const struct replay_options *opt,
+			   const char *const *names, const char *const *meters, size_t n,
+			   struct score_capture *cap, struct score_result *results,
+			   struct submissions **truth, char *err, size_t errlen)
+{
+	struct submissions *seen = NULL;
+	struct display *disp = NULL;
+	struct score_result first;
+	struct plan_extra learn = {.disp = NULL}, score = {.shown = NULL};
+	int rc = -ENOMEM;
+
+	if (subm_new(&seen) || display_new(&disp, seen) || subm_new(truth)) {
+		snprintf(err, errlen, "%s: out of memory", src->path);
+		goto cleanup;
+	}
+	learn.disp = disp;
+	rc = score_plan(src, opt, names, NULL, 1, &first, seen, &learn, err, errlen);
+	if (rc)
+		goto cleanup;
+	score.shown = display_content(disp) ? disp : NULL;
+	rc = score_plan(src, opt, names, meters, n, results, *truth, &score, err, errlen);
+	if (rc)
+		goto cleanup;
+	cap->has_presents = disp->has;
+	cap->subm_frames = first.truth_frames;
+	cap->subm_windows = first.windows;
+	if (score.shown)
+		capture_display(cap, disp);
+cleanup:
+	display_free(disp);
+	subm_free(seen);
+	return rc;
+}
+
+/*
+ * Without presents, the first plan's score is the score (as before the display truth: one
+ * replay, the same bytes); with them, score_presented.
+ */
 int score_capture_meters(const struct replay_source *src, const struct replay_options *opt,
 			 const char *const *names, const char *const *meters, size_t n,
 			 struct score_capture *cap, struct score_result *results, char *err,
 			 size_t errlen)
 {
 	struct submissions *truth = NULL;
-	struct score_lanes *sl = NULL;
-	struct replay_sink count, lead;
-	struct replay_plan plan = {.scan = &count, .n_scan = 1, .n_lanes = n, .lead = &lead};
+	struct plan_extra probe = {.probe = n > 0};
 	int rc = -ENOMEM;
 
 	memset(cap, 0, sizeof(*cap));
 	cap->path = src->path;
-	if (subm_new(&truth) || score_lanes_new_meters(&sl, truth, names, meters, n, results)) {
+	if (subm_new(&truth)) {
 		snprintf(err, errlen, "%s: out of memory", src->path);
 		goto cleanup;
 	}
-	count = subm_count_sink(truth);
-	lead = score_lanes_lead(sl);
-	plan.lanes = score_lanes(sl);
-	plan.n_lead = 1;
-	rc = replay_run_plan(src, opt, &plan, err, errlen);
+	rc = score_plan(src, opt, names, meters, n, results, truth, &probe, err, errlen);
+	if (rc == SCORE_PRESENTS) {
+		subm_free(truth);
+		truth = NULL;
+		rc = score_presented(src, opt, names, meters, n, cap, results, &truth, err, errlen);
+	} else if (!rc && n) {
+		cap->subm_frames = results[0].truth_frames;
+		cap->subm_windows = results[0].windows;
+	}
 	if (rc)
 		goto cleanup;
-	score_lanes_finish(sl);
 	capture_fill(cap, truth);
 	cap->truncated = n > 0 && results[0].truncated;
 	for (size_t i = 0; i < n; i++)
 		results[i].worst_path = src->path;
 cleanup:
-	score_lanes_free(sl);
 	subm_free(truth);
 	return rc;
 }

@@ -1,12 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * score.h - `frameanalyze score`: each tracker variant against the capture's submissions.
+ * score.h - `frameanalyze score`: each tracker variant against the capture's truth.
  *
- * The truth is the main surface of the capture's main PID (submissions.h). Each variant
+ * The truth is the display's when the capture has presents linked to the main surface
+ * (its content layer's display frame times, display.h), else the main surface of the
+ * capture's main PID (submissions.h). Each variant
  * replays the capture with its tracker (one lane each, all in one replay: replay.h); the
  * score compares, on the main PID only: FPS per
  * 1 s window, frame-time percentiles, PerfDog janks matched in time, and the FPS meter's
- * reading at every tick against the truth's calls in the second before it.
+ * reading at every tick against the truth's frame times ending in the second before it.
  * analyzer/REPORT.md ("Score") defines every number.
  */
 #ifndef FRAMEANALYZE_SCORE_H
@@ -72,6 +74,17 @@ struct score_capture {
 	uint64_t main_surface; /* its main surface */
 	uint64_t main_calls;   /* that surface's calls */
 	uint64_t frames, pids; /* frame records and PIDs in the capture */
+	/*
+	 * The truth scored (REPORT.md "Score"): the display (display_truth: the content layer's
+	 * display frame times, display.h) when the capture has presents linked to the main
+	 * surface, else the submissions. has_presents: present records in the span.
+	 */
+	bool has_presents, display_truth;
+	uint32_t content_id;
+	uint64_t content_presents;
+	char content_layer[256];
+	/* the submissions' window FPS (frame times in full windows / windows; 0: none) */
+	uint64_t subm_frames, subm_windows;
 };
 
 /*
@@ -84,8 +97,10 @@ FRC_MUST_USE int score_capture(const struct replay_source *src, const struct rep
 			       struct score_result *results, char *err, size_t errlen);
 
 /*
- * score_capture with a meter per lane too: lane i replays trackers[i] feeding meters[i]
- * (meter_kind.h names; meters NULL or meters[i] NULL: the replay's own meter, opt's
+ * The truth is the display's when the capture has presents (score_capture.display_truth):
+ * such a capture is replayed three times, once for one lane only (score.c). score_capture with a
+ * meter per lane too: lane i replays trackers[i] feeding meters[i] (meter_kind.h names; meters NULL
+ * or meters[i] NULL: the replay's own meter, opt's
  * --meter, recorded, else the default). results[i].meter names it.
  */
 FRC_MUST_USE int score_capture_meters(const struct replay_source *src,
@@ -95,6 +110,7 @@ FRC_MUST_USE int score_capture_meters(const struct replay_source *src,
 				      char *err, size_t errlen);
 
 struct submissions; /* submissions.h */
+struct display;	    /* display.h */
 
 /*
  * The score as lanes of a replay plan that the caller runs with lanes of its own (the
@@ -111,6 +127,12 @@ FRC_MUST_USE int score_lanes_new(struct score_lanes **out, struct submissions *t
 FRC_MUST_USE int score_lanes_new_meters(struct score_lanes **out, struct submissions *truth,
 					const char *const *trackers, const char *const *meters,
 					size_t n, struct score_result *results);
+/*
+ * The truth of every lane is d's content layer (display.h, after a replay of the same
+ * capture and options): its display frame times replace the submissions' (no content
+ * layer: the submissions stay). d must outlive the replay.
+ */
+void score_lanes_set_display(struct score_lanes *sl, const struct display *d);
 const struct replay_lane *score_lanes(const struct score_lanes *sl);
 struct replay_sink score_lanes_lead(struct score_lanes *sl);
 void score_lanes_finish(struct score_lanes *sl);

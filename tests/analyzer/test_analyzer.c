@@ -2508,7 +2508,7 @@ START_TEST(score_usage)
 	ck_err_has("frameanalyze score: --meter: unknown meter 'nope' (known: all, auriya-10fe7c6, "
 		   "auriya-ccafd78, frc-window)");
 	ck_assert_int_eq(fa("--help", NULL), 0);
-	ck_out_has("  score    trackers vs submissions");
+	ck_out_has("  score    trackers vs the truth");
 	/* not a capture: exit 1, one line naming the file, nothing on stdout */
 	spit(bad, "not a capture\n");
 	ck_assert_int_eq(fa("score", frc, bad, NULL), 1);

@@ -8,6 +8,7 @@
  * One executable, each case its own CTest test (analyzer.display_<case>).
  */
 #include <check.h>
+#include <math.h>
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -379,6 +380,225 @@ START_TEST(db_no_presents)
 }
 END_TEST
 
+/* ------------------------------------------------------------ score (display truth) */
+
+/* The number after "KEY": on the first line of stdout holding pat; NAN for null. */
+static double jnum(const char *pat, const char *key)
+{
+	char k[96];
+	const char *line = strstr(out_text, pat), *eol, *v;
+
+	ck_assert_msg(line != NULL, "no [%s] in:\n%s", pat, out_text);
+	eol = strchr(line, '\n');
+	snprintf(k, sizeof(k), "\"%s\": ", key);
+	v = strstr(line, k);
+	ck_assert_msg(v != NULL && (!eol || v < eol), "no %s on the line of [%s]", key, pat);
+	v += strlen(k);
+	return strncmp(v, "null", 4) ? strtod(v, NULL) : NAN;
+}
+
+#define ck_near(got, want, tol)                                                                    \
+	do {                                                                                       \
+		double g_ = (got), w_ = (want);                                                    \
+		ck_assert_msg(fabs(g_ - w_) <= (tol), "%s = %.6f, want %.6f", #got, g_, w_);       \
+	} while (0)
+
+#define KALA "{\"name\": \"kala\","
+#define MAIN "{\"name\": \"main-surface\","
+#define FRCW_MAIN "{\"meter\": \"frc-window\", \"tracker\": \"main-surface\","
+
+/* present_mailbox without its present rows (layers and vsync kept: the same span, 1 s..). */
+static const char *mailbox_no_presents(void)
+{
+	const char *txt = path("nop.txt"), *frc = path("nop.frc");
+	char cmd[1800];
+
+	snprintf(cmd, sizeof(cmd),
+		 "'%s' export '" MAILBOX "' | grep -v -E '^present(_gap)? ' >'%s'",
+		 FRAMEANALYZE_BIN, txt);
+	ck_assert_int_eq(system(cmd), 0);
+	snprintf(cmd, sizeof(cmd), "import '%s' -o '%s'", txt, frc);
+	ck_assert_int_eq(fa(cmd), 0);
+	return frc;
+}
+
+/*
+ * score on present_mailbox (the numbers of mailbox_json and mailbox_text above): the truth
+ * is the display's. Truth frame times: 238 (120 x P + 118 x 2P), their sum = (L(240) -
+ * L(1)) + (L(379) - L(261)) = 1983333254 + 983333294 = 2966666548 ns: mean FPS 238e9 / that
+ * = 80.225; per window 118, 61, 49: window FPS 76.000; p50 P = 8.333, p95 = p99 = 2P =
+ * 16.666 ms; no frame time > 84 ms: no janks.
+ * main-surface follows every call: its estimate is the submissions, 230, 60, 60 per
+ * window (mailbox_text): window FPS 116.667, (350 - 228) / 228 = +53.509 %; MAE
+ * (|230 - 118| + |60 - 61| + |60 - 49|) / 3 = 124 / 3 = 41.333, the worst +112 in window 0;
+ * mean FPS 360 intervals / (4154999874 - 1002000000) ns = 114.177, +42.321 % against
+ * 80.225; p50 error 5.500 (the submissions' p50: the report) - 8.333 = -2.833 ms.
+ * Meters, at the synthesized ticks 2, 3 and 4 s: the display truth FPS at each = frame
+ * times ending in the second before = 118, 61, 49 (sum 228), the submissions' 230, 60, 60
+ * (350); MAE% = MAE x 3 / sum x 100, so MAE x 300 / MAE% gives back each truth's sum.
+ */
+START_TEST(score_mailbox_display)
+{
+	ck_assert_int_eq(
+	    fa("score --json --tracker kala,main-surface --meter frc-window '" MAILBOX "'"), 0);
+	ck_out_has("\"truth\": \"display\", \"content_layer\": {\"id\": 1, \"name\": "
+		   "\"SurfaceView[com.example.game/com.example.game.MainActivity](BLAST)#42\", "
+		   "\"presents\": 240}, \"submitted_window_fps\": 116.667, ");
+	ck_out_has("\"full_windows\": 3, \"truth_mean_fps\": 80.225, \"truth_window_fps\": 76.000, "
+		   "\"truth_p50_ms\": 8.333, \"truth_p95_ms\": 16.666, \"truth_p99_ms\": 16.666, "
+		   "\"truth_janks\": 0,");
+	ck_out_has("\"aggregate\": {\"captures\": 1, \"truth_display\": 1, "
+		   "\"truth_submissions\": 0,");
+	ck_near(jnum(MAIN, "window_fps"), 116.667, 0.0005);
+	ck_near(jnum(MAIN, "window_fps_error_percent"), 53.509, 0.0005);
+	ck_near(jnum(MAIN, "window_fps_mae"), 41.333, 0.0005);
+	ck_out_has(MAIN " \"full_windows\": 3, \"mean_fps\": 114.177, "
+			"\"mean_fps_error_percent\": 42.321, ");
+	ck_out_has("\"worst_window\": {\"start_s\": 0, \"error_fps\": 112}, "
+		   "\"p50_error_ms\": -2.833, ");
+	ck_near(jnum(FRCW_MAIN, "meter_ticks"), 3, 0);
+	ck_near(jnum(FRCW_MAIN, "meter_mae") * 300 / jnum(FRCW_MAIN, "meter_mae_percent"), 228,
+		0.5);
+}
+END_TEST
+
+/*
+ * The same calls without the present rows: the truth is the submissions (230, 60, 60),
+ * and every estimate is the same as against the display: only the errors move. kala's
+ * window FPS w (3w frame times) is -67.714 % against 350 here and (3w - 228) / 228 against
+ * the display; its p50 error moves by the truths' p50s, 8.333 - 5.500 = 2.833 ms.
+ * frc-window fed by main-surface reads the submissions to within e (its MAE here); against
+ * the display its error sum is then within 3e of 124 (the triangle inequality).
+ */
+START_TEST(score_mailbox_submissions)
+{
+	const char *nop = mailbox_no_presents();
+	char args[1200];
+	double w, p50, e;
+
+	ck_assert_int_eq(
+	    fa("score --json --tracker kala,main-surface --meter frc-window '" MAILBOX "'"), 0);
+	w = jnum(KALA, "window_fps");
+	p50 = jnum(KALA, "p50_error_ms");
+	ck_near(jnum(KALA, "window_fps_error_percent"), (3 * w - 228) / 228 * 100, 0.02);
+	snprintf(args, sizeof(args),
+		 "score --json --tracker kala,main-surface --meter frc-window '%s'", nop);
+	ck_assert_int_eq(fa(args), 0);
+	ck_out_has("\"truth\": \"submissions\", \"content_layer\": null, "
+		   "\"submitted_window_fps\": 116.667, ");
+	ck_out_has("\"truth_window_fps\": 116.667, \"truth_p50_ms\": 5.500, ");
+	ck_out_has("\"truth_display\": 0, \"truth_submissions\": 1,");
+	ck_near(jnum(KALA, "window_fps"), w, 0);
+	ck_near(jnum(KALA, "window_fps_error_percent"), (3 * w - 350) / 350 * 100, 0.02);
+	ck_near(jnum(KALA, "p50_error_ms") - p50, 2.833, 0.0015);
+	ck_near(jnum(MAIN, "window_fps_error_percent"), 0, 0);
+	ck_near(jnum(MAIN, "window_fps_mae"), 0, 0);
+	ck_near(jnum(FRCW_MAIN, "meter_mae") * 300 / jnum(FRCW_MAIN, "meter_mae_percent"), 350,
+		0.5);
+	e = jnum(FRCW_MAIN, "meter_mae");
+	ck_assert_int_eq(
+	    fa("score --json --tracker kala,main-surface --meter frc-window '" MAILBOX "'"), 0);
+	ck_assert_msg(fabs(jnum(FRCW_MAIN, "meter_mae") * 3 - 124) <= 3 * e + 0.003,
+		      "frc-window MAE %.3f vs display, %.3f vs submissions",
+		      jnum(FRCW_MAIN, "meter_mae"), e);
+}
+END_TEST
+
+/*
+ * The text says which truth per capture, and the pooled line how many of each; the first
+ * line states both rules.
+ */
+START_TEST(score_text_says_truth)
+{
+	char args[1200];
+
+	snprintf(args, sizeof(args), "score --tracker kala --meter frc-window '" MAILBOX "' '%s'",
+		 mailbox_no_presents());
+	ck_assert_int_eq(fa(args), 0);
+	ck_assert_msg(
+	    !strncmp(out_text,
+		     "score: 2 captures; truth: what was displayed (the content layer) "
+		     "where a capture has presents, else\n  the main surface of the "
+		     "capture's main PID (REPORT.md \"Score\")\n\n",
+		     strlen("score: 2 captures; truth: what was displayed (the content "
+			    "layer) where a capture has presents, else\n  the main "
+			    "surface of the capture's main PID (REPORT.md \"Score\")\n\n")),
+	    "%s", out_text);
+	ck_out_has(
+	    "  truth: display, content layer 1 (240 presents; REPORT.md \"Score\")\n"
+	    "  layer 1: SurfaceView[com.example.game/com.example.game.MainActivity](BLAST)#42\n"
+	    "  calls: pid 2100 (361 of 361 frames), main surface 0xb4000078e2a45c10 (361 "
+	    "calls, 1 surface)\n"
+	    "  presented: mean 80.225 FPS, window 76.000 FPS (3 full windows)\n"
+	    "  submitted: window 116.667 FPS (not the truth here)\n");
+	ck_out_has("nop.frc\n  truth: pid 2100 (361 of 361 frames), main surface "
+		   "0xb4000078e2a45c10 (361 calls, 1 surface)\n"
+		   "  submitted: mean 114.177 FPS, window 116.667 FPS (3 full windows)\n");
+	ck_out_has("all 2 captures pooled, each against its truth: 1 display, 1 submissions\n");
+	/* a set without presents keeps its first line */
+	snprintf(args, sizeof(args), "score --tracker kala '%s'", path("nop.frc"));
+	ck_assert_int_eq(fa(args), 0);
+	ck_assert_msg(!strncmp(out_text,
+			       "score: 1 capture; truth: the main surface of each capture's main "
+			       "PID (REPORT.md \"Score\")\n\n",
+			       80),
+		      "%s", out_text);
+	ck_out_has("\nall 1 captures pooled (p50/p95/p99: mean absolute error; worst's capture: "
+		   "JSON)\n");
+}
+END_TEST
+
+/*
+ * --from 1 --to 3: the span 2 .. 4 s, 2 full windows. The rows recorded in it (display.c's,
+ * as the report's): A's k = 119 (polled at 2.0081 s), B's 60, C's k = 260 .. 358 (polled
+ * before 4 s): 111 presents. Frame times: k = 119's has no previous row in the window;
+ * window 0 holds B's 60 (k = 120's from 119, then 59 of 2P), window 1 C's 49 (mailbox_json):
+ * (60 + 49) / 2 = 54.500. The submissions, warmed by the calls before 2 s: 60 and 60.
+ */
+START_TEST(score_window_display)
+{
+	ck_assert_int_eq(fa("score --json --tracker main-surface --from 1 --to 3 '" MAILBOX "'"),
+			 0);
+	ck_out_has("\"truth\": \"display\", \"content_layer\": {\"id\": 1, \"name\": \"\", "
+		   "\"presents\": 111}, \"submitted_window_fps\": 60.000, ");
+	ck_out_has("\"full_windows\": 2, \"truth_mean_fps\": ");
+	ck_out_has("\"truth_window_fps\": 54.500, ");
+	ck_near(jnum(MAIN, "window_fps_mae"), (0 + 11) / 2.0, 0.0005);
+}
+END_TEST
+
+/*
+ * Presents that link to no call (every row's desired time, 1.01 and 1.026 s, is before the
+ * first call at 2 s): no content layer, the truth stays the submissions, and the text says
+ * why (the 61 calls of pid 5's one surface, 0x1, every 16.666667 ms from 2 s).
+ */
+START_TEST(score_presents_unlinked)
+{
+	const char *txt = path("u.txt"), *frc = path("u.frc");
+	FILE *f = fopen(txt, "w");
+	char args[1200];
+
+	ck_assert_ptr_nonnull(f);
+	fputs("vsync 1000000000 16666667\nlayer 1000000000 1 new Other#1\n"
+	      "present 1050000000 1 1010000000 1016666667 1010000000\n"
+	      "present 1050000000 1 1026666667 1033333334 1026666667\n",
+	      f);
+	for (int i = 0; i <= 60; i++)
+		fprintf(f, "frame %lld 5 6 0x%x 0x1\n", 2000000000LL + i * 16666667LL,
+			0x10 + 0x10 * (i % 3));
+	ck_assert_int_eq(fclose(f), 0);
+	snprintf(args, sizeof(args), "import '%s' -o '%s'", txt, frc);
+	ck_assert_int_eq(fa(args), 0);
+	snprintf(args, sizeof(args), "score --tracker kala '%s'", frc);
+	ck_assert_int_eq(fa(args), 0);
+	ck_out_has("  truth: pid 5 (61 of 61 frames), main surface 0x1 (61 calls, 1 surface)\n"
+		   "  presents: none linked to the main surface: the truth is the submissions\n");
+	snprintf(args, sizeof(args), "score --json --tracker kala '%s'", frc);
+	ck_assert_int_eq(fa(args), 0);
+	ck_out_has("\"truth\": \"submissions\", \"content_layer\": null, ");
+}
+END_TEST
+
 int main(int argc, char **argv)
 {
 	const struct {
@@ -392,6 +612,11 @@ int main(int argc, char **argv)
 	    FRC_CASE("db_summary", db_summary),
 	    FRC_CASE("db_small", db_small),
 	    FRC_CASE("db_no_presents", db_no_presents),
+	    FRC_CASE("score_mailbox_display", score_mailbox_display),
+	    FRC_CASE("score_mailbox_submissions", score_mailbox_submissions),
+	    FRC_CASE("score_text_says_truth", score_text_says_truth),
+	    FRC_CASE("score_presents_unlinked", score_presents_unlinked),
+	    FRC_CASE("score_window_display", score_window_display),
 	};
 	Suite *s = suite_create("display");
 	SRunner *sr;
