@@ -177,8 +177,9 @@ START_TEST(content_bounded)
 		content_frame(c, k * MS + 1, 0x100000 + k, 1); /* a new surface each time */
 	}
 	ck_assert_uint_eq(content_surface(c, &why), GAME);
-	ck_assert_int_eq(content_new(&c, 0), -EINVAL);
 	content_free(c);
+	ck_assert_int_eq(content_new(&c, 0), -EINVAL);
+	ck_assert_ptr_null(c);
 	ck_assert(content_is_ui_thread("hwuiTask1"));
 	ck_assert(!content_is_ui_thread("RenderThreadX"));
 }
