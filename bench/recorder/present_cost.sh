@@ -5,8 +5,10 @@
 # The stand-in game renders 120 fps into the stand-in SurfaceFlinger at a 120 Hz refresh
 # (--compositor); framerec records it for SECONDS s, alternately with display capture
 # (polling standin-dumpsys, the default 500 ms period) and with --no-present (the
-# baseline), REPS times each. framerec's CPU is user + sys of its own process (wait4's
-# rusage of the framerec child, not the game's), per second recorded. The dumpsys figures
+# baseline), REPS times each. The CPU is /usr/bin/time's user + sys of framerec and of the
+# children it reaped: its dumpsys runs (display capture's cost) and the game (-- COMMAND,
+# with its compositor in both ways alike), so the difference of the two is what display
+# capture costs; it is quoted per second recorded. The dumpsys figures
 # are the summary's (`display:` line: runs, mean and max wall time per run). standin-dumpsys
 # is a small program talking to a socket: a device's dumpsys (binder into SurfaceFlinger,
 # whose main thread formats the table on 15+) costs more per run; the run count and poll
@@ -50,8 +52,8 @@ done
 median() { printf '%s\n' $1 | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 mw=$(median "$with") mo=$(median "$without")
 echo "present_cost: 120 fps on 120 Hz, $secs s per recording, $reps runs each way (medians)"
-echo "  framerec CPU, --no-present (baseline)  $mo s  = $(echo "$mo $secs" | awk '{ printf "%.3f", 100 * $1 / $2 }') % of one core"
-echo "  framerec CPU, display capture           $mw s  = $(echo "$mw $secs" | awk '{ printf "%.3f", 100 * $1 / $2 }') % of one core"
+echo "  framerec CPU (with its reaped children), --no-present (baseline)  $mo s  = $(echo "$mo $secs" | awk '{ printf "%.3f", 100 * $1 / $2 }') % of one core"
+echo "  framerec CPU (with its reaped children), display capture  $mw s  = $(echo "$mw $secs" | awk '{ printf "%.3f", 100 * $1 / $2 }') % of one core"
 echo "  display capture adds                    $(echo "$mw $mo $secs" | awk '{ printf "%.3f", 100 * ($1 - $2) / $3 }') % of one core (goal <= 1)"
 echo "  runs with display capture:$with s; without:$without s"
 echo "  last run's $line"
