@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "display.h"
 #include "report_chart.h"
 #include "report_render.h"
 #include "score.h"
@@ -646,6 +647,7 @@ static const char css[] =
     ".s-raw rect,.s-raw.swatch{fill:#2ca02c;fill-opacity:.5}.s-raw .line{stroke:#2ca02c}\n"
     ".band rect{fill-opacity:.15}\n"
     ".s-after rect,.s-after.swatch{fill:#ff7f0e;fill-opacity:.55}.s-after .line{stroke:#ff7f0e}\n"
+
     ".s-o0 rect,.s-o0.swatch{fill:#17becf;fill-opacity:.55}.s-o0 .line{stroke:#17becf}\n"
     ".s-o1 rect,.s-o1.swatch{fill:#bcbd22;fill-opacity:.55}.s-o1 .line{stroke:#bcbd22}\n"
     ".s-o2 rect,.s-o2.swatch{fill:#e377c2;fill-opacity:.55}.s-o2 .line{stroke:#e377c2}\n"
@@ -657,19 +659,25 @@ static const char css[] =
 
 /* ------------------------------------------------------------ compare's charts */
 
+/* Per-window counts v[0..n) as a polyline over n_max windows. */
+static void counts_line(FILE *out, const uint32_t *v, size_t n, size_t n_max,
+			const struct scale *sc, const char *cls)
+{
+	double w = n_max > 1 ? (double)PLOT_W / (double)(n_max - 1) : 0;
+
+	if (!n)
+		return;
+	fprintf(out, "<g class=\"%s\"><path class=\"line\" d=\"", cls);
+	for (size_t k = 0; k < n; k++)
+		fprintf(out, "%s%.1f %.1f", k ? " L" : "M", PLOT_X + (double)k * w, y_of(sc, v[k]));
+	fputs("\"/></g>\n", out);
+}
+
 /* The submissions' per-second counts of m as a polyline over n_max seconds. */
 static void seconds_line(FILE *out, const struct report_model *m, size_t n_max,
 			 const struct scale *sc, const char *cls)
 {
-	double w = n_max > 1 ? (double)PLOT_W / (double)(n_max - 1) : 0;
-
-	if (!m->secs.n)
-		return;
-	fprintf(out, "<g class=\"%s\"><path class=\"line\" d=\"", cls);
-	for (size_t k = 0; k < m->secs.n; k++)
-		fprintf(out, "%s%.1f %.1f", k ? " L" : "M", PLOT_X + (double)k * w,
-			y_of(sc, m->secs.count[k]));
-	fputs("\"/></g>\n", out);
+	counts_line(out, m->secs.count, m->secs.n, n_max, sc, cls);
 }
 
 /* Seconds 0..n_max-1 under the per-second chart. */
@@ -688,15 +696,21 @@ static void seconds_axis(FILE *out, size_t n_max)
 		PLOT_X + PLOT_W / 2, PLOT_TOP + PLOT_H + 34);
 }
 
+/* A y scale from 0 to a nice value above top (60 without data). */
+static struct scale count_scale(double top)
+{
+	struct scale sc = {0, top > 0 ? top * 1.1 : 60};
+
+	sc.hi = nice_step(sc.hi, 6) * (double)(int)(sc.hi / nice_step(sc.hi, 6) + 0.999);
+	return sc;
+}
+
 static void compare_fps_chart(FILE *out, const struct report_model *b, const struct report_model *a)
 {
 	static const struct legend_item it[2] = {{"s-sub", "before"}, {"s-after", "after"}};
 	size_t n_max = b->secs.n > a->secs.n ? b->secs.n : a->secs.n;
-	struct scale sc = {0, 0};
-	double top = (double)(b->secs.max > a->secs.max ? b->secs.max : a->secs.max);
-
-	sc.hi = top > 0 ? top * 1.1 : 60;
-	sc.hi = nice_step(sc.hi, 6) * (double)(int)(sc.hi / nice_step(sc.hi, 6) + 0.999);
+	struct scale sc =
+	    count_scale((double)(b->secs.max > a->secs.max ? b->secs.max : a->secs.max));
 	fputs("<figure><figcaption>Submitted FPS per second, before and after</figcaption>\n", out);
 	svg_open(out, "chart-compare-fps", "submitted FPS per second before and after", 0);
 	legend(out, it, 2);
@@ -721,6 +735,39 @@ static void compare_cdf_chart(FILE *out, const struct report_model *b, const str
 	cdf_line(out, b->charts->hist_sub, &cdf, "s-sub");
 	cdf_line(out, a->charts->hist_sub, &cdf, "s-after");
 	x_ms_axis(out);
+	fputs(SVG_CLOSE "</figure>\n", out);
+}
+
+/*
+ * What was presented next to what was submitted, per full window (issue 20): the content
+ * layer's display frame times and the main surface's intervals in each; a MAILBOX game
+ * shows the presented line at the panel's rate, the submitted one above it.
+ */
+static void chart_presented(FILE *out, const struct report_model *m)
+{
+	static const struct legend_item it[2] = {{"s-pres", "presented (content layer)"},
+						 {"s-sub", "submitted (main surface)"}};
+	const struct display_layer *l = m->disp ? display_content(m->disp) : NULL;
+	size_t n_pres = l && l->win ? m->disp->n_win : 0;
+	size_t n_max = n_pres > m->secs.n ? n_pres : m->secs.n;
+	double top = (double)(l && l->win_max > m->secs.max ? l->win_max : m->secs.max);
+	struct scale sc = count_scale(top);
+
+	if (!n_pres)
+		return;
+	/* its colour here, not in the page's style: pages without presents stay as they were */
+	fputs("<style>.s-pres rect,.s-pres.swatch{fill:#2ca02c;fill-opacity:.55}"
+	      ".s-pres .line{stroke:#2ca02c}</style>\n",
+	      out);
+	fputs("<figure><figcaption>Presented and submitted FPS per second (frame times in each "
+	      "full 1 s window)</figcaption>\n",
+	      out);
+	svg_open(out, "chart-presented", "presented and submitted FPS per second", 0);
+	legend(out, it, 2);
+	y_axis(out, &sc, "frames per second");
+	counts_line(out, l->win, n_pres, n_max, &sc, "s-pres");
+	seconds_line(out, m, n_max, &sc, "s-sub");
+	seconds_axis(out, n_max);
 	fputs(SVG_CLOSE "</figure>\n", out);
 }
 
@@ -755,6 +802,7 @@ void report_render_html(const struct report_model *m, FILE *out)
 	report_put_html(out, verdict);
 	fputs(".</p>\n", out);
 	cards(out, m);
+	chart_presented(out, m);
 	chart_frame_times(out, m);
 	chart_fps(out, m);
 	chart_distribution(out, m);

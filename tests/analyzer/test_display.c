@@ -599,6 +599,46 @@ START_TEST(score_presents_unlinked)
 }
 END_TEST
 
+/* The points of the first "<g class=CLS><path class=line d=..." in text: its M/L count. */
+static int line_points(const char *text, const char *cls)
+{
+	char want[64];
+	const char *p;
+	int n = 0;
+
+	snprintf(want, sizeof(want), "<g class=\"%s\"><path class=\"line\" d=\"", cls);
+	p = strstr(text, want);
+	if (!p)
+		return -1;
+	for (p += strlen(want); *p && *p != '"'; p++)
+		n += *p == 'M' || *p == 'L';
+	return n;
+}
+
+/*
+ * The HTML page of a capture with presents draws presented next to submitted per full
+ * window (issue 20 item 4): the content layer's 118/61/49 frame times and the main
+ * surface's 230/60/60 intervals (mailbox_text's windows), one point per window, on a scale
+ * above the larger (230). A page without presents has no such chart.
+ */
+START_TEST(html_presented_chart)
+{
+	char args[1024];
+	const char *chart;
+
+	snprintf(args, sizeof(args), "report --html '%s'", MAILBOX);
+	ck_assert_int_eq(fa(args), 0);
+	chart = strstr(out_text, "id=\"chart-presented\"");
+	ck_assert_msg(chart, "no presented chart");
+	ck_assert_int_eq(line_points(chart, "s-pres"), 3);
+	ck_assert_int_eq(line_points(chart, "s-sub"), 3);
+	ck_assert(strstr(chart, "presented (content layer)"));
+	snprintf(args, sizeof(args), "report --html '%s/steady_60hz_triple.frc'", FIXTURES_BIN_DIR);
+	ck_assert_int_eq(fa(args), 0);
+	ck_assert(!strstr(out_text, "chart-presented"));
+}
+END_TEST
+
 int main(int argc, char **argv)
 {
 	const struct {
@@ -617,6 +657,7 @@ int main(int argc, char **argv)
 	    FRC_CASE("score_text_says_truth", score_text_says_truth),
 	    FRC_CASE("score_presents_unlinked", score_presents_unlinked),
 	    FRC_CASE("score_window_display", score_window_display),
+	    FRC_CASE("html_presented_chart", html_presented_chart),
 	};
 	Suite *s = suite_create("display");
 	SRunner *sr;
