@@ -16,8 +16,12 @@
  *
  * Beyond one steady surface it behaves like real apps do: a second surface queued by
  * another thread (--surfaces), the batch path (--batch), buffer reallocation
- * (--realloc-every), frame pacing stutter (--pattern) and thermal throttling
- * (--rate-steps). Without those options it makes exactly the calls it always made.
+ * (--realloc-every), frame pacing stutter (--pattern), bursts (--bursts) and thermal
+ * throttling (--rate-steps). With --compositor its buffers reach the stand-in SurfaceFlinger,
+ * and the display events a real game meets can be scheduled: explicit timestamps
+ * (--present-ahead), a refresh-rate switch (--refresh-switch), a resize (--resize-at) and
+ * the surface hidden for a while (--invisible). Without those options it makes exactly
+ * the calls it always made.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -82,6 +86,7 @@ struct rate_step {
 /* How one surface's calls are spaced: a steady rate, a cycled pattern, or rate steps. */
 struct pacing {
 	unsigned long long fps;
+	unsigned long long bursts; /* --bursts K: K calls back to back, then K periods */
 	unsigned long long pattern_ms[MAX_STEPS];
 	size_t n_pattern;
 	struct rate_step steps[MAX_STEPS];
@@ -118,6 +123,11 @@ struct options {
 	unsigned long long sf_android;
 	bool mailbox;
 	bool refresh_given; /* any of the compositor's options */
+	/* The display events (need --compositor), times in seconds since the first call. */
+	unsigned long long present_ahead_ms;	/* --present-ahead: explicit timestamps */
+	unsigned long long switch_hz, switch_s; /* --refresh-switch HZ@S */
+	unsigned long long resize_s;		/* --resize-at: 0 = not given */
+	unsigned long long hide_s, show_s;	/* --invisible A:B: 0 = not given */
 };
 
 static volatile sig_atomic_t stop_signal;
@@ -192,6 +202,17 @@ static void usage_options(FILE *f)
 	    "                       13)\n"
 	    "  --package NAME       the app's package in its layer names (standin-game)\n"
 	    "  --present-truth F    its truth: every buffer latched, presented and dropped\n"
+	    "  --present-ahead MS   explicit timestamps: each buffer's desired present time is\n"
+	    "                       its queue time + MS (1..1000; SF holds it until due and of\n"
+	    "                       two overdue in one vsync drops the earlier)\n"
+	    "  --refresh-switch HZ@S  the display switches to HZ (1..500) S seconds (1..3600)\n"
+	    "                       after the first call\n"
+	    "  --resize-at S        the surface is resized S seconds (1..3600) after the first\n"
+	    "                       call: its waiting buffers are flushed unpresented\n"
+	    "  --invisible A:B      the surface is not visible from A to B seconds after the\n"
+	    "                       first call (1 <= A < B <= 3600): SF presents none of it\n"
+	    "  --bursts K           pacing: K calls back to back (2..64), then a pause of K\n"
+	    "                       periods of --fps (the same calls per second, in bursts)\n"
 	    "  -h, --help           this text\n");
 }
 
@@ -225,6 +246,8 @@ static void usage(FILE *f)
 		"  standin-game --realloc-every 300 --buffers 3     # new buffers every 5 s\n"
 		"  standin-game --pattern 16,33 --frames 120        # 16/33/16/33 ms stutter\n"
 		"  standin-game --rate-steps 60:3,40:3              # 60 fps for 3 s, then 40\n"
+		"  standin-game --compositor /tmp/sf.sock --refresh 120 --fps 120 \\\n"
+		"      --refresh-switch 60@2 --present-truth p.txt  # 120 -> 60 Hz at 2 s\n"
 		"  framerec --lib build/standin/libgui.so -o game.frc -- \\\n"
 		"      build/bin/standin-game --fps 90 --frames 900\n");
 }
@@ -364,6 +387,38 @@ static bool parse_paths(const char *arg, struct options *o)
 	return false;
 }
 
+/* --refresh-switch HZ@S (sep '@') or --invisible A:B (sep ':'). */
+static bool parse_pair(const char *arg, char sep, struct options *o)
+{
+	const char stop[2] = {sep, 0};
+	const char *s = arg;
+	unsigned long long a, b;
+	bool is_switch = sep == '@';
+
+	if (take_num(&s, stop, 1, is_switch ? 500 : 3600, &a) && *s++ == sep &&
+	    take_num(&s, "", 1, 3600, &b) && !*s && (is_switch || a < b)) {
+		if (is_switch) {
+			o->switch_hz = a;
+			o->switch_s = b;
+		} else {
+			o->hide_s = a;
+			o->show_s = b;
+		}
+		return true;
+	}
+	if (is_switch)
+		fprintf(stderr,
+			"standin-game: --refresh-switch: '%s' is not HZ@SECONDS, HZ in [1, 500], "
+			"SECONDS in [1, 3600] (e.g. 60@2)\n",
+			arg);
+	else
+		fprintf(stderr,
+			"standin-game: --invisible: '%s' is not A:B seconds, 1 <= A < B <= 3600 "
+			"(e.g. 2:3)\n",
+			arg);
+	return false;
+}
+
 enum {
 	O_FPS = 256,
 	O_BUFFERS,
@@ -390,6 +445,11 @@ enum {
 	O_REFRESH,
 	O_SF_ANDROID,
 	O_PRESENT_MODE,
+	O_AHEAD,
+	O_SWITCH,
+	O_RESIZE,
+	O_INVISIBLE,
+	O_BURSTS,
 };
 
 /* The options that take one number: name, range and where it goes. */
@@ -412,6 +472,9 @@ static const struct num_opt {
     {O_REALLOC, "--realloc-every", 1, ULLONG_MAX, offsetof(struct options, realloc_every)},
     {O_REFRESH, "--refresh", 1, 500, offsetof(struct options, refresh_hz)},
     {O_SF_ANDROID, "--sf-android", 11, 16, offsetof(struct options, sf_android)},
+    {O_AHEAD, "--present-ahead", 1, 1000, offsetof(struct options, present_ahead_ms)},
+    {O_RESIZE, "--resize-at", 1, 3600, offsetof(struct options, resize_s)},
+    {O_BURSTS, "--bursts", 2, 64, offsetof(struct options, pace.bursts)},
 };
 
 /* Option c with argument arg; false (after a one-line message) when it is bad. */
@@ -460,6 +523,10 @@ static bool parse_one(int c, const char *arg, struct options *o)
 		}
 		o->mailbox = !strcmp(arg, "mailbox");
 		return true;
+	case O_SWITCH:
+		return parse_pair(arg, '@', o);
+	case O_INVISIBLE:
+		return parse_pair(arg, ':', o);
 	}
 	return false;
 }
@@ -476,8 +543,15 @@ static bool check_combination(const struct options *o)
 	else if (o->overlay_given && !o->surfaces)
 		why = "--overlay-fps and --overlay-buffers need --surfaces";
 	else if (!o->compositor && (o->present_truth || o->package || o->refresh_given))
-		why = "--present-truth, --package, --refresh, --sf-android and --present-mode need "
+		why = "--present-truth, --package, --refresh, --sf-android, --present-mode, "
+		      "--present-ahead, --refresh-switch, --resize-at and --invisible need "
 		      "--compositor";
+	else if (o->pace.bursts && (o->pace.n_pattern || o->pace.n_steps))
+		why =
+		    "--bursts and --pattern/--rate-steps exclude each other (they set the pacing)";
+	else if (o->present_ahead_ms && o->batch_ts_ns)
+		why = "--present-ahead and --batch-timestamps exclude each other (both set the "
+		      "timestamps)";
 	if (why)
 		fprintf(stderr, "standin-game: %s\n", why);
 	return !why;
@@ -532,6 +606,11 @@ static const struct option longopts[] = {
     {"refresh", required_argument, nullptr, O_REFRESH},
     {"sf-android", required_argument, nullptr, O_SF_ANDROID},
     {"present-mode", required_argument, nullptr, O_PRESENT_MODE},
+    {"present-ahead", required_argument, nullptr, O_AHEAD},
+    {"refresh-switch", required_argument, nullptr, O_SWITCH},
+    {"resize-at", required_argument, nullptr, O_RESIZE},
+    {"invisible", required_argument, nullptr, O_INVISIBLE},
+    {"bursts", required_argument, nullptr, O_BURSTS},
     {"help", no_argument, nullptr, 'h'},
     {nullptr, 0, nullptr, 0},
 };
@@ -561,7 +640,9 @@ static int parse_args(int argc, char **argv, struct options *o)
 		}
 		o->fps_given |= c == O_FPS;
 		o->overlay_given |= c == O_OVL_FPS || c == O_OVL_BUFFERS;
-		o->refresh_given |= c == O_REFRESH || c == O_SF_ANDROID || c == O_PRESENT_MODE;
+		o->refresh_given |= c == O_REFRESH || c == O_SF_ANDROID || c == O_PRESENT_MODE ||
+				    c == O_AHEAD || c == O_SWITCH || c == O_RESIZE ||
+				    c == O_INVISIBLE;
 		if (!parse_one(c, optarg, o))
 			return 2;
 	}
@@ -839,7 +920,36 @@ struct lane {
 	bool out_of_memory;
 	struct sf_server *sf; /* --compositor: where its buffers go after the call */
 	int layer;
+	unsigned events; /* the display events done (a bit per enum display_event) */
 };
+
+/* --refresh-switch, --resize-at, --invisible: each happens once, on the main lane. */
+enum display_event { E_SWITCH, E_RESIZE, E_HIDE, E_SHOW, N_EVENTS };
+
+/*
+ * The display events due by `due` (ns since the first call), before the call due then:
+ * the app (or the system) changes the display or the surface between two frames, on
+ * the schedule, so a run with the same options has them at the same frame.
+ */
+static void display_events(struct lane *l, uint64_t due)
+{
+	const struct options *o = l->o;
+	const unsigned long long at[N_EVENTS] = {o->switch_s, o->resize_s, o->hide_s, o->show_s};
+
+	if (!l->sf || !l->is_main)
+		return;
+	for (unsigned e = 0; e < N_EVENTS; e++) {
+		if (!at[e] || (l->events & (1u << e)) || due < at[e] * 1000000000ull)
+			continue;
+		l->events |= 1u << e;
+		if (e == E_SWITCH)
+			sf_server_set_period(l->sf, (int64_t)(1000000000ull / o->switch_hz));
+		else if (e == E_RESIZE)
+			sf_server_flush(l->sf, l->layer);
+		else
+			sf_server_set_visible(l->sf, l->layer, e == E_SHOW);
+	}
+}
 
 /* The gap after call n (0-based) that was due `due` ns after the start. */
 static uint64_t period_after(const struct pacing *p, unsigned long long n, uint64_t due)
@@ -857,6 +967,8 @@ static uint64_t period_after(const struct pacing *p, unsigned long long n, uint6
 		}
 		return 1000000000ull / p->steps[i].fps;
 	}
+	if (p->bursts) /* the last call of a burst waits for the whole burst's periods */
+		return (n + 1) % p->bursts ? 0 : p->bursts * (1000000000ull / p->fps);
 	return 1000000000ull / p->fps;
 }
 
@@ -899,6 +1011,8 @@ static void to_compositor(struct lane *l, unsigned long first, unsigned long lon
 	for (unsigned long long j = 0; j < k; j++) {
 		int64_t ts = batch && l->o->batch_ts_ns ? (int64_t)(t + j * l->o->batch_ts_ns)
 							: COMP_TS_AUTO;
+		if (l->o->present_ahead_ms)
+			ts = (int64_t)(t + l->o->present_ahead_ms * 1000000ull);
 		sf_server_queue(l->sf, l->layer, buffer_of(s, (first + j) % s->set.n), (int64_t)t,
 				ts);
 	}
@@ -960,6 +1074,7 @@ static void lane_run(struct lane *l)
 			l->out_of_memory = true;
 			break;
 		}
+		display_events(l, deadline - l->start);
 		lane_call(l);
 		/* Call n+2 (1-based) is due one period later, plus the jank if it is late. */
 		deadline += period_after(l->pace, n, deadline - l->start);

@@ -208,6 +208,22 @@ void sf_server_set_period(struct sf_server *s, int64_t period_ns)
 	pthread_mutex_unlock(&s->lock);
 }
 
+void sf_server_set_visible(struct sf_server *s, int layer, bool visible)
+{
+	pthread_mutex_lock(&s->lock);
+	comp_set_visible(&s->comp, layer, visible, now_ns());
+	pthread_mutex_unlock(&s->lock);
+}
+
+void sf_server_flush(struct sf_server *s, int layer)
+{
+	pthread_mutex_lock(&s->lock);
+	comp_flush(&s->comp, layer, now_ns());
+	/* the flush freed the queue: a producer blocked on it may go on */
+	pthread_cond_broadcast(&s->taken);
+	pthread_mutex_unlock(&s->lock);
+}
+
 void sf_server_stop(struct sf_server *s)
 {
 	pthread_mutex_lock(&s->lock);

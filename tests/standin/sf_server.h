@@ -42,6 +42,12 @@ void sf_server_queue(struct sf_server *s, int layer, uint64_t buffer, int64_t qu
 
 void sf_server_set_period(struct sf_server *s, int64_t period_ns);
 
+/* The layer's visibility (compositor.h comp_set_visible), now. */
+void sf_server_set_visible(struct sf_server *s, int layer, bool visible);
+
+/* A resize: the layer's waiting buffers are flushed (compositor.h comp_flush), now. */
+void sf_server_flush(struct sf_server *s, int layer);
+
 /* Stop the threads, close the socket, flush the truth file. */
 void sf_server_stop(struct sf_server *s);
 

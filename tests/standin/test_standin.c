@@ -738,6 +738,24 @@ START_TEST(bad_values)
 	BAD("--rate-steps", "--pattern", "16", "--rate-steps", "60:1");
 	BAD("--pattern", "--fps", "30", "--pattern", "16");
 	BAD("--fps", "--fps", "0");
+	/* the display events: refused without --compositor, or out of range */
+	BAD("--present-ahead", "--present-ahead", "4");
+	BAD("--invisible", "--invisible", "1:2");
+	BAD("--resize-at", "--resize-at", "1");
+	BAD("--refresh-switch", "--refresh-switch", "60@1");
+	BAD("--present-ahead", "--compositor", "/tmp/x.sock", "--present-ahead", "0");
+	BAD("--present-ahead", "--compositor", "/tmp/x.sock", "--present-ahead", "4",
+	    "--batch-timestamps", "1000");
+	BAD("--invisible", "--compositor", "/tmp/x.sock", "--invisible", "2:2");
+	BAD("--invisible", "--compositor", "/tmp/x.sock", "--invisible", "0:2");
+	BAD("--invisible", "--compositor", "/tmp/x.sock", "--invisible", "1:");
+	BAD("--refresh-switch", "--compositor", "/tmp/x.sock", "--refresh-switch", "501@1");
+	BAD("--refresh-switch", "--compositor", "/tmp/x.sock", "--refresh-switch", "60@0");
+	BAD("--refresh-switch", "--compositor", "/tmp/x.sock", "--refresh-switch", "60:1");
+	BAD("--resize-at", "--compositor", "/tmp/x.sock", "--resize-at", "0");
+	BAD("--bursts", "--bursts", "1");
+	BAD("--bursts", "--bursts", "65");
+	BAD("--bursts", "--bursts", "4", "--pattern", "16");
 #undef BAD
 }
 END_TEST
@@ -762,6 +780,11 @@ START_TEST(help)
 					   "--realloc-every",
 					   "--pattern",
 					   "--rate-steps",
+					   "--present-ahead",
+					   "--refresh-switch",
+					   "--resize-at",
+					   "--invisible",
+					   "--bursts",
 					   "MONOTONIC_NS 0xBUFFER 0xSURFACE TID",
 					   "Examples:"};
 	char cmd[512], text[16384];
@@ -779,6 +802,197 @@ START_TEST(help)
 		ck_assert_msg(strstr(text, opts[i]), "--help does not mention %s", opts[i]);
 	for (size_t i = 0; i < sizeof(examples) / sizeof(examples[0]); i++)
 		ck_assert_msg(strstr(text, examples[i]), "--help has no example '%s'", examples[i]);
+}
+END_TEST
+
+/* ------------------------------------------------------------ display scenarios */
+
+/*
+ * The compositor's truth (--present-truth, compositor.c): "latch 0xBUF QUEUE DESIRED NAME",
+ * "present DESIRED VSYNC NAME", "drop 0xBUF QUEUE WHY NAME"; read strictly.
+ */
+struct ptruth {
+	size_t latched, presents, dropped;
+	size_t why_overdue, why_invisible, why_flushed, why_replaced;
+	int64_t vsync[4096]; /* the presents' vsync times, in order */
+};
+static struct ptruth PT;
+
+static void read_ptruth(const char *path, struct ptruth *pt)
+{
+	char line[512], kind[16], why[32];
+	int64_t a, b;
+	FILE *f = fopen(path, "r");
+	ck_assert_ptr_nonnull(f);
+	*pt = (struct ptruth){0};
+	while (fgets(line, sizeof(line), f)) {
+		ck_assert_int_eq(sscanf(line, "%15s", kind), 1);
+		if (!strcmp(kind, "latch")) {
+			ck_assert_int_eq(sscanf(line, "latch 0x%*x %" SCNd64 " %" SCNd64, &a, &b),
+					 2);
+			pt->latched++;
+		} else if (!strcmp(kind, "present")) {
+			ck_assert_int_eq(sscanf(line, "present %" SCNd64 " %" SCNd64, &a, &b), 2);
+			ck_assert_uint_lt(pt->presents, 4096);
+			pt->vsync[pt->presents++] = b;
+		} else {
+			ck_assert_msg(!strcmp(kind, "drop"), "present truth line: %s", line);
+			ck_assert_int_eq(sscanf(line, "drop 0x%*x %" SCNd64 " %31s", &a, why), 2);
+			pt->dropped++;
+			pt->why_overdue += !strcmp(why, "overdue");
+			pt->why_invisible += !strcmp(why, "invisible");
+			pt->why_flushed += !strcmp(why, "flushed");
+			pt->why_replaced += !strcmp(why, "replaced");
+		}
+	}
+	fclose(f);
+}
+
+/* Run the game with its compositor and args (after --compositor SOCK --present-truth F). */
+static void run_display(struct ptruth *pt, const char *const args[])
+{
+	char sock[64], path[] = "/tmp/standin-present-XXXXXX";
+	const char *argv[24] = {"--compositor", sock, "--present-truth", path};
+	size_t n = 4;
+	struct truth *t = calloc(1, sizeof(*t));
+	ck_assert_ptr_nonnull(t);
+	snprintf(sock, sizeof(sock), "/tmp/standin-sf.%d.sock", (int)getpid());
+	int fd = mkstemp(path);
+	ck_assert_int_ge(fd, 0);
+	close(fd);
+	for (size_t i = 0; args[i]; i++) {
+		ck_assert_uint_lt(n, 23);
+		argv[n++] = args[i];
+	}
+	argv[n] = NULL;
+	run_truth(t, argv);
+	free(t);
+	read_ptruth(path, pt);
+	unlink(path);
+	unlink(sock);
+}
+
+/* Present n's vsync minus present n-1's, for the presents whose vsync is in [from, to) ms. */
+static size_t count_period(const struct ptruth *pt, int64_t period, int64_t from_ms, int64_t to_ms)
+{
+	size_t n = 0;
+	for (size_t k = 1; k < pt->presents; k++) {
+		int64_t at = pt->vsync[k] - pt->vsync[0];
+		if (at >= from_ms * 1000000 && at < to_ms * 1000000)
+			n += pt->vsync[k] - pt->vsync[k - 1] == period;
+	}
+	return n;
+}
+
+/*
+ * --present-ahead: a game at 17/17/30/2 ms gaps on 60 Hz with timestamps 4 ms ahead. The
+ * two buffers after the 30 ms gap are due at one vsync: SF latches the later, drops the
+ * earlier as overdue (about one in 4). The same game with auto timestamps drops nothing
+ * (FIFO: each buffer one vsync). Counts, not timing: no retries.
+ */
+START_TEST(present_ahead)
+{
+	const char *ahead[] = {"--refresh",	  "60", "--pattern", "17,17,30,2", "--frames", "80",
+			       "--present-ahead", "4",	NULL};
+	run_display(&PT, ahead);
+	ck_assert_uint_ge(PT.why_overdue, 10); /* 20 cycles of 4 */
+	ck_assert_uint_eq(PT.dropped, PT.why_overdue);
+	ck_assert_uint_eq(PT.latched + PT.dropped, 80);
+	const char *automatic[] = {"--refresh", "60", "--pattern", "17,17,30,2",
+				   "--frames",	"80", NULL};
+	run_display(&PT, automatic);
+	ck_assert_uint_eq(PT.dropped, 0);
+	ck_assert_uint_eq(PT.latched, 80);
+}
+END_TEST
+
+/*
+ * --invisible 1:2 at 60 fps on 60 Hz: the second second's buffers are dropped as
+ * invisible, and the presents have a gap of about a second (nothing shown then).
+ */
+START_TEST(invisible)
+{
+	const char *args[] = {"--refresh", "60",	  "--fps", "60", "--frames",
+			      "150",	   "--invisible", "1:2",   NULL};
+	run_display(&PT, args);
+	ck_assert_uint_ge(PT.why_invisible, 50);
+	ck_assert_uint_le(PT.why_invisible, 70);
+	ck_assert_uint_eq(PT.dropped, PT.why_invisible);
+	int64_t gap = 0;
+	for (size_t k = 1; k < PT.presents; k++)
+		if (PT.vsync[k] - PT.vsync[k - 1] > gap)
+			gap = PT.vsync[k] - PT.vsync[k - 1];
+	ck_assert_int_ge(gap, 900000000);
+	ck_assert_int_le(gap, 1100000000);
+}
+END_TEST
+
+/*
+ * --refresh-switch 60@1: a 120 fps FIFO game on 120 Hz. The vsyncs (the presents' times,
+ * the compositor's schedule, not a clock read) are P120 apart before the switch (but where a
+ * buffer came late: 2 P120, which is P60) and P60 after it, never P120 again.
+ */
+START_TEST(refresh_switch)
+{
+	const char *args[] = {"--refresh",	  "120",  "--fps", "120", "--frames", "200",
+			      "--refresh-switch", "60@1", NULL};
+	run_display(&PT, args);
+	ck_assert_uint_ge(count_period(&PT, 8333333, 0, 900), 90);
+	ck_assert_uint_ge(count_period(&PT, 16666666, 1100, 100000), 20);
+	ck_assert_uint_eq(count_period(&PT, 8333333, 1100, 100000), 0);
+}
+END_TEST
+
+/*
+ * --resize-at 1: a 90 fps FIFO game on 60 Hz keeps its BufferQueue full (COMP_QUEUE_MAX
+ * buffers wait); the resize flushes them unpresented. Without it, nothing is dropped.
+ */
+START_TEST(resize_at)
+{
+	const char *args[] = {"--refresh", "60",	  "--fps", "90", "--frames",
+			      "120",	   "--resize-at", "1",	   NULL};
+	run_display(&PT, args);
+	ck_assert_uint_ge(PT.why_flushed, 4);
+	ck_assert_uint_le(PT.why_flushed, 8);
+	ck_assert_uint_eq(PT.dropped, PT.why_flushed);
+	const char *plain[] = {"--refresh", "60", "--fps", "90", "--frames", "120", NULL};
+	run_display(&PT, plain);
+	ck_assert_uint_eq(PT.dropped, 0);
+}
+END_TEST
+
+/*
+ * --bursts 4 --fps 50: calls 4k .. 4k+3 are due together, burst k at k * 80 ms (4 periods
+ * of 20 ms); the FIFO compositor presents every one, a burst on consecutive vsyncs.
+ */
+static void bursts_once(const void *unused)
+{
+	(void)unused;
+	const char *args[] = {"--bursts", "4", "--fps", "50", "--frames", "40", NULL};
+	static uint64_t due[40];
+	run_truth(&T, args);
+	ck_assert_uint_eq(T.n, 40);
+	check_one_surface(&T);
+	for (size_t k = 0; k < 40; k++) {
+		due[k] = (k / 4) * 80000000ull;
+		if (T.ns[k] - T.ns[k - k % 4] > 5000000)
+			timing_note("call %zu is %" PRIu64 " ns after its burst's first", k,
+				    T.ns[k] - T.ns[k - k % 4]);
+	}
+	check_due(T.ns, due, 40, 20);
+}
+
+START_TEST(bursts)
+{
+	with_retries(bursts_once, NULL);
+	const char *args[] = {"--refresh", "60", "--bursts", "4",  "--buffers", "6",
+			      "--fps",	   "60", "--frames", "40", NULL};
+	run_display(&PT, args);
+	/* FIFO drops none; a burst is shown on consecutive vsyncs (the last burst may still
+	 * wait when the game ends: the compositor stops with it) */
+	ck_assert_uint_eq(PT.dropped, 0);
+	ck_assert_uint_ge(PT.latched, 36);
+	ck_assert_uint_ge(count_period(&PT, 16666666, 0, 100000), 27);
 }
 END_TEST
 
@@ -1387,6 +1601,11 @@ int main(int argc, char **argv)
 	    FRC_CASE("rate_steps", rate_steps, NULL),
 	    FRC_CASE("bad_values", bad_values, NULL),
 	    FRC_CASE("help", help, NULL),
+	    FRC_CASE("present_ahead", present_ahead, NULL),
+	    FRC_CASE("invisible", invisible, NULL),
+	    FRC_CASE("refresh_switch", refresh_switch, NULL),
+	    FRC_CASE("resize_at", resize_at, NULL),
+	    FRC_CASE("bursts", bursts, NULL),
 	    /* These need root and the uprobe PMU (and tracefs): SKIPPED (77) without them. */
 	    FRC_CASE("uprobe_batch", uprobe_batch, uprobe_unavailable),
 	    FRC_CASE("probe_args_surfaces", probe_args_surfaces, tracefs_unavailable),
