@@ -4,6 +4,7 @@
  */
 #include "present_link.h"
 
+#include <stdbool.h>
 #include <string.h>
 
 /* How many calls have ktime <= t, counting on from *k (calls ascending, t not falling). */
@@ -18,7 +19,8 @@ static size_t calls_upto(const uint64_t *calls, size_t nc, size_t k, int64_t t)
 
 /*
  * PL_REPLACING when, between the first call and the last row, more calls were made than
- * rows shown (by more than 1 %): buffers were replaced, not queued.
+ * rows shown (by more than 1 % and the 4 buffers that can still be in flight at the end):
+ * buffers were replaced, not queued.
  */
 static enum pl_mode link_mode(const uint64_t *calls, size_t nc, const struct pl_present *rows,
 			      size_t nr)
@@ -30,10 +32,16 @@ static enum pl_mode link_mode(const uint64_t *calls, size_t nc, const struct pl_
 		shown += rows[i].desired >= 0 && (uint64_t)rows[i].desired >= calls[0];
 	for (size_t i = 0; i < nc; i++)
 		made += rows[nr - 1].desired >= 0 && calls[i] <= (uint64_t)rows[nr - 1].desired;
-	return (double)made > 1.01 * (double)shown ? PL_REPLACING : PL_QUEUEING;
+	/* 4: the buffers that can be in flight at the end (BBQ's 3, one in the queue) */
+	return (double)made > 1.01 * (double)shown + 4 ? PL_REPLACING : PL_QUEUEING;
 }
 
 /* The call row r shows among calls[next .. upto), or PL_NONE; counts into st. */
+static bool within(const uint64_t *calls, uint32_t c, int64_t desired, int64_t tol)
+{
+	return (int64_t)((uint64_t)desired - calls[c]) <= tol;
+}
+
 static uint32_t link_row(const uint64_t *calls, size_t next, size_t upto, int64_t desired,
 			 int64_t tol, struct pl_stats *st)
 {
@@ -41,13 +49,23 @@ static uint32_t link_row(const uint64_t *calls, size_t next, size_t upto, int64_
 		st->unlinked++;
 		return PL_NONE;
 	}
-	uint32_t newest = (uint32_t)(upto - 1);
-	if ((int64_t)((uint64_t)desired - calls[newest]) <= tol) {
+	uint32_t oldest = (uint32_t)next, newest = (uint32_t)(upto - 1);
+	/*
+	 * Queueing, the next call is the one when it is within the tolerance: calls of a burst
+	 * can be closer together than the stamp's delay after each, so the newest within it
+	 * may be the next buffer's call. Else the newest within it (rows were lost before
+	 * this one, or buffers replaced); else the buffer waited: by order.
+	 */
+	if (st->mode == PL_QUEUEING && within(calls, oldest, desired, tol)) {
+		st->tight++;
+		return oldest;
+	}
+	if (within(calls, newest, desired, tol)) {
 		st->tight++;
 		return newest;
 	}
 	st->by_order++;
-	return st->mode == PL_REPLACING ? newest : (uint32_t)next;
+	return st->mode == PL_REPLACING ? newest : oldest;
 }
 
 void present_link(const uint64_t *calls, size_t nc, const struct pl_present *rows, size_t nr,

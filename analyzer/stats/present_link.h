@@ -13,12 +13,14 @@
  * order (BufferQueue is FIFO; async mode replaces, never reorders), so links never cross.
  * The rule, per row, among the calls after the last linked one and at or before its
  * desired time:
- *   - "tight": the newest is at most `tolerance` before it (2 ms by default: INFERENCE
- *     from AOSP's code, display-truth.md §1.3 and §5, leaving room for a descheduled app
- *     thread); that call;
+ *   - "tight": a call at most `tolerance` before it (2 ms by default: INFERENCE from AOSP's
+ *     code, display-truth.md §1.3 and §5, leaving room for a descheduled app thread): the
+ *     oldest of them when the capture queues (PL_QUEUEING below: a burst's calls may be
+ *     closer together than the stamp's delay after each), else the newest (rows were lost,
+ *     or buffers replaced);
  *   - "by order", otherwise: the buffer waited. When the capture queues more buffers than
- *     the layer presents (PL_REPLACING: swap interval 0 / MAILBOX, where a waiting buffer
- *     is replaced by the next), the newest of them; else (PL_QUEUEING: FIFO, nothing is
+ *     the layer presents (by 1 % and 4 in flight; PL_REPLACING: swap interval 0 / MAILBOX, where a
+ * waiting buffer is replaced by the next), the newest of them; else (PL_QUEUEING: FIFO, nothing is
  *     dropped) the oldest.
  * With explicit timestamps (Swappy, VkPresentTimeGOOGLE) desired is the app's requested
  * time, unrelated to the call: few rows link, and the confidence says so.

@@ -26,6 +26,7 @@ static struct pl_present rows[MAXN];
 static uint64_t row_truth_queue[MAXN]; /* the queue time of the buffer row i shows */
 static size_t nrows;
 static uint32_t call_of[MAXN];
+static int64_t burst_spacing = 50000; /* ns between a burst's calls */
 
 /* A game queuing `burst` buffers every interval (auto timestamps, or explicit ones ahead
  * by `ahead` and advancing by `step`), against vsyncs, for dur ns. */
@@ -48,7 +49,7 @@ static void play(int layer, int64_t interval, int burst, int64_t dur, int64_t ex
 				ts = ts ? ts + explicit_step : t + 2 * P60;
 				stamp = ts;
 			}
-			int64_t at = t + b * 50000; /* a burst's calls 50 us apart */
+			int64_t at = t + b * burst_spacing;
 			if (comp_queue(&comp, layer, 0x5000 + ncalls, at, stamp))
 				break; /* the producer would wait: try at the next interval */
 			call_buf[ncalls] = 0x5000 + ncalls;
@@ -108,6 +109,18 @@ START_TEST(link_fifo)
 	ck_assert_int_eq(st.mode, PL_QUEUEING);
 	ck_assert_uint_eq(st.dropped, 0);
 	ck_assert_uint_gt(st.by_order, nrows / 5); /* the 4th of each burst waited */
+
+	/* The same bursts with calls 2 us apart, closer than BBQ's stamp after each (5 us):
+	 * the newest call within the tolerance is the next buffer's; queueing takes the
+	 * oldest, so each row is still its own call and none is dropped. */
+	burst_spacing = 2000;
+	comp_init(&comp, 13, P60, NULL);
+	s = comp_add_layer(&comp, COMP_SURFACEVIEW, "com.pkg/a", COMP_FIFO);
+	play(s, 4 * P60, 4, 5000000000, 0);
+	burst_spacing = 50000;
+	ck_assert_uint_eq(check_links(&st), nrows);
+	ck_assert_int_eq(st.mode, PL_QUEUEING);
+	ck_assert_uint_eq(st.dropped, 0);
 }
 END_TEST
 
