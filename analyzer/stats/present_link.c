@@ -65,7 +65,15 @@ static uint32_t link_row(const uint64_t *calls, size_t next, size_t upto, int64_
 		return newest;
 	}
 	st->by_order++;
-	return st->mode == PL_REPLACING ? newest : oldest;
+	if (st->mode == PL_QUEUEING)
+		return oldest;
+	/*
+	 * Replacing: the buffer waiting in the BufferQueue when BBQ acquired it (the stamp): the
+	 * newest call that had reached the queue by then, PL_INSERT_NS after its probe entry.
+	 */
+	while (newest > oldest && (int64_t)((uint64_t)desired - calls[newest]) < PL_INSERT_NS)
+		newest--;
+	return newest;
 }
 
 void present_link(const uint64_t *calls, size_t nc, const struct pl_present *rows, size_t nr,

@@ -20,10 +20,10 @@
  *     or buffers replaced);
  *   - "by order", otherwise: the buffer waited. When the capture queues more buffers than
  *     the layer presents (by 1 % and 4 in flight; PL_REPLACING: swap interval 0 / MAILBOX, where a
- * waiting buffer is replaced by the next), the newest of them; else (PL_QUEUEING: FIFO, nothing is
- *     dropped) the oldest.
- * With explicit timestamps (Swappy, VkPresentTimeGOOGLE) desired is the app's requested
- * time, unrelated to the call: few rows link, and the confidence says so.
+ * waiting buffer is replaced by the next), the newest of them that was PL_INSERT_NS or more before
+ * the stamp (one closer had not reached the queue yet); else (PL_QUEUEING: FIFO, nothing is
+ * dropped) the oldest. With explicit timestamps (Swappy, VkPresentTimeGOOGLE) desired is the app's
+ * requested time, unrelated to the call: few rows link, and the confidence says so.
  *
  * Pure: arrays in, indices and counts out; no allocation.
  */
@@ -35,6 +35,13 @@
 
 #define PL_NONE UINT32_MAX
 #define PL_TOLERANCE_NS 2000000 /* 2 ms */
+/*
+ * A call reaches the BufferQueue some time after the probe's entry stamp (queueBuffer's
+ * own work first): a buffer that waited was replaced only by calls at least this long
+ * before its stamp. INFERENCE; the stand-in's hand-off takes up to 75 us (measured on a
+ * MAILBOX recording, present_link's test), a device's queueBuffer tens of us.
+ */
+#define PL_INSERT_NS 200000 /* 200 us */
 
 struct pl_present {
 	int64_t desired, actual, ready; /* one row, as sf_row */

@@ -100,10 +100,15 @@ void comp_remove_layer(struct compositor *c, int layer)
 	l->removed = true;
 }
 
-/* BBQ acquires from the BufferQueue while it has room in SF; the acquire sets desired. */
+/*
+ * BBQ acquires from the BufferQueue while it has room in SF; the acquire at time t sets
+ * desired. Only buffers queued by t: sf_server runs a composition a little after its
+ * vsync's time, and a buffer queued in between was not there at t.
+ */
 static void bbq_acquire(struct comp_layer *l, int64_t t)
 {
-	while (l->n_bq > 0 && l->n_txn + l->on_screen < COMP_BBQ_IN_FLIGHT) {
+	while (l->n_bq > 0 && l->bq[0].queue_ns <= t &&
+	       l->n_txn + l->on_screen < COMP_BBQ_IN_FLIGHT) {
 		struct comp_buffer b = l->bq[0];
 		memmove(l->bq, l->bq + 1, (l->n_bq - 1) * sizeof(l->bq[0]));
 		l->n_bq--;
@@ -162,14 +167,14 @@ static void latch(struct compositor *c, struct comp_layer *l, const struct comp_
  * How many pending transactions this composition applies: one auto-timestamped one
  * (backpressure), or every explicit one whose time has come, in order.
  */
-static unsigned due_count(const struct comp_layer *l, int64_t expected_present)
+static unsigned due_count(const struct comp_layer *l, int64_t t, int64_t expected_present)
 {
-	if (l->n_txn == 0)
+	if (l->n_txn == 0 || l->txn[0].queue_ns > t) /* queued after this vsync */
 		return 0;
 	if (l->txn[0].timestamp == COMP_TS_AUTO)
 		return 1;
 	unsigned k = 0;
-	while (k < l->n_txn && l->txn[k].timestamp != COMP_TS_AUTO &&
+	while (k < l->n_txn && l->txn[k].queue_ns <= t && l->txn[k].timestamp != COMP_TS_AUTO &&
 	       l->txn[k].timestamp < expected_present)
 		k++;
 	return k;
@@ -184,7 +189,7 @@ static void compose_layer(struct compositor *c, struct comp_layer *l, int64_t t)
 		drop_all(c, l, l->txn, &l->n_txn, "invisible");
 		return;
 	}
-	unsigned k = due_count(l, t + c->period_ns);
+	unsigned k = due_count(l, t, t + c->period_ns);
 	if (k == 0)
 		return;
 	for (unsigned i = 0; i + 1 < k; i++)
