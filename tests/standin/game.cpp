@@ -117,7 +117,10 @@ struct options {
 	unsigned long long refresh_hz;
 	unsigned long long sf_android;
 	bool mailbox;
-	bool refresh_given; /* any of the compositor's options */
+	bool refresh_given;	 /* any of the compositor's options */
+	const char *thread_name; /* --thread-name: the main surface's thread */
+	const char *rename_to;	 /* --rename-after N:NAME */
+	unsigned long long rename_after;
 };
 
 static volatile sig_atomic_t stop_signal;
@@ -192,6 +195,9 @@ static void usage_options(FILE *f)
 	    "                       13)\n"
 	    "  --package NAME       the app's package in its layer names (standin-game)\n"
 	    "  --present-truth F    its truth: every buffer latched, presented and dropped\n"
+	    "  --thread-name NAME   name the main surface's thread NAME (1..15 bytes; the\n"
+	    "                       overlay's is always RenderThread, as HWUI names it)\n"
+	    "  --rename-after N:NAME  ... and rename it NAME after its N-th call\n"
 	    "  -h, --help           this text\n");
 }
 
@@ -390,6 +396,8 @@ enum {
 	O_REFRESH,
 	O_SF_ANDROID,
 	O_PRESENT_MODE,
+	O_THREAD_NAME,
+	O_RENAME_AFTER,
 };
 
 /* The options that take one number: name, range and where it goes. */
@@ -413,6 +421,33 @@ static const struct num_opt {
     {O_REFRESH, "--refresh", 1, 500, offsetof(struct options, refresh_hz)},
     {O_SF_ANDROID, "--sf-android", 11, 16, offsetof(struct options, sf_android)},
 };
+
+/* A thread name the kernel keeps whole: 1..15 bytes (TASK_COMM_LEN - 1). */
+static bool thread_name_ok(const char *opt, const char *name)
+{
+	size_t n = strlen(name);
+
+	if (n >= 1 && n <= 15)
+		return true;
+	fprintf(stderr, "standin-game: %s: '%s' is not 1..15 bytes\n", opt, name);
+	return false;
+}
+
+/* --rename-after N:NAME */
+static bool parse_rename(const char *arg, struct options *o)
+{
+	const char *colon = strchr(arg, ':');
+	char num[32];
+
+	if (!colon || colon == arg || (size_t)(colon - arg) >= sizeof(num)) {
+		fprintf(stderr, "standin-game: --rename-after: '%s' is not N:NAME\n", arg);
+		return false;
+	}
+	snprintf(num, sizeof(num), "%.*s", (int)(colon - arg), arg);
+	o->rename_to = colon + 1;
+	return parse_num("--rename-after", num, 1, ULLONG_MAX, &o->rename_after) &&
+	       thread_name_ok("--rename-after", o->rename_to);
+}
 
 /* Option c with argument arg; false (after a one-line message) when it is bad. */
 static bool parse_one(int c, const char *arg, struct options *o)
@@ -452,6 +487,11 @@ static bool parse_one(int c, const char *arg, struct options *o)
 	case O_PACKAGE:
 		o->package = arg;
 		return true;
+	case O_THREAD_NAME:
+		o->thread_name = arg;
+		return thread_name_ok("--thread-name", arg);
+	case O_RENAME_AFTER:
+		return parse_rename(arg, o);
 	case O_PRESENT_MODE:
 		if (strcmp(arg, "fifo") && strcmp(arg, "mailbox")) {
 			fprintf(stderr,
@@ -532,6 +572,8 @@ static const struct option longopts[] = {
     {"refresh", required_argument, nullptr, O_REFRESH},
     {"sf-android", required_argument, nullptr, O_SF_ANDROID},
     {"present-mode", required_argument, nullptr, O_PRESENT_MODE},
+    {"thread-name", required_argument, nullptr, O_THREAD_NAME},
+    {"rename-after", required_argument, nullptr, O_RENAME_AFTER},
     {"help", no_argument, nullptr, 'h'},
     {nullptr, 0, nullptr, 0},
 };
@@ -961,6 +1003,9 @@ static void lane_run(struct lane *l)
 			break;
 		}
 		lane_call(l);
+		/* A game naming its thread again mid-run (a pool thread taking a new job). */
+		if (l->is_main && o->rename_to && n + 1 == o->rename_after)
+			pthread_setname_np(pthread_self(), o->rename_to);
 		/* Call n+2 (1-based) is due one period later, plus the jank if it is late. */
 		deadline += period_after(l->pace, n, deadline - l->start);
 		if (l->is_main && o->jank_every && (n + 2) % o->jank_every == 0)
@@ -969,8 +1014,10 @@ static void lane_run(struct lane *l)
 	l->calls = n;
 }
 
+/* HWUI names the thread that draws an app's views RenderThread (RenderThread.cpp). */
 static void *overlay_main(void *arg)
 {
+	pthread_setname_np(pthread_self(), "RenderThread");
 	lane_run((struct lane *)arg);
 	return nullptr;
 }
@@ -1166,6 +1213,9 @@ int main(int argc, char **argv)
 	}
 	if (o.compositor && !compositor_start(&o, &m, o.surfaces ? &ov : nullptr))
 		goto cleanup;
+	/* Engines name the thread that queues their frames (Unreal's GameThread, UnityMain). */
+	if (o.thread_name)
+		pthread_setname_np(pthread_self(), o.thread_name);
 	if (o.wait_signal)
 		wait_for_go();
 	if (o.start_delay_ms && !stop_signal)
