@@ -266,9 +266,10 @@ END_TEST
 /* ------------------------------------------------------------ thread names */
 
 /*
- * Thread records (FORMAT.md 4.9) in the db: every one, renames included. Surface 0xa000
+ * Thread records (FORMAT.md 4.9) in the db, every one, and in the report's surface rows
+ * (text, JSON, HTML escaped), and nothing of them without thread records. Surface 0xa000
  * is drawn by thread 4242 (GameThread, renamed Game<b>&x before its last frame), 0xb000 by
- * 4301 (RenderThread), 0xc000 by two threads.
+ * 4301 (RenderThread), 0xc000 by two threads (no "drawn by": not one thread's surface).
  */
 static const char threads_text[] =
     "attach 900000000 4242 _ZN7android7Surface11queueBufferEP19ANativeWindowBufferi\n"
@@ -296,6 +297,33 @@ START_TEST(threads_named)
 			 "1 1000000000 4242 4242 GameThread;1 1000000001 4242 4301 RenderThread;"
 			 "1 1020000000 4242 4242 Game<b>&x");
 	sqlite3_close(db);
+
+	ck_assert_int_eq(fa("report '%s'", frc), 0);
+	ck_assert_msg(
+	    strstr(out_text, "3 calls, 1 buffers, 60.000 calls/s, drawn by Game<b>&x  <-"), "%s",
+	    out_text);
+	ck_assert_msg(
+	    strstr(out_text, "2 calls, 1 buffers, 30.000 calls/s, drawn by RenderThread\n"), "%s",
+	    out_text);
+	ck_assert_msg(
+	    strstr(out_text, "surface 0xc000  2 calls, 1 buffers, 1000000000.000 calls/s\n"), "%s",
+	    out_text);
+	ck_assert_int_eq(fa("report --json '%s'", frc), 0);
+	ck_assert_msg(strstr(json_surfaces(), "\"calls_per_s\":60.000,\"drawn_by\":\"Game<b>&x\"}"),
+		      "%s", json_surfaces());
+	ck_assert_msg(strstr(json_surfaces(), "\"drawn_by\":\"RenderThread\"}"), "%s",
+		      json_surfaces());
+	ck_assert_msg(strstr(json_surfaces(), "\"calls_per_s\":1000000000.000}]"), "%s",
+		      json_surfaces());
+	ck_assert_int_eq(fa("report --html '%s'", frc), 0);
+	ck_assert_msg(strstr(out_text, "drawn by Game&lt;b&gt;&amp;x"), "HTML lacks the name");
+	ck_assert_ptr_null(strstr(out_text, "Game<b>"));
+	/* without thread records: no name, no key (goldens: every other capture) */
+	ck_assert_int_eq(fa("import '%s/hand.txt' -o '%s'", TESTS_SRC_DIR, path("hand.frc")), 0);
+	ck_assert_int_eq(fa("report --json '%s'", path("hand.frc")), 0);
+	ck_assert_ptr_null(strstr(out_text, "drawn_by"));
+	ck_assert_int_eq(fa("report '%s'", path("hand.frc")), 0);
+	ck_assert_ptr_null(strstr(out_text, "drawn by"));
 }
 END_TEST
 
