@@ -246,6 +246,46 @@ int frc_gap_decode(struct frc_cur *c, struct frc_record *r)
 	return 0;
 }
 
+/*
+ * Thread names (FORMAT.md 4.9): the pid and tid, then the name as the rest of the payload
+ * (1..15 bytes, the kernel's comm without its NUL), so a record is about 20 bytes.
+ */
+int frc_thread_check(const struct frc_record *r)
+{
+	const struct frc_thread *t = &r->u.thread;
+
+	if (t->len == 0 || t->len > FRC_THREAD_NAME_MAX || memchr(t->name, '\0', t->len))
+		return FRC_EINVAL;
+	return 0;
+}
+
+void frc_thread_encode(struct frc_buf *b, const struct frc_record *r)
+{
+	frc_buf_varint(b, r->u.thread.pid);
+	frc_buf_varint(b, r->u.thread.tid);
+	frc_buf_put(b, r->u.thread.name, r->u.thread.len);
+}
+
+int frc_thread_decode(struct frc_cur *c, struct frc_record *r)
+{
+	uint64_t pid = 0, tid = 0;
+	size_t n;
+
+	frc_cur_varint(c, &pid);
+	frc_cur_varint(c, &tid);
+	n = c->bad ? 0 : c->len - c->pos;
+	if (c->bad || pid > UINT32_MAX || tid > UINT32_MAX || n == 0 || n > FRC_THREAD_NAME_MAX ||
+	    memchr(c->p + c->pos, '\0', n))
+		return -1;
+	r->u.thread.pid = (uint32_t)pid;
+	r->u.thread.tid = (uint32_t)tid;
+	r->u.thread.len = (uint8_t)n;
+	memcpy(r->u.thread.name, c->p + c->pos, n);
+	r->u.thread.name[n] = '\0';
+	c->pos = c->len;
+	return 0;
+}
+
 int frc_tick_check(const struct frc_record *r)
 {
 	return r->u.tick.has_result && r->u.tick.source > FRC_SOURCE_EBPF ? FRC_EINVAL : 0;

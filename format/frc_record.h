@@ -39,8 +39,9 @@ enum frc_type {
 	FRC_PRESENT = 11,     /* one row SurfaceFlinger printed for a layer: a presented buffer */
 	FRC_VSYNC = 12,	      /* the display's vsync period, at the start and when it changed */
 	FRC_PRESENT_GAP = 13, /* present rows of a layer lost between two polls */
+	FRC_THREAD = 14,      /* the name of a thread that queued frames: first seen, renamed */
 };
-#define FRC_TYPE_MAX FRC_PRESENT_GAP
+#define FRC_TYPE_MAX FRC_THREAD
 /* The types of 1.1's first release: every listing of types shows them; the later ones only
  * when a capture holds some, so that listings of older captures stay as they were. */
 #define FRC_TYPE_BASE_MAX FRC_TICK
@@ -157,6 +158,21 @@ struct frc_present_gap {
 	int64_t before, after;
 };
 
+/* A thread's name is at most TASK_COMM_LEN - 1 bytes (the kernel's comm, 16 with NUL). */
+#define FRC_THREAD_NAME_MAX 15
+
+/*
+ * The name of thread tid of process pid (FORMAT.md 4.9): framerec writes one the first time
+ * the thread queues a frame and again whenever its name changed. ktime is when framerec
+ * read the name, not when the thread got it.
+ */
+struct frc_thread {
+	uint32_t pid;
+	uint32_t tid;
+	uint8_t len;			    /* 1..FRC_THREAD_NAME_MAX */
+	char name[FRC_THREAD_NAME_MAX + 1]; /* NUL-terminated */
+};
+
 struct frc_record {
 	uint8_t type;	   /* enum frc_type */
 	uint64_t ktime_ns; /* CLOCK_MONOTONIC, what bpf_ktime_get_ns() reads */
@@ -171,6 +187,7 @@ struct frc_record {
 		struct frc_present present;
 		struct frc_vsync vsync;
 		struct frc_present_gap gap;
+		struct frc_thread thread;
 	} u;
 };
 

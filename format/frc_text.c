@@ -696,6 +696,42 @@ int frc_gap_parse(struct frc_parser *p, struct frc_record *r)
 	return signed_number(p, "AFTER", &r->u.gap.after);
 }
 
+/* ------------------------------------------------------------ thread names (4.9) */
+
+/* "PID TID NAME"; NAME escaped like SYMBOL (a comm may hold any byte but NUL). */
+int frc_thread_print(const struct frc_record *rec, char *buf, size_t len)
+{
+	char esc[FRC_TEXT_LINE_MAX];
+	const struct frc_thread *t = &rec->u.thread;
+
+	if (t->len > FRC_THREAD_NAME_MAX)
+		return FRC_EINVAL;
+	frc_text_escape(t->name, t->len, esc, sizeof(esc), 1);
+	return printed(snprintf(buf, len, " %" PRIu32 " %" PRIu32 " %s", t->pid, t->tid, esc));
+}
+
+int frc_thread_parse(struct frc_parser *p, struct frc_record *r)
+{
+	size_t n = 0, at;
+	uint64_t pid, tid;
+	int ret;
+
+	if ((ret = number(p, "PID", UINT32_MAX, &pid)) ||
+	    (ret = number(p, "TID", UINT32_MAX, &tid)))
+		return ret;
+	r->u.thread.pid = (uint32_t)pid;
+	r->u.thread.tid = (uint32_t)tid;
+	at = p->pos;
+	ret = rest_of_line(p, (uint8_t *)r->u.thread.name, FRC_THREAD_NAME_MAX, &n, "NAME");
+	if (ret)
+		return ret;
+	if (n == 0 || memchr(r->u.thread.name, '\0', n))
+		return syntax(p, at, "NAME must be 1..15 bytes without \\x00");
+	r->u.thread.len = (uint8_t)n;
+	r->u.thread.name[n] = '\0';
+	return 0;
+}
+
 static int parse_record(struct frc_parser *p, const char *kw, size_t kwn, size_t kwat,
 			struct frc_record *r)
 {

@@ -76,6 +76,13 @@ static const struct frc_type_ops types[FRC_TYPE_MAX + 1] = {
 			 .decode = frc_gap_decode,
 			 .print = frc_gap_print,
 			 .parse = frc_gap_parse},
+    [FRC_THREAD] = {.type = FRC_THREAD,
+		    .name = "thread",
+		    .check = frc_thread_check,
+		    .encode = frc_thread_encode,
+		    .decode = frc_thread_decode,
+		    .print = frc_thread_print,
+		    .parse = frc_thread_parse},
 };
 
 const struct frc_type_ops *frc_type_ops(unsigned type)

@@ -70,12 +70,38 @@ void rec_emit(struct rec *r, const struct frc_record *rec)
 	end_chunk_if_full(r);
 }
 
-void rec_on_frame(void *ctx, const struct frc_record *rec)
+/* One thread record (threads.h): counted, and written and fed like every other record. */
+static void emit_thread(void *ctx, const struct frc_record *rec)
 {
 	struct rec *r = ctx;
 
-	r->frames++;
+	r->thread_records++;
 	rec_emit(r, rec);
+}
+
+/*
+ * A thread's first frame is preceded by its name. The record takes the frame's ktime (the
+ * name is read now, a drain later at most) so that it stays in time order before it.
+ */
+void rec_on_frame(void *ctx, const struct frc_record *rec)
+{
+	struct rec *r = ctx;
+	struct frc_record tr;
+
+	r->frames++;
+	if (r->threads &&
+	    thread_names_seen(r->threads, rec->u.frame.pid, rec->u.frame.tid, rec->ktime_ns, &tr))
+		emit_thread(r, &tr);
+	rec_emit(r, rec);
+}
+
+/* Drained first, like a tick: the frames in the ring come before the records' time. */
+void rec_rescan_threads(struct rec *r)
+{
+	if (!r->threads || r->write_failed)
+		return;
+	rec_drain(r);
+	thread_names_rescan(r->threads, now_ns(), emit_thread, r);
 }
 
 void rec_drain(struct rec *r)
@@ -226,6 +252,7 @@ int rec_finish(struct rec *r)
 		probe_stop(r->probe);
 		while (!r->write_failed && probe_drain(r->probe) > 0)
 			;
+		rec_rescan_threads(r); /* a rename since the last rescan */
 		emit_drops(r);
 	}
 	if (!r->write_failed && frc_writer_finish(r->w))

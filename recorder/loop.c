@@ -31,10 +31,12 @@
 #define DRAIN_NS (50 * 1000000ull)
 #define STATUS_NS (250 * 1000000ull)
 #define SCAN_NS (200 * 1000000ull)
+/* Thread names are read again once a second: a rename is rare, a read is ~10 us each. */
+#define NAMES_NS (1000 * 1000000ull)
 #define MS (1000000ull)
 
 struct deadlines {
-	uint64_t drain, sysfs, tick, flush, status, scan, end;
+	uint64_t drain, sysfs, tick, flush, status, scan, names, end;
 };
 
 static uint64_t earliest(const struct deadlines *d)
@@ -141,6 +143,10 @@ static void run_due(struct rec *r, struct deadlines *d, uint64_t now)
 		rec_poll_liveness(r);
 		d->scan = now + SCAN_NS;
 	}
+	if (d->names && now >= d->names) {
+		rec_rescan_threads(r);
+		d->names = now + NAMES_NS;
+	}
 	if (d->status && now >= d->status) {
 		rec_status(r, now);
 		d->status = now + STATUS_NS;
@@ -175,6 +181,8 @@ void rec_loop(struct rec *r)
 		d.status = r->t_start + STATUS_NS;
 	/* Package mode watches for restarts; a target without pidfd is polled. */
 	d.scan = r->t_start + SCAN_NS;
+	if (r->threads)
+		d.names = r->t_start + NAMES_NS;
 	if (o->duration_s > 0)
 		d.end = r->t_start + (uint64_t)(o->duration_s * 1e9);
 	while (!r->stop) {

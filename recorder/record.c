@@ -172,6 +172,7 @@ static void teardown(struct rec *r)
 	}
 	probe_close(r->probe);
 	pipeline_free(r->pl);
+	thread_names_free(r->threads);
 	for (int i = 0; i < FR_MAX_TARGETS; i++)
 		if (r->t[i].pid && r->t[i].pidfd >= 0)
 			close(r->t[i].pidfd);
@@ -281,6 +282,10 @@ int record_main(const struct options *opt)
 		struct epoll_event ev = {.events = EPOLLIN, .data.u64 = EV_RING << 32};
 
 		epoll_ctl(r.epfd, EPOLL_CTL_ADD, probe_ring_fd(r.probe), &ev);
+	}
+	if (r.probe && thread_names_new(&r.threads, "/proc")) {
+		snprintf(err, sizeof(err), "out of memory");
+		goto fail;
 	}
 	if (setup_pipeline(&r, err, sizeof(err)) || attach_initial(&r, err, sizeof(err)) ||
 	    rec_start_display(&r, err, sizeof(err)))

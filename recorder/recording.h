@@ -24,6 +24,7 @@
 #include "present.h"
 #include "probe.h"
 #include "recorder.h"
+#include "threads.h"
 #include "tracker_kind.h"
 
 /* What an epoll event is: the kind in the high 32 bits of data.u64 (a PID in the low). */
@@ -100,6 +101,10 @@ struct rec {
 	bool display_done;
 	char display_off[FRC_MSG_MAX]; /* why display capture did not start ("": it did, or was off)
 					*/
+
+	/* Thread names (threads.h): NULL in --sysfs-only mode. */
+	struct thread_names *threads;
+	uint64_t thread_records; /* written */
 
 	/* Running state. */
 	bool stop;
@@ -181,6 +186,8 @@ void rec_emit_tick(struct rec *r);
 /* One attach record per symbol attached in t (the batch path is a second one). */
 void rec_emit_attach(struct rec *r, const struct target *t);
 void rec_emit_exit(struct rec *r, pid_t pid);
+/* Drain, then read the known threads' names again: a rename is a new thread record. */
+void rec_rescan_threads(struct rec *r);
 /* Close the chunk after a cumulative drops record: what --flush-ms and bursts do. */
 void rec_end_chunk(struct rec *r);
 

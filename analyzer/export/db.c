@@ -54,6 +54,7 @@ enum stmt_id {
 	S_PRESENT,
 	S_VSYNC,
 	S_GAP,
+	S_THREAD,
 	S_COUNT
 };
 
@@ -73,6 +74,7 @@ static const char *const stmt_what[S_COUNT] = {
     [S_PRESENT] = "storing a present row",
     [S_VSYNC] = "storing a vsync period",
     [S_GAP] = "storing a present gap",
+    [S_THREAD] = "storing a thread name",
 };
 
 static const char *const stmt_sql[S_COUNT] = {
@@ -90,6 +92,7 @@ static const char *const stmt_sql[S_COUNT] = {
     [S_PRESENT] = "INSERT INTO presents VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13)",
     [S_VSYNC] = "INSERT INTO vsync_periods VALUES(?1,?2,?3)",
     [S_GAP] = "INSERT INTO present_gaps VALUES(?1,?2,?3,?4,?5)",
+    [S_THREAD] = "INSERT INTO threads VALUES(?1,?2,?3,?4,?5)",
 };
 
 struct dbsink {
@@ -364,6 +367,19 @@ static int rec_display(struct dbsink *s, const struct frc_record *rec)
 	return step(s, S_GAP);
 }
 
+/* A thread record as it comes: the name in force for the thread's frames after it. */
+static int rec_thread(struct dbsink *s, const struct frc_record *rec)
+{
+	sqlite3_stmt *st = s->st[S_THREAD];
+
+	sqlite3_bind_int64(st, 1, s->capture_id);
+	bind_u64(st, 2, rec->ktime_ns);
+	sqlite3_bind_int64(st, 3, rec->u.thread.pid);
+	sqlite3_bind_int64(st, 4, rec->u.thread.tid);
+	sqlite3_bind_text(st, 5, rec->u.thread.name, rec->u.thread.len, SQLITE_STATIC);
+	return step(s, S_THREAD);
+}
+
 static int db_record(void *ctx, const struct frc_record *rec, uint64_t frame_seq)
 {
 	struct dbsink *s = ctx;
@@ -395,6 +411,8 @@ static int db_record(void *ctx, const struct frc_record *rec, uint64_t frame_seq
 	case FRC_VSYNC:
 	case FRC_PRESENT_GAP:
 		return rec_display(s, rec);
+	case FRC_THREAD:
+		return rec_thread(s, rec);
 	default:
 		return 0;
 	}

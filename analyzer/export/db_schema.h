@@ -15,7 +15,7 @@
 
 /* PRAGMA application_id: 'FRCA' = 0x46524341, in decimal for the PRAGMA below */
 #define DB_APPLICATION_ID 1179796289
-#define DB_SCHEMA_VERSION 5
+#define DB_SCHEMA_VERSION 6
 
 /*
  * The per-second view keeps at most this many full windows per PID, as the report does
@@ -116,7 +116,10 @@
 	  "capture_id INTEGER NOT NULL, ktime_ns INTEGER NOT NULL, period_ns INTEGER NOT NULL")    \
 	X(present_gaps, "present rows of a layer lost between two polls",                          \
 	  "capture_id INTEGER NOT NULL, ktime_ns INTEGER NOT NULL, layer INTEGER NOT NULL,"        \
-	  " before_ns INTEGER NOT NULL, after_ns INTEGER NOT NULL")
+	  " before_ns INTEGER NOT NULL, after_ns INTEGER NOT NULL")                                \
+	X(threads, "the name of each thread that queued frames, and its renames",                  \
+	  "capture_id INTEGER NOT NULL, ktime_ns INTEGER NOT NULL, pid INTEGER NOT NULL,"          \
+	  " tid INTEGER NOT NULL, name TEXT NOT NULL")
 
 /*
  * The submissions' series (frames.series_interval_ns, filled by submissions.c: the calls

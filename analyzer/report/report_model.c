@@ -34,6 +34,13 @@ struct model_sink {
 	/* the full windows (windows.h) and the frame times of the current one */
 	struct win_clock clk;
 	uint64_t cur_sub, cur_trk;
+	/* the current name of each thread named by a thread record (FORMAT.md 4.9) */
+	struct {
+		uint32_t pid, tid;
+		uint32_t gen; /* names it had so far: a surface copies a name when it changed */
+		char name[FRC_THREAD_NAME_MAX + 1];
+	} thr[REPORT_MAX_THREADS];
+	size_t n_thr;
 };
 
 static struct report_surface *surface_of(struct model_sink *ms, uint32_t pid, uint64_t surface)
@@ -49,7 +56,8 @@ static struct report_surface *surface_of(struct model_sink *ms, uint32_t pid, ui
 			return &m->surfaces[ms->last = i];
 	if (m->n_surfaces == REPORT_MAX_SURFACES)
 		return NULL;
-	m->surfaces[m->n_surfaces] = (struct report_surface){.pid = pid, .surface = surface};
+	m->surfaces[m->n_surfaces] =
+	    (struct report_surface){.pid = pid, .surface = surface, .thr = SIZE_MAX};
 	ms->last = m->n_surfaces;
 	return &m->surfaces[m->n_surfaces++];
 }
@@ -65,6 +73,51 @@ static void count_buffer(struct report_surface *s, uint64_t buffer)
 		s->buffers_more = true;
 }
 
+static size_t thread_at(const struct model_sink *ms, uint32_t pid, uint32_t tid)
+{
+	for (size_t i = 0; i < ms->n_thr; i++)
+		if (ms->thr[i].pid == pid && ms->thr[i].tid == tid)
+			return i;
+	return SIZE_MAX;
+}
+
+/* A thread record (also before the window): the thread's name from now on. */
+static void name_thread(struct model_sink *ms, const struct frc_thread *t)
+{
+	size_t i = thread_at(ms, t->pid, t->tid);
+
+	if (i == SIZE_MAX) {
+		if (ms->n_thr == REPORT_MAX_THREADS)
+			return;
+		i = ms->n_thr++;
+		ms->thr[i].pid = t->pid;
+		ms->thr[i].tid = t->tid;
+		ms->thr[i].gen = 0;
+	}
+	ms->thr[i].gen++;
+	memcpy(ms->thr[i].name, t->name, t->len);
+	ms->thr[i].name[t->len] = '\0';
+}
+
+/*
+ * The name of the thread that draws s, as of this frame of it (tid). Captures without
+ * thread records never get here; with them, a frame costs a compare once the thread is
+ * found (names change rarely: a changed one is copied).
+ */
+static void note_drawer(struct model_sink *ms, struct report_surface *s, uint32_t tid)
+{
+	if (tid != s->tid) {
+		s->tids_more = true;
+		return;
+	}
+	if (s->thr == SIZE_MAX && (s->thr = thread_at(ms, s->pid, tid)) == SIZE_MAX)
+		return;
+	if (ms->thr[s->thr].gen != s->name_gen) {
+		s->name_gen = ms->thr[s->thr].gen;
+		memcpy(s->drawn_by, ms->thr[s->thr].name, sizeof(s->drawn_by));
+	}
+}
+
 static void count_frame(struct model_sink *ms, const struct frc_record *rec)
 {
 	struct report_model *m = ms->m;
@@ -75,8 +128,12 @@ static void count_frame(struct model_sink *ms, const struct frc_record *rec)
 		m->surfaces_more++;
 		return;
 	}
-	if (!s->calls)
+	if (!s->calls) {
 		s->first_ns = rec->ktime_ns;
+		s->tid = f->tid;
+	}
+	if (ms->n_thr || f->tid != s->tid)
+		note_drawer(ms, s, f->tid);
 	s->calls++;
 	s->last_ns = rec->ktime_ns;
 	count_buffer(s, f->buffer);
@@ -117,6 +174,7 @@ static int ms_begin(void *ctx, const struct replay_info *info)
 	 * charts draw the others apart */
 	mark_mains(m);
 	m->surfaces_more = 0;
+	ms->n_thr = 0;
 	win_clock_init(&ms->clk, info->span_start, info->span_end);
 	ms->cur_sub = ms->cur_trk = 0;
 	m->secs.full = ms->clk.n_full;
@@ -189,6 +247,8 @@ static int ms_record(void *ctx, const struct frc_record *rec, uint64_t frame_seq
 
 	if (rec->type == FRC_FRAME)
 		count_frame(ms, rec);
+	else if (rec->type == FRC_THREAD)
+		name_thread(ms, &rec->u.thread);
 	rc = ms->charted ? chart_record(m->charts, rec) : 0;
 	if (!rc && rec->type != FRC_FRAME)
 		rc = ms->sub.record(ms->sub.ctx, rec, frame_seq);
@@ -211,6 +271,8 @@ static int ms_warm_record(void *ctx, const struct frc_record *rec, uint64_t fram
 	struct pipeline_delta d;
 	int rc = ms->sub.warm_record(ms->sub.ctx, rec, frame_seq);
 
+	if (rec->type == FRC_THREAD)
+		name_thread(ms, &rec->u.thread);
 	if (ms->charted)
 		chart_warm_record(m->charts, rec);
 	if (rc || !subm_series_next(m->subm, rec, frame_seq, &d) || !m->has_truth ||
@@ -466,6 +528,11 @@ double report_surface_rate(const struct report_surface *s)
 	if (s->calls < 2 || s->last_ns <= s->first_ns)
 		return 0;
 	return (double)(s->calls - 1) * 1e9 / (double)(s->last_ns - s->first_ns);
+}
+
+const char *report_surface_drawn_by(const struct report_surface *s)
+{
+	return s->drawn_by[0] && !s->tids_more ? s->drawn_by : NULL;
 }
 
 double report_error_pct(double est, double truth)

@@ -27,6 +27,7 @@
 #define REPORT_MAX_SURFACES 64	      /* rows of the per-surface table; the rest are counted */
 #define REPORT_MAX_BUFFERS 16	      /* distinct buffers told apart per surface ("16+") */
 #define REPORT_MAX_SECONDS (1u << 17) /* per-second counts kept (36 hours) */
+#define REPORT_MAX_THREADS 256	      /* thread names followed; later threads stay unnamed */
 
 /* One (PID, surface) pair: what the app submitted there. */
 struct report_surface {
@@ -38,6 +39,16 @@ struct report_surface {
 	unsigned buffers;  /* distinct buffers seen, at most REPORT_MAX_BUFFERS */
 	bool buffers_more; /* more than REPORT_MAX_BUFFERS */
 	bool main;	   /* the main surface of its PID */
+	/*
+	 * The thread that queued its frames: tid (its first frame's), and whether another one
+	 * did too; drawn_by: that thread's name (FORMAT.md 4.9) at the surface's last frame,
+	 * "" when not known (a capture without thread records) or when several threads drew.
+	 */
+	uint32_t tid;
+	bool tids_more;
+	size_t thr;	   /* index of the thread's name in the model sink, SIZE_MAX: none */
+	uint32_t name_gen; /* which of its names drawn_by holds */
+	char drawn_by[FRC_THREAD_NAME_MAX + 1];
 };
 
 /*
@@ -115,6 +126,8 @@ FRC_MUST_USE int report_model_score(struct report_model *m, const char *path,
 
 /* Calls per second of a surface over its span (0 with fewer than two calls). */
 double report_surface_rate(const struct report_surface *s);
+/* The name of the one thread that drew s (its "drawn by"), or NULL when not known. */
+const char *report_surface_drawn_by(const struct report_surface *s);
 
 /* (tracker FPS - submitted FPS) / submitted FPS in %, 0 when nothing was submitted. */
 double report_error_pct(double est, double truth);

@@ -119,9 +119,16 @@ static void surfaces_json(const struct report_model *m, char **json)
 		fprintf(f,
 			"%s\n      {\"pid\": %" PRIu32 ", \"surface\": \"0x%" PRIx64
 			"\", \"main\": %s, \"calls\": %" PRIu64 ", \"buffers\": %u, "
-			"\"buffers_more\": %s, \"calls_per_s\": %.3f}",
+			"\"buffers_more\": %s, \"calls_per_s\": %.3f",
 			i ? "," : "", s->pid, s->surface, s->main ? "true" : "false", s->calls,
 			s->buffers, s->buffers_more ? "true" : "false", report_surface_rate(s));
+		/* only when known: reports of captures without thread names stay as they were */
+		if (report_surface_drawn_by(s)) {
+			fputs(", \"drawn_by\": \"", f);
+			frc_escape_write(f, s->drawn_by, strlen(s->drawn_by), FRC_ESCAPE_JSON);
+			fputc('"', f);
+		}
+		fputc('}', f);
 	}
 	fputs(m->n_surfaces ? "\n    ]" : "]", f);
 	fclose(f);
@@ -130,17 +137,25 @@ static void surfaces_json(const struct report_model *m, char **json)
 static void surfaces_rows(const struct em *x)
 {
 	const struct report_model *m = x->m;
-	char label[64];
+	char label[64], text[512];
 
 	for (size_t i = 0; i < m->n_surfaces; i++) {
 		const struct report_surface *s = &m->surfaces[i];
+		const char *drawn_by = report_surface_drawn_by(s);
+
 		snprintf(label, sizeof(label), "pid %" PRIu32 " surface 0x%" PRIx64, s->pid,
 			 s->surface);
-		row(x, label, "%" PRIu64 " calls, %u%s buffers, %.3f calls/s%s", s->calls,
-		    s->buffers, s->buffers_more ? "+" : "", report_surface_rate(s),
-		    s->main && s->pid == m->main_pid ? "  <- main surface of the main pid"
-		    : s->main			     ? "  <- main surface of its pid"
-						     : "");
+		snprintf(text, sizeof(text), "%" PRIu64 " calls, %u%s buffers, %.3f calls/s%s%s%s",
+			 s->calls, s->buffers, s->buffers_more ? "+" : "", report_surface_rate(s),
+			 drawn_by ? ", drawn by " : "", drawn_by ? drawn_by : "",
+			 s->main && s->pid == m->main_pid ? "  <- main surface of the main pid"
+			 : s->main			  ? "  <- main surface of its pid"
+							  : "");
+		/* A thread name is the app's text (any byte): every renderer escapes it. */
+		if (drawn_by)
+			row_untrusted(x, label, text);
+		else
+			row(x, label, "%s", text);
 	}
 	if (m->surfaces_more)
 		row(x, "more surfaces", "%" PRIu64 " calls on (pid, surface) pairs not listed",

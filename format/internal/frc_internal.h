@@ -254,6 +254,9 @@ FRC_TYPE_BIN_FUNCS(layer)
 FRC_TYPE_BIN_FUNCS(present)
 FRC_TYPE_BIN_FUNCS(vsync)
 FRC_TYPE_BIN_FUNCS(gap)
+FRC_TYPE_TEXT_FUNCS(thread)
+FRC_TYPE_BIN_FUNCS(thread)
+int frc_thread_check(const struct frc_record *r);
 int frc_layer_check(const struct frc_record *r);
 int frc_sysfs_check(const struct frc_record *r);
 int frc_attach_check(const struct frc_record *r);

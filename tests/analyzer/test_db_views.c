@@ -263,6 +263,70 @@ START_TEST(submissions_hand)
 }
 END_TEST
 
+/* ------------------------------------------------------------ thread names */
+
+/*
+ * Thread records (FORMAT.md 4.9) in the db, every one, and in the report's surface rows
+ * (text, JSON, HTML escaped), and nothing of them without thread records. Surface 0xa000
+ * is drawn by thread 4242 (GameThread, renamed Game<b>&x before its last frame), 0xb000 by
+ * 4301 (RenderThread), 0xc000 by two threads (no "drawn by": not one thread's surface).
+ */
+static const char threads_text[] =
+    "attach 900000000 4242 _ZN7android7Surface11queueBufferEP19ANativeWindowBufferi\n"
+    "thread 1000000000 4242 4242 GameThread\n"
+    "frame 1000000000 4242 4242 0x1000 0xa000\n"
+    "thread 1000000001 4242 4301 RenderThread\n"
+    "frame 1000000001 4242 4301 0x2000 0xb000\n"
+    "frame 1016666667 4242 4242 0x1000 0xa000\n"
+    "thread 1020000000 4242 4242 Game<b>&x\n"
+    "frame 1033333334 4242 4242 0x1000 0xa000\n"
+    "frame 1033333335 4242 4301 0x2000 0xb000\n"
+    "frame 1050000000 4242 4242 0x3000 0xc000\n"
+    "frame 1050000001 4242 4999 0x3000 0xc000\n"
+    "exit 1100000000 4242\n";
+
+START_TEST(threads_named)
+{
+	const char *frc = import_text("threads.frc", threads_text), *dbp = path("threads.db");
+	sqlite3 *db;
+
+	ck_assert_int_eq(fa("db '%s' -o '%s'", frc, dbp), 0);
+	db = open_ro(dbp);
+	ck_assert_str_eq(q(db, "SELECT group_concat(capture_id || ' ' || ktime_ns || ' ' || pid"
+			       " || ' ' || tid || ' ' || name, ';') FROM threads"),
+			 "1 1000000000 4242 4242 GameThread;1 1000000001 4242 4301 RenderThread;"
+			 "1 1020000000 4242 4242 Game<b>&x");
+	sqlite3_close(db);
+
+	ck_assert_int_eq(fa("report '%s'", frc), 0);
+	ck_assert_msg(
+	    strstr(out_text, "3 calls, 1 buffers, 60.000 calls/s, drawn by Game<b>&x  <-"), "%s",
+	    out_text);
+	ck_assert_msg(
+	    strstr(out_text, "2 calls, 1 buffers, 30.000 calls/s, drawn by RenderThread\n"), "%s",
+	    out_text);
+	ck_assert_msg(
+	    strstr(out_text, "surface 0xc000  2 calls, 1 buffers, 1000000000.000 calls/s\n"), "%s",
+	    out_text);
+	ck_assert_int_eq(fa("report --json '%s'", frc), 0);
+	ck_assert_msg(strstr(json_surfaces(), "\"calls_per_s\":60.000,\"drawn_by\":\"Game<b>&x\"}"),
+		      "%s", json_surfaces());
+	ck_assert_msg(strstr(json_surfaces(), "\"drawn_by\":\"RenderThread\"}"), "%s",
+		      json_surfaces());
+	ck_assert_msg(strstr(json_surfaces(), "\"calls_per_s\":1000000000.000}]"), "%s",
+		      json_surfaces());
+	ck_assert_int_eq(fa("report --html '%s'", frc), 0);
+	ck_assert_msg(strstr(out_text, "drawn by Game&lt;b&gt;&amp;x"), "HTML lacks the name");
+	ck_assert_ptr_null(strstr(out_text, "Game<b>"));
+	/* without thread records: no name, no key (goldens: every other capture) */
+	ck_assert_int_eq(fa("import '%s/hand.txt' -o '%s'", TESTS_SRC_DIR, path("hand.frc")), 0);
+	ck_assert_int_eq(fa("report --json '%s'", path("hand.frc")), 0);
+	ck_assert_ptr_null(strstr(out_text, "drawn_by"));
+	ck_assert_int_eq(fa("report '%s'", path("hand.frc")), 0);
+	ck_assert_ptr_null(strstr(out_text, "drawn by"));
+}
+END_TEST
+
 /* ------------------------------------------------------------ surfaces, lives, seconds */
 
 struct line {
@@ -897,7 +961,7 @@ START_TEST(refuses_older_schema)
 	before = slurp(dbp, &lb);
 	ck_assert_int_eq(fa("db '%s' -o '%s'", frc, dbp), 1);
 	ck_err_has("a frameanalyze database of schema version 2, this frameanalyze writes version"
-		   " 5; store into a new database");
+		   " 6; store into a new database");
 	ck_assert_str_eq(strchr(err_text, '\n'), "\n");
 	after = slurp(dbp, &la);
 	ck_assert_uint_eq(la, lb);
@@ -949,6 +1013,7 @@ int main(int argc, char **argv)
 	    FRC_CASE("help_lists_schema", help_lists_schema),
 	    FRC_CASE("refuses_older_schema", refuses_older_schema),
 	    FRC_CASE("too_many_pairs_named", too_many_pairs_named),
+	    FRC_CASE("threads_named", threads_named),
 	};
 	Suite *s = suite_create("db_views");
 	SRunner *sr;

@@ -155,6 +155,12 @@ static void rec_assert_eq(const struct frc_record *a, const struct frc_record *b
 		ck_assert(a->u.gap.layer == b->u.gap.layer && a->u.gap.before == b->u.gap.before &&
 			  a->u.gap.after == b->u.gap.after);
 		break;
+	case FRC_THREAD:
+		ck_assert_uint_eq(a->u.thread.pid, b->u.thread.pid);
+		ck_assert_uint_eq(a->u.thread.tid, b->u.thread.tid);
+		ck_assert_uint_eq(a->u.thread.len, b->u.thread.len);
+		ck_assert_str_eq(a->u.thread.name, b->u.thread.name);
+		break;
 	}
 }
 
@@ -1606,6 +1612,10 @@ static const struct {
      "IN:1:13: DESIRED out of range (max 9223372036854775807)"},
     {"present 1 1 2 3 x\n", "IN:1:17: READY: expected a decimal digit"},
     {"vsync 1 -5\n", "IN:1:9: PERIOD_NS: expected a decimal digit"},
+    {"thread 1 2 3\n", "IN:1:13: NAME must be 1..15 bytes without \\x00"},
+    {"thread 1 2 3 0123456789abcdef\n", "IN:1:29: NAME longer than 15 bytes"},
+    {"thread 1 2 3 a\\x00b\n", "IN:1:13: NAME must be 1..15 bytes without \\x00"},
+    {"thread 1 2\n", "IN:1:11: expected TID"},
     {"frame 1 2 3\n", "IN:1:12: expected BUFFER (0x...)"},
     {"frame 1 2 3 4\n", "IN:1:13: BUFFER: expected 0x followed by hex digits"},
     {"frame 1 2 3 0x12345678901234567\n", "IN:1:13: BUFFER out of range (more than 16 hex digits)"},
@@ -2051,15 +2061,15 @@ END_TEST
 START_TEST(type_table)
 {
 	static const char *const names[] = {
-	    NULL,      "frame", "sysfs",      "drops", "attach",
-	    "exit",    "tick",	NULL,	      NULL, /* 7, 8: entries without a record of their own
-						     */
-	    "layer",   NULL,			    /* 10: the timestamp column */
-	    "present", "vsync", "present_gap"};
+	    NULL,      "frame", "sysfs",       "drops", "attach",
+	    "exit",    "tick",	NULL,	       NULL, /* 7, 8: entries without a record of their own
+						      */
+	    "layer",   NULL,			     /* 10: the timestamp column */
+	    "present", "vsync", "present_gap", "thread"};
 	struct frc_record in[32];
 	size_t n = sample(in);
 
-	ck_assert_uint_eq(FRC_TYPE_MAX, 13);
+	ck_assert_uint_eq(FRC_TYPE_MAX, 14);
 	ck_assert_ptr_null(frc_type_ops(7));
 	ck_assert_ptr_null(frc_type_ops(8));
 	ck_assert(!frc_type_listed(7, 5));
@@ -2464,6 +2474,126 @@ START_TEST(display_records_text)
 				   "present 500000001 1 490000000 -1 -1\n"
 				   "present_gap 2000000000 1 488333333 0\n"
 				   "layer 3000000000 1 gone\n";
+	char *got;
+
+	text_dir();
+	got = text_roundtrip(text);
+	ck_assert_str_eq(got, text);
+	free(got);
+	text_dir_rm();
+}
+END_TEST
+
+/* ------------------------------------------------------------ thread names (4.9) */
+
+static struct frc_record thread_rec(uint64_t t, uint32_t pid, uint32_t tid, const char *name)
+{
+	struct frc_record r = {.type = FRC_THREAD, .ktime_ns = t};
+
+	r.u.thread.pid = pid;
+	r.u.thread.tid = tid;
+	r.u.thread.len = (uint8_t)strlen(name);
+	memcpy(r.u.thread.name, name, r.u.thread.len + 1);
+	return r;
+}
+
+/* Open a capture of one raw entry of type 14 followed by an exit; expect it corrupt. */
+static void thread_entry_corrupt(const uint8_t *p, size_t len)
+{
+	struct frc_record x = simple(FRC_EXIT, 11, 1), out[2];
+	int fd = memfd_create("t", MFD_CLOEXEC);
+	struct frc_reader_stats st;
+	frc_writer *w = NULL;
+	frc_reader *r = NULL;
+	struct capture c;
+
+	ck_assert_int_eq(frc_writer_open_fd(&w, fd, "t.frc", NULL, 0, NULL), 0);
+	ck_assert_int_eq(frc_writer_append_raw_entry(w, FRC_THREAD, p, len), 0);
+	ck_assert_int_eq(frc_writer_append(w, &x), 0);
+	ck_assert_int_eq(frc_writer_finish(w), 0);
+	frc_writer_free(w);
+	c = slurp_fd(fd);
+	close(fd);
+	ck_assert_int_eq(frc_reader_open_mem(&r, c.p, c.len, "t.frc"), 0);
+	read_all(r, out, 2);
+	frc_reader_stats(r, &st);
+	ck_assert_msg(st.status == FRC_STATUS_CORRUPT, "len %zu: %s", len, frc_reader_error(r));
+	frc_reader_close(r);
+	capture_free(&c);
+}
+
+/*
+ * Thread names (type 14): the extremes round-trip (a 15-byte name, tid and pid 2^32-1, any
+ * byte but NUL), FORMAT.md 4.9's example bytes, what the writer refuses (empty, 16 bytes,
+ * a NUL) and what the reader calls corrupt.
+ */
+START_TEST(thread_records_roundtrip)
+{
+	struct frc_record in[4], out[6], one;
+	size_t n = 0;
+	uint8_t body[64];
+
+	in[n++] = thread_rec(1000, 4242, 4242, "GameThread");
+	in[n++] = thread_rec(1001, 4242, 4301, "RenderThread");
+	in[n++] = thread_rec(2000, UINT32_MAX, UINT32_MAX, "0123456789abcde");
+	in[n++] = thread_rec(3000, 1, 2, "a b\t\xff");
+
+	struct capture c = write_capture(in, n, (const size_t[]){2, 0}, NULL, 1);
+	struct frc_reader_stats st;
+	frc_reader *r = NULL;
+
+	ck_assert_int_eq(frc_reader_open_mem(&r, c.p, c.len, "mem.frc"), 0);
+	ck_assert_uint_eq(read_all(r, out, 6), n);
+	for (size_t i = 0; i < n; i++)
+		rec_assert_eq(&in[i], &out[i], i);
+	frc_reader_stats(r, &st);
+	ck_assert_str_eq(frc_status_name(st.status), "complete");
+	ck_assert_uint_eq(st.by_type[FRC_THREAD], 4);
+	ck_assert_uint_eq(st.unknown, 0);
+	frc_reader_close(r);
+	capture_free(&c);
+
+	/* FORMAT.md 4.9's example: ktime 1000, pid 300, tid 301, "Ren": 0e 09 | e8 07 ac 02
+	 * ad 02 52 65 6e. */
+	static const uint8_t want[] = {0x0e, 0x09, 0xe8, 0x07, 0xac, 0x02,
+				       0xad, 0x02, 0x52, 0x65, 0x6e};
+	one = thread_rec(1000, 300, 301, "Ren");
+	c = write_capture(&one, 1, NULL, NULL, 1);
+	ck_assert_uint_eq(first_body(&c, body, sizeof(body)), sizeof(want));
+	ck_assert(!memcmp(body, want, sizeof(want)));
+	capture_free(&c);
+
+	struct frc_record bad[3] = {thread_rec(1, 2, 3, "x"), thread_rec(1, 2, 3, "x"),
+				    thread_rec(1, 2, 3, "ab")};
+	bad[0].u.thread.len = 0;
+	bad[1].u.thread.len = 16;
+	bad[2].u.thread.name[0] = '\0';
+	for (int k = 0; k < 3; k++) {
+		int fd = memfd_create("t", MFD_CLOEXEC);
+		frc_writer *w = NULL;
+
+		ck_assert_int_eq(frc_writer_open_fd(&w, fd, "t.frc", NULL, 0, NULL), 0);
+		ck_assert_int_eq(frc_writer_append(w, &bad[k]), FRC_EINVAL);
+		frc_writer_free(w);
+		close(fd);
+	}
+	static const uint8_t noname[] = {0x01, 0x02, 0x03}, nul[] = {0x01, 0x02, 0x03, 'a', 0},
+			     longname[] = {0x01, 0x02, 0x03, '0', '1', '2', '3', '4', '5', '6',
+					   '7',	 '8',  '9',  'a', 'b', 'c', 'd', 'e', 'f', 'g'},
+			     bigtid[] = {0x01, 0x80, 0x80, 0x80, 0x80, 0x10, 0x03, 'a'};
+	thread_entry_corrupt(noname, sizeof(noname));
+	thread_entry_corrupt(nul, sizeof(nul));
+	thread_entry_corrupt(longname, sizeof(longname));
+	thread_entry_corrupt(bigtid, sizeof(bigtid));
+}
+END_TEST
+
+/* The text form of thread names, canonical both ways (a name with blanks, escapes). */
+START_TEST(thread_records_text)
+{
+	static const char text[] = "thread 1000 4242 4242 GameThread\n"
+				   "thread 1001 4242 4301 RenderThread\n"
+				   "thread 2000 4242 4301 a b\\tc\\xff\n";
 	char *got;
 
 	text_dir();
@@ -2879,6 +3009,8 @@ int main(int argc, char **argv)
 	    FRC_CASE("type_table", type_table, 10),
 	    FRC_CASE("display_records_roundtrip", display_records_roundtrip, 10),
 	    FRC_CASE("display_records_text", display_records_text, 10),
+	    FRC_CASE("thread_records_roundtrip", thread_records_roundtrip, 10),
+	    FRC_CASE("thread_records_text", thread_records_text, 10),
 	    FRC_CASE("crc32c_paths", crc32c_paths, 30),
 	};
 

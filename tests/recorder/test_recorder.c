@@ -1749,6 +1749,94 @@ START_TEST(tracker_live_equals_replay)
 }
 END_TEST
 
+/* What thread_names found in a capture: its thread records and where the frames are. */
+struct names_seen {
+	struct frc_thread rec[8];
+	size_t n, at[8];       /* each one's index among the capture's records */
+	size_t first_frame[2]; /* index of the first frame of the main / other thread */
+	size_t main_frame_120; /* index of the main thread's 120th frame (0: none) */
+	uint64_t ktime[8], first_ktime[2];
+	size_t main_frames, other_frames;
+	uint32_t other_tid;
+};
+
+static void read_names(const char *cap, uint32_t pid, struct names_seen *s)
+{
+	frc_reader *rd = NULL;
+	struct frc_record r;
+	size_t i = 0;
+
+	memset(s, 0, sizeof(*s));
+	s->first_frame[0] = s->first_frame[1] = SIZE_MAX;
+	ck_assert_int_eq(frc_reader_open(&rd, cap), 0);
+	for (; frc_reader_next(rd, &r) == 1; i++) {
+		if (r.type == FRC_THREAD && s->n < 8) {
+			s->ktime[s->n] = r.ktime_ns;
+			s->at[s->n] = i;
+			s->rec[s->n++] = r.u.thread;
+		}
+		if (r.type != FRC_FRAME)
+			continue;
+		ck_assert_uint_eq(r.u.frame.pid, pid);
+		int k = r.u.frame.tid != pid;
+		if (k)
+			s->other_tid = r.u.frame.tid;
+		if (s->first_frame[k] == SIZE_MAX) {
+			s->first_frame[k] = i;
+			s->first_ktime[k] = r.ktime_ns;
+		}
+		if (!k && ++s->main_frames == 120)
+			s->main_frame_120 = i;
+		s->other_frames += k;
+	}
+	frc_reader_close(rd);
+}
+
+/*
+ * issue 19: the name of every thread that queued a frame, before its first frame, and a
+ * rename mid-run. The stand-in names its main thread GameThread (--thread-name) and the
+ * overlay's thread RenderThread (as HWUI does), and renames the main one GameThread2
+ * after 120 of its 250 calls at 100 fps (1.2 s into a 2.5 s run; framerec reads the names
+ * again once a second). Exactly three records: one per thread, one for the rename.
+ */
+START_TEST(thread_names)
+{
+	const char *cap = tmp("cap.frc"), *log = tmp("framerec.log");
+	pid_t rec =
+	    start_framerec(log, "--lib", STANDIN_LIB, "-o", cap, "--", STANDIN_GAME, "--fps", "100",
+			   "--frames", "250", "--surfaces", "--overlay-fps", "20", "--thread-name",
+			   "GameThread", "--rename-after", "120:GameThread2", NULL);
+	assert_exit(wait_exit(rec, 20000), 0, log);
+
+	const char *pid_s = meta_value(cap, "target.pid");
+	ck_assert_ptr_nonnull(pid_s);
+	uint32_t pid = (uint32_t)strtoul(pid_s, NULL, 10);
+	struct names_seen s;
+	read_names(cap, pid, &s);
+	ck_assert_uint_eq(s.main_frames, 250);
+	ck_assert_uint_ge(s.other_frames, 20);
+	ck_assert_uint_ne(s.other_tid, 0);
+	ck_assert_uint_eq(s.n, 3);
+	for (size_t k = 0; k < 3; k++)
+		ck_assert_uint_eq(s.rec[k].pid, pid);
+	/* The first two, in the order the threads first queued: each just before its frame. */
+	for (size_t k = 0; k < 2; k++) {
+		bool main = s.rec[k].tid == pid;
+		size_t f = s.first_frame[main ? 0 : 1];
+
+		ck_assert_str_eq(s.rec[k].name, main ? "GameThread" : "RenderThread");
+		ck_assert_uint_eq(s.rec[k].tid, main ? pid : s.other_tid);
+		ck_assert_uint_eq(s.at[k] + 1, f);
+		ck_assert_uint_eq(s.ktime[k], s.first_ktime[main ? 0 : 1]);
+	}
+	ck_assert_uint_ne(s.rec[0].tid, s.rec[1].tid);
+	ck_assert_uint_eq(s.rec[2].tid, pid);
+	ck_assert_str_eq(s.rec[2].name, "GameThread2");
+	ck_assert_uint_eq(s.rec[2].len, 11);
+	ck_assert_uint_gt(s.at[2], s.main_frame_120); /* after the call that renamed it */
+}
+END_TEST
+
 /* Replay cap with meter (tracker: the default); count reproductions, keep the largest. */
 static struct replay_count replay_meter(const char *cap, const char *meter, uint64_t *max_live)
 {
@@ -2118,6 +2206,7 @@ int main(int argc, char **argv)
 	    FRC_CASE("replay_sysfs_fidelity", replay_sysfs_fidelity),
 	    FRC_CASE("doctor_names_failed_step", doctor_names_failed_step),
 	    FRC_CASE("tracker_live_equals_replay", tracker_live_equals_replay),
+	    FRC_CASE("thread_names", thread_names),
 	    FRC_CASE("meter_live_equals_replay", meter_live_equals_replay),
 	    FRC_CASE("fifo_refused", fifo_refused),
 	    FRC_CASE("wait_interrupted", wait_interrupted),

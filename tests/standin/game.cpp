@@ -128,6 +128,9 @@ struct options {
 	unsigned long long switch_hz, switch_s; /* --refresh-switch HZ@S */
 	unsigned long long resize_s;		/* --resize-at: 0 = not given */
 	unsigned long long hide_s, show_s;	/* --invisible A:B: 0 = not given */
+	const char *thread_name;		/* --thread-name: the main surface's thread */
+	const char *rename_to;			/* --rename-after N:NAME */
+	unsigned long long rename_after;
 };
 
 static volatile sig_atomic_t stop_signal;
@@ -213,6 +216,9 @@ static void usage_options(FILE *f)
 	    "                       first call (1 <= A < B <= 3600): SF presents none of it\n"
 	    "  --bursts K           pacing: K calls back to back (2..64), then a pause of K\n"
 	    "                       periods of --fps (the same calls per second, in bursts)\n"
+	    "  --thread-name NAME   name the main surface's thread NAME (1..15 bytes; the\n"
+	    "                       overlay's is always RenderThread, as HWUI names it)\n"
+	    "  --rename-after N:NAME  ... and rename it NAME after its N-th call\n"
 	    "  -h, --help           this text\n");
 }
 
@@ -450,6 +456,8 @@ enum {
 	O_RESIZE,
 	O_INVISIBLE,
 	O_BURSTS,
+	O_THREAD_NAME,
+	O_RENAME_AFTER,
 };
 
 /* The options that take one number: name, range and where it goes. */
@@ -476,6 +484,33 @@ static const struct num_opt {
     {O_RESIZE, "--resize-at", 1, 3600, offsetof(struct options, resize_s)},
     {O_BURSTS, "--bursts", 2, 64, offsetof(struct options, pace.bursts)},
 };
+
+/* A thread name the kernel keeps whole: 1..15 bytes (TASK_COMM_LEN - 1). */
+static bool thread_name_ok(const char *opt, const char *name)
+{
+	size_t n = strlen(name);
+
+	if (n >= 1 && n <= 15)
+		return true;
+	fprintf(stderr, "standin-game: %s: '%s' is not 1..15 bytes\n", opt, name);
+	return false;
+}
+
+/* --rename-after N:NAME */
+static bool parse_rename(const char *arg, struct options *o)
+{
+	const char *colon = strchr(arg, ':');
+	char num[32];
+
+	if (!colon || colon == arg || (size_t)(colon - arg) >= sizeof(num)) {
+		fprintf(stderr, "standin-game: --rename-after: '%s' is not N:NAME\n", arg);
+		return false;
+	}
+	snprintf(num, sizeof(num), "%.*s", (int)(colon - arg), arg);
+	o->rename_to = colon + 1;
+	return parse_num("--rename-after", num, 1, ULLONG_MAX, &o->rename_after) &&
+	       thread_name_ok("--rename-after", o->rename_to);
+}
 
 /* Option c with argument arg; false (after a one-line message) when it is bad. */
 static bool parse_one(int c, const char *arg, struct options *o)
@@ -515,6 +550,11 @@ static bool parse_one(int c, const char *arg, struct options *o)
 	case O_PACKAGE:
 		o->package = arg;
 		return true;
+	case O_THREAD_NAME:
+		o->thread_name = arg;
+		return thread_name_ok("--thread-name", arg);
+	case O_RENAME_AFTER:
+		return parse_rename(arg, o);
 	case O_PRESENT_MODE:
 		if (strcmp(arg, "fifo") && strcmp(arg, "mailbox")) {
 			fprintf(stderr,
@@ -611,6 +651,8 @@ static const struct option longopts[] = {
     {"resize-at", required_argument, nullptr, O_RESIZE},
     {"invisible", required_argument, nullptr, O_INVISIBLE},
     {"bursts", required_argument, nullptr, O_BURSTS},
+    {"thread-name", required_argument, nullptr, O_THREAD_NAME},
+    {"rename-after", required_argument, nullptr, O_RENAME_AFTER},
     {"help", no_argument, nullptr, 'h'},
     {nullptr, 0, nullptr, 0},
 };
@@ -1076,6 +1118,9 @@ static void lane_run(struct lane *l)
 		}
 		display_events(l, deadline - l->start);
 		lane_call(l);
+		/* A game naming its thread again mid-run (a pool thread taking a new job). */
+		if (l->is_main && o->rename_to && n + 1 == o->rename_after)
+			pthread_setname_np(pthread_self(), o->rename_to);
 		/* Call n+2 (1-based) is due one period later, plus the jank if it is late. */
 		deadline += period_after(l->pace, n, deadline - l->start);
 		if (l->is_main && o->jank_every && (n + 2) % o->jank_every == 0)
@@ -1084,8 +1129,10 @@ static void lane_run(struct lane *l)
 	l->calls = n;
 }
 
+/* HWUI names the thread that draws an app's views RenderThread (RenderThread.cpp). */
 static void *overlay_main(void *arg)
 {
+	pthread_setname_np(pthread_self(), "RenderThread");
 	lane_run((struct lane *)arg);
 	return nullptr;
 }
@@ -1281,6 +1328,9 @@ int main(int argc, char **argv)
 	}
 	if (o.compositor && !compositor_start(&o, &m, o.surfaces ? &ov : nullptr))
 		goto cleanup;
+	/* Engines name the thread that queues their frames (Unreal's GameThread, UnityMain). */
+	if (o.thread_name)
+		pthread_setname_np(pthread_self(), o.thread_name);
 	if (o.wait_signal)
 		wait_for_go();
 	if (o.start_delay_ms && !stop_signal)
@@ -1306,8 +1356,13 @@ int main(int argc, char **argv)
 	print_burst(&o, &m, ovp, elapsed_ns);
 	rc = 0;
 cleanup:
-	if (m.sf)
-		sf_server_stop(m.sf); /* the last presents are in its truth file */
+	if (m.sf) {
+		/* the game's last buffers are latched before it goes (5 vsyncs at most), and
+		 * the last presents are in the truth file */
+		if (!stop_signal)
+			sf_server_drain(m.sf, 5 * (int64_t)(1000000000ull / o.refresh_hz));
+		sf_server_stop(m.sf);
+	}
 	if (truth.f)
 		fclose(truth.f);
 	scene_free(&m.scene);

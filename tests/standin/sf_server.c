@@ -157,7 +157,11 @@ int sf_server_start(struct sf_server **out, const char *sock_path, const char *t
 	}
 	comp_init(&s->comp, android, period_ns, s->truth);
 	pthread_mutex_init(&s->lock, NULL);
-	pthread_cond_init(&s->taken, NULL);
+	pthread_condattr_t ca;
+	pthread_condattr_init(&ca);
+	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC); /* sf_server_drain's deadline */
+	pthread_cond_init(&s->taken, &ca);
+	pthread_condattr_destroy(&ca);
 	s->listen_fd = listen_at(sock_path);
 	if (s->listen_fd < 0 || pipe2(s->stop_pipe, O_CLOEXEC)) {
 		err = s->listen_fd < 0 ? s->listen_fd : -errno;
@@ -221,6 +225,29 @@ void sf_server_flush(struct sf_server *s, int layer)
 	comp_flush(&s->comp, layer, now_ns());
 	/* the flush freed the queue: a producer blocked on it may go on */
 	pthread_cond_broadcast(&s->taken);
+	pthread_mutex_unlock(&s->lock);
+}
+
+/* Nothing waits in any layer's queue or transactions (under the lock). */
+static bool all_latched(const struct sf_server *s)
+{
+	for (unsigned i = 0; i < s->comp.n_layers; i++) {
+		const struct comp_layer *l = &s->comp.layers[i];
+		if (!l->removed && (l->n_bq || l->n_txn))
+			return false;
+	}
+	return true;
+}
+
+void sf_server_drain(struct sf_server *s, int64_t timeout_ns)
+{
+	int64_t end = now_ns() + timeout_ns;
+	struct timespec ts = {.tv_sec = end / 1000000000, .tv_nsec = end % 1000000000};
+
+	pthread_mutex_lock(&s->lock);
+	while (!all_latched(s) && now_ns() < end)
+		if (pthread_cond_timedwait(&s->taken, &s->lock, &ts) == ETIMEDOUT)
+			break;
 	pthread_mutex_unlock(&s->lock);
 }
 

@@ -48,6 +48,9 @@ void sf_server_set_visible(struct sf_server *s, int layer, bool visible);
 /* A resize: the layer's waiting buffers are flushed (compositor.h comp_flush), now. */
 void sf_server_flush(struct sf_server *s, int layer);
 
+/* Wait until every queued buffer was latched (or dropped), at most timeout_ns. */
+void sf_server_drain(struct sf_server *s, int64_t timeout_ns);
+
 /* Stop the threads, close the socket, flush the truth file. */
 void sf_server_stop(struct sf_server *s);
 
