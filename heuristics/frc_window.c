@@ -5,8 +5,9 @@
  * What the display shows is the content surface's frames: the rate is the number of that
  * surface's intervals ending in the last FRC_WINDOW_NS, whatever the tracker returns; no
  * content frame for FRC_WINDOW_FREEZE_NS is a freeze (a reading of 0 FPS, not the last
- * rate); a valid sysfs node is the panel's refresh, so it caps the reading (the panel
- * cannot show more) and never replaces it. O(1) per frame (the main-surface rule), the
+ * rate); the display's refresh caps the reading (the panel cannot show more) and never
+ * replaces it: 1e9 / SurfaceFlinger's vsync period when display capture recorded it, else
+ * a valid sysfs node's value. O(1) per frame (the main-surface rule), the
  * interval ends in a fixed ring.
  */
 #include <errno.h>
@@ -27,6 +28,7 @@ struct frc_window {
 	uint64_t last_end; /* the latest content interval's end (the newest frame) */
 	bool panel_valid;  /* the node's current sample is a valid value ... */
 	double panel;	   /* ... the panel's refresh */
+	double display;	   /* 1e9 / the display's vsync period (display capture); 0: none */
 	struct fps_meter_stats st;
 };
 
@@ -113,6 +115,11 @@ void frc_window_set_sysfs(struct frc_window *w, int err, const uint8_t *raw, siz
 	w->st.sysfs_invalid += !w->panel_valid;
 }
 
+void frc_window_set_vsync(struct frc_window *w, uint64_t period_ns)
+{
+	w->display = period_ns ? 1e9 / (double)period_ns : 0;
+}
+
 static struct fps_reading reading(bool valid, double fps, enum frc_source source)
 {
 	struct fps_reading r = {.valid = valid, .fps = valid ? fps : 0, .source = FRC_SOURCE_NONE};
@@ -144,8 +151,14 @@ struct fps_reading frc_window_read(struct frc_window *w, uint64_t now)
 		return reading(false, 0, FRC_SOURCE_NONE);
 	/* len <= 1024 and span < 2^53 ns are exact doubles: one correctly rounded division. */
 	v = (double)w->len * 1e9 / (double)span;
-	if (w->panel_valid && v > w->panel)
-		return reading(true, w->panel, FRC_SOURCE_SYSFS); /* the panel cannot show more */
+	/*
+	 * The display cannot show more than its refresh: the lower of SurfaceFlinger's vsync
+	 * rate (display capture; a MAILBOX game queues more than that) and the node's value.
+	 */
+	if (w->panel_valid && v > w->panel && (w->display <= 0 || w->panel <= w->display))
+		return reading(true, w->panel, FRC_SOURCE_SYSFS);
+	if (w->display > 0 && v > w->display)
+		return reading(true, w->display, FRC_SOURCE_EBPF);
 	return reading(v > 0 && v <= w->fps_max, v, FRC_SOURCE_EBPF);
 }
 

@@ -32,6 +32,8 @@ struct meter_kind {
 	void (*delta)(void *m, uint64_t delta_ns);
 	/* The node's current content (sample-and-hold), as fps_meter_set_sysfs. */
 	void (*sysfs)(void *m, int err, const uint8_t *raw, size_t len);
+	/* The display's vsync period (a vsync record of display capture); NULL: not looked at. */
+	void (*vsync)(void *m, uint64_t period_ns);
 	struct fps_reading (*read)(void *m, uint64_t now);
 	void (*stats)(const void *m, struct fps_meter_stats *st);
 };

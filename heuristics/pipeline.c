@@ -383,6 +383,10 @@ int pipeline_feed(struct pipeline *p, const struct frc_record *r)
 	case FRC_TICK:
 		emit_reading(p, r->ktime_ns, r);
 		return 0;
+	case FRC_VSYNC: /* display capture: the display's refresh, for a meter that uses it */
+		if (p->mk->vsync)
+			p->mk->vsync(p->meter, r->u.vsync.period_ns);
+		return 0;
 	default:
 		p->st.unknown++;
 		return 0;

@@ -39,6 +39,8 @@ void frc_window_frame(struct frc_window *w, uint64_t ktime_ns, const struct frc_
 /* A tracker delta: counted only (the rate does not depend on the tracker). */
 void frc_window_delta(struct frc_window *w, uint64_t delta_ns);
 void frc_window_set_sysfs(struct frc_window *w, int err, const uint8_t *raw, size_t len);
+/* The display's vsync period: its refresh caps the reading, as a sysfs node's does. */
+void frc_window_set_vsync(struct frc_window *w, uint64_t period_ns);
 struct fps_reading frc_window_read(struct frc_window *w, uint64_t now);
 void frc_window_stats(const struct frc_window *w, struct fps_meter_stats *st);
 

@@ -237,6 +237,33 @@ START_TEST(test_window_sysfs_cap)
 END_TEST
 
 /*
+ * The display's vsync period (display capture) is its refresh: 40 ms (25 Hz) caps 50 FPS
+ * content at 25 (source ebpf: the frame count, capped); 10 ms (100 Hz) does not (50); with
+ * a node too, the lower cap holds (sysfs "30" and 25 Hz: 25, ebpf; sysfs "20": 20, sysfs).
+ * The Auriya meters do not look at it (their op is NULL).
+ */
+START_TEST(test_window_vsync_cap)
+{
+	void *m = new_kind("frc-window", 0, true);
+	const struct meter_kind *k = meter_kind_find("frc-window");
+
+	wrun(m, 0, 2 * SEC, 7, 0x10);
+	k->vsync(m, 40 * MS);
+	expect("frc-window", m, 2 * SEC, FRC_SOURCE_EBPF, 25000000);
+	k->vsync(m, 10 * MS);
+	expect("frc-window", m, 2 * SEC, FRC_SOURCE_EBPF, 50000000);
+	k->vsync(m, 40 * MS);
+	text("frc-window", m, "30");
+	expect("frc-window", m, 2 * SEC, FRC_SOURCE_EBPF, 25000000);
+	text("frc-window", m, "20");
+	expect("frc-window", m, 2 * SEC, FRC_SOURCE_SYSFS, 20000000);
+	k->destroy(m);
+	ck_assert_ptr_null(meter_kind_find("auriya-10fe7c6")->vsync);
+	ck_assert_ptr_null(meter_kind_find("auriya-ccafd78")->vsync);
+}
+END_TEST
+
+/*
  * The pipeline runs the named meter: kala on triple buffering returns 60 ms deltas for 20
  * ms calls (16.7 FPS for the Auriya meters), frc-window reads the surface: 50 FPS at the
  * 2 s tick. An unknown meter is -ENOENT.
@@ -301,5 +328,6 @@ void add_meter_kind_cases(Suite *s)
 	ADD_CASE(s, "meter_window_freeze", test_window_freeze);
 	ADD_CASE(s, "meter_window_content_surface", test_window_content_surface);
 	ADD_CASE(s, "meter_window_sysfs_cap", test_window_sysfs_cap);
+	ADD_CASE(s, "meter_window_vsync_cap", test_window_vsync_cap);
 	ADD_CASE(s, "pipeline_meter_name", test_pipeline_meter_name);
 }
