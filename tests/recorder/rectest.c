@@ -12,6 +12,7 @@
 #include <inttypes.h>
 #include <sched.h>
 #include <signal.h>
+#include <sys/syscall.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -257,9 +258,41 @@ void wait_mapped(pid_t pid)
 }
 
 /*
+ * pid can take SIGUSR1 without dying of it: it blocks it (/proc/PID/status SigBlk), or it
+ * waits for it in sigwait, during which the kernel unblocks the waited signals
+ * (/proc/PID/syscall: rt_sigtimedwait).
+ */
+static bool blocks_sigusr1(pid_t pid)
+{
+	char path[64], line[256];
+	unsigned long long mask = 0;
+	long nr = -1;
+	bool blocked = false;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
+	FILE *f = fopen(path, "re");
+	if (!f)
+		return false;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "SigBlk: %llx", &mask) == 1)
+			blocked = mask & (1ull << (SIGUSR1 - 1));
+	fclose(f);
+	if (blocked)
+		return true;
+	snprintf(path, sizeof(path), "/proc/%d/syscall", (int)pid);
+	f = fopen(path, "re");
+	if (!f)
+		return false;
+	if (fscanf(f, "%ld", &nr) != 1)
+		nr = -1;
+	fclose(f);
+	return nr == SYS_rt_sigtimedwait;
+}
+
+/*
  * Start standin-game gated (--wait-signal): it makes no call before SIGUSR1, so a probe
  * can be attached first. argv0 is its process name. extra: further NULL-terminated args.
- * Returns once the game has mapped libgui.so.
+ * Returns once the game has mapped libgui.so and blocks SIGUSR1.
  */
 pid_t start_game(const char *argv0, int variant, const char *truth, const char *fps,
 		 const char *frames, ...)
@@ -299,6 +332,13 @@ pid_t start_game(const char *argv0, int variant, const char *truth, const char *
 	spawn_realtime = false;
 	/* Like a running app, the game has libgui.so mapped before anyone attaches to it. */
 	wait_mapped(pid);
+	/*
+	 * And it blocks SIGUSR1 before anyone may send it: the loader maps the library before
+	 * main, which blocks it, runs; a SIGUSR1 in between kills the game (its default).
+	 */
+	for (int waited = 0; waited < 10000 && !blocks_sigusr1(pid); waited += 5)
+		usleep(5000);
+	ck_assert_msg(blocks_sigusr1(pid), "pid %d never blocked SIGUSR1", (int)pid);
 	return pid;
 }
 
