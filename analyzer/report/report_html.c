@@ -680,8 +680,8 @@ static void seconds_line(FILE *out, const struct report_model *m, size_t n_max,
 	counts_line(out, m->secs.count, m->secs.n, n_max, sc, cls);
 }
 
-/* Seconds 0..n_max-1 under the per-second chart. */
-static void seconds_axis(FILE *out, size_t n_max)
+/* Seconds 0..n_max-1 under a per-second chart, with its label. */
+static void seconds_axis(FILE *out, size_t n_max, const char *label)
 {
 	double step = nice_step((double)n_max, 10), w = n_max > 1 ? PLOT_W / (n_max - 1.0) : 0;
 
@@ -690,10 +690,8 @@ static void seconds_axis(FILE *out, size_t n_max)
 		    out,
 		    "<text class=\"tick\" x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%g</text>\n",
 		    PLOT_X + k * w, PLOT_TOP + PLOT_H + 16, k);
-	fprintf(out,
-		"<text class=\"axis\" x=\"%d\" y=\"%d\" text-anchor=\"middle\">full second of "
-		"the submissions (from each capture's first interval)</text>\n",
-		PLOT_X + PLOT_W / 2, PLOT_TOP + PLOT_H + 34);
+	fprintf(out, "<text class=\"axis\" x=\"%d\" y=\"%d\" text-anchor=\"middle\">%s</text>\n",
+		PLOT_X + PLOT_W / 2, PLOT_TOP + PLOT_H + 34, label);
 }
 
 /* A y scale from 0 to a nice value above top (60 without data). */
@@ -717,7 +715,8 @@ static void compare_fps_chart(FILE *out, const struct report_model *b, const str
 	y_axis(out, &sc, "calls per second");
 	seconds_line(out, b, n_max, &sc, "s-sub");
 	seconds_line(out, a, n_max, &sc, "s-after");
-	seconds_axis(out, n_max);
+	seconds_axis(out, n_max,
+		     "full second of the submissions (from each capture's first interval)");
 	fputs(SVG_CLOSE "</figure>\n", out);
 }
 
@@ -767,7 +766,7 @@ static void chart_presented(FILE *out, const struct report_model *m)
 	y_axis(out, &sc, "frames per second");
 	counts_line(out, l->win, n_pres, n_max, &sc, "s-pres");
 	seconds_line(out, m, n_max, &sc, "s-sub");
-	seconds_axis(out, n_max);
+	seconds_axis(out, n_max, "full 1 s window (from the capture's first record)");
 	fputs(SVG_CLOSE "</figure>\n", out);
 }
 
