@@ -39,6 +39,8 @@ struct content {
 	uint32_t leader; /* NIL: none */
 	enum content_reason why;
 	uint64_t next_rerank_ns; /* the rates are compared again from then on */
+	bool has_series;	 /* the leader called since it became the leader ... */
+	uint64_t series_ns;	 /* ... last at this time (content_frame_delta) */
 	struct thread_info threads[THREADS_MAX];
 	uint32_t n_threads, next_thread; /* next_thread: round-robin replacement */
 };
@@ -127,8 +129,10 @@ static uint32_t take_slot(struct content *c, uint64_t surface)
 				i = k;
 		if (i == NIL)
 			i = 0; /* cap 1: the leader itself */
-		if (i == c->leader)
+		if (i == c->leader) {
 			c->leader = NIL;
+			c->has_series = false;
+		}
 	}
 	memset(&c->s[i], 0, sizeof(c->s[i]));
 	c->s[i].surface = surface;
@@ -202,6 +206,8 @@ static bool evaluate(struct content *c, uint64_t t)
 			why = w;
 	}
 	bool changed = best != c->leader;
+	if (changed)
+		c->has_series = false; /* no interval across a change of the content */
 	c->leader = best;
 	c->why = why;
 	return changed;
@@ -232,6 +238,24 @@ bool content_frame(struct content *c, uint64_t t, uint64_t surface, uint32_t tid
 	return false;
 }
 
+bool content_frame_delta(struct content *c, uint64_t t, uint64_t surface, uint32_t tid,
+			 uint64_t *delta_ns)
+{
+	uint64_t prev = c->series_ns;
+	bool had = c->has_series;
+	content_frame(c, t, surface, tid);
+	if (c->leader == NIL || c->s[c->leader].surface != surface)
+		return false;
+	/* has_series was cleared if this call changed the leader: the series starts here */
+	had = had && c->has_series;
+	c->has_series = true;
+	c->series_ns = t;
+	if (!had || t <= prev)
+		return false; /* the first call of a series; a zero or backward interval is none */
+	*delta_ns = t - prev;
+	return true;
+}
+
 void content_geometry(struct content *c, uint64_t surface, uint32_t w, uint32_t h)
 {
 	uint32_t i = find(c, surface);
@@ -255,8 +279,10 @@ void content_connect(struct content *c, uint64_t t, uint64_t surface)
 	memset(&c->s[i], 0, sizeof(c->s[i]));
 	c->s[i].surface = surface;
 	c->s[i].connected = true;
-	if (was_leader)
+	if (was_leader) {
 		c->leader = NIL;
+		c->has_series = false;
+	}
 }
 
 bool content_disconnect(struct content *c, uint64_t t, uint64_t surface)

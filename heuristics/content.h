@@ -62,6 +62,16 @@ void content_free(struct content *c);
  */
 bool content_frame(struct content *c, uint64_t t, uint64_t surface, uint32_t tid);
 
+/*
+ * content_frame, and the frame time it closes: true and *delta_ns = t - the previous call
+ * of the content surface when this call is of the content surface and so was that one,
+ * with no change of the content in between (a change starts a new series: no interval
+ * spans two surfaces or a hand-over). A zero or backward interval is none, as in the
+ * trackers. The `content` tracker's deltas and the analyzer's truth series are these.
+ */
+bool content_frame_delta(struct content *c, uint64_t t, uint64_t surface, uint32_t tid,
+			 uint64_t *delta_ns);
+
 /* What is known of a thread (its name, e.g. from /proc/PID/task/TID/comm). */
 void content_thread_name(struct content *c, uint32_t tid, const char *name);
 /* True for the names of UI threads: HWUI's RenderThread and hwuiTask workers. */

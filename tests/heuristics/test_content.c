@@ -185,6 +185,42 @@ START_TEST(content_bounded)
 }
 END_TEST
 
+/* The series: only the content's intervals, none across a hand-over. */
+START_TEST(content_delta_series)
+{
+	uint64_t d = 0;
+	ck_assert_int_eq(content_new(&c, 16), 0);
+	content_thread_name(c, 200, "GameThread");
+	content_thread_name(c, 201, "RenderThread");
+	ck_assert(!content_frame_delta(c, 0, HUD, 201, &d)); /* the only surface: it leads */
+	ck_assert(content_frame_delta(c, 16 * MS, HUD, 201, &d));
+	ck_assert_uint_eq(d, 16 * MS);
+	/* the game's first call takes over (thread): no interval at the change ... */
+	ck_assert(!content_frame_delta(c, 20 * MS, GAME, 200, &d));
+	/* ... the HUD's calls are no longer the content's ... */
+	ck_assert(!content_frame_delta(c, 32 * MS, HUD, 201, &d));
+	/* ... and the game's next call closes the game's first interval */
+	d = 0;
+	ck_assert(content_frame_delta(c, 53 * MS, GAME, 200, &d));
+	ck_assert_uint_eq(d, 33 * MS);
+	ck_assert(!content_frame_delta(c, 53 * MS, GAME, 200, &d)); /* a zero interval is none */
+	ck_assert(!content_frame_delta(c, 50 * MS, GAME, 200, &d)); /* nor a backward one */
+	ck_assert(content_frame_delta(c, 83 * MS, GAME, 200, &d));
+	ck_assert_uint_eq(d, 33 * MS);
+	/* the game disconnects: the HUD leads again, its series starts at its next call */
+	ck_assert(content_disconnect(c, 90 * MS, GAME));
+	ck_assert(!content_frame_delta(c, 96 * MS, HUD, 201, &d));
+	ck_assert(content_frame_delta(c, 112 * MS, HUD, 201, &d));
+	ck_assert_uint_eq(d, 16 * MS);
+	/* a connect of the leader (a new Surface at its address) ends the series too */
+	content_connect(c, 120 * MS, HUD);
+	ck_assert(!content_frame_delta(c, 128 * MS, HUD, 201, &d));
+	ck_assert(content_frame_delta(c, 144 * MS, HUD, 201, &d));
+	ck_assert_uint_eq(d, 16 * MS);
+	content_free(c);
+}
+END_TEST
+
 int main(int argc, char **argv)
 {
 	const struct frc_case cases[] = {
@@ -195,6 +231,7 @@ int main(int argc, char **argv)
 	    FRC_CASE("content_overlay_closes", content_overlay_closes, 30),
 	    FRC_CASE("content_ties_do_not_flap", content_ties_do_not_flap, 30),
 	    FRC_CASE("content_bounded", content_bounded, 30),
+	    FRC_CASE("content_delta_series", content_delta_series, 30),
 	};
 
 	return frc_case_run("content", cases, FRC_NCASES(cases), argc, argv);
