@@ -459,7 +459,7 @@ static void display_head(const struct em *x)
 	snprintf(main_surface, sizeof(main_surface), "0x%" PRIx64, d->main_surface);
 	val_u64(x, "layers", d->n_layers);
 	val_u64(x, "layers_not_listed", d->layers_more);
-	if (d->vsync_records)
+	if (d->vsync_records || d->vsync_warm)
 		val_u64(x, "vsync_period_ns", d->vsync_period);
 	else
 		val(x, "vsync_period_ns", RV_NUM, NULL);
@@ -469,7 +469,7 @@ static void display_head(const struct em *x)
 		val_u64(x, "content_layer", c->id);
 	else
 		val(x, "content_layer", RV_NUM, NULL);
-	if (d->vsync_records)
+	if (d->vsync_records || d->vsync_warm)
 		row(x, "vsync period", "%" PRIu64 " ns (%" PRIu64 " changes)", d->vsync_period,
 		    d->vsync_changes);
 	else

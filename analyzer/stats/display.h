@@ -76,6 +76,7 @@ struct display {
 	size_t n_layers;
 	uint64_t layers_more, rows_more; /* layers past the table, their rows */
 	uint64_t vsync_period, vsync_records, vsync_changes;
+	bool vsync_warm; /* a vsync record before the window gave the period in force */
 	uint64_t *call_ktime, *call_seq; /* the main surface's calls: ktime, frame_seq */
 	size_t n_call, cap_call;
 	uint64_t calls_backwards; /* main-surface calls before the previous one: not linked */

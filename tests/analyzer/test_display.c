@@ -551,19 +551,43 @@ END_TEST
 /*
  * --from 1 --to 3: the span 2 .. 4 s, 2 full windows. The rows recorded in it (display.c's,
  * as the report's): A's k = 119 (polled at 2.0081 s), B's 60, C's k = 260 .. 358 (polled
- * before 4 s): 111 presents. Frame times: k = 119's has no previous row in the window;
- * window 0 holds B's 60 (k = 120's from 119, then 59 of 2P), window 1 C's 49 (mailbox_json):
- * (60 + 49) / 2 = 54.500. The submissions, warmed by the calls before 2 s: 60 and 60.
+ * before 4 s): 111 presents. Frame times: k = 119's starts at k = 118's actual, the row
+ * before the window (the present before the window's first, as the call before the window
+ * starts the submissions' first interval), so window 0 holds 61 (k = 119's P, k = 120's
+ * from 119, then 59 of 2P), window 1 C's 49 (mailbox_json): (61 + 49) / 2 = 55.000. The
+ * layer's name comes from its layer record at 1 s, before the window. main-surface's
+ * windows (the submissions, warmed by the calls before 2 s): 60 and 60, so the MAE is
+ * (|60 - 61| + |60 - 49|) / 2 = 6.
  */
 START_TEST(score_window_display)
 {
 	ck_assert_int_eq(fa("score --json --tracker main-surface --from 1 --to 3 '" MAILBOX "'"),
 			 0);
-	ck_out_has("\"truth\": \"display\", \"content_layer\": {\"id\": 1, \"name\": \"\", "
+	ck_out_has("\"truth\": \"display\", \"content_layer\": {\"id\": 1, \"name\": "
+		   "\"SurfaceView[com.example.game/com.example.game.MainActivity](BLAST)#42\", "
 		   "\"presents\": 111}, \"submitted_window_fps\": 60.000, ");
 	ck_out_has("\"full_windows\": 2, \"truth_mean_fps\": ");
-	ck_out_has("\"truth_window_fps\": 54.500, ");
-	ck_near(jnum(MAIN, "window_fps_mae"), (0 + 11) / 2.0, 0.0005);
+	ck_out_has("\"truth_window_fps\": 55.000, ");
+	ck_near(jnum(MAIN, "window_fps_mae"), (1 + 11) / 2.0, 0.0005);
+}
+END_TEST
+
+/*
+ * The report's presented section in the same window (score_window_display's numbers): 111
+ * presents, 1 gap, so 110 display frame times (the first from k = 118's actual, before the
+ * window); per window 61 and 49; the vsync period (8333333, its record at 1 s) and both
+ * layers' names are known from the records before the window.
+ */
+START_TEST(report_window_first_frame_time)
+{
+	ck_assert_int_eq(fa("report --json --from 1 --to 3 '" MAILBOX "'"), 0);
+	ck_out_has("\"vsync_period_ns\": 8333333,");
+	ck_out_has("\"name\": \"SurfaceView[com.example.game/com.example.game.MainActivity]"
+		   "(BLAST)#42\",");
+	ck_out_has("\"name\": \"com.example.game/com.example.game.MainActivity#40\",");
+	ck_out_has("\"window_fps\": 55.000,\n      \"per_window_min\": 49.000,\n"
+		   "      \"per_window_max\": 61.000,");
+	ck_out_has("\"frame_times\": 110,");
 }
 END_TEST
 
@@ -657,6 +681,7 @@ int main(int argc, char **argv)
 	    FRC_CASE("score_text_says_truth", score_text_says_truth),
 	    FRC_CASE("score_presents_unlinked", score_presents_unlinked),
 	    FRC_CASE("score_window_display", score_window_display),
+	    FRC_CASE("report_window_first_frame_time", report_window_first_frame_time),
 	    FRC_CASE("html_presented_chart", html_presented_chart),
 	};
 	Suite *s = suite_create("display");
