@@ -2402,8 +2402,8 @@ START_TEST(unknown_recorded_tracker)
 	ck_assert_int_eq(fa("import", txt, "-o", frc, NULL), 0);
 	ck_assert_int_eq(fa("report", frc, NULL), 1);
 	ck_err_has("future.frc: recorded with tracker 'future-variant', which this frameanalyze "
-		   "does not know (known: kala, surface, process, main-surface); replay one of "
-		   "those with --tracker NAME\n");
+		   "does not know (known: kala, surface, process, main-surface, content); replay "
+		   "one of those with --tracker NAME\n");
 	ck_assert_int_eq(count_lines(err_text), 1);
 	ck_assert_msg(out_text[0] == 0, "stdout: %s", out_text);
 	ck_assert_int_eq(fa("report", "--tracker", "kala", frc, NULL), 0);
@@ -2489,7 +2489,7 @@ START_TEST(score_usage)
 	ck_err_has("expected at least one capture");
 	ck_assert_int_eq(fa("score", frc, "--tracker", "kala,nope", NULL), 2);
 	ck_err_has("frameanalyze score: --tracker: unknown tracker 'nope' (known: all, kala, "
-		   "surface, process, main-surface)");
+		   "surface, process, main-surface, content)");
 	ck_assert_int_eq(count_lines(err_text), 1);
 	ck_assert_int_eq(fa("score", frc, "--tracker", ",", NULL), 2);
 	ck_assert_int_eq(fa("score", frc, "--tracker", "kala,,surface", NULL), 2);
