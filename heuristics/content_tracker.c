@@ -6,8 +6,8 @@
  * One struct content (content.h) per process. A frame is content_frame_delta on its surface
  * and thread, so the deltas are exactly the content series the analyzer's truth takes of
  * the target process: the same rule, run incrementally here, live or replayed. What the
- * capture says of the process besides its frames (thread names) goes to the same instance
- * through the kind's `learn` op.
+ * capture says of the process besides its frames (thread names, buffer geometry, Surface
+ * connect/disconnect) goes to the same instance through the kind's `learn` op.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -67,9 +67,26 @@ bool content_tracker_record(void *tp, uint64_t ktime_ns, const struct frc_frame 
 void content_tracker_learn(void *tp, const struct frc_record *r)
 {
 	struct content_tracker *t = tp;
+	const struct frc_buffer *b = &r->u.buffer;
 
-	if (r->type == FRC_THREAD)
+	switch (r->type) {
+	case FRC_THREAD:
 		content_thread_name(t->c, r->u.thread.tid, r->u.thread.name);
+		break;
+	case FRC_BUFFER:
+		/* a header that says nothing of a size (0 or negative) is no area (rule 2) */
+		if (b->width > 0 && b->height > 0)
+			content_geometry(t->c, b->surface, (uint32_t)b->width, (uint32_t)b->height);
+		break;
+	case FRC_CONNECT:
+		if (r->u.connect.connected)
+			content_connect(t->c, r->ktime_ns, r->u.connect.surface);
+		else
+			content_disconnect(t->c, r->ktime_ns, r->u.connect.surface);
+		break;
+	default:
+		break;
+	}
 }
 
 void content_tracker_stats(const void *tp, struct tracker_stats *st)

@@ -363,10 +363,11 @@ static int feed_frame(struct pipeline *p, const struct frc_record *r)
 
 /*
  * A record a tracker may learn from (tracker_kind.h `learn`), to its PID's tracker. A PID
- * without one gets one, as at a frame: a thread's name comes just before the thread's first
- * frame, which may be its process's first (no attach record in the capture), and dropping it
- * would leave that thread unnamed. A kind without `learn` sees nothing, and no tracker is
- * created (its stats stay as they were before these records existed).
+ * without one gets one, as at a frame: a thread's name and a buffer's geometry come just
+ * before the frame that first shows them, a connect before the surface's first frame, which
+ * may be the process's first (no attach record in the capture); dropping them would leave
+ * that thread unnamed, that surface without a size or a lifetime. A kind without `learn` sees
+ * nothing, and no tracker is created (its stats stay as they were before these records existed).
  */
 static int feed_learn(struct pipeline *p, const struct frc_record *r, uint32_t pid)
 {
@@ -441,6 +442,10 @@ int pipeline_feed(struct pipeline *p, const struct frc_record *r)
 		return 0;
 	case FRC_THREAD:
 		return feed_learn(p, r, r->u.thread.pid);
+	case FRC_BUFFER:
+		return feed_learn(p, r, r->u.buffer.pid);
+	case FRC_CONNECT:
+		return feed_learn(p, r, r->u.connect.pid);
 	default:
 		p->st.unknown++;
 		return 0;

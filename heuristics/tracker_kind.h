@@ -31,8 +31,9 @@ struct tracker_kind {
 	void (*stats)(const void *t, struct tracker_stats *st);
 	/*
 	 * Optional (NULL: the kind looks at frames only). A record of the process that is not a
-	 * frame but that its tracker may learn from: a thread's name (FRC_THREAD). The
-	 * pipeline calls it in file order, so it comes before the frames recorded after it.
+	 * frame but that its tracker may learn from: a thread's name (FRC_THREAD), a buffer's
+	 * geometry (FRC_BUFFER), a Surface's connect or disconnect (FRC_CONNECT). The pipeline
+	 * calls it in file order, so it comes before the frames recorded after it.
 	 */
 	void (*learn)(void *t, const struct frc_record *r);
 	/*

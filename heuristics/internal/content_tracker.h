@@ -19,7 +19,8 @@ FRC_MUST_USE int content_tracker_new(void **out, const struct tracker_config *cf
 void content_tracker_free(void *t);
 bool content_tracker_record(void *t, uint64_t ktime_ns, const struct frc_frame *f,
 			    uint64_t *delta_ns);
-/* A thread record of the process: the thread's name for rule 1. Other types: nothing. */
+/* A thread record (rule 1's name), a buffer record (rule 2's area), a connect record (a
+ * surface's lifetime) of the process. Other types: nothing. */
 void content_tracker_learn(void *t, const struct frc_record *r);
 void content_tracker_stats(const void *t, struct tracker_stats *st);
 

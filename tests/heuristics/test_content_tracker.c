@@ -100,6 +100,29 @@ static void thread(struct pipeline *p, uint64_t t, uint32_t pid, uint32_t tid, c
 	feed(p, &r);
 }
 
+static void geometry(struct pipeline *p, uint64_t t, uint64_t surface, int32_t w, int32_t h)
+{
+	struct frc_record r = {.type = FRC_BUFFER, .ktime_ns = t};
+
+	r.u.buffer = (struct frc_buffer){.pid = 100,
+					 .surface = surface,
+					 .buffer = surface + 1,
+					 .width = w,
+					 .height = h,
+					 .stride = w,
+					 .format = 1};
+	feed(p, &r);
+}
+
+static void connection(struct pipeline *p, uint64_t t, uint64_t surface, bool connected)
+{
+	struct frc_record r = {.type = FRC_CONNECT, .ktime_ns = t};
+
+	r.u.connect = (struct frc_connect){
+	    .pid = 100, .tid = 200, .surface = surface, .api = 1, .connected = connected};
+	feed(p, &r);
+}
+
 static void tick(struct pipeline *p, uint64_t t)
 {
 	struct frc_record r = {.type = FRC_TICK, .ktime_ns = t};
@@ -177,6 +200,89 @@ START_TEST(ctracker_video_under_overlay)
 	ck_assert_uint_eq(s.game_delta, 40 * MS);
 	ck_assert_uint_eq(s.n_hud, 0);
 	ck_assert_uint_eq(s.fps_micro, 25000000);
+	pipeline_free(p);
+}
+END_TEST
+
+/*
+ * Both drawn by non-UI threads (a codec, a danmaku GL thread): the buffer records decide.
+ * A 25 fps 1920x1080 video (40 ms, 0..2960: 74 deltas) under a 125 Hz 1080x300 overlay
+ * (8 ms): the video's only; 25 FPS at 3 s. A header without a size (0 x 0, -1 x 5) is no
+ * area. Without the buffer records the overlay's rate wins from the first re-ranking.
+ */
+START_TEST(ctracker_video_by_area)
+{
+	struct seen s;
+	struct pipeline *p = open_p(&s, "content", NULL, 0);
+
+	thread(p, 0, 100, 300, "CodecLooper");
+	thread(p, 0, 100, 301, "DanmakuGL");
+	geometry(p, 0, GAME, 1920, 1080);
+	geometry(p, 0, HUD, 0, 0);
+	geometry(p, 0, HUD, -1, 5);
+	geometry(p, 0, HUD, 1080, 300);
+	play2(p, 0, 3000, GAME, 300, 40, HUD, 301, 8);
+	tick(p, 3000 * MS);
+	ck_assert_uint_eq(s.n_game, 74);
+	ck_assert_uint_eq(s.game_delta, 40 * MS);
+	ck_assert_uint_eq(s.n_hud, 0);
+	ck_assert_uint_eq(s.fps_micro, 25000000);
+	pipeline_free(p);
+
+	p = open_p(&s, "content", NULL, 0);
+	thread(p, 0, 100, 300, "CodecLooper");
+	thread(p, 0, 100, 301, "DanmakuGL");
+	play2(p, 0, 3000, GAME, 300, 40, HUD, 301, 8);
+	tick(p, 3000 * MS);
+	ck_assert_uint_gt(s.n_hud, 0);
+	ck_assert_uint_eq(s.fps_micro, 125000000); /* the overlay's 8 ms */
+	pipeline_free(p);
+}
+END_TEST
+
+/*
+ * Rotation with connect records: the game (GameThread) and the HUD (RenderThread) at 16 ms
+ * from 0; the game's Surface disconnects at 1000 ms and a new one connects at its old
+ * address at 1100. Game deltas: 16..992 (62); at the disconnect the HUD leads, its series
+ * from its call at 1008: deltas 1024..1088 (5); the new game surface's first call (1100)
+ * takes over by thread and starts a series: deltas 1116..1996 (56). 118 game deltas, every
+ * one 16 ms: nothing spans the 992 -> 1100 gap. Without the connect records the old and
+ * the new Surface are one, and the 108 ms gap is a game interval.
+ */
+static void rotation(struct pipeline *p, bool records)
+{
+	thread(p, 0, 100, 200, "GameThread");
+	thread(p, 0, 100, 201, "RenderThread");
+	if (records) {
+		connection(p, 0, GAME, true);
+		connection(p, 0, HUD, true);
+	}
+	play2(p, 0, 1000, GAME, 200, 16, HUD, 201, 16);
+	if (records)
+		connection(p, 1000 * MS, GAME, false);
+	play2(p, 1008, 1100, HUD, 201, 16, 0, 0, 0);
+	if (records)
+		connection(p, 1100 * MS, GAME, true);
+	play2(p, 1100, 2000, GAME, 200, 16, HUD, 201, 16);
+}
+
+START_TEST(ctracker_recreated_at_old_address)
+{
+	struct seen s;
+	struct pipeline *p = open_p(&s, "content", NULL, 0);
+
+	rotation(p, true);
+	ck_assert_uint_eq(s.n_game, 118);
+	ck_assert_uint_eq(s.game_delta, 16 * MS);
+	ck_assert_uint_eq(s.n_hud, 5);
+	ck_assert_uint_eq(s.hud_delta, 16 * MS);
+	pipeline_free(p);
+
+	p = open_p(&s, "content", NULL, 0);
+	rotation(p, false);
+	ck_assert_uint_eq(s.n_game, 62 + 1 + 56);
+	ck_assert_uint_eq(s.game_delta, UINT64_MAX); /* 16 ms, and the gap's 108 ms */
+	ck_assert_uint_eq(s.n_hud, 0);
 	pipeline_free(p);
 }
 END_TEST
@@ -342,10 +448,11 @@ START_TEST(ctracker_other_variants_meter_all)
 END_TEST
 
 /*
- * Thread records: to their PID's tracker for a kind that learns (content: a PID seen only
- * in a thread record gets a tracker), nothing for the others (no tracker, and the same
- * deltas as without the records: kala on 3 buffers at 16 ms, with a thread record before
- * every frame, still gives its 33 deltas of 48 ms for 100 calls: A's at 3, 6, ..., 99).
+ * Thread, buffer and connect records: to their PID's tracker for a kind that learns
+ * (content: a PID seen only in such a record gets a tracker), nothing for the others (no
+ * tracker, and the same deltas as without the records: kala on 3 buffers at 16 ms, with a thread
+ * record before every frame, still gives its 33 deltas of 48 ms for 100 calls: A's at 3, 6, ...,
+ * 99).
  */
 START_TEST(ctracker_thread_records_routed)
 {
@@ -361,6 +468,8 @@ START_TEST(ctracker_thread_records_routed)
 
 	p = open_p(&s, "kala", NULL, 0);
 	thread(p, 0, 300, 301, "GameThread");
+	geometry(p, 0, GAME, 1080, 2400);
+	connection(p, 0, GAME, true);
 	pipeline_stats(p, &st);
 	ck_assert_uint_eq(st.trackers, 0);
 	ck_assert_uint_eq(st.unknown, 0);
@@ -408,6 +517,8 @@ int main(int argc, char **argv)
 	const struct frc_case cases[] = {
 	    FRC_CASE("ctracker_game_under_hud", ctracker_game_under_hud, 30),
 	    FRC_CASE("ctracker_video_under_overlay", ctracker_video_under_overlay, 30),
+	    FRC_CASE("ctracker_video_by_area", ctracker_video_by_area, 30),
+	    FRC_CASE("ctracker_recreated_at_old_address", ctracker_recreated_at_old_address, 30),
 	    FRC_CASE("ctracker_overlay_closes", ctracker_overlay_closes, 30),
 	    FRC_CASE("ctracker_swapchain_grows", ctracker_swapchain_grows, 30),
 	    FRC_CASE("ctracker_keys_age_out", ctracker_keys_age_out, 30),
