@@ -38,12 +38,13 @@
 #define CONTENT_RATE_MARGIN_NUM 3	     /* a challenger needs 3/2 of the leader's rate */
 #define CONTENT_RATE_MARGIN_DEN 2
 /*
- * Surfaces the `content` tracker remembers per process (content_new's max_surfaces): a
- * process has a handful (window, SurfaceView, codec, overlays); a recreated Surface at a
- * new address takes a new slot and the least recently called one is forgotten. Small,
- * because a first call ranks every live surface (evaluate is O(surfaces x rates)).
+ * Surfaces remembered per process (content_new's max_surfaces) by the `content` tracker, and
+ * by the truth, which must remember as many for the two series to be the same: a process
+ * has a handful (window, SurfaceView, codec, overlays); a recreated Surface at a new address
+ * takes a new slot and the least recently called one is forgotten. Small, because a first
+ * call ranks every live surface (evaluate is O(surfaces x rates)).
  */
-#define CONTENT_SURFACES 16
+#define CONTENT_SURFACES 32
 
 enum content_reason {
 	CONTENT_NONE = 0, /* no surface yet */

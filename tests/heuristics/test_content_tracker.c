@@ -341,29 +341,29 @@ START_TEST(ctracker_swapchain_grows)
 END_TEST
 
 /*
- * Keys age out: 20 Surfaces one after another (a surface recreated at a new address each
+ * Keys age out: 40 Surfaces one after another (a surface recreated at a new address each
  * second), each 10 calls 16 ms apart from k s on, then silent. Each new surface's first
  * call finds the leader silent for 1000 - 144 = 856 ms > 0.5 s and takes over: 9 deltas
- * per surface, 180 in all, whatever is forgotten. The tracker remembers CONTENT_SURFACES
- * (16) at most: 4 forgotten; with max_buffers 2, 2 kept and 18 forgotten.
+ * per surface, 360 in all, whatever is forgotten. The tracker remembers CONTENT_SURFACES
+ * (32) at most: 8 forgotten; with max_buffers 2, 2 kept and 38 forgotten.
  */
 START_TEST(ctracker_keys_age_out)
 {
-	const uint32_t bound[] = {0, 2}, kept[] = {16, 2};
+	const uint32_t bound[] = {0, 2}, kept[] = {32, 2};
 
 	for (int b = 0; b < 2; b++) {
 		struct seen s;
 		struct pipeline *p = open_p(&s, "content", NULL, bound[b]);
 		struct pipeline_stats st;
 
-		for (uint64_t k = 0; k < 20; k++)
+		for (uint64_t k = 0; k < 40; k++)
 			for (uint64_t j = 0; j < 10; j++)
 				frame(p, (k * 1000 + j * 16) * MS, 100, 1, 0x100000 + 0x1000 * k,
 				      0x7000);
-		ck_assert_uint_eq(s.n_other, 180);
+		ck_assert_uint_eq(s.n_other, 360);
 		pipeline_stats(p, &st);
-		ck_assert_uint_eq(st.deltas, 180);
-		ck_assert_uint_eq(st.buffers_evicted, 20 - kept[b]);
+		ck_assert_uint_eq(st.deltas, 360);
+		ck_assert_uint_eq(st.buffers_evicted, 40 - kept[b]);
 		pipeline_free(p);
 	}
 }
