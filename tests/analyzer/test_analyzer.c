@@ -2441,6 +2441,39 @@ START_TEST(unknown_recorded_tracker)
 END_TEST
 
 /*
+ * The metadata key target.pid (what framerec wrote; the pipeline's target, issue 19): a
+ * value that is not a list of PIDs is refused in one line naming the file and the key,
+ * before any output, by every variant's replay; a good one replays.
+ */
+START_TEST(bad_target_pid_metadata)
+{
+	const char *txt = tmp("target.txt"), *frc = tmp("target.frc");
+	static const char *const bad[] = {"7,x", "7,", "0", "4294967296", "7;8"};
+	static const char *const trackers[] = {"kala", "content"};
+	char text[256];
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		snprintf(text, sizeof(text),
+			 "meta target.pid %s\nframe 1000000000 7 7 0x1000 0x0\n"
+			 "frame 1016666666 7 7 0x1000 0x0\n",
+			 bad[i]);
+		spit(txt, text);
+		ck_assert_int_eq(fa("import", "--force", txt, "-o", frc, NULL), 0);
+		for (size_t k = 0; k < 2; k++) {
+			ck_assert_int_eq(fa("report", "--tracker", trackers[k], frc, NULL), 1);
+			ck_err_has("target.frc: metadata target.pid is not a list of PIDs "
+				   "(PID[,PID...])\n");
+			ck_assert_int_eq(count_lines(err_text), 1);
+			ck_assert_msg(out_text[0] == 0, "'%s' stdout: %s", bad[i], out_text);
+		}
+	}
+	spit(txt, "meta target.pid 7,8\nframe 1000000000 7 7 0x1000 0x0\n");
+	ck_assert_int_eq(fa("import", "--force", txt, "-o", frc, NULL), 0);
+	ck_assert_int_eq(fa("report", "--tracker", "content", frc, NULL), 0);
+}
+END_TEST
+
+/*
  * --meter (issue 21): the meter a replay runs is --meter, else the recorded one (metadata
  * key `meter`), else auriya-10fe7c6; golden names it when it is not the default. The
  * capture: 50 FPS (20 ms, 3 buffers) from 1 s to 3 s, then nothing until one frame at
@@ -2734,6 +2767,7 @@ int main(int argc, char **argv)
 	    FRC_CASE("window_usage", window_usage),
 	    FRC_CASE("score_usage", score_usage),
 	    FRC_CASE("unknown_recorded_tracker", unknown_recorded_tracker),
+	    FRC_CASE("bad_target_pid_metadata", bad_target_pid_metadata),
 	    FRC_CASE("meter_option", meter_option),
 	    FRC_CASE("score_in_memory_overlay", score_in_memory_overlay),
 	    FRC_CASE("score_in_memory_equal_rate", score_in_memory_equal_rate),
