@@ -37,6 +37,14 @@
 #define CONTENT_RATE_MAX 256		     /* ... counted up to 256 */
 #define CONTENT_RATE_MARGIN_NUM 3	     /* a challenger needs 3/2 of the leader's rate */
 #define CONTENT_RATE_MARGIN_DEN 2
+/*
+ * Surfaces remembered per process (content_new's max_surfaces) by the `content` tracker, and
+ * by the truth, which must remember as many for the two series to be the same: a process
+ * has a handful (window, SurfaceView, codec, overlays); a recreated Surface at a new address
+ * takes a new slot and the least recently called one is forgotten. Small, because a first
+ * call ranks every live surface (evaluate is O(surfaces x rates)).
+ */
+#define CONTENT_SURFACES 32
 
 enum content_reason {
 	CONTENT_NONE = 0, /* no surface yet */
@@ -90,5 +98,9 @@ bool content_at(struct content *c, uint64_t t);
 
 /* The content surface now (0: none) and why it was chosen. */
 uint64_t content_surface(const struct content *c, enum content_reason *why);
+
+/* Surfaces remembered now, and forgotten so far because max_surfaces were (a tracker's stats). */
+uint32_t content_surfaces(const struct content *c);
+uint64_t content_evicted(const struct content *c);
 
 #endif /* CONTENT_H */

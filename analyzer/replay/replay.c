@@ -492,7 +492,11 @@ static int group_pipeline(struct replay_run_state *st, struct group *g)
 				 g->info.config.tracker_name, names);
 		return rc;
 	}
-	if (rc)
+	if (rc == -EINVAL && g->info.config.target)
+		snprintf(st->err, st->errlen,
+			 "%s: metadata target.pid is not a list of PIDs (PID[,PID...])",
+			 g->info.path);
+	else if (rc)
 		snprintf(st->err, st->errlen, "%s: cannot create the pipeline: %s", g->info.path,
 			 strerror(-rc));
 	return rc;
@@ -501,9 +505,14 @@ static int group_pipeline(struct replay_run_state *st, struct group *g)
 /* Every group's pipeline, then its sinks' begin (a sink failure is reported at the end). */
 static int replay_begin(struct replay_run_state *st, const frc_reader *r)
 {
+	/* The target PIDs framerec wrote (pipeline.h): the live pipeline had the same. */
+	st->info.config.target = r ? frc_reader_meta_get(r, "target.pid") : NULL;
 	for (size_t k = 0; k < st->n_groups && !st->failed; k++) {
 		struct group *g = &st->g[k];
-		int rc = group_pipeline(st, g);
+		int rc;
+
+		g->info.config.target = st->info.config.target;
+		rc = group_pipeline(st, g);
 
 		if (rc)
 			return rc;

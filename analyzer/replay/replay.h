@@ -72,8 +72,10 @@ struct replay_info {
 	 * ran live).
 	 */
 	const char *meter;
-	char recorded_meter[32];       /* the capture's `meter` metadata, "" when none */
-	struct pipeline_config config; /* what the pipeline ran with */
+	char recorded_meter[32]; /* the capture's `meter` metadata, "" when none */
+	/* What the pipeline ran with; config.target is the metadata's target.pid (valid from
+	 * begin to end), NULL in memory or without the key. */
+	struct pipeline_config config;
 	/*
 	 * The analysed span: the capture's first..last ktime (stats), or the window of
 	 * replay_options (windowed). Full 1 s windows (stats/windows.h) are counted from

@@ -1749,6 +1749,71 @@ START_TEST(tracker_live_equals_replay)
 }
 END_TEST
 
+/* The valid live readings of cap's ticks, sorted; returns how many (at most max). */
+static size_t live_readings(const char *cap, uint64_t *v, size_t max)
+{
+	frc_reader *rd = NULL;
+	struct frc_record r;
+	size_t n = 0;
+
+	ck_assert_int_eq(frc_reader_open(&rd, cap), 0);
+	while (frc_reader_next(rd, &r) == 1)
+		if (r.type == FRC_TICK && r.u.tick.has_result && r.u.tick.source && n < max)
+			v[n++] = r.u.tick.fps_micro;
+	frc_reader_close(rd);
+	for (size_t i = 1; i < n; i++) /* insertion sort: a few dozen readings */
+		for (size_t j = i; j > 0 && v[j - 1] > v[j]; j--) {
+			uint64_t x = v[j];
+			v[j] = v[j - 1];
+			v[j - 1] = x;
+		}
+	return n;
+}
+
+/*
+ * issue 19 item 4: framerec --tracker content runs the content rule live. The stand-in
+ * queues a 30 fps game surface from a thread named UnityGfxDeviceW (3 buffers) and a 60 fps
+ * overlay from RenderThread (the view system's HUD); the thread records name both before
+ * their first frames, so the meter reads the game's ~30 FPS, not the overlay's 60 (which
+ * main-surface, counting calls, reads). `frameanalyze report` replays the capture with the
+ * recorded tracker and the recorded target.pid and reproduces every live reading; the same
+ * capture replayed with main-surface does not (the test can fail).
+ */
+START_TEST(content_live_equals_replay)
+{
+	const char *cap = tmp("cap.frc"), *log = tmp("framerec.log"), *out = tmp("report.txt");
+	pid_t rec = start_framerec(log, "--lib", STANDIN_LIB, "--tracker", "content", "--tick-ms",
+				   "100", "-o", cap, "--", STANDIN_GAME, "--fps", "30", "--frames",
+				   "90", "--thread-name", "UnityGfxDeviceW", "--surfaces",
+				   "--overlay-fps", "60", NULL);
+	assert_exit(wait_exit(rec, 20000), 0, log);
+	ck_assert_str_eq(meta_value(cap, "tracker"), "content");
+	ck_assert_ptr_nonnull(meta_value(cap, "target.pid"));
+
+	char *argv[] = {"frameanalyze", "report", (char *)cap, NULL};
+	assert_exit(wait_exit(spawn(FRAMEANALYZE, argv, out), 20000), 0, out);
+	const char *text = slurp(out);
+	const char *row = strstr(text, "live readings");
+	ck_assert_msg(row, "no live readings row: %s", text);
+	unsigned long same = 0, live = 0;
+	ck_assert_msg(sscanf(row, "live readings %lu of %lu reproduced", &same, &live) == 2,
+		      "%.80s", row);
+	ck_assert_msg(same == live && live >= 25, "%lu of %lu reproduced", same, live);
+
+	uint64_t v[128];
+	size_t n = live_readings(cap, v, 128);
+	ck_assert_uint_ge(n, 25); /* 3 s at 100 ms ticks */
+	ck_assert_msg(v[n / 2] >= 28500000 && v[n / 2] <= 31500000,
+		      "content read a median %" PRIu64
+		      " uFPS live for a 30 fps game under a 60 fps "
+		      "HUD",
+		      v[n / 2]);
+	uint64_t last = 0;
+	struct replay_count ms = replay_with(cap, "main-surface", &last);
+	ck_assert_msg(ms.mismatches > 0, "main-surface reproduced content's readings: moot");
+}
+END_TEST
+
 /* What thread_names found in a capture: its thread records and where the frames are. */
 struct names_seen {
 	struct frc_thread rec[8];
@@ -2206,6 +2271,7 @@ int main(int argc, char **argv)
 	    FRC_CASE("replay_sysfs_fidelity", replay_sysfs_fidelity),
 	    FRC_CASE("doctor_names_failed_step", doctor_names_failed_step),
 	    FRC_CASE("tracker_live_equals_replay", tracker_live_equals_replay),
+	    FRC_CASE("content_live_equals_replay", content_live_equals_replay),
 	    FRC_CASE("thread_names", thread_names),
 	    FRC_CASE("meter_live_equals_replay", meter_live_equals_replay),
 	    FRC_CASE("fifo_refused", fifo_refused),
