@@ -258,6 +258,14 @@ bool content_frame_delta(struct content *c, uint64_t t, uint64_t surface, uint32
 	return true;
 }
 
+uint64_t content_frame_time(uint64_t ktime, const struct frc_frame *f)
+{
+	if (!f->has_timestamp || f->timestamp <= 0)
+		return ktime;
+	uint64_t ts = (uint64_t)f->timestamp;
+	return ts > ktime && ts - ktime <= CONTENT_TIMESTAMP_MAX_AHEAD_NS ? ts : ktime;
+}
+
 void content_geometry(struct content *c, uint64_t surface, uint32_t w, uint32_t h)
 {
 	uint32_t i = find(c, surface);

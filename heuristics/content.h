@@ -31,6 +31,7 @@
 #include <stdint.h>
 
 #include "frc_error.h" /* FRC_MUST_USE */
+#include "frc_record.h"
 
 #define CONTENT_SILENT_NS 500000000ull	     /* 0.5 s: a leader this silent gives way */
 #define CONTENT_RATE_WINDOW_NS 1000000000ull /* the rate of rule 3: calls in 1 s ... */
@@ -79,6 +80,18 @@ bool content_frame(struct content *c, uint64_t t, uint64_t surface, uint32_t tid
  */
 bool content_frame_delta(struct content *c, uint64_t t, uint64_t surface, uint32_t tid,
 			 uint64_t *delta_ns);
+
+/*
+ * When the player sees frame f queued at ktime: its own timestamp (a batch element's
+ * BatchQueuedBuffer.timestamp, FORMAT.md 4.7) when it lies in (ktime, ktime + 1 s], else
+ * ktime. SurfaceFlinger holds a buffer until its desired present time and takes one more
+ * than 1 s ahead for garbage, presenting it at once, as one in the past
+ * (BufferQueueConsumer::acquireBuffer, MAX_REASONABLE_NSEC, android-11 .. 16). Two frames
+ * queued by one call for two vsyncs (frame generation) are so two frame times, not one and a
+ * zero interval. The content series (tracker and truth) runs on this time.
+ */
+#define CONTENT_TIMESTAMP_MAX_AHEAD_NS 1000000000ull
+uint64_t content_frame_time(uint64_t ktime, const struct frc_frame *f);
 
 /* What is known of a thread (its name, e.g. from /proc/PID/task/TID/comm). */
 void content_thread_name(struct content *c, uint32_t tid, const char *name);

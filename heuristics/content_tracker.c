@@ -58,7 +58,8 @@ bool content_tracker_record(void *tp, uint64_t ktime_ns, const struct frc_frame 
 	struct content_tracker *t = tp;
 
 	t->st.records++;
-	if (!content_frame_delta(t->c, ktime_ns, f->surface, f->tid, delta_ns))
+	if (!content_frame_delta(t->c, content_frame_time(ktime_ns, f), f->surface, f->tid,
+				 delta_ns))
 		return false;
 	t->st.deltas++;
 	return true;

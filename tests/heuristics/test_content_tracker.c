@@ -341,6 +341,56 @@ START_TEST(ctracker_swapchain_grows)
 END_TEST
 
 /*
+ * Frame generation: 2 frames per queueBuffers call, 30 calls/s (33 ms), the frames stamped
+ * 8 and 24 ms after the call: the content series runs on the stamps (content_frame_time),
+ * 16 ms apart; without stamps the second frame of a call is a zero interval (none). A stamp
+ * more than 1 s ahead is garbage to SurfaceFlinger and to the tracker: the ktime counts.
+ */
+#define SEC_NS 1000000000ull
+
+static void batch_call(struct pipeline *p, uint64_t t, int64_t ts0, int64_t ts1, bool stamped)
+{
+	for (int e = 0; e < 2; e++) {
+		struct frc_record r = {.type = FRC_FRAME, .ktime_ns = t};
+		r.u.frame = (struct frc_frame){.pid = 100,
+					       .tid = 1,
+					       .buffer = 0x7000 + 0x100 * (uint64_t)e,
+					       .surface = GAME,
+					       .has_timestamp = stamped,
+					       .timestamp = e ? ts1 : ts0};
+		feed(p, &r);
+	}
+}
+
+START_TEST(ctracker_batch_timestamps)
+{
+	struct seen s;
+	struct pipeline *p = open_p(&s, "content", NULL, 0);
+
+	for (uint64_t i = 1; i <= 30; i++)
+		batch_call(p, i * 32 * MS, (int64_t)(i * 32 + 8) * (int64_t)MS,
+			   (int64_t)(i * 32 + 24) * (int64_t)MS, true);
+	ck_assert_uint_eq(s.n_game, 59); /* 60 frames, 59 intervals of 16 ms */
+	ck_assert_uint_eq(s.game_delta, 16 * MS);
+	pipeline_free(p);
+
+	p = open_p(&s, "content", NULL, 0);
+	for (uint64_t i = 1; i <= 30; i++)
+		batch_call(p, i * 32 * MS, 0, 0, false);
+	ck_assert_uint_eq(s.n_game, 29); /* one interval per call: 32 ms */
+	ck_assert_uint_eq(s.game_delta, 32 * MS);
+	pipeline_free(p);
+
+	p = open_p(&s, "content", NULL, 0);
+	for (uint64_t i = 1; i <= 30; i++) /* 2 s ahead, and in the past: ktime */
+		batch_call(p, i * 32 * MS, (int64_t)(i * 32 * MS + 2 * SEC_NS), 1, true);
+	ck_assert_uint_eq(s.n_game, 29);
+	ck_assert_uint_eq(s.game_delta, 32 * MS);
+	pipeline_free(p);
+}
+END_TEST
+
+/*
  * Keys age out: 40 Surfaces one after another (a surface recreated at a new address each
  * second), each 10 calls 16 ms apart from k s on, then silent. Each new surface's first
  * call finds the leader silent for 1000 - 144 = 856 ms > 0.5 s and takes over: 9 deltas
@@ -522,6 +572,7 @@ int main(int argc, char **argv)
 	    FRC_CASE("ctracker_overlay_closes", ctracker_overlay_closes, 30),
 	    FRC_CASE("ctracker_swapchain_grows", ctracker_swapchain_grows, 30),
 	    FRC_CASE("ctracker_keys_age_out", ctracker_keys_age_out, 30),
+	    FRC_CASE("ctracker_batch_timestamps", ctracker_batch_timestamps, 30),
 	    FRC_CASE("ctracker_meter_fed_target_only", ctracker_meter_fed_target_only, 30),
 	    FRC_CASE("ctracker_other_variants_meter_all", ctracker_other_variants_meter_all, 30),
 	    FRC_CASE("ctracker_thread_records_routed", ctracker_thread_records_routed, 30),
