@@ -583,7 +583,30 @@ static void score_fps_cells(FILE *out, const struct score_result *r, bool fps, b
 	score_cell(out, fps, "pct", fps ? (double)r->abs_err_frames * 100.0 / t : 0);
 }
 
-/* Every tracker variant against the submissions (score.h; the same sums as `score`). */
+/*
+ * Which truth the table graded against, in `score`'s words: the display's content layer
+ * when the capture has presents linked to the main surface, else the submissions.
+ */
+static void score_truth_note(FILE *out, const struct report_model *m)
+{
+	const struct display_layer *l = m->scores_display ? display_content(m->disp) : NULL;
+
+	if (!l) {
+		fputs("<p class=\"note\">Errors against the submissions of the main surface "
+		      "(analyzer/REPORT.md \"Score\"); - where there is nothing to measure (no "
+		      "janks, no ticks).</p></section>\n",
+		      out);
+		return;
+	}
+	fprintf(out,
+		"<p class=\"note\" id=\"score-truth\">truth: display, content layer %" PRIu32
+		" (%" PRIu64 " presents; analyzer/REPORT.md \"Score\"): ",
+		l->id, l->presents);
+	report_put_html(out, l->name);
+	fputs("; - where there is nothing to measure (no janks, no ticks).</p></section>\n", out);
+}
+
+/* Every tracker variant against score's truth (score.h; the same sums as `score`). */
 static void score_table(FILE *out, const struct report_model *m)
 {
 	if (!m->n_scores)
@@ -614,10 +637,8 @@ static void score_table(FILE *out, const struct report_model *m)
 						  : 0);
 		fputs("</tr>\n", out);
 	}
-	fputs("</table><p class=\"note\">Errors against the submissions of the main surface "
-	      "(analyzer/REPORT.md \"Score\"); - where there is nothing to measure (no janks, "
-	      "no ticks).</p></section>\n",
-	      out);
+	fputs("</table>", out);
+	score_truth_note(out, m);
 }
 
 /* ------------------------------------------------------------ the page */
