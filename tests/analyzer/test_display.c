@@ -807,6 +807,109 @@ START_TEST(compare_variants_display)
 }
 END_TEST
 
+/* The sum of the dropped markers' counts whose time is in [lo, hi) s (chart-dropped). */
+static unsigned long dropped_in(const char *chart, double lo, double hi)
+{
+	static const char key[] = "<title>dropped at ";
+	unsigned long sum = 0;
+	const char *end = strstr(chart, "</svg>");
+
+	for (const char *p = strstr(chart, key); p && p < end; p = strstr(p + 1, key)) {
+		char *rest;
+		double t = strtod(p + strlen(key), &rest);
+
+		ck_assert_msg(!strncmp(rest, " s: ", 4), "marker title [%.40s]", p);
+		if (t >= lo && t < hi)
+			sum += strtoul(rest + 4, NULL, 10);
+	}
+	return sum;
+}
+
+/*
+ * The latency and dropped charts of present_mailbox (mailbox_json's construction; t0 =
+ * 1 s, window w = [1 + w, 2 + w) s of the actual present L(k + 1)):
+ * - latency per full window, over all linked rows: window 0: L(k + 1) < 2 s <=> k + 1 <=
+ *   119: A's k = 0..118, 119 rows of P + 0.5 ms = 8.833 ms; window 1: k + 1 <= 239: A's
+ *   k = 119 and B's 60 (8.833): 61; window 2: k + 1 <= 359: C's k = 260..358 even, 50
+ *   rows of P + 3 ms = 11.333. Each window's p50 = p99 = that value; 3 points per line.
+ * - dropped: 120 (mailbox_json): A's 110 replaced early calls at 2 ms + kP after t0
+ *   (k = 1..119, not k % 13 = 12: 10.3 .. 993.7 ms) and the gap's 10 calls at L(k) - 0.5
+ *   ms, k = 240..258 even (2.007 .. 2.158 s); none elsewhere.
+ * A page without presents has neither chart.
+ */
+START_TEST(html_latency_dropped)
+{
+	char args[1024];
+	const char *chart;
+
+	snprintf(args, sizeof(args), "report --html '%s'", MAILBOX);
+	ck_assert_int_eq(fa(args), 0);
+	chart = strstr(out_text, "id=\"chart-latency\"");
+	ck_assert_msg(chart, "no latency chart");
+	ck_assert_int_eq(line_points(chart, "s-lat50"), 3);
+	ck_assert_int_eq(line_points(chart, "s-lat99"), 3);
+	ck_out_has("<title>window 0: p50 8.833 ms, p99 8.833 ms (119 presents)</title>");
+	ck_out_has("<title>window 1: p50 8.833 ms, p99 8.833 ms (61 presents)</title>");
+	ck_out_has("<title>window 2: p50 11.333 ms, p99 11.333 ms (50 presents)</title>");
+	ck_assert(!strstr(out_text, "<title>window 3:"));
+	chart = strstr(out_text, "id=\"chart-dropped\"");
+	ck_assert_msg(chart, "no dropped chart");
+	ck_assert(strstr(chart, ">dropped (120)</text>"));
+	ck_assert_uint_eq(dropped_in(chart, 0, 1.0), 110);
+	ck_assert_uint_eq(dropped_in(chart, 2.0, 2.2), 10);
+	ck_assert_uint_eq(dropped_in(chart, 0, 1e9), 120);
+	snprintf(args, sizeof(args), "report --html '%s'", mailbox_no_presents());
+	ck_assert_int_eq(fa(args), 0);
+	ck_assert(!strstr(out_text, "chart-latency"));
+	ck_assert(!strstr(out_text, "chart-dropped"));
+}
+END_TEST
+
+/*
+ * A long capture keeps the latency chart bounded: 2101 seconds, call s at 1.1 + s s,
+ * presented (desired 20 us after it, the poll 100 us after the present) 5 + (s % 3) ms
+ * later. The span 1 s .. the last poll (2101.107 s) has 2100 full windows, more than 960
+ * points: per = ceil(2100 / 960) = 3 windows a point, 700 points. Point p holds windows
+ * 3p .. 3p + 2, latencies 5, 6, 7 ms: p50 the 2nd (6), p99 the 3rd (7), 3 presents; call
+ * 2100's present is in no full window. Nothing is dropped.
+ */
+START_TEST(html_latency_bounded)
+{
+	const char *txt = path("long.txt"), *frc = path("long.frc");
+	FILE *f = fopen(txt, "w");
+	char args[1200];
+	const char *chart;
+
+	ck_assert_ptr_nonnull(f);
+	fputs("meta recorder hand\nmeta clock CLOCK_MONOTONIC\nmeta target com.example.game\n"
+	      "meta target.pid 2100\nvsync 1000000000 16666666\n"
+	      "layer 1000000000 1 new SurfaceView[com.example.game/g](BLAST)#7\n",
+	      f);
+	for (unsigned long long s = 0; s <= 2100; s++) {
+		unsigned long long call = 1100000000ull + s * 1000000000ull;
+		unsigned long long actual = call + 5000000ull + (s % 3) * 1000000ull;
+
+		fprintf(f, "frame %llu 2100 2117 0xb400000000001000 0xb4000000000a0000\n", call);
+		fprintf(f, "present %llu 1 %llu %llu %llu\n", actual + 100000, call + 20000, actual,
+			call + 20000);
+	}
+	ck_assert_int_eq(fclose(f), 0);
+	snprintf(args, sizeof(args), "import '%s' -o '%s'", txt, frc);
+	ck_assert_int_eq(fa(args), 0);
+	snprintf(args, sizeof(args), "report --html '%s'", frc);
+	ck_assert_int_eq(fa(args), 0);
+	chart = strstr(out_text, "id=\"chart-latency\"");
+	ck_assert_msg(chart, "no latency chart");
+	ck_assert_int_eq(line_points(chart, "s-lat50"), 700);
+	ck_assert_int_eq(line_points(chart, "s-lat99"), 700);
+	ck_out_has("<title>window 0: p50 6.000 ms, p99 7.000 ms (3 presents)</title>");
+	ck_out_has("<title>window 2097: p50 6.000 ms, p99 7.000 ms (3 presents)</title>");
+	ck_assert(!strstr(out_text, "<title>window 2100:"));
+	ck_assert(strstr(chart, "first record), a point per 3 windows</text>"));
+	ck_out_has(">dropped (0)</text>");
+}
+END_TEST
+
 int main(int argc, char **argv)
 {
 	const struct {
@@ -829,6 +932,8 @@ int main(int argc, char **argv)
 	    FRC_CASE("html_presented_chart", html_presented_chart),
 	    FRC_CASE("html_score_display", html_score_display),
 	    FRC_CASE("compare_variants_display", compare_variants_display),
+	    FRC_CASE("html_latency_dropped", html_latency_dropped),
+	    FRC_CASE("html_latency_bounded", html_latency_bounded),
 	};
 	Suite *s = suite_create("display");
 	SRunner *sr;
