@@ -701,18 +701,31 @@ static void seconds_line(FILE *out, const struct report_model *m, size_t n_max,
 	counts_line(out, m->secs.count, m->secs.n, n_max, sc, cls);
 }
 
-/* Seconds 0..n_max-1 under a per-second chart, with its label. */
-static void seconds_axis(FILE *out, size_t n_max, const char *label)
+/*
+ * Points 0..n-1 of per full windows each under a per-window chart, labelled by their first
+ * window: whole windows only (no tick between two points), and the label says per.
+ */
+static void points_axis(FILE *out, size_t n, uint64_t per, const char *label)
 {
-	double step = nice_step((double)n_max, 10), w = n_max > 1 ? PLOT_W / (n_max - 1.0) : 0;
+	double step = nice_step((double)n, 10), w = n > 1 ? PLOT_W / (n - 1.0) : 0;
 
-	for (double k = 0; k < (double)n_max; k += step)
+	step = step < 1 ? 1 : step;
+	for (double k = 0; k < (double)n; k += step)
 		fprintf(
 		    out,
 		    "<text class=\"tick\" x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%g</text>\n",
-		    PLOT_X + k * w, PLOT_TOP + PLOT_H + 16, k);
-	fprintf(out, "<text class=\"axis\" x=\"%d\" y=\"%d\" text-anchor=\"middle\">%s</text>\n",
+		    PLOT_X + k * w, PLOT_TOP + PLOT_H + 16, k * (double)per);
+	fprintf(out, "<text class=\"axis\" x=\"%d\" y=\"%d\" text-anchor=\"middle\">%s",
 		PLOT_X + PLOT_W / 2, PLOT_TOP + PLOT_H + 34, label);
+	if (per > 1)
+		fprintf(out, ", a point per %" PRIu64 " windows", per);
+	fputs("</text>\n", out);
+}
+
+/* Seconds 0..n_max-1 under a per-second chart, with its label. */
+static void seconds_axis(FILE *out, size_t n_max, const char *label)
+{
+	points_axis(out, n_max, 1, label);
 }
 
 /* A y scale from 0 to a nice value above top (60 without data). */
@@ -791,26 +804,6 @@ static void chart_presented(FILE *out, const struct report_model *m)
 	fputs(SVG_CLOSE "</figure>\n", out);
 }
 
-/* Points 0..n-1 of per windows each under the latency chart: ticks at their first second. */
-static void points_axis(FILE *out, size_t n, uint64_t per)
-{
-	double step = nice_step((double)n, 10), w = n > 1 ? PLOT_W / (n - 1.0) : 0;
-
-	step = step < 1 ? 1 : step; /* points are whole: no tick between two */
-	for (double k = 0; k < (double)n; k += step)
-		fprintf(
-		    out,
-		    "<text class=\"tick\" x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%g</text>\n",
-		    PLOT_X + k * w, PLOT_TOP + PLOT_H + 16, k * (double)per);
-	fprintf(out,
-		"<text class=\"axis\" x=\"%d\" y=\"%d\" text-anchor=\"middle\">full 1 s window "
-		"(from the capture's first record)",
-		PLOT_X + PLOT_W / 2, PLOT_TOP + PLOT_H + 34);
-	if (per > 1)
-		fprintf(out, ", a point per %" PRIu64 " windows", per);
-	fputs("</text>\n", out);
-}
-
 /* One percentile of the latency chart: its line, and each point with its values on hover. */
 static void latency_line(FILE *out, const struct chart_latency *lt, const struct scale *sc,
 			 const char *cls, bool p99)
@@ -878,7 +871,7 @@ static void chart_latency_over_time(FILE *out, const struct report_model *m)
 		latency_line(out, lt, &sc, "s-lat50", false);
 		latency_line(out, lt, &sc, "s-lat99", true);
 	}
-	points_axis(out, lt->n, lt->per);
+	points_axis(out, lt->n, lt->per, "full 1 s window (from the capture's first record)");
 	fputs(SVG_CLOSE "</figure>\n", out);
 	free(lt);
 }

@@ -840,7 +840,7 @@ static unsigned long dropped_in(const char *chart, double lo, double hi)
 START_TEST(html_latency_dropped)
 {
 	char args[1024];
-	const char *chart;
+	const char *chart, *half;
 
 	snprintf(args, sizeof(args), "report --html '%s'", MAILBOX);
 	ck_assert_int_eq(fa(args), 0);
@@ -852,6 +852,10 @@ START_TEST(html_latency_dropped)
 	ck_out_has("<title>window 1: p50 8.833 ms, p99 8.833 ms (61 presents)</title>");
 	ck_out_has("<title>window 2: p50 11.333 ms, p99 11.333 ms (50 presents)</title>");
 	ck_assert(!strstr(out_text, "<title>window 3:"));
+	/* the axis names whole windows: 0, 1, 2 (no tick between two points) */
+	ck_assert(strstr(chart, "text-anchor=\"middle\">2</text>\n<text class=\"axis\""));
+	half = strstr(chart, ">0.5</text>");
+	ck_assert(!half || half > strstr(chart, "</svg>"));
 	chart = strstr(out_text, "id=\"chart-dropped\"");
 	ck_assert_msg(chart, "no dropped chart");
 	ck_assert(strstr(chart, ">dropped (120)</text>"));
