@@ -439,6 +439,26 @@ static int model_replay(struct report_model *m, const struct replay_source *src,
 	return rc;
 }
 
+/*
+ * With presents linked to the main surface, the table grades against the display as
+ * `score` does: score's own replay against the display this replay learned (its content
+ * layer is known only at the end), replacing the lanes' scores against the submissions.
+ */
+static int scores_display(struct report_model *m, const struct replay_source *src,
+			  const struct replay_options *opt, const struct model_scores *sc,
+			  char *err, size_t errlen)
+{
+	struct score_capture cap;
+	int rc;
+
+	if (!display_content(m->disp))
+		return 0;
+	rc = score_capture_shown(src, opt, sc->names, NULL, sc->n, m->disp, &cap, m->scores, err,
+				 errlen);
+	m->scores_display = !rc && cap.display_truth;
+	return rc;
+}
+
 /* What a model is built for: the numbers, also the charts, or the page (charts, scores). */
 enum model_kind { MODEL_NUMBERS, MODEL_CHARTS, MODEL_PAGE };
 
@@ -475,6 +495,9 @@ static int model_build(const char *path, const struct replay_options *opt,
 		for (size_t i = 0; i < sc.n; i++)
 			m->scores[i].worst_path = path;
 		m->n_scores = sc.n;
+		rc = scores_display(m, &src, opt, &sc, err, errlen);
+		if (rc)
+			goto fail;
 	}
 	summary_view(m->s_run, &m->run);
 	summary_view(m->s_sub, &m->sub);

@@ -89,6 +89,7 @@ struct report_model {
 	/* the heuristic lab's score of every tracker variant (report_model_score), or none */
 	struct score_result *scores;
 	size_t n_scores;
+	bool scores_display; /* their truth: display_content(disp), as score's (else submissions) */
 	/* owned */
 	struct summary *s_run, *s_sub;
 	struct submissions *subm;
@@ -110,7 +111,8 @@ void report_model_free(struct report_model *m);
  * The model report_render_html draws: report_model_build (no extra sink) with the charts
  * and the score table (every tracker variant scored against the submissions, score.h,
  * into m->scores), all in the same replay (two reads of the capture, not two more per
- * variant).
+ * variant); with presents linked to the main surface, one more replay scores them against
+ * the display instead, as `score` does (m->scores_display).
  */
 /* report_model_build (no extra sink) with the charts: compare's page draws two of them. */
 FRC_MUST_USE int report_model_build_charted(const char *path, const struct replay_options *opt,

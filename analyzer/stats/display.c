@@ -391,13 +391,10 @@ static int latency(struct display *d, const struct display_layer *l)
 	if (!v)
 		return -ENOMEM;
 	for (size_t i = 0; i < l->n_row; i++) {
-		const struct pl_present *p = &l->row[i].p;
-		if (l->call_of[i] == PL_NONE || !valid_time(p->actual))
-			continue;
-		if ((uint64_t)p->actual < d->call_ktime[l->call_of[i]])
-			d->latency_negative++;
-		else
-			v[n++] = (uint64_t)p->actual - d->call_ktime[l->call_of[i]];
+		int rc = display_row_latency(d, l, i, &v[n]);
+
+		d->latency_negative += rc < 0;
+		n += rc > 0;
 	}
 	qsort(v, n, sizeof(*v), cmp_u64);
 	d->latency_n = n;
@@ -463,6 +460,19 @@ struct replay_sink display_sink(struct display *d)
 				    .end = dp_end,
 				    .error = dp_error,
 				    .warm_record = dp_warm_record};
+}
+
+int display_row_latency(const struct display *d, const struct display_layer *l, size_t i,
+			uint64_t *ns)
+{
+	const struct pl_present *p = &l->row[i].p;
+
+	if (l->call_of[i] == PL_NONE || !valid_time(p->actual))
+		return 0;
+	if ((uint64_t)p->actual < d->call_ktime[l->call_of[i]])
+		return -1;
+	*ns = (uint64_t)p->actual - d->call_ktime[l->call_of[i]];
+	return 1;
 }
 
 bool display_row_tight(const struct display *d, const struct display_layer *l, size_t i)
