@@ -527,7 +527,8 @@ static int db_begin(void *ctx, const struct replay_info *info)
 	sqlite3_stmt *st = s->st[S_META];
 
 	s->fps_max = info->config.meter.fps_max;
-	subm_series_reset(s->subm);
+	if (subm_series_begin(s->subm, info, s->msg, sizeof(s->msg)))
+		return -EINVAL;
 	win_clock_init(&s->clk, info->span_start, info->span_end);
 	s->trk_window = 0;
 	if (store_mains(s))
