@@ -595,9 +595,10 @@ void score_lanes_finish(struct score_lanes *sl)
 }
 
 /* What the truth says about the capture (score_capture's cap). */
-static void capture_fill(struct score_capture *cap, const struct submissions *truth)
+static void capture_fill(struct score_capture *cap, struct submissions *truth)
 {
 	const struct subm_pid *mp = subm_main_pid(truth);
+	const struct subm_truth *tr = subm_truth(truth);
 
 	cap->pids = subm_pid_count(truth);
 	for (size_t i = 0; i < cap->pids; i++)
@@ -609,6 +610,18 @@ static void capture_fill(struct score_capture *cap, const struct submissions *tr
 		cap->surfaces = mp->surfaces;
 		cap->main_surface = mp->main_surface;
 		cap->main_calls = mp->main_calls;
+	}
+	/* the content rule's principal content, not the count's main surface */
+	for (size_t i = 0; tr->rule == SUBM_RULE_CONTENT && tr->has && i < cap->pids; i++) {
+		const struct subm_pid *p = subm_pid_at(truth, i);
+
+		if (p->pid != tr->pid)
+			continue;
+		cap->pid = p->pid;
+		cap->pid_calls = p->calls;
+		cap->surfaces = p->surfaces;
+		cap->main_surface = tr->surface;
+		cap->main_calls = subm_pair_calls(truth, tr->pid, tr->surface);
 	}
 }
 

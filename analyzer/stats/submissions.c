@@ -354,6 +354,16 @@ void subm_free(struct submissions *t)
 	free(t);
 }
 
+uint64_t subm_pair_calls(const struct submissions *t, uint32_t pid, uint64_t surface)
+{
+	const struct pair *p;
+
+	if (!t->pairs)
+		return 0;
+	p = &t->pairs[pair_slot(t, pid, surface)];
+	return p->used ? p->calls : 0;
+}
+
 size_t subm_pid_count(const struct submissions *t)
 {
 	return t->n_pids;
@@ -394,14 +404,30 @@ const char *subm_why_name(unsigned why)
 	return why <= CONTENT_KEPT ? content_reason_name((enum content_reason)why) : "?";
 }
 
+/*
+ * Whether why a says more than b: a rival beaten at an earlier tier (thread name, then
+ * area, rate, kept) than "only surface" (no rival), so a content keeps the strongest
+ * reason that held it (a game chosen over the HUD by thread name stays so when the HUD
+ * pauses and it is the only surface for a while).
+ */
+static bool stronger(unsigned a, unsigned b)
+{
+	bool rival_a = a >= CONTENT_THREAD && a <= CONTENT_KEPT;
+	bool rival_b = b >= CONTENT_THREAD && b <= CONTENT_KEPT;
+
+	return rival_a && (!rival_b || a < b);
+}
+
 /* The truth is pid's surface from ktime on (a change), or still is (its why updated). */
 static void note(struct submissions *t, uint64_t ktime, uint32_t pid, uint64_t surface,
 		 unsigned why)
 {
 	struct subm_truth *tr = &t->truth;
 
+	if (!tr->changes_total && !surface && tr->rule == SUBM_RULE_CONTENT)
+		return; /* no content yet is where every capture starts, not a change */
 	if (tr->changes_total && t->note_pid == pid && t->note_surface == surface) {
-		if (t->note_kept && surface)
+		if (t->note_kept && surface && stronger(why, t->changes[tr->n_changes - 1].why))
 			t->changes[tr->n_changes - 1].why = why;
 		return;
 	}
@@ -516,8 +542,11 @@ static struct cinst *inst_find(struct submissions *t, uint32_t pid)
 	return NULL;
 }
 
-/* The truth's PID is pid from ktime on: a new series, its content as its instance says. */
-static void switch_to(struct submissions *t, uint32_t pid, uint64_t ktime)
+/*
+ * The truth's PID is pid from ktime on: a new series, its content as its instance says
+ * (noted now unless a frame of it follows at once: it says what the content is).
+ */
+static void switch_to(struct submissions *t, uint32_t pid, uint64_t ktime, bool noted)
 {
 	enum content_reason why = CONTENT_NONE;
 	uint64_t surface = 0;
@@ -527,7 +556,8 @@ static void switch_to(struct submissions *t, uint32_t pid, uint64_t ktime)
 	t->period++;
 	if (t->cur)
 		surface = content_surface(t->cur->c, &why);
-	note(t, ktime, pid, surface, why);
+	if (noted)
+		note(t, ktime, pid, surface, why);
 }
 
 /* attach, exit and thread records under the content rule (idempotent: every consumer). */
@@ -549,7 +579,7 @@ static void content_event(struct submissions *t, const struct frc_record *rec)
 	if (rec->type == FRC_EXIT && (in = inst_find(t, pid)))
 		inst_drop(t, in);
 	if (t->target && target_record(t->target, rec))
-		switch_to(t, target_pid(t->target), rec->ktime_ns);
+		switch_to(t, target_pid(t->target), rec->ktime_ns, true);
 }
 
 /* A frame under the content rule: the target's content series (content_frame_delta). */
@@ -562,7 +592,7 @@ static bool content_step(struct submissions *t, const struct frc_record *rec, ui
 	bool has;
 
 	if (t->target && target_record(t->target, rec))
-		switch_to(t, target_pid(t->target), rec->ktime_ns);
+		switch_to(t, target_pid(t->target), rec->ktime_ns, false);
 	if (f->pid != t->cur_pid || (!t->cur && !(t->cur = inst_get(t, f->pid))))
 		return false;
 	has = content_frame_delta(t->cur->c, rec->ktime_ns, f->surface, f->tid, &delta);
@@ -597,7 +627,7 @@ static int content_begin(struct submissions *t, const struct replay_info *info, 
 						    : SUBM_PID_BUSIEST;
 	if (t->truth.pid_rule != SUBM_PID_TARGET) {
 		if (t->main_pid)
-			switch_to(t, t->main_pid->pid, info->stats.first_ktime_ns);
+			switch_to(t, t->main_pid->pid, info->stats.first_ktime_ns, true);
 		return t->truth.oom ? -ENOMEM : 0;
 	}
 	rc = target_new(&t->target, meta);
@@ -607,7 +637,7 @@ static int content_begin(struct submissions *t, const struct replay_info *info, 
 	else if (rc)
 		snprintf(err, errlen, "%s: out of memory", info->path);
 	else if (target_pid(t->target))
-		switch_to(t, target_pid(t->target), info->stats.first_ktime_ns);
+		switch_to(t, target_pid(t->target), info->stats.first_ktime_ns, true);
 	return rc;
 }
 

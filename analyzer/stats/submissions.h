@@ -68,6 +68,8 @@ FRC_MUST_USE int subm_new(struct submissions **out);
 struct replay_sink subm_count_sink(struct submissions *t);
 void subm_free(struct submissions *t);
 
+/* The calls of pid's surface over the capture (0: none). */
+uint64_t subm_pair_calls(const struct submissions *t, uint32_t pid, uint64_t surface);
 /* PIDs with frames, in increasing PID order; i < subm_pid_count(). */
 size_t subm_pid_count(const struct submissions *t);
 const struct subm_pid *subm_pid_at(const struct submissions *t, size_t i);
