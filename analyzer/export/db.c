@@ -55,6 +55,7 @@ enum stmt_id {
 	S_VSYNC,
 	S_GAP,
 	S_THREAD,
+	S_CONTENT,
 	S_COUNT
 };
 
@@ -75,6 +76,7 @@ static const char *const stmt_what[S_COUNT] = {
     [S_VSYNC] = "storing a vsync period",
     [S_GAP] = "storing a present gap",
     [S_THREAD] = "storing a thread name",
+    [S_CONTENT] = "storing a content interval",
 };
 
 static const char *const stmt_sql[S_COUNT] = {
@@ -93,6 +95,7 @@ static const char *const stmt_sql[S_COUNT] = {
     [S_VSYNC] = "INSERT INTO vsync_periods VALUES(?1,?2,?3)",
     [S_GAP] = "INSERT INTO present_gaps VALUES(?1,?2,?3,?4,?5)",
     [S_THREAD] = "INSERT INTO threads VALUES(?1,?2,?3,?4,?5)",
+    [S_CONTENT] = "INSERT INTO content_intervals VALUES(?1,?2,?3,?4,?5,?6,?7)",
 };
 
 struct dbsink {
@@ -615,6 +618,34 @@ static int store_display(struct dbsink *s)
 }
 
 /* The captures row, written last: it needs the final counts. */
+/*
+ * The truth's changes as intervals (SCHEMA.md): change i holds from its time to the next
+ * one's, the last to the capture's last record; a time with no content has none.
+ */
+static int store_content(struct dbsink *s, uint64_t last_ns)
+{
+	const struct subm_truth *tr = subm_truth(s->subm);
+	sqlite3_stmt *st = s->st[S_CONTENT];
+
+	for (size_t i = 0; i < tr->n_changes; i++) {
+		const struct subm_change *c = &tr->changes[i];
+		uint64_t to = i + 1 < tr->n_changes ? tr->changes[i + 1].ktime_ns : last_ns;
+
+		if (!c->pid || (!c->surface && tr->rule == SUBM_RULE_CONTENT))
+			continue;
+		sqlite3_bind_int64(st, 1, s->capture_id);
+		sqlite3_bind_int64(st, 2, c->pid);
+		bind_u64(st, 3, c->surface);
+		bind_u64(st, 4, c->ktime_ns);
+		bind_u64(st, 5, to > c->ktime_ns ? to : c->ktime_ns);
+		sqlite3_bind_text(st, 6, subm_why_name(c->why), -1, SQLITE_STATIC);
+		bind_u64(st, 7, c->frames);
+		if (step(s, S_CONTENT))
+			return -EIO;
+	}
+	return 0;
+}
+
 static int db_end(void *ctx, const struct replay_info *info, const struct pipeline_stats *ps)
 {
 	struct dbsink *s = ctx;
@@ -625,7 +656,7 @@ static int db_end(void *ctx, const struct replay_info *info, const struct pipeli
 
 	if (!s->warm_stored && (rc = warm_store_all(s)))
 		return rc;
-	if ((rc = store_display(s)))
+	if ((rc = store_display(s)) || (rc = store_content(s, info->stats.last_ktime_ns)))
 		return rc;
 	s->truncated = rs->status != FRC_STATUS_COMPLETE;
 	s->stats = *rs;

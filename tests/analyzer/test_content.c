@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sqlite3.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -175,6 +176,24 @@ static char *section(const char *name)
 	return buf;
 }
 
+/* The rows of sql on the database db (columns joined by '|', rows by ';'). */
+static void query(const char *db, const char *sql, char *buf, size_t len)
+{
+	sqlite3 *h;
+	sqlite3_stmt *st;
+	size_t n = 0;
+
+	ck_assert_int_eq(sqlite3_open_v2(path(db), &h, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
+	ck_assert_int_eq(sqlite3_prepare_v2(h, sql, -1, &st, NULL), SQLITE_OK);
+	buf[0] = 0;
+	while (sqlite3_step(st) == SQLITE_ROW)
+		for (int c = 0; c < sqlite3_column_count(st); c++)
+			n += (size_t)snprintf(buf + n, len - n, "%s%s", sqlite3_column_text(st, c),
+					      c + 1 < sqlite3_column_count(st) ? "|" : ";");
+	sqlite3_finalize(st);
+	sqlite3_close(h);
+}
+
 static void setup(void)
 {
 	snprintf(dir, sizeof(dir), "/tmp/test_content.XXXXXX");
@@ -322,6 +341,17 @@ START_TEST(launcher_then_game)
 		    "\"intervals\": 99}");
 	ck_has(section("submissions"), "\"intervals\": 134,");
 	ck_has(section("submissions"), "\"main_pid\": 500,");
+	/* db: the two contents, from the launcher's first frame (1 s) to the game's (1.6 s),
+	 * then to the capture's last record (the launcher's 241st call, 1 s + 240 x 16666667 ns = 5.000000080 s) */
+	char rows[512];
+
+	ck_assert_int_eq(fa("db launch.frc -o l.db"), 0);
+	query("l.db",
+	      "SELECT pid, surface, from_ns, to_ns, reason, intervals FROM "
+	      "content_intervals ORDER BY from_ns",
+	      rows, sizeof(rows));
+	ck_assert_str_eq(rows, "400|16|1000000000|1600000000|only surface|35;"
+			       "500|17|1600000000|5000000080|only surface|99;");
 }
 END_TEST
 
