@@ -87,6 +87,26 @@ int frc_anomalies_decode(const uint8_t *p, size_t len, uint64_t *n, const char *
 	return 0;
 }
 
+/* The bad buffer count (type 17, FORMAT.md 4.6) is encoded as the anomaly count is. */
+void frc_bad_buffers_encode(struct frc_buf *out, uint64_t n)
+{
+	frc_buf_varint(out, FRC_ENTRY_BAD_BUFFERS);
+	frc_buf_varint(out, frc_varint_len(n));
+	frc_buf_varint(out, n);
+}
+
+int frc_bad_buffers_decode(const uint8_t *p, size_t len, uint64_t *n, const char **what)
+{
+	struct frc_cur c = {.p = p, .len = len};
+
+	frc_cur_varint(&c, n);
+	if (c.bad || c.pos != c.len || *n == 0) {
+		*what = "malformed bad buffer entry";
+		return FRC_ECORRUPT;
+	}
+	return 0;
+}
+
 int frc_attach_check(const struct frc_record *r)
 {
 	if (r->u.attach.len > FRC_SYMBOL_MAX || r->u.attach.symbol[r->u.attach.len] != '\0' ||
@@ -283,6 +303,83 @@ int frc_thread_decode(struct frc_cur *c, struct frc_record *r)
 	memcpy(r->u.thread.name, c->p + c->pos, n);
 	r->u.thread.name[n] = '\0';
 	c->pos = c->len;
+	return 0;
+}
+
+/*
+ * Buffer geometry (FORMAT.md 4.10): pid, surface, buffer, the four int32 fields as zigzag
+ * varints (a negative value is corruption nowhere: the ABI's fields are plain ints), usage.
+ */
+static int int32_of(struct frc_cur *c, int32_t *v)
+{
+	uint64_t z = 0;
+	int64_t s;
+
+	frc_cur_varint(c, &z);
+	s = frc_unzigzag(z);
+	if (c->bad || s < INT32_MIN || s > INT32_MAX)
+		return -1;
+	*v = (int32_t)s;
+	return 0;
+}
+
+void frc_buffer_encode(struct frc_buf *b, const struct frc_record *r)
+{
+	const struct frc_buffer *g = &r->u.buffer;
+
+	frc_buf_varint(b, g->pid);
+	frc_buf_varint(b, g->surface);
+	frc_buf_varint(b, g->buffer);
+	frc_buf_varint(b, frc_zigzag(g->width));
+	frc_buf_varint(b, frc_zigzag(g->height));
+	frc_buf_varint(b, frc_zigzag(g->stride));
+	frc_buf_varint(b, frc_zigzag(g->format));
+	frc_buf_varint(b, g->usage);
+}
+
+int frc_buffer_decode(struct frc_cur *c, struct frc_record *r)
+{
+	struct frc_buffer *g = &r->u.buffer;
+	uint64_t pid = 0;
+
+	frc_cur_varint(c, &pid);
+	frc_cur_varint(c, &g->surface);
+	frc_cur_varint(c, &g->buffer);
+	if (c->bad || pid > UINT32_MAX || int32_of(c, &g->width) || int32_of(c, &g->height) ||
+	    int32_of(c, &g->stride) || int32_of(c, &g->format))
+		return -1;
+	frc_cur_varint(c, &g->usage);
+	g->pid = (uint32_t)pid;
+	return 0;
+}
+
+/* Surface connections (FORMAT.md 4.11): pid, tid, surface, api (zigzag), u8 connected. */
+void frc_connect_encode(struct frc_buf *b, const struct frc_record *r)
+{
+	const struct frc_connect *k = &r->u.connect;
+
+	frc_buf_varint(b, k->pid);
+	frc_buf_varint(b, k->tid);
+	frc_buf_varint(b, k->surface);
+	frc_buf_varint(b, frc_zigzag(k->api));
+	frc_buf_u8(b, k->connected ? 1 : 0);
+}
+
+int frc_connect_decode(struct frc_cur *c, struct frc_record *r)
+{
+	struct frc_connect *k = &r->u.connect;
+	uint64_t pid = 0, tid = 0;
+	uint8_t on = 0;
+
+	frc_cur_varint(c, &pid);
+	frc_cur_varint(c, &tid);
+	frc_cur_varint(c, &k->surface);
+	if (c->bad || pid > UINT32_MAX || tid > UINT32_MAX || int32_of(c, &k->api) ||
+	    frc_cur_u8(c, &on) || on > 1)
+		return -1;
+	k->pid = (uint32_t)pid;
+	k->tid = (uint32_t)tid;
+	k->connected = on == 1;
 	return 0;
 }
 

@@ -93,6 +93,7 @@ struct frc_reader {
 	uint64_t columns;    /* surface column entries in the chunks loaded (type 7) */
 	uint64_t anomalies;  /* batch anomaly entries in the chunks loaded (type 8) */
 	uint64_t ts_columns; /* timestamp column entries in the chunks loaded (type 10) */
+	uint64_t bads;	     /* bad buffer entries in the chunks loaded (type 17) */
 
 	/* The current chunk. */
 	ZSTD_DCtx *dctx;
@@ -106,6 +107,7 @@ struct frc_reader {
 	struct frc_run_frame *run;
 	size_t run_cap, frame_pos, run_end;
 	uint64_t batch_anomalies; /* the anomaly entry read before the next drops record */
+	uint64_t bad_buffers;	  /* the bad buffer entry read before the next drops record */
 	uint64_t prev_ktime;	  /* the last delivered record's (out_of_order) */
 	uint64_t chunk_off;	  /* offset of the current chunk's descriptor */
 
@@ -918,7 +920,7 @@ static int grow(uint8_t **p, size_t *cap, size_t need)
 }
 
 struct chunk_sum {
-	uint64_t records, frames, unknown, columns, anomalies, ts_columns, min, max;
+	uint64_t records, frames, unknown, columns, anomalies, ts_columns, bads, min, max;
 	uint64_t first; /* the first record's ktime, in file order */
 	int has_time;
 };
@@ -1057,6 +1059,38 @@ static int anomalies_check(struct frc_cur *c, const uint8_t *p, size_t len, stru
 }
 
 /*
+ * A bad buffer entry (FORMAT.md 4.6) and what must follow it: a batch anomaly entry and its
+ * drops record, or a drops record. Decode and check them all, and count the entry.
+ */
+static int bad_buffers_check(struct frc_cur *c, const uint8_t *p, size_t len, struct chunk_sum *s,
+			     const char **what)
+{
+	struct frc_record rec;
+	uint64_t n, type, dlen;
+	int ret = frc_bad_buffers_decode(p, len, &n, what);
+
+	if (ret)
+		return ret;
+	frc_cur_varint(c, &type);
+	frc_cur_varint(c, &dlen);
+	p = frc_cur_bytes(c, dlen);
+	if (c->bad || (type != FRC_DROPS && type != FRC_ENTRY_ANOMALIES)) {
+		*what = "a bad buffer entry not followed by a drops record";
+		return FRC_ECORRUPT;
+	}
+	s->records++;
+	s->bads++;
+	if (type == FRC_ENTRY_ANOMALIES)
+		return anomalies_check(c, p, (size_t)dlen, s, what);
+	ret = frc_entry_decode(type, p, dlen, &rec, what);
+	if (ret)
+		return ret;
+	sum_time(s, rec.ktime_ns);
+	s->records++;
+	return 0;
+}
+
+/*
  * Walk the decompressed body once, checking every entry, before anything is delivered. It
  * stops as soon as the chunk holds more than the nrec records its descriptor declared
  * (at most FRC_CHUNK_RECORDS_MAX), so the work is bounded by the limit, not by rsize.
@@ -1088,8 +1122,10 @@ static int body_check(frc_reader *r, size_t raw_len, uint64_t nrec, struct chunk
 
 			if (ret)
 				return ret;
-		} else if (type == FRC_ENTRY_ANOMALIES) {
-			int ret = anomalies_check(&c, p, len, s, what);
+		} else if (type == FRC_ENTRY_ANOMALIES || type == FRC_ENTRY_BAD_BUFFERS) {
+			int ret = type == FRC_ENTRY_ANOMALIES
+				      ? anomalies_check(&c, p, len, s, what)
+				      : bad_buffers_check(&c, p, len, s, what);
 
 			if (ret)
 				return ret;
@@ -1158,12 +1194,14 @@ static int recovered(frc_reader *r)
 /* The end of the chunk area: decide complete / truncated / recovered / corrupt. */
 static int at_data_end(frc_reader *r)
 {
-	int same = r->st.chunks == r->idx_chunks &&
-		   r->st.records + r->st.unknown + r->columns + r->anomalies + r->ts_columns ==
-		       r->idx_records &&
-		   r->columns == r->idx_by_type[FRC_ENTRY_SURFACES] &&
-		   r->anomalies == r->idx_by_type[FRC_ENTRY_ANOMALIES] &&
-		   r->ts_columns == r->idx_by_type[FRC_ENTRY_TIMESTAMPS];
+	int same =
+	    r->st.chunks == r->idx_chunks &&
+	    r->st.records + r->st.unknown + r->columns + r->anomalies + r->ts_columns + r->bads ==
+		r->idx_records &&
+	    r->columns == r->idx_by_type[FRC_ENTRY_SURFACES] &&
+	    r->anomalies == r->idx_by_type[FRC_ENTRY_ANOMALIES] &&
+	    r->ts_columns == r->idx_by_type[FRC_ENTRY_TIMESTAMPS] &&
+	    r->bads == r->idx_by_type[FRC_ENTRY_BAD_BUFFERS];
 	char suffix[1024];
 	int ret = gap_close_end(r);
 
@@ -1344,6 +1382,7 @@ static int chunk_load(frc_reader *r, uint64_t off, uint32_t dsize)
 	r->columns += s.columns;
 	r->anomalies += s.anomalies;
 	r->ts_columns += s.ts_columns;
+	r->bads += s.bads;
 	return 1;
 }
 
@@ -1468,12 +1507,15 @@ static int body_next(frc_reader *r, struct frc_record *rec)
 			return FRC_ECORRUPT;
 		return 0;
 	}
+	if (type == FRC_ENTRY_BAD_BUFFERS) /* likewise */
+		return frc_bad_buffers_decode(p, len, &r->bad_buffers, &what) ? FRC_ECORRUPT : 0;
 	if (type <= FRC_TYPE_MAX && frc_type_ops((unsigned)type)) {
 		if (frc_entry_decode(type, p, len, rec, &what))
 			return FRC_ECORRUPT;
 		if (type == FRC_DROPS) {
 			rec->u.drops.batch_anomalies = r->batch_anomalies;
-			r->batch_anomalies = 0;
+			rec->u.drops.bad_buffers = r->bad_buffers;
+			r->batch_anomalies = r->bad_buffers = 0;
 		}
 		deliver_time(r, rec->type, rec->ktime_ns);
 		return 1;

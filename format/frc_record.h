@@ -40,8 +40,11 @@ enum frc_type {
 	FRC_VSYNC = 12,	      /* the display's vsync period, at the start and when it changed */
 	FRC_PRESENT_GAP = 13, /* present rows of a layer lost between two polls */
 	FRC_THREAD = 14,      /* the name of a thread that queued frames: first seen, renamed */
+	FRC_BUFFER = 15,      /* a buffer's geometry: first seen, or changed */
+	FRC_CONNECT = 16,     /* Surface::connect / disconnect */
+			      /* 17: an entry that is not a record (FORMAT.md 4.6) */
 };
-#define FRC_TYPE_MAX FRC_THREAD
+#define FRC_TYPE_MAX FRC_CONNECT
 /* The types of 1.1's first release: every listing of types shows them; the later ones only
  * when a capture holds some, so that listings of older captures stay as they were. */
 #define FRC_TYPE_BASE_MAX FRC_TICK
@@ -101,6 +104,12 @@ struct frc_drops {
 	 * 0 in captures that predate it (FORMAT.md 4.6).
 	 */
 	uint64_t batch_anomalies;
+	/*
+	 * Buffers queued since the recording started whose ANativeWindowBuffer header could
+	 * not be read or did not start with ANDROID_NATIVE_BUFFER_MAGIC: their frames are
+	 * recorded, their geometry is not (no buffer record). 0 in captures that predate it.
+	 */
+	uint64_t bad_buffers;
 };
 
 struct frc_attach {
@@ -173,6 +182,33 @@ struct frc_thread {
 	char name[FRC_THREAD_NAME_MAX + 1]; /* NUL-terminated */
 };
 
+/*
+ * A buffer's geometry (FORMAT.md 4.10), as its ANativeWindowBuffer holds it: framerec writes
+ * one the first time a (pid, buffer) is queued and again when its surface or geometry
+ * changed, before the frame that shows it. surface and buffer are the canonical
+ * ANativeWindow* / ANativeWindowBuffer* the frames carry; format is an
+ * AHARDWAREBUFFER_FORMAT_* / HAL_PIXEL_FORMAT_* value, usage the 64-bit gralloc usage.
+ */
+struct frc_buffer {
+	uint32_t pid;
+	uint64_t surface;
+	uint64_t buffer;
+	int32_t width, height, stride, format;
+	uint64_t usage;
+};
+
+/*
+ * Surface::connect (connected true) or Surface::disconnect (false) of surface by thread tid
+ * of process pid (FORMAT.md 4.11). api is what the call passed, NATIVE_WINDOW_API_*: EGL 1
+ * (also Vulkan's swapchain), CPU 2, MEDIA 3, CAMERA 4; any other value is kept as it is.
+ */
+struct frc_connect {
+	uint32_t pid, tid;
+	uint64_t surface;
+	int32_t api;
+	bool connected;
+};
+
 struct frc_record {
 	uint8_t type;	   /* enum frc_type */
 	uint64_t ktime_ns; /* CLOCK_MONOTONIC, what bpf_ktime_get_ns() reads */
@@ -188,6 +224,8 @@ struct frc_record {
 		struct frc_vsync vsync;
 		struct frc_present_gap gap;
 		struct frc_thread thread;
+		struct frc_buffer buffer;
+		struct frc_connect connect;
 	} u;
 };
 

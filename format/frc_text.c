@@ -93,14 +93,22 @@ int frc_sysfs_print(const struct frc_record *rec, char *buf, size_t len)
 	return printed(snprintf(buf, len, " \"%s\"", esc));
 }
 
-/* BATCH_ANOMALIES only when there are any: texts of captures without them stay as they were. */
+/*
+ * BATCH_ANOMALIES only when there are any, BAD_BUFFERS only when there are any (then after
+ * BATCH_ANOMALIES, 0 included): texts of captures without them stay as they were.
+ */
 int frc_drops_print(const struct frc_record *rec, char *buf, size_t len)
 {
-	if (rec->u.drops.batch_anomalies)
-		return printed(snprintf(buf, len, " %llu %llu",
-					(unsigned long long)rec->u.drops.cumulative,
-					(unsigned long long)rec->u.drops.batch_anomalies));
-	return printed(snprintf(buf, len, " %llu", (unsigned long long)rec->u.drops.cumulative));
+	const struct frc_drops *d = &rec->u.drops;
+
+	if (d->bad_buffers)
+		return printed(snprintf(
+		    buf, len, " %llu %llu %llu", (unsigned long long)d->cumulative,
+		    (unsigned long long)d->batch_anomalies, (unsigned long long)d->bad_buffers));
+	if (d->batch_anomalies)
+		return printed(snprintf(buf, len, " %llu %llu", (unsigned long long)d->cumulative,
+					(unsigned long long)d->batch_anomalies));
+	return printed(snprintf(buf, len, " %llu", (unsigned long long)d->cumulative));
 }
 
 int frc_attach_print(const struct frc_record *rec, char *buf, size_t len)
@@ -145,8 +153,9 @@ int frc_text_format_record(const struct frc_record *rec, char *buf, size_t len)
 	n = t->print(rec, fields, sizeof(fields));
 	if (n < 0 || (size_t)n >= sizeof(fields))
 		return FRC_EINVAL;
-	return printed(
-	    snprintf(buf, len, "%s %llu%s", t->name, (unsigned long long)rec->ktime_ns, fields));
+	return printed(snprintf(buf, len, "%s %llu%s",
+				t->alias && t->alias_of(rec) ? t->alias : t->name,
+				(unsigned long long)rec->ktime_ns, fields));
 }
 
 /* "meta KEY VALUE" (no newline) into a malloc'd string. */
@@ -212,6 +221,7 @@ struct frc_parser {
 	size_t len, pos;
 	char *err;
 	size_t errlen;
+	bool alias; /* the line's keyword is its type's alias (frc_type_ops.alias) */
 };
 
 static int syntax(struct frc_parser *p, size_t at, const char *fmt, ...)
@@ -545,20 +555,29 @@ int frc_frame_parse(struct frc_parser *p, struct frc_record *r)
 	return signed_number(p, "TIMESTAMP", &r->u.frame.timestamp);
 }
 
-int frc_drops_parse(struct frc_parser *p, struct frc_record *r)
+/* Whether a field follows on the line (an optional one), without consuming anything. */
+static bool more_fields(struct frc_parser *p)
 {
-	size_t at;
-	int ret = number(p, "CUMULATIVE", UINT64_MAX, &r->u.drops.cumulative);
+	size_t at = p->pos;
 
-	/* BATCH_ANOMALIES is optional: absent, there were none (FORMAT.md 4.6). */
-	if (ret)
-		return ret;
-	at = p->pos;
 	skip_blanks(p);
 	if (p->pos == p->len)
-		return 0;
+		return false;
 	p->pos = at;
-	return number(p, "BATCH_ANOMALIES", UINT64_MAX, &r->u.drops.batch_anomalies);
+	return true;
+}
+
+int frc_drops_parse(struct frc_parser *p, struct frc_record *r)
+{
+	int ret = number(p, "CUMULATIVE", UINT64_MAX, &r->u.drops.cumulative);
+
+	/* BATCH_ANOMALIES and BAD_BUFFERS are optional: absent, there were none (FORMAT.md 4.6). */
+	if (ret || !more_fields(p))
+		return ret;
+	ret = number(p, "BATCH_ANOMALIES", UINT64_MAX, &r->u.drops.batch_anomalies);
+	if (ret || !more_fields(p))
+		return ret;
+	return number(p, "BAD_BUFFERS", UINT64_MAX, &r->u.drops.bad_buffers);
 }
 
 int frc_attach_parse(struct frc_parser *p, struct frc_record *r)
@@ -732,6 +751,86 @@ int frc_thread_parse(struct frc_parser *p, struct frc_record *r)
 	return 0;
 }
 
+/* ------------------------------------------------------------ buffers, connections */
+
+/* "PID 0xSURFACE 0xBUFFER WIDTH HEIGHT STRIDE FORMAT 0xUSAGE" (4.10). */
+int frc_buffer_print(const struct frc_record *rec, char *buf, size_t len)
+{
+	const struct frc_buffer *g = &rec->u.buffer;
+
+	return printed(snprintf(
+	    buf, len,
+	    " %" PRIu32 " 0x%llx 0x%llx %" PRId32 " %" PRId32 " %" PRId32 " %" PRId32 " 0x%llx",
+	    g->pid, (unsigned long long)g->surface, (unsigned long long)g->buffer, g->width,
+	    g->height, g->stride, g->format, (unsigned long long)g->usage));
+}
+
+/* A signed decimal that fits an int32 named what. */
+static int int32_value(struct frc_parser *p, const char *what, int32_t *v)
+{
+	size_t at = p->pos;
+	int64_t x = 0;
+	int ret = signed_number(p, what, &x);
+
+	if (ret)
+		return ret;
+	while (is_blank(p->s[at])) /* to the token's start, for the message */
+		at++;
+	if (x < INT32_MIN || x > INT32_MAX)
+		return syntax(p, at, "%s out of range (-2147483648..2147483647)", what);
+	*v = (int32_t)x;
+	return 0;
+}
+
+int frc_buffer_parse(struct frc_parser *p, struct frc_record *r)
+{
+	struct frc_buffer *g = &r->u.buffer;
+	uint64_t pid;
+	int ret;
+
+	if ((ret = number(p, "PID", UINT32_MAX, &pid)) ||
+	    (ret = hex_value(p, "SURFACE", &g->surface)) ||
+	    (ret = hex_value(p, "BUFFER", &g->buffer)) ||
+	    (ret = int32_value(p, "WIDTH", &g->width)) ||
+	    (ret = int32_value(p, "HEIGHT", &g->height)) ||
+	    (ret = int32_value(p, "STRIDE", &g->stride)) ||
+	    (ret = int32_value(p, "FORMAT", &g->format)))
+		return ret;
+	g->pid = (uint32_t)pid;
+	return hex_value(p, "USAGE", &g->usage);
+}
+
+/* A connect record is printed as "disconnect" when it is one (4.11). */
+bool frc_connect_is_disconnect(const struct frc_record *r)
+{
+	return !r->u.connect.connected;
+}
+
+/* "PID TID 0xSURFACE API" after "connect" or "disconnect" (4.11). */
+int frc_connect_print(const struct frc_record *rec, char *buf, size_t len)
+{
+	const struct frc_connect *k = &rec->u.connect;
+
+	return printed(snprintf(buf, len, " %" PRIu32 " %" PRIu32 " 0x%llx %" PRId32, k->pid,
+				k->tid, (unsigned long long)k->surface, k->api));
+}
+
+int frc_connect_parse(struct frc_parser *p, struct frc_record *r)
+{
+	struct frc_connect *k = &r->u.connect;
+	uint64_t pid, tid;
+	int ret;
+
+	if ((ret = number(p, "PID", UINT32_MAX, &pid)) ||
+	    (ret = number(p, "TID", UINT32_MAX, &tid)) ||
+	    (ret = hex_value(p, "SURFACE", &k->surface)) || (ret = int32_value(p, "API", &k->api)))
+		return ret;
+	k->pid = (uint32_t)pid;
+	k->tid = (uint32_t)tid;
+	k->connected = !p->alias;
+	return 0;
+}
+
 static int parse_record(struct frc_parser *p, const char *kw, size_t kwn, size_t kwat,
 			struct frc_record *r)
 {
@@ -744,7 +843,10 @@ static int parse_record(struct frc_parser *p, const char *kw, size_t kwn, size_t
 
 		if (c && strlen(c->name) == kwn && !memcmp(c->name, kw, kwn))
 			t = c;
+		else if (c && c->alias && strlen(c->alias) == kwn && !memcmp(c->alias, kw, kwn))
+			t = c;
 	}
+	p->alias = t && t->alias && strlen(t->alias) == kwn && !memcmp(t->alias, kw, kwn);
 	if (!t || !t->parse) {
 		/* the line's own bytes: escaped, so a control sequence never reaches a terminal */
 		char shown[4 * 64 + 1];

@@ -50,7 +50,7 @@ static const struct frc_type_ops types[FRC_TYPE_MAX + 1] = {
 		  .decode = frc_tick_decode,
 		  .print = frc_tick_print,
 		  .parse = frc_tick_parse},
-    /* 7, 8: entries without a record of their own (frc_internal.h FRC_ENTRY_*) */
+    /* 7, 8 (and 10, 17): entries without a record of their own (frc_internal.h FRC_ENTRY_*) */
     [FRC_LAYER] = {.type = FRC_LAYER,
 		   .name = "layer",
 		   .check = frc_layer_check,
@@ -83,6 +83,20 @@ static const struct frc_type_ops types[FRC_TYPE_MAX + 1] = {
 		    .decode = frc_thread_decode,
 		    .print = frc_thread_print,
 		    .parse = frc_thread_parse},
+    [FRC_BUFFER] = {.type = FRC_BUFFER,
+		    .name = "buffer",
+		    .encode = frc_buffer_encode,
+		    .decode = frc_buffer_decode,
+		    .print = frc_buffer_print,
+		    .parse = frc_buffer_parse},
+    [FRC_CONNECT] = {.type = FRC_CONNECT,
+		     .name = "connect",
+		     .encode = frc_connect_encode,
+		     .decode = frc_connect_decode,
+		     .print = frc_connect_print,
+		     .parse = frc_connect_parse,
+		     .alias = "disconnect",
+		     .alias_of = frc_connect_is_disconnect},
 };
 
 const struct frc_type_ops *frc_type_ops(unsigned type)

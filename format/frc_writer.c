@@ -55,7 +55,7 @@ struct frc_writer {
 	struct frc_buf index;
 	uint64_t prev_desc_off, prev_min;
 	/* entries by type: records, surface columns (7), batch anomaly entries (8), timestamp
-	 * columns (10) */
+	 * columns (10), bad buffer entries (17) */
 	uint64_t by_type[FRC_ENTRY_TYPE_MAX + 1];
 	uint64_t t_min, t_max;
 	int t_has_time;
@@ -385,7 +385,8 @@ int frc_writer_append(frc_writer *w, const struct frc_record *r)
 {
 	uint64_t flush_ns;
 	unsigned new_columns = 0; /* this frame starts the run's surface/timestamp column */
-	bool extra = false;	  /* a batch anomaly entry goes before this drops record */
+	bool anomalies = false;	  /* a batch anomaly entry goes before this drops record */
+	bool bad = false;	  /* a bad buffer entry goes before it (and its anomaly entry) */
 	int ret;
 
 	if (w->err)
@@ -409,11 +410,18 @@ int frc_writer_append(frc_writer *w, const struct frc_record *r)
 	} else {
 		struct frc_buf e = {0};
 
-		/* A drops record's anomaly entry goes right before it, in the same chunk (4.6). */
-		extra = r->type == FRC_DROPS && r->u.drops.batch_anomalies;
-		if (extra && w->c_records + 2 > FRC_CHUNK_RECORDS_MAX && (ret = chunk_close(w)))
+		/*
+		 * A drops record's bad buffer and anomaly entries go right before it, in that
+		 * order and in the same chunk (4.6).
+		 */
+		anomalies = r->type == FRC_DROPS && r->u.drops.batch_anomalies;
+		bad = r->type == FRC_DROPS && r->u.drops.bad_buffers;
+		if (w->c_records + 1u + anomalies + bad > FRC_CHUNK_RECORDS_MAX &&
+		    (ret = chunk_close(w)))
 			return ret;
-		if (extra)
+		if (bad)
+			frc_bad_buffers_encode(&e, r->u.drops.bad_buffers);
+		if (anomalies)
 			frc_anomalies_encode(&e, r->u.drops.batch_anomalies);
 		frc_entry_encode(&e, r);
 		ret = e.oom ? fail(w, FRC_ENOMEM, "out of memory") : make_room(w, e.len);
@@ -428,9 +436,10 @@ int frc_writer_append(frc_writer *w, const struct frc_record *r)
 			return ret;
 	}
 	chunk_note_time(w, r->ktime_ns);
-	w->c_records += 1 + new_columns + extra;
+	w->c_records += 1u + new_columns + anomalies + bad;
 	w->by_type[r->type]++;
-	w->by_type[FRC_ENTRY_ANOMALIES] += extra;
+	w->by_type[FRC_ENTRY_ANOMALIES] += anomalies;
+	w->by_type[FRC_ENTRY_BAD_BUFFERS] += bad;
 	w->st.records++;
 	if (r->type == FRC_FRAME)
 		w->st.frames++;
@@ -479,10 +488,11 @@ static int footer_write(frc_writer *w)
 	frc_buf_varint(&f, FRC_INDEX_FIELDS);
 	frc_buf_put(&f, w->index.p, w->index.len);
 	frc_buf_varint(&f, w->st.records + w->by_type[FRC_ENTRY_SURFACES] +
-			       w->by_type[FRC_ENTRY_ANOMALIES] + w->by_type[FRC_ENTRY_TIMESTAMPS]);
+			       w->by_type[FRC_ENTRY_ANOMALIES] + w->by_type[FRC_ENTRY_TIMESTAMPS] +
+			       w->by_type[FRC_ENTRY_BAD_BUFFERS]);
 	/*
 	 * Self-describing: a reader that knows fewer or more types still finds min/max. The
-	 * totals of the types after 1.1's first six (7, 8, 10 and the display records) only up to
+	 * totals of the types after 1.1's first six (7, 8, 10, 17 and the later records) only up to
 	 * the last one present, so that a capture without them is byte for byte what it was
 	 * before they existed.
 	 */

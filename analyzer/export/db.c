@@ -55,6 +55,8 @@ enum stmt_id {
 	S_VSYNC,
 	S_GAP,
 	S_THREAD,
+	S_BUFFER,
+	S_CONNECT,
 	S_CONTENT,
 	S_COUNT
 };
@@ -76,6 +78,8 @@ static const char *const stmt_what[S_COUNT] = {
     [S_VSYNC] = "storing a vsync period",
     [S_GAP] = "storing a present gap",
     [S_THREAD] = "storing a thread name",
+    [S_BUFFER] = "storing a buffer's geometry",
+    [S_CONNECT] = "storing a surface connection",
     [S_CONTENT] = "storing a content interval",
 };
 
@@ -95,6 +99,8 @@ static const char *const stmt_sql[S_COUNT] = {
     [S_VSYNC] = "INSERT INTO vsync_periods VALUES(?1,?2,?3)",
     [S_GAP] = "INSERT INTO present_gaps VALUES(?1,?2,?3,?4,?5)",
     [S_THREAD] = "INSERT INTO threads VALUES(?1,?2,?3,?4,?5)",
+    [S_BUFFER] = "INSERT INTO buffers VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10)",
+    [S_CONNECT] = "INSERT INTO connections VALUES(?1,?2,?3,?4,?5,?6,?7)",
     [S_CONTENT] = "INSERT INTO content_intervals VALUES(?1,?2,?3,?4,?5,?6,?7)",
 };
 
@@ -383,6 +389,41 @@ static int rec_thread(struct dbsink *s, const struct frc_record *rec)
 	return step(s, S_THREAD);
 }
 
+/* A buffer record as it comes: the geometry in force for the buffer's frames after it. */
+static int rec_buffer(struct dbsink *s, const struct frc_record *rec)
+{
+	sqlite3_stmt *st = s->st[S_BUFFER];
+	const struct frc_buffer *g = &rec->u.buffer;
+
+	sqlite3_bind_int64(st, 1, s->capture_id);
+	bind_u64(st, 2, rec->ktime_ns);
+	sqlite3_bind_int64(st, 3, g->pid);
+	bind_u64(st, 4, g->surface);
+	bind_u64(st, 5, g->buffer);
+	sqlite3_bind_int64(st, 6, g->width);
+	sqlite3_bind_int64(st, 7, g->height);
+	sqlite3_bind_int64(st, 8, g->stride);
+	sqlite3_bind_int64(st, 9, g->format);
+	bind_u64(st, 10, g->usage);
+	return step(s, S_BUFFER);
+}
+
+/* A connect or disconnect record as it comes. */
+static int rec_connect(struct dbsink *s, const struct frc_record *rec)
+{
+	sqlite3_stmt *st = s->st[S_CONNECT];
+	const struct frc_connect *k = &rec->u.connect;
+
+	sqlite3_bind_int64(st, 1, s->capture_id);
+	bind_u64(st, 2, rec->ktime_ns);
+	sqlite3_bind_int64(st, 3, k->pid);
+	sqlite3_bind_int64(st, 4, k->tid);
+	bind_u64(st, 5, k->surface);
+	sqlite3_bind_int64(st, 6, k->api);
+	sqlite3_bind_int(st, 7, k->connected);
+	return step(s, S_CONNECT);
+}
+
 static int db_record(void *ctx, const struct frc_record *rec, uint64_t frame_seq)
 {
 	struct dbsink *s = ctx;
@@ -416,6 +457,10 @@ static int db_record(void *ctx, const struct frc_record *rec, uint64_t frame_seq
 		return rec_display(s, rec);
 	case FRC_THREAD:
 		return rec_thread(s, rec);
+	case FRC_BUFFER:
+		return rec_buffer(s, rec);
+	case FRC_CONNECT:
+		return rec_connect(s, rec);
 	default:
 		return 0;
 	}

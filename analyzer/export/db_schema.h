@@ -15,7 +15,7 @@
 
 /* PRAGMA application_id: 'FRCA' = 0x46524341, in decimal for the PRAGMA below */
 #define DB_APPLICATION_ID 1179796289
-#define DB_SCHEMA_VERSION 7
+#define DB_SCHEMA_VERSION 8
 
 /*
  * The per-second view keeps at most this many full windows per PID, as the report does
@@ -119,10 +119,19 @@
 	  " before_ns INTEGER NOT NULL, after_ns INTEGER NOT NULL")                                \
 	X(threads, "the name of each thread that queued frames, and its renames",                  \
 	  "capture_id INTEGER NOT NULL, ktime_ns INTEGER NOT NULL, pid INTEGER NOT NULL,"          \
-	  " tid INTEGER NOT NULL, name TEXT NOT NULL")                                            \
-	X(content_intervals, "what the truth followed: each PID's surface from when to when",     \
-	  "capture_id INTEGER NOT NULL, pid INTEGER NOT NULL, surface INTEGER NOT NULL,"          \
-	  " from_ns INTEGER NOT NULL, to_ns INTEGER NOT NULL, reason TEXT NOT NULL,"              \
+	  " tid INTEGER NOT NULL, name TEXT NOT NULL")                                             \
+	X(buffers, "each buffer's geometry when first queued, and its changes",                    \
+	  "capture_id INTEGER NOT NULL, ktime_ns INTEGER NOT NULL, pid INTEGER NOT NULL,"          \
+	  " surface INTEGER NOT NULL, buffer INTEGER NOT NULL, width INTEGER NOT NULL,"            \
+	  " height INTEGER NOT NULL, stride INTEGER NOT NULL, format INTEGER NOT NULL,"            \
+	  " usage INTEGER NOT NULL")                                                               \
+	X(connections, "Surface::connect and disconnect calls, with their API",                    \
+	  "capture_id INTEGER NOT NULL, ktime_ns INTEGER NOT NULL, pid INTEGER NOT NULL,"          \
+	  " tid INTEGER NOT NULL, surface INTEGER NOT NULL, api INTEGER NOT NULL,"                 \
+	  " connected INTEGER NOT NULL")                                                           \
+	X(content_intervals, "what the truth followed: each PID's surface from when to when",      \
+	  "capture_id INTEGER NOT NULL, pid INTEGER NOT NULL, surface INTEGER NOT NULL,"           \
+	  " from_ns INTEGER NOT NULL, to_ns INTEGER NOT NULL, reason TEXT NOT NULL,"               \
 	  " intervals INTEGER NOT NULL")
 
 /*

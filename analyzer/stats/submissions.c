@@ -227,7 +227,8 @@ static const struct subm_pid *pid_entry(const struct submissions *t, uint32_t pi
  */
 static bool has_identity(const struct frc_reader_stats *st)
 {
-	return st->by_type[FRC_THREAD] > 0;
+	return st->by_type[FRC_THREAD] > 0 || st->by_type[FRC_BUFFER] > 0 ||
+	       st->by_type[FRC_CONNECT] > 0;
 }
 
 /*
@@ -560,7 +561,40 @@ static void switch_to(struct submissions *t, uint32_t pid, uint64_t ktime, bool 
 		note(t, ktime, pid, surface, why);
 }
 
-/* attach, exit and thread records under the content rule (idempotent: every consumer). */
+/*
+ * A buffer's geometry or a connect/disconnect, to its PID's instance; for the truth's PID
+ * a disconnect of the content (or a connect at its address: a new Surface) changes it now.
+ */
+static void content_surface_event(struct submissions *t, const struct frc_record *rec)
+{
+	bool buf = rec->type == FRC_BUFFER;
+	uint32_t pid = buf ? rec->u.buffer.pid : rec->u.connect.pid;
+	const struct frc_connect *c = &rec->u.connect;
+	struct cinst *in = inst_get(t, pid);
+	enum content_reason why;
+	uint64_t surface;
+
+	if (!in)
+		return;
+	if (buf) {
+		if (rec->u.buffer.width > 0 && rec->u.buffer.height > 0)
+			content_geometry(in->c, rec->u.buffer.surface,
+					 (uint32_t)rec->u.buffer.width,
+					 (uint32_t)rec->u.buffer.height);
+		return;
+	}
+	if (c->connected)
+		content_connect(in->c, rec->ktime_ns, c->surface);
+	else
+		(void)content_disconnect(in->c, rec->ktime_ns, c->surface);
+	if (pid != t->cur_pid)
+		return;
+	surface = content_surface(in->c, &why);
+	note(t, rec->ktime_ns, pid, surface, why);
+}
+
+/* attach, exit, thread, buffer and connect records under the content rule (idempotent:
+ * every consumer gives each record; a repeated connect finds a surface new already). */
 static void content_event(struct submissions *t, const struct frc_record *rec)
 {
 	uint32_t pid = rec->type == FRC_ATTACH ? rec->u.attach.pid : rec->u.exit.pid;
@@ -569,6 +603,10 @@ static void content_event(struct submissions *t, const struct frc_record *rec)
 	if (rec->type == FRC_THREAD) {
 		if ((in = inst_get(t, rec->u.thread.pid)))
 			content_thread_name(in->c, rec->u.thread.tid, rec->u.thread.name);
+		return;
+	}
+	if (rec->type == FRC_BUFFER || rec->type == FRC_CONNECT) {
+		content_surface_event(t, rec);
 		return;
 	}
 	if (rec->type != FRC_ATTACH && rec->type != FRC_EXIT)

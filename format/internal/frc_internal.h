@@ -60,9 +60,15 @@
 #define FRC_ENTRY_SURFACES 7
 #define FRC_ENTRY_ANOMALIES 8
 #define FRC_ENTRY_TIMESTAMPS 10
-/* The largest entry type this library knows: records and the three above. */
-#define FRC_ENTRY_TYPE_MAX FRC_TYPE_MAX
+/*
+ * 17: the bad buffer count of the drops record that follows it, or of the batch anomaly
+ * entry and drops record that follow it (4.6).
+ */
+#define FRC_ENTRY_BAD_BUFFERS 17
+/* The largest entry type this library knows: records and the four above. */
+#define FRC_ENTRY_TYPE_MAX FRC_ENTRY_BAD_BUFFERS
 _Static_assert(FRC_TYPE_MAX > FRC_ENTRY_TIMESTAMPS, "record types after 10 are entry types too");
+_Static_assert(FRC_ENTRY_BAD_BUFFERS == FRC_TYPE_MAX + 1, "17 follows the last record type");
 #define FRC_SURFACES_MAX 256	/* distinct surfaces in one run (the writer splits runs) */
 #define FRC_INDEX_FIELDS 5	/* varints per footer index entry this writer writes */
 #define FRC_INDEX_FIELDS_MAX 64 /* more per entry is damage, not a newer minor */
@@ -223,6 +229,13 @@ struct frc_type_ops {
 	int (*print)(const struct frc_record *r, char *buf, size_t len);
 	/* Parse the text fields after KTIME_NS; 0 or FRC_EINVAL with the message set. */
 	int (*parse)(struct frc_parser *p, struct frc_record *r);
+	/*
+	 * A second text keyword of the type, for the records alias_of says (connect: its
+	 * "disconnect" lines). NULL: the type has one keyword. The parser tells parse which
+	 * keyword it read (frc_text_alias).
+	 */
+	const char *alias;
+	bool (*alias_of)(const struct frc_record *r);
 };
 
 /* The row for type, or NULL for a type this library does not know. */
@@ -257,6 +270,11 @@ FRC_TYPE_BIN_FUNCS(gap)
 FRC_TYPE_TEXT_FUNCS(thread)
 FRC_TYPE_BIN_FUNCS(thread)
 int frc_thread_check(const struct frc_record *r);
+FRC_TYPE_TEXT_FUNCS(buffer)
+FRC_TYPE_BIN_FUNCS(buffer)
+FRC_TYPE_TEXT_FUNCS(connect)
+FRC_TYPE_BIN_FUNCS(connect)
+bool frc_connect_is_disconnect(const struct frc_record *r);
 int frc_layer_check(const struct frc_record *r);
 int frc_sysfs_check(const struct frc_record *r);
 int frc_attach_check(const struct frc_record *r);
@@ -284,6 +302,9 @@ struct frc_run_frame {
 void frc_anomalies_encode(struct frc_buf *out, uint64_t n);
 /* Decode a batch anomaly payload: exactly one varint, >= 1. 0, or FRC_ECORRUPT, *what set. */
 int frc_anomalies_decode(const uint8_t *p, size_t len, uint64_t *n, const char **what);
+/* The same two for the bad buffer entry (type 17) of a drops record with n >= 1. */
+void frc_bad_buffers_encode(struct frc_buf *out, uint64_t n);
+int frc_bad_buffers_decode(const uint8_t *p, size_t len, uint64_t *n, const char **what);
 
 /* Append the surface column entry (type 7) of f[0..n). 0, FRC_ENOMEM, or FRC_EINVAL
  * for more than FRC_SURFACES_MAX distinct surfaces. */

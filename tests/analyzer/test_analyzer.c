@@ -420,6 +420,33 @@ START_TEST(info_fields)
 }
 END_TEST
 
+/*
+ * Buffer and connect records (FORMAT.md 4.10, 4.11) are listed by info when a capture holds
+ * some, a disconnect counted as a connect record; a capture without them lists neither.
+ */
+START_TEST(info_lists_geometry)
+{
+	const char *txt = tmp("geometry.txt"), *frc = tmp("geometry.frc");
+	FILE *f = fopen(txt, "w");
+
+	ck_assert_ptr_nonnull(f);
+	fputs("connect 900 1 2 0xa000 1\n"
+	      "buffer 1000 1 0xa000 0x1000 64 32 64 1 0x300\n"
+	      "frame 1000 1 2 0x1000 0xa000\n"
+	      "disconnect 2000 1 2 0xa000 1\n",
+	      f);
+	ck_assert_int_eq(fclose(f), 0);
+	ck_assert_int_eq(fa("import", txt, "-o", frc, NULL), 0);
+	ck_assert_int_eq(fa("info", frc, NULL), 0);
+	ck_out_has("  buffer           1\n  connect          2\n");
+	ck_assert_int_eq(fa("info", "--json", frc, NULL), 0);
+	ck_out_has("    \"buffer\": 1,\n    \"connect\": 2\n");
+	ck_assert_int_eq(fa("info", hand_frc(), NULL), 0);
+	ck_assert_ptr_null(strstr(out_text, "buffer"));
+	ck_assert_ptr_null(strstr(out_text, "connect"));
+}
+END_TEST
+
 /* ------------------------------------------------------------ report */
 
 START_TEST(report_text_hand)
@@ -2654,6 +2681,7 @@ int main(int argc, char **argv)
 	    FRC_CASE("import_errors", import_errors),
 	    FRC_CASE("export_import_roundtrip", export_import_roundtrip),
 	    FRC_CASE("info_fields", info_fields),
+	    FRC_CASE("info_lists_geometry", info_lists_geometry),
 	    FRC_CASE("report_text_hand", report_text_hand),
 	    FRC_CASE("report_json_hand", report_json_hand),
 	    FRC_CASE("report_fidelity_mismatch", report_fidelity_mismatch),

@@ -327,6 +327,40 @@ START_TEST(threads_named)
 }
 END_TEST
 
+/*
+ * Buffer and connect records (FORMAT.md 4.10, 4.11) in the db, each as it came: geometry
+ * with negative and 64-bit values, a connect and a disconnect (any api kept as it is).
+ */
+static const char geometry_text[] =
+    "attach 900000000 4242 _ZN7android7Surface11queueBufferEP19ANativeWindowBufferi\n"
+    "connect 950000000 4242 4301 0xa000 1\n"
+    "buffer 1000000000 4242 0xa000 0x1000 1080 2400 1088 1 0x300\n"
+    "frame 1000000000 4242 4301 0x1000 0xa000\n"
+    "buffer 1016666667 4242 0xa000 0x1000 -1 2147483647 -2147483648 0 0xffffffffffffffff\n"
+    "frame 1016666667 4242 4301 0x1000 0xa000\n"
+    "disconnect 1100000000 4242 4301 0xa000 -7\n"
+    "exit 1200000000 4242\n";
+
+START_TEST(buffers_and_connections)
+{
+	const char *frc = import_text("geometry.frc", geometry_text), *dbp = path("geometry.db");
+	sqlite3 *db;
+
+	ck_assert_int_eq(fa("db '%s' -o '%s'", frc, dbp), 0);
+	db = open_ro(dbp);
+	ck_assert_str_eq(q(db,
+			   "SELECT group_concat(capture_id || ' ' || ktime_ns || ' ' || pid"
+			   " || ' ' || surface || ' ' || buffer || ' ' || width || ' ' || height"
+			   " || ' ' || stride || ' ' || format || ' ' || usage, ';') FROM buffers"),
+			 "1 1000000000 4242 40960 4096 1080 2400 1088 1 768;"
+			 "1 1016666667 4242 40960 4096 -1 2147483647 -2147483648 0 -1");
+	ck_assert_str_eq(q(db, "SELECT group_concat(ktime_ns || ' ' || pid || ' ' || tid || ' ' ||"
+			       " surface || ' ' || api || ' ' || connected, ';') FROM connections"),
+			 "950000000 4242 4301 40960 1 1;1100000000 4242 4301 40960 -7 0");
+	sqlite3_close(db);
+}
+END_TEST
+
 /* ------------------------------------------------------------ surfaces, lives, seconds */
 
 struct line {
@@ -961,7 +995,7 @@ START_TEST(refuses_older_schema)
 	before = slurp(dbp, &lb);
 	ck_assert_int_eq(fa("db '%s' -o '%s'", frc, dbp), 1);
 	ck_err_has("a frameanalyze database of schema version 2, this frameanalyze writes version"
-		   " 7; store into a new database");
+		   " 8; store into a new database");
 	ck_assert_str_eq(strchr(err_text, '\n'), "\n");
 	after = slurp(dbp, &la);
 	ck_assert_uint_eq(la, lb);
@@ -1014,6 +1048,7 @@ int main(int argc, char **argv)
 	    FRC_CASE("refuses_older_schema", refuses_older_schema),
 	    FRC_CASE("too_many_pairs_named", too_many_pairs_named),
 	    FRC_CASE("threads_named", threads_named),
+	    FRC_CASE("buffers_and_connections", buffers_and_connections),
 	};
 	Suite *s = suite_create("db_views");
 	SRunner *sr;

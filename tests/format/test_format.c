@@ -121,6 +121,8 @@ static void rec_assert_eq(const struct frc_record *a, const struct frc_record *b
 		ck_assert(a->u.drops.cumulative == b->u.drops.cumulative);
 		ck_assert_msg(a->u.drops.batch_anomalies == b->u.drops.batch_anomalies,
 			      "record %zu: batch anomalies differ", i);
+		ck_assert_msg(a->u.drops.bad_buffers == b->u.drops.bad_buffers,
+			      "record %zu: bad buffers differ", i);
 		break;
 	case FRC_ATTACH:
 		ck_assert_uint_eq(a->u.attach.pid, b->u.attach.pid);
@@ -160,6 +162,25 @@ static void rec_assert_eq(const struct frc_record *a, const struct frc_record *b
 		ck_assert_uint_eq(a->u.thread.tid, b->u.thread.tid);
 		ck_assert_uint_eq(a->u.thread.len, b->u.thread.len);
 		ck_assert_str_eq(a->u.thread.name, b->u.thread.name);
+		break;
+	case FRC_BUFFER:
+		ck_assert_msg(a->u.buffer.pid == b->u.buffer.pid &&
+				  a->u.buffer.surface == b->u.buffer.surface &&
+				  a->u.buffer.buffer == b->u.buffer.buffer &&
+				  a->u.buffer.width == b->u.buffer.width &&
+				  a->u.buffer.height == b->u.buffer.height &&
+				  a->u.buffer.stride == b->u.buffer.stride &&
+				  a->u.buffer.format == b->u.buffer.format &&
+				  a->u.buffer.usage == b->u.buffer.usage,
+			      "record %zu: buffer differs", i);
+		break;
+	case FRC_CONNECT:
+		ck_assert_msg(a->u.connect.pid == b->u.connect.pid &&
+				  a->u.connect.tid == b->u.connect.tid &&
+				  a->u.connect.surface == b->u.connect.surface &&
+				  a->u.connect.api == b->u.connect.api &&
+				  a->u.connect.connected == b->u.connect.connected,
+			      "record %zu: connect differs", i);
 		break;
 	}
 }
@@ -1616,6 +1637,21 @@ static const struct {
     {"thread 1 2 3 0123456789abcdef\n", "IN:1:29: NAME longer than 15 bytes"},
     {"thread 1 2 3 a\\x00b\n", "IN:1:13: NAME must be 1..15 bytes without \\x00"},
     {"thread 1 2\n", "IN:1:11: expected TID"},
+    {"buffer 1 2 0x1 0x2 1 2 3 4\n", "IN:1:27: expected USAGE (0x...)"},
+    {"buffer 1 2 0x1 0x2 2147483648 2 3 4 0x0\n",
+     "IN:1:20: WIDTH out of range (-2147483648..2147483647)"},
+    {"buffer 1 2 0x1 0x2 1 -2147483649 3 4 0x0\n",
+     "IN:1:22: HEIGHT out of range (-2147483648..2147483647)"},
+    {"buffer 1 2 0x1 0x2 1 2 x 4 0x0\n", "IN:1:24: STRIDE: expected a decimal digit"},
+    {"buffer 1 4294967296 0x1 0x2 1 2 3 4 0x0\n", "IN:1:10: PID out of range (max 4294967295)"},
+    {"buffer 1 2 3 0x2 1 2 3 4 0x0\n", "IN:1:12: SURFACE: expected 0x followed by hex digits"},
+    {"buffer 1 2 0x1 0x2 1 2 3 4 0x0 5\n", "IN:1:32: unexpected text after the record"},
+    {"connect 1 2 3 0x4\n", "IN:1:18: expected API"},
+    {"disconnect 1 2 3 0x4 -2147483649\n", "IN:1:22: API out of range (-2147483648..2147483647)"},
+    {"connect 1 2 3 0x4 1 0\n", "IN:1:21: unexpected text after the record"},
+    {"disconnect 1 2 4294967296 0x4 1\n", "IN:1:16: TID out of range (max 4294967295)"},
+    {"drops 1 2 3 x\n", "IN:1:13: BAD_BUFFERS: expected a decimal digit"},
+    {"drops 1 2 3 4 5\n", "IN:1:15: unexpected text after the record"},
     {"frame 1 2 3\n", "IN:1:12: expected BUFFER (0x...)"},
     {"frame 1 2 3 4\n", "IN:1:13: BUFFER: expected 0x followed by hex digits"},
     {"frame 1 2 3 0x12345678901234567\n", "IN:1:13: BUFFER out of range (more than 16 hex digits)"},
@@ -2061,17 +2097,19 @@ END_TEST
 START_TEST(type_table)
 {
 	static const char *const names[] = {
-	    NULL,      "frame", "sysfs",       "drops", "attach",
-	    "exit",    "tick",	NULL,	       NULL, /* 7, 8: entries without a record of their own
-						      */
-	    "layer",   NULL,			     /* 10: the timestamp column */
-	    "present", "vsync", "present_gap", "thread"};
+	    NULL,      "frame", "sysfs",       "drops",	 "attach", "exit",
+	    "tick",    NULL,	NULL, /* 7, 8: entries without a record of their own
+				       */
+	    "layer",   NULL,	      /* 10: the timestamp column */
+	    "present", "vsync", "present_gap", "thread", "buffer", "connect"};
 	struct frc_record in[32];
 	size_t n = sample(in);
 
-	ck_assert_uint_eq(FRC_TYPE_MAX, 14);
+	ck_assert_uint_eq(FRC_TYPE_MAX, 16);
 	ck_assert_ptr_null(frc_type_ops(7));
 	ck_assert_ptr_null(frc_type_ops(8));
+	ck_assert_ptr_null(frc_type_ops(17)); /* the bad buffer entry: no record of its own */
+	ck_assert_str_eq(frc_type_ops(FRC_CONNECT)->alias, "disconnect");
 	ck_assert(!frc_type_listed(7, 5));
 	ck_assert(frc_type_listed(FRC_TICK, 0));   /* 1.1's first six: always listed */
 	ck_assert(!frc_type_listed(FRC_LAYER, 0)); /* later ones: when a capture holds some */
@@ -2623,6 +2661,309 @@ START_TEST(anomalies_text)
 }
 END_TEST
 
+/* ------------------------------------------------------------ buffers, connections (4.10, 4.11) */
+
+static struct frc_record buffer_rec(uint64_t t, uint32_t pid, uint64_t surface, uint64_t buffer,
+				    int32_t w, int32_t h, int32_t stride, int32_t format,
+				    uint64_t usage)
+{
+	struct frc_record r = {.type = FRC_BUFFER, .ktime_ns = t};
+
+	r.u.buffer = (struct frc_buffer){.pid = pid,
+					 .surface = surface,
+					 .buffer = buffer,
+					 .width = w,
+					 .height = h,
+					 .stride = stride,
+					 .format = format,
+					 .usage = usage};
+	return r;
+}
+
+static struct frc_record connect_rec(uint64_t t, uint32_t pid, uint32_t tid, uint64_t surface,
+				     int32_t api, bool connected)
+{
+	struct frc_record r = {.type = FRC_CONNECT, .ktime_ns = t};
+
+	r.u.connect = (struct frc_connect){
+	    .pid = pid, .tid = tid, .surface = surface, .api = api, .connected = connected};
+	return r;
+}
+
+/* Open a capture of one raw entry of `type` followed by an exit; expect it corrupt. */
+static void entry_corrupt(uint64_t type, const uint8_t *p, size_t len)
+{
+	struct frc_record x = simple(FRC_EXIT, 11, 1), out[2];
+	int fd = memfd_create("g", MFD_CLOEXEC);
+	struct frc_reader_stats st;
+	frc_writer *w = NULL;
+	frc_reader *r = NULL;
+	struct capture c;
+
+	ck_assert_int_eq(frc_writer_open_fd(&w, fd, "g.frc", NULL, 0, NULL), 0);
+	ck_assert_int_eq(frc_writer_append_raw_entry(w, type, p, len), 0);
+	ck_assert_int_eq(frc_writer_append(w, &x), 0);
+	ck_assert_int_eq(frc_writer_finish(w), 0);
+	frc_writer_free(w);
+	c = slurp_fd(fd);
+	close(fd);
+	ck_assert_int_eq(frc_reader_open_mem(&r, c.p, c.len, "g.frc"), 0);
+	ck_assert_uint_eq(read_all(r, out, 2), 0);
+	frc_reader_stats(r, &st);
+	ck_assert_msg(st.status == FRC_STATUS_CORRUPT, "type %llu len %zu: %s",
+		      (unsigned long long)type, len, frc_reader_error(r));
+	frc_reader_close(r);
+	capture_free(&c);
+}
+
+/* The geometry capture of the tests below: frames with their buffer and connect records. */
+static size_t geometry_sample(struct frc_record *in)
+{
+	size_t n = 0;
+
+	in[n++] = connect_rec(900, 4242, 4301, 0xb400007a0c001000ull, 1, true);
+	in[n++] = buffer_rec(1000, 4242, 0xb400007a0c001000ull, 0xb400007a1c2e3000ull, 1080, 2400,
+			     1088, 1, 0x300);
+	in[n++] = frame(1000, 4242, 4301, 0xb400007a1c2e3000ull);
+	in[n++] = buffer_rec(1016, 4242, 0xb400007a0c001000ull, 0xb400007a1c2e5000ull, 1080, 2400,
+			     1088, 1, 0x300);
+	in[n++] = frame(1016, 4242, 4301, 0xb400007a1c2e5000ull);
+	in[n++] = drops(1020, 0, 0);
+	in[n++] = drops(1030, 4, 0);
+	in[n++] = buffer_rec(2000, UINT32_MAX, UINT64_MAX, UINT64_MAX, INT32_MIN, INT32_MAX, -1,
+			     INT32_MIN, UINT64_MAX);
+	in[n++] = buffer_rec(2001, 0, 0, 0, 0, 0, 0, 0, 0);
+	in[n++] = drops(2002, 4, 1);
+	in[n++] = connect_rec(3000, UINT32_MAX, UINT32_MAX, UINT64_MAX, INT32_MIN, false);
+	in[n++] = connect_rec(3001, 1, 2, 0, INT32_MAX, true);
+	in[n++] = connect_rec(3002, 4242, 4301, 0xb400007a0c001000ull, 5, false);
+	in[n++] = drops(3003, UINT64_MAX, UINT64_MAX);
+	in[n++] = drops(3004, 9, 0);
+	return n;
+}
+
+/*
+ * Buffer geometry and connections (types 15, 16) and the bad buffer count of drops (entry
+ * 17): every field's extremes round-trip, with and without a batch anomaly count, across
+ * chunks; the footer lists types up to 17; FORMAT.md's example bytes.
+ */
+START_TEST(geometry_records_roundtrip)
+{
+	struct frc_record in[20], out[24], one;
+	size_t n = geometry_sample(in);
+	uint8_t body[64];
+
+	in[6].u.drops.bad_buffers = 2;		 /* bad buffers, no anomaly */
+	in[9].u.drops.bad_buffers = 7;		 /* both */
+	in[13].u.drops.bad_buffers = UINT64_MAX; /* both at their largest */
+	struct capture c = write_capture(in, n, (const size_t[]){4, 3, 4, 0}, NULL, 1);
+	struct frc_reader_stats st;
+	frc_reader *r = NULL;
+
+	ck_assert_int_eq(frc_reader_open_mem(&r, c.p, c.len, "mem.frc"), 0);
+	ck_assert_uint_eq(read_all(r, out, 24), n);
+	for (size_t i = 0; i < n; i++)
+		rec_assert_eq(&in[i], &out[i], i);
+	frc_reader_stats(r, &st);
+	ck_assert_str_eq(frc_status_name(st.status), "complete");
+	ck_assert_uint_eq(st.by_type[FRC_BUFFER], 4);
+	ck_assert_uint_eq(st.by_type[FRC_CONNECT], 4);
+	ck_assert_uint_eq(st.by_type[FRC_DROPS], 5);
+	ck_assert_uint_eq(st.records, n);
+	ck_assert_uint_eq(st.unknown, 0);
+	ck_assert_uint_eq(st.chunks, 4);
+	ck_assert_int_eq(st.index_used, 1);
+	frc_reader_close(r);
+	capture_free(&c);
+
+	/* FORMAT.md 4.10's example. */
+	static const uint8_t want_buffer[] = {0x0f, 0x13, 0xe8, 0x07, 0xac, 0x02, 0x80,
+					      0xa0, 0x01, 0x80, 0xc0, 0x01, 0xf0, 0x10,
+					      0xc0, 0x25, 0x80, 0x11, 0x02, 0x80, 0x06};
+	one = buffer_rec(1000, 300, 0x5000, 0x6000, 1080, 2400, 1088, 1, 0x300);
+	c = write_capture(&one, 1, NULL, NULL, 1);
+	ck_assert_uint_eq(first_body(&c, body, sizeof(body)), sizeof(want_buffer));
+	ck_assert(!memcmp(body, want_buffer, sizeof(want_buffer)));
+	capture_free(&c);
+	/* 4.11's: a connect, and the same as a disconnect (its last byte). */
+	static const uint8_t want_connect[] = {0x10, 0x0b, 0xe8, 0x07, 0xac, 0x02, 0xad,
+					       0x02, 0x80, 0xa0, 0x01, 0x02, 0x01};
+	for (int on = 0; on < 2; on++) {
+		one = connect_rec(1000, 300, 301, 0x5000, 1, on);
+		c = write_capture(&one, 1, NULL, NULL, 1);
+		ck_assert_uint_eq(first_body(&c, body, sizeof(body)), sizeof(want_connect));
+		ck_assert(!memcmp(body, want_connect, sizeof(want_connect) - 1));
+		ck_assert_uint_eq(body[sizeof(want_connect) - 1], on);
+		capture_free(&c);
+	}
+	/* 4.6's: drops 5 7 with 2 anomalies and 3 bad buffers: 11 01 03 | 08 01 02 | 03 02 05 07.
+	 */
+	static const uint8_t want_bad[] = {0x11, 0x01, 0x03, 0x08, 0x01,
+					   0x02, 0x03, 0x02, 0x05, 0x07};
+	one = drops(5, 7, 2);
+	one.u.drops.bad_buffers = 3;
+	c = write_capture(&one, 1, NULL, NULL, 1);
+	ck_assert_uint_eq(first_body(&c, body, sizeof(body)), sizeof(want_bad));
+	ck_assert(!memcmp(body, want_bad, sizeof(want_bad)));
+	capture_free(&c);
+}
+END_TEST
+
+/*
+ * What the reader calls corrupt: a pid or tid over 2^32-1, a width/height/stride/format/api
+ * outside int32, a connected byte other than 0 or 1, a payload cut short or with bytes
+ * left over; a bad buffer entry of 0, with bytes left over, or not followed by a drops
+ * record (directly or after an anomaly entry).
+ */
+START_TEST(geometry_records_damaged)
+{
+	/* ktime 1, pid 2, surface 3, buffer 4, w 1, h 2, stride 3, format 4 (zigzag), usage 5 */
+	static const uint8_t ok[] = {0x01, 0x02, 0x03, 0x04, 0x02, 0x04, 0x06, 0x08, 0x05};
+	static const uint8_t bigpid[] = {0x01, 0x80, 0x80, 0x80, 0x80, 0x10, 0x03,
+					 0x04, 0x02, 0x04, 0x06, 0x08, 0x05};
+	static const uint8_t bigw[] = {0x01, 0x02, 0x03, 0x04, 0x80, 0x80, 0x80,
+				       0x80, 0x10, 0x04, 0x06, 0x08, 0x05};
+	static const uint8_t smallfmt[] = {0x01, 0x02, 0x03, 0x04, 0x02, 0x04, 0x06,
+					   0x81, 0x80, 0x80, 0x80, 0x10, 0x05};
+	static const uint8_t more[] = {0x01, 0x02, 0x03, 0x04, 0x02, 0x04, 0x06, 0x08, 0x05, 0x00};
+	/* ktime 1, pid 2, tid 3, surface 4, api 1 (zigzag 2), connected 1 */
+	static const uint8_t c_ok[] = {0x01, 0x02, 0x03, 0x04, 0x02, 0x01};
+	static const uint8_t c_on2[] = {0x01, 0x02, 0x03, 0x04, 0x02, 0x02};
+	static const uint8_t c_bigtid[] = {0x01, 0x02, 0x80, 0x80, 0x80,
+					   0x80, 0x10, 0x04, 0x02, 0x01};
+	static const uint8_t c_bigapi[] = {0x01, 0x02, 0x03, 0x04, 0x80,
+					   0x80, 0x80, 0x80, 0x10, 0x01};
+	static const uint8_t c_more[] = {0x01, 0x02, 0x03, 0x04, 0x02, 0x01, 0x00};
+
+	for (size_t k = 0; k < sizeof(ok); k++) /* every cut of a valid payload */
+		entry_corrupt(FRC_BUFFER, ok, k);
+	entry_corrupt(FRC_BUFFER, bigpid, sizeof(bigpid));
+	entry_corrupt(FRC_BUFFER, bigw, sizeof(bigw));
+	entry_corrupt(FRC_BUFFER, smallfmt, sizeof(smallfmt));
+	entry_corrupt(FRC_BUFFER, more, sizeof(more));
+	for (size_t k = 0; k < sizeof(c_ok); k++)
+		entry_corrupt(FRC_CONNECT, c_ok, k);
+	entry_corrupt(FRC_CONNECT, c_on2, sizeof(c_on2));
+	entry_corrupt(FRC_CONNECT, c_bigtid, sizeof(c_bigtid));
+	entry_corrupt(FRC_CONNECT, c_bigapi, sizeof(c_bigapi));
+	entry_corrupt(FRC_CONNECT, c_more, sizeof(c_more));
+
+	static const uint8_t two[] = {0x02}, zero[] = {0x00}, extra[] = {0x02, 0x00};
+	struct frc_record d = drops(10, 1, 0), x = simple(FRC_EXIT, 11, 1), out[4];
+	const struct {
+		const uint8_t *p;
+		size_t len;
+		const struct frc_record *after; /* NULL: the chunk ends */
+		bool anomaly;			/* an anomaly entry comes between */
+		const char *why;
+	} cases[] = {
+	    {two, sizeof(two), &x, false, "bad buffer entry not followed by a drops record"},
+	    {two, sizeof(two), NULL, false, "bad buffer entry not followed by a drops record"},
+	    {two, sizeof(two), &x, true, "batch anomaly entry not followed by a drops record"},
+	    {zero, sizeof(zero), &d, false, "malformed bad buffer entry"},
+	    {extra, sizeof(extra), &d, false, "malformed bad buffer entry"},
+	};
+
+	for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+		int fd = memfd_create("b", MFD_CLOEXEC);
+		struct frc_reader_stats st;
+		frc_writer *w = NULL;
+		frc_reader *r = NULL;
+		struct capture c;
+
+		ck_assert_int_eq(frc_writer_open_fd(&w, fd, "b.frc", NULL, 0, NULL), 0);
+		ck_assert_int_eq(frc_writer_append_raw_entry(w, 17, cases[k].p, cases[k].len), 0);
+		if (cases[k].anomaly)
+			ck_assert_int_eq(frc_writer_append_raw_entry(w, 8, two, sizeof(two)), 0);
+		if (cases[k].after)
+			ck_assert_int_eq(frc_writer_append(w, cases[k].after), 0);
+		ck_assert_int_eq(frc_writer_finish(w), 0);
+		frc_writer_free(w);
+		c = slurp_fd(fd);
+		close(fd);
+		ck_assert_int_eq(frc_reader_open_mem(&r, c.p, c.len, "b.frc"), 0);
+		ck_assert_uint_eq(read_all(r, out, 4), 0);
+		frc_reader_stats(r, &st);
+		ck_assert_msg(st.status == FRC_STATUS_CORRUPT, "case %zu: %s", k,
+			      frc_reader_error(r));
+		ck_assert_msg(strstr(frc_reader_error(r), cases[k].why), "case %zu: %s", k,
+			      frc_reader_error(r));
+		frc_reader_close(r);
+		capture_free(&c);
+	}
+}
+END_TEST
+
+/*
+ * A capture with the new records cut at every byte offset: exactly the records of the
+ * chunks wholly before the cut, in order, and "truncated" (truncation_every_offset does
+ * the same for the other types).
+ */
+START_TEST(geometry_truncation_every_offset)
+{
+	struct frc_record in[20], out[24];
+	size_t n = geometry_sample(in), ends[8], hdr;
+	static const size_t groups[] = {4, 3, 4, 0}, cum[] = {0, 4, 7, 11, 15};
+
+	in[6].u.drops.bad_buffers = 2;
+	in[9].u.drops.bad_buffers = 7;
+	struct capture c = write_capture(in, n, groups, NULL, 1);
+
+	ck_assert_uint_eq(chunk_ends(&c, &hdr, ends, 8), 4);
+	for (size_t cut = hdr; cut <= c.len; cut++) {
+		struct frc_reader_stats st;
+		frc_reader *r = NULL;
+		size_t whole = 0, got;
+
+		ck_assert_int_eq(frc_reader_open_mem(&r, c.p, cut, "cut.frc"), 0);
+		while (whole < 4 && ends[whole] <= cut)
+			whole++;
+		got = read_all(r, out, 24);
+		ck_assert_msg(got == cum[whole], "cut %zu: %zu records, expected %zu", cut, got,
+			      cum[whole]);
+		for (size_t i = 0; i < got; i++)
+			rec_assert_eq(&in[i], &out[i], i);
+		frc_reader_stats(r, &st);
+		ck_assert_int_eq(st.status,
+				 cut == c.len ? FRC_STATUS_COMPLETE : FRC_STATUS_TRUNCATED);
+		frc_reader_close(r);
+	}
+	capture_free(&c);
+}
+END_TEST
+
+/*
+ * The text form: buffer lines, connect and disconnect lines (one type, two keywords), and
+ * drops with BAD_BUFFERS (after a BATCH_ANOMALIES of 0 when there are none), canonical both
+ * ways; a drops line with a bad count of 0 is written without it.
+ */
+START_TEST(geometry_records_text)
+{
+	static const char text[] =
+	    "connect 900 4242 4301 0xb400007a0c001000 1\n"
+	    "buffer 1000 4242 0xb400007a0c001000 0xb400007a1c2e3000 1080 2400 1088 1 0x300\n"
+	    "frame 1000 4242 4301 0xb400007a1c2e3000 0xb400007a0c001000\n"
+	    "buffer 2000 4294967295 0xffffffffffffffff 0x0 -2147483648 2147483647 -1 0 "
+	    "0xffffffffffffffff\n"
+	    "drops 2001 4 0 3\n"
+	    "drops 2002 4 1 18446744073709551615\n"
+	    "drops 2003 4 2\n"
+	    "disconnect 3000 4242 4301 0xb400007a0c001000 1\n"
+	    "disconnect 3001 1 2 0x0 -7\n"
+	    "connect 3002 4294967295 4294967295 0x1 -2147483648\n";
+	char *got;
+
+	text_dir();
+	got = text_roundtrip(text);
+	ck_assert_str_eq(got, text);
+	free(got);
+	got = text_roundtrip("drops 40 7 0 0\nconnect 41 1 2 0X1F 002\n");
+	ck_assert_str_eq(got, "drops 40 7\nconnect 41 1 2 0x1f 2\n");
+	free(got);
+	text_dir_rm();
+}
+END_TEST
+
 /* ------------------------------------------------------------ surfaces (issue 10) */
 
 /*
@@ -3011,6 +3352,10 @@ int main(int argc, char **argv)
 	    FRC_CASE("display_records_text", display_records_text, 10),
 	    FRC_CASE("thread_records_roundtrip", thread_records_roundtrip, 10),
 	    FRC_CASE("thread_records_text", thread_records_text, 10),
+	    FRC_CASE("geometry_records_roundtrip", geometry_records_roundtrip, 10),
+	    FRC_CASE("geometry_records_damaged", geometry_records_damaged, 10),
+	    FRC_CASE("geometry_truncation_every_offset", geometry_truncation_every_offset, 60),
+	    FRC_CASE("geometry_records_text", geometry_records_text, 10),
 	    FRC_CASE("crc32c_paths", crc32c_paths, 30),
 	};
 

@@ -39,6 +39,42 @@ static inline uint64_t fuzz_surface(uint8_t sel, const uint8_t *p)
 	}
 }
 
+/*
+ * Selector 2: a drops record (a quarter with batch anomalies, a quarter with bad buffers:
+ * entries of their own, FORMAT.md 4.6), or a buffer or connect record (4.10, 4.11) with
+ * any int32 geometry or api.
+ */
+static inline void fuzz_make_drops(const uint8_t *p, struct frc_record *r)
+{
+	switch (p[11] % 4) {
+	case 0:
+		r->type = FRC_BUFFER;
+		r->u.buffer.pid = p[5] % 5;
+		r->u.buffer.surface = fuzz_surface(p[6], p + 7);
+		r->u.buffer.buffer = 0x7f0000000000ull + (p[7] % 4) * 0x1000;
+		r->u.buffer.width = (int32_t)(uint32_t)fuzz_get(p + 7, 4);
+		r->u.buffer.height = (int8_t)p[8] * 100;
+		r->u.buffer.stride = (int32_t)(uint32_t)fuzz_get(p + 8, 3);
+		r->u.buffer.format = (int8_t)p[9];
+		r->u.buffer.usage = fuzz_get(p + 9, 3) << (p[10] % 48);
+		break;
+	case 1:
+		r->type = FRC_CONNECT;
+		r->u.connect.pid = p[5] % 5;
+		r->u.connect.tid = p[6];
+		r->u.connect.surface = fuzz_surface(p[7], p + 7);
+		r->u.connect.api = (int32_t)(uint32_t)fuzz_get(p + 8, 4) >> (p[10] % 32);
+		r->u.connect.connected = p[10] & 1;
+		break;
+	default:
+		r->type = FRC_DROPS;
+		r->u.drops.cumulative = fuzz_get(p + 5, 5);
+		r->u.drops.batch_anomalies = p[10] & 3 ? 0 : fuzz_get(p + 10, 2) >> 2;
+		r->u.drops.bad_buffers = p[10] & 12 ? 0 : fuzz_get(p + 9, 2) >> 4;
+		break;
+	}
+}
+
 /* One record from FUZZ_RECORD_BYTES bytes at p; *t is the running time. */
 static inline void fuzz_make_record(const uint8_t *p, uint64_t *t, struct frc_record *r)
 {
@@ -65,10 +101,7 @@ static inline void fuzz_make_record(const uint8_t *p, uint64_t *t, struct frc_re
 		memcpy(r->u.sysfs.raw, p + 6, r->u.sysfs.len > 6 ? 6 : r->u.sysfs.len);
 		break;
 	case 2:
-		r->type = FRC_DROPS;
-		r->u.drops.cumulative = fuzz_get(p + 5, 5);
-		/* a quarter of them with batch anomalies (an entry of its own, FORMAT.md 4.6) */
-		r->u.drops.batch_anomalies = p[10] & 3 ? 0 : fuzz_get(p + 10, 2) >> 2;
+		fuzz_make_drops(p, r);
 		break;
 	case 3:
 		r->type = FRC_ATTACH;
@@ -110,7 +143,16 @@ static inline int fuzz_same_record(const struct frc_record *a, const struct frc_
 		       !memcmp(a->u.sysfs.raw, b->u.sysfs.raw, a->u.sysfs.len);
 	case FRC_DROPS:
 		return a->u.drops.cumulative == b->u.drops.cumulative &&
-		       a->u.drops.batch_anomalies == b->u.drops.batch_anomalies;
+		       a->u.drops.batch_anomalies == b->u.drops.batch_anomalies &&
+		       a->u.drops.bad_buffers == b->u.drops.bad_buffers;
+	case FRC_BUFFER:
+		return !memcmp(&a->u.buffer, &b->u.buffer, sizeof(a->u.buffer));
+	case FRC_CONNECT:
+		return a->u.connect.pid == b->u.connect.pid &&
+		       a->u.connect.tid == b->u.connect.tid &&
+		       a->u.connect.surface == b->u.connect.surface &&
+		       a->u.connect.api == b->u.connect.api &&
+		       a->u.connect.connected == b->u.connect.connected;
 	case FRC_ATTACH:
 		return a->u.attach.pid == b->u.attach.pid && a->u.attach.len == b->u.attach.len &&
 		       !memcmp(a->u.attach.symbol, b->u.attach.symbol, a->u.attach.len);
