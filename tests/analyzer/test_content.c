@@ -341,8 +341,11 @@ START_TEST(launcher_then_game)
 		    "\"intervals\": 99}");
 	ck_has(section("submissions"), "\"intervals\": 134,");
 	ck_has(section("submissions"), "\"main_pid\": 500,");
-	/* db: the two contents, from the launcher's first frame (1 s) to the game's (1.6 s),
-	 * then to the capture's last record (the launcher's 241st call, 1 s + 240 x 16666667 ns = 5.000000080 s) */
+	/*
+	 * db: the two contents, from the launcher's first frame (1 s) to the game's (1.6 s),
+	 * then to the capture's last record (the launcher's 241st call, 1 s + 240 x 16666667
+	 * ns = 5.000000080 s)
+	 */
 	char rows[512];
 
 	ck_assert_int_eq(fa("db launch.frc -o l.db"), 0);
