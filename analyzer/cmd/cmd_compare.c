@@ -67,6 +67,9 @@ static const char compare_help[] =
     "                  capture: the two variants (twice with two captures: refused)\n"
     "  --tick-ms N     read the meter every N ms when a capture has no tick records\n"
     "                  (10..3600000 ms, as framerec --tick-ms)\n"
+    "  --pid PID       the truth is that process's content (default: the target's,\n"
+    "                  REPORT.md \"Ground truth\")\n"
+    "  --surface 0xADDR   the truth is that surface's calls alone (with --pid: of it)\n"
     "  --from T, --to T   compare the same window of both captures (seconds after each\n"
     "                  one's first record: 1.5, 2s, 1500ms; --to +D: D after --from)\n"
     "\n"
@@ -318,8 +321,8 @@ int cmd_compare(int argc, char **argv)
 	const struct cli_spec spec = {
 	    .cmd = "compare",
 	    .help = compare_help,
-	    .takes =
-		CLI_OUTPUT | CLI_FORCE | CLI_TICK | CLI_STRICT | CLI_JSON | CLI_HTML | CLI_WINDOW,
+	    .takes = CLI_OUTPUT | CLI_FORCE | CLI_TICK | CLI_STRICT | CLI_JSON | CLI_HTML |
+		     CLI_WINDOW | CLI_TRUTH,
 	    .extra = extra,
 	    .on_extra = on_option,
 	    .ctx = &opts,

@@ -259,6 +259,8 @@ static void setup_config(struct replay_info *info, const struct replay_options *
 	info->meter = meter ? meter : METER_KIND_DEFAULT;
 	info->span_start = info->stats.first_ktime_ns;
 	info->span_end = info->stats.last_ktime_ns;
+	if (opt)
+		info->truth = opt->truth;
 }
 
 /* "S.mmm" seconds of ns, for a message. */

@@ -69,6 +69,7 @@ struct report_seconds {
 struct report_charts; /* report_chart.h */
 struct display;	      /* display.h */
 struct score_result;  /* score.h */
+struct subm_truth;    /* submissions.h */
 
 struct report_model {
 	char tracker[32];	 /* the tracker variant replayed */
@@ -81,6 +82,9 @@ struct report_model {
 	uint64_t pid_calls, main_calls; /* the main PID's calls, its main surface's */
 	size_t n_pids;
 	struct summary_view sub; /* sub.fn: the main surface's series statistics */
+	/* which rule chose the truth, its changes (submissions.h); main_pid/main_surface are
+	 * its principal content */
+	const struct subm_truth *truth;
 	struct report_surface *surfaces;
 	size_t n_surfaces;
 	uint64_t surfaces_more; /* (PID, surface) pairs past REPORT_MAX_SURFACES */

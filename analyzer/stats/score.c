@@ -187,7 +187,8 @@ static int run_delta(void *ctx, const struct pipeline_delta *d)
 {
 	struct run *run = ctx;
 
-	return d->pid == run->pid ? series_add(run, &run->est_s, d) : 0;
+	/* the estimate of the truth's PID at this moment (the target's, which may change) */
+	return d->pid == subm_truth_pid(run->subm) ? series_add(run, &run->est_s, d) : 0;
 }
 
 /* A delta before the window (replay.h): the estimate's PerfDog window only. */
@@ -195,7 +196,7 @@ static int run_warm_delta(void *ctx, const struct pipeline_delta *d)
 {
 	struct run *run = ctx;
 
-	if (d->pid == run->pid)
+	if (d->pid == subm_truth_pid(run->subm))
 		(void)perfdog_push(run->est_s.win, d->delta_ns);
 	return 0;
 }
@@ -358,6 +359,7 @@ struct score_lanes {
 	size_t di;
 	uint32_t segment;    /* the last row's (its gaps before it) */
 	uint64_t span_start; /* frame times ending before it are warm */
+	char err[FRC_MSG_MAX];
 };
 
 static int lead_begin(void *ctx, const struct replay_info *info)
@@ -365,8 +367,12 @@ static int lead_begin(void *ctx, const struct replay_info *info)
 	struct score_lanes *sl = ctx;
 	const struct subm_pid *mp = subm_main_pid(sl->truth);
 
+	int rc;
+
 	sl->pid = mp ? mp->pid : 0; /* counted in this replay's scan pass */
-	subm_series_reset(sl->truth);
+	rc = subm_series_begin(sl->truth, info, sl->err, sizeof(sl->err));
+	if (rc)
+		return rc;
 	sl->di = 0;
 	sl->segment = 0;
 	sl->span_start = info->span_start;
@@ -442,7 +448,8 @@ static int lead_step(struct score_lanes *sl, const struct frc_record *rec, uint6
 	uint32_t pid = rec->type == FRC_ATTACH ? rec->u.attach.pid : rec->u.exit.pid;
 
 	/* attach/exit: a new process life, fresh windows (as the report and the trackers). */
-	if ((rec->type == FRC_ATTACH || rec->type == FRC_EXIT) && pid == sl->pid) {
+	if ((rec->type == FRC_ATTACH || rec->type == FRC_EXIT) &&
+	    pid == subm_truth_pid(sl->truth)) {
 		for (size_t i = 0; i < sl->n; i++) {
 			struct run *run = &sl->runs[i];
 
@@ -453,9 +460,12 @@ static int lead_step(struct score_lanes *sl, const struct frc_record *rec, uint6
 			memset(run->est_s.win, 0, sizeof(run->est_s.win));
 		}
 	}
+	/* the series steps with the display truth too: the estimate follows its PID */
+	bool has = subm_series_next(sl->truth, rec, frame_seq, &d);
+
 	if (sl->dl) /* the display truth: its frame times up to this record (warm or not) */
 		return display_feed(sl, rec->ktime_ns);
-	if (!subm_series_next(sl->truth, rec, frame_seq, &d) || d.pid != sl->pid)
+	if (!has || d.pid != subm_truth_pid(sl->truth))
 		return 0;
 	if (warm) {
 		if (sl->n)
@@ -484,12 +494,18 @@ static int lead_end(void *ctx, const struct replay_info *info, const struct pipe
 	return sl->dl ? display_feed(sl, UINT64_MAX) : 0;
 }
 
+static const char *lead_error(void *ctx)
+{
+	return ((struct score_lanes *)ctx)->err;
+}
+
 struct replay_sink score_lanes_lead(struct score_lanes *sl)
 {
 	return (struct replay_sink){.ctx = sl,
 				    .begin = lead_begin,
 				    .record = lead_record,
 				    .end = lead_end,
+				    .error = lead_error,
 				    .warm_record = lead_warm_record};
 }
 
@@ -579,9 +595,10 @@ void score_lanes_finish(struct score_lanes *sl)
 }
 
 /* What the truth says about the capture (score_capture's cap). */
-static void capture_fill(struct score_capture *cap, const struct submissions *truth)
+static void capture_fill(struct score_capture *cap, struct submissions *truth)
 {
 	const struct subm_pid *mp = subm_main_pid(truth);
+	const struct subm_truth *tr = subm_truth(truth);
 
 	cap->pids = subm_pid_count(truth);
 	for (size_t i = 0; i < cap->pids; i++)
@@ -593,6 +610,18 @@ static void capture_fill(struct score_capture *cap, const struct submissions *tr
 		cap->surfaces = mp->surfaces;
 		cap->main_surface = mp->main_surface;
 		cap->main_calls = mp->main_calls;
+	}
+	/* the content rule's principal content, not the count's main surface */
+	for (size_t i = 0; tr->rule == SUBM_RULE_CONTENT && tr->has && i < cap->pids; i++) {
+		const struct subm_pid *p = subm_pid_at(truth, i);
+
+		if (p->pid != tr->pid)
+			continue;
+		cap->pid = p->pid;
+		cap->pid_calls = p->calls;
+		cap->surfaces = p->surfaces;
+		cap->main_surface = tr->surface;
+		cap->main_calls = subm_pair_calls(truth, tr->pid, tr->surface);
 	}
 }
 
