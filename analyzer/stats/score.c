@@ -798,7 +798,7 @@ static int score_presented(const struct replay_source *src, const struct replay_
 }
 
 /* The rest of cap from the truth counted, and each result's capture. */
-static void capture_finish(struct score_capture *cap, const struct submissions *truth,
+static void capture_finish(struct score_capture *cap, struct submissions *truth,
 			   struct score_result *results, size_t n, const char *path)
 {
 	capture_fill(cap, truth);

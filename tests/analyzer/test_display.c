@@ -189,11 +189,12 @@ END_TEST
 START_TEST(no_presents_no_section)
 {
 	ck_assert_int_eq(fa("report --json '" FIXTURES_BIN_DIR "/hz120_double.frc'"), 0);
-	ck_out_has("{\n  \"frameanalyze_report\": 1,\n  \"submissions\": {\n");
+	ck_out_has("{\n  \"frameanalyze_report\": 1,\n  \"content\": {\n");
+	ck_out_has("\n  \"submissions\": {\n");
 	ck_assert_ptr_null(strstr(out_text, "presented"));
 	ck_assert_ptr_null(strstr(out_text, "display_verdict"));
 	ck_assert_int_eq(fa("report '" FIXTURES_BIN_DIR "/hz120_double.frc'"), 0);
-	ck_assert_msg(!strncmp(out_text, "submissions (", 13), "%s", out_text);
+	ck_assert_msg(!strncmp(out_text, "content (", 9), "%s", out_text);
 }
 END_TEST
 
