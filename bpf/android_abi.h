@@ -37,4 +37,27 @@
 #define FRAMEREC_BATCH_BUFFER 0
 #define FRAMEREC_BATCH_TIMESTAMP 16
 
+/*
+ * ANativeWindowBuffer (AOSP nativebase.h, frozen since the NDK published it; LP64):
+ * android_native_base_t common { int magic @0; int version @4; void* reserved[4] @8;
+ * incRef @40; decRef @48 } (56 bytes), then int width @56, height @60, stride @64,
+ * format @68, usage_deprecated @72, uintptr_t layerCount @80, reserved[1] @88, handle @96,
+ * uint64_t usage @104. A probe reads the first FRAMEREC_BUFFER_HEADER bytes at once and
+ * trusts the geometry only when magic is ANDROID_NATIVE_BUFFER_MAGIC
+ * (('_'<<24)|('b'<<16)|('f'<<8)|'r'). tests/standin/surface.h asserts every offset.
+ */
+#define FRAMEREC_BUFFER_MAGIC 0x5f626672
+#define FRAMEREC_BUFFER_WIDTH 56
+#define FRAMEREC_BUFFER_HEIGHT 60
+#define FRAMEREC_BUFFER_STRIDE 64
+#define FRAMEREC_BUFFER_FORMAT 68
+#define FRAMEREC_BUFFER_USAGE 104
+#define FRAMEREC_BUFFER_HEADER 112
+
+/*
+ * system/window.h: NATIVE_WINDOW_API_EGL 1 (what EGL and Vulkan's swapchain connect as),
+ * CPU 2, MEDIA 3, CAMERA 4. Surface::connect / disconnect take one as their first argument.
+ */
+#define FRAMEREC_API_EGL 1
+
 #endif /* ANDROID_ABI_H */

@@ -31,6 +31,40 @@ struct frame_event {
 };
 
 /*
+ * The two other events the ring carries, told apart from a frame_event by their size
+ * (the ring gives each sample's size; the sizes differ, asserted below), so a frame, the
+ * event of nearly every sample, keeps its 40 bytes and no kind field.
+ *
+ * geometry_event: a buffer's geometry (the ANativeWindowBuffer's width, height, stride,
+ * format and usage), written just before the frame_event of the frame that queued it, with
+ * the frame's ktime, when the (process, buffer) is new to the probe's `buffers` map or its
+ * surface or geometry changed. 56 bytes.
+ */
+struct geometry_event {
+	__u64 ktime_ns;
+	__u64 buffer;  /* the ANativeWindowBuffer* (canonical, as the frame's) */
+	__u64 surface; /* the ANativeWindow* it was queued to */
+	__u32 tgid;
+	__u32 pad; /* 0 */
+	__s32 width, height, stride, format;
+	__u64 usage;
+};
+
+/* connect_event: Surface::connect (connected 1) or disconnect (0), its api argument. 32 bytes. */
+struct connect_event {
+	__u64 ktime_ns;
+	__u64 surface; /* the ANativeWindow*: `this` + FRAMEREC_NATIVE_BASE_OFFSET */
+	__u32 tgid;
+	__u32 tid;
+	__s32 api;
+	__u32 connected;
+};
+
+_Static_assert(sizeof(struct frame_event) == 40, "a frame_event is 40 bytes");
+_Static_assert(sizeof(struct geometry_event) == 56, "a geometry_event is 56 bytes");
+_Static_assert(sizeof(struct connect_event) == 32, "a connect_event is 32 bytes");
+
+/*
  * Surface::queueBuffers(const std::vector<BatchQueuedBuffer>&, ...): argument 1 is a
  * libc++ std::vector, {begin, end, end_of_storage} pointers, of 24-byte BatchQueuedBuffer
  * elements (android_abi.h). One event per element, at most
@@ -52,12 +86,29 @@ struct frame_event {
 
 /*
  * The per-CPU counters. Buffers not recorded (the drops records): slot 0 reservation
- * failures, slot 1 batch elements cut. Slot 2: batch calls with a malformed vector.
+ * failures, slot 1 batch elements cut. Slot 2: batch calls with a malformed vector. Slot
+ * 3: buffers queued whose ANativeWindowBuffer header could not be read or has no
+ * ANDROID_NATIVE_BUFFER_MAGIC (recorded as frames, their geometry not: the drops records'
+ * bad_buffers, FORMAT.md 4.6).
  */
 #define FRAMEREC_DROP_RESERVE 0
 #define FRAMEREC_DROP_CUT 1
 #define FRAMEREC_BATCH_ANOMALY 2
-#define FRAMEREC_COUNTER_SLOTS 3
+#define FRAMEREC_BAD_BUFFER 3
+/*
+ * Slot 4: connect/disconnect events the ring had no room for (no buffer, so in no drop
+ * count; framerec's summary names them, the capture misses them).
+ */
+#define FRAMEREC_LIFETIME_LOST 4
+#define FRAMEREC_COUNTER_SLOTS 5
+
+/*
+ * Buffers whose geometry the probe remembers (its `buffers` map, an LRU hash keyed by
+ * process and buffer): a BufferQueue has at most 64 slots, a game a few surfaces, so 4096
+ * (a few hundred KiB) holds every live buffer of many processes. One evicted, when queued
+ * again, is written again: a repeated record, never a lost one.
+ */
+#define FRAMEREC_BUFFERS_MAX 4096
 
 /* Default ring buffer size (Kala: 256 KiB); framerec --ring-kib overrides it. */
 #define FRAMEREC_RING_KIB_DEFAULT 256

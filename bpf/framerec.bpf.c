@@ -70,6 +70,112 @@ static __always_inline void counter_add(__u32 slot, __u64 n)
 		__sync_fetch_and_add(count, n);
 }
 
+/*
+ * Where the "seen" state of buffer geometry lives: here, not in userspace. The probe must
+ * read each queued buffer's header anyway (a geometry can change in place, a buffer can
+ * move to another surface), so the choice is what happens next. Userspace comparing would
+ * need the geometry in every frame_event (40 -> 72 bytes: more ring traffic, and a map
+ * lookup in framerec for every frame); a map here costs one lookup in the probe and leaves
+ * the ring carrying a geometry_event only when something is new, a handful per recording.
+ * bench/recorder/probe_cost.sh measures the probe with it (recorder/README.md). An LRU hash:
+ * it never fills up; an evicted buffer is written again when next queued.
+ */
+struct buffer_key {
+	__u64 buffer;
+	__u32 tgid;
+	__u32 pad;
+};
+
+struct buffer_geometry {
+	__u64 surface;
+	__s32 width, height, stride, format;
+	__u64 usage;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, FRAMEREC_BUFFERS_MAX);
+	__type(key, struct buffer_key);
+	__type(value, struct buffer_geometry);
+} buffers SEC(".maps");
+
+/* The buffer's header, read whole (one helper call); 0 when unreadable. */
+static __always_inline int header_read(__u64 buffer, __u64 h[FRAMEREC_BUFFER_HEADER / 8])
+{
+	return bpf_probe_read_user(h, FRAMEREC_BUFFER_HEADER, (const void *)buffer) == 0;
+}
+
+/* The geometry of a header read at h (android_abi.h offsets), for surface. */
+static __always_inline void geometry_of(const __u64 *h, __u64 surface, struct buffer_geometry *g)
+{
+	const __s32 *w = (const __s32 *)h;
+
+	g->surface = surface;
+	g->width = w[FRAMEREC_BUFFER_WIDTH / 4];
+	g->height = w[FRAMEREC_BUFFER_HEIGHT / 4];
+	g->stride = w[FRAMEREC_BUFFER_STRIDE / 4];
+	g->format = w[FRAMEREC_BUFFER_FORMAT / 4];
+	g->usage = h[FRAMEREC_BUFFER_USAGE / 8];
+}
+
+static __always_inline int geometry_same(const struct buffer_geometry *a,
+					 const struct buffer_geometry *b)
+{
+	return a->surface == b->surface && a->width == b->width && a->height == b->height &&
+	       a->stride == b->stride && a->format == b->format && a->usage == b->usage;
+}
+
+/* The geometry_event of a buffer new or changed; its map entry goes when none fits the ring. */
+static __always_inline void geometry_emit(const struct buffer_key *k,
+					  const struct buffer_geometry *g, __u64 ktime)
+{
+	struct geometry_event *e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
+
+	if (!e) {
+		/* The frame's own reservation will fail too and count it; retry next time. */
+		bpf_map_delete_elem(&buffers, k);
+		return;
+	}
+	e->ktime_ns = ktime;
+	e->buffer = k->buffer;
+	e->surface = g->surface;
+	e->tgid = k->tgid;
+	e->pad = 0;
+	e->width = g->width;
+	e->height = g->height;
+	e->stride = g->stride;
+	e->format = g->format;
+	e->usage = g->usage;
+	bpf_ringbuf_submit(e, BPF_RB_NO_WAKEUP);
+}
+
+/*
+ * Before a frame's event: its buffer's geometry when it is new or changed (FORMAT.md 4.10).
+ * Only a header with ANDROID_NATIVE_BUFFER_MAGIC is trusted; one that cannot be read or
+ * has another magic is counted (FRAMEREC_BAD_BUFFER) and its frame recorded all the same.
+ * Buffer 0 (an sp whose pointer could not be read) is neither.
+ */
+static __always_inline void buffer_note(__u64 buffer, __u64 surface, __u64 ktime)
+{
+	__u64 h[FRAMEREC_BUFFER_HEADER / 8];
+	struct buffer_key k = {.buffer = buffer};
+	struct buffer_geometry g, *seen;
+
+	if (!buffer)
+		return;
+	if (!header_read(buffer, h) || *(const __s32 *)h != FRAMEREC_BUFFER_MAGIC) {
+		counter_add(FRAMEREC_BAD_BUFFER, 1);
+		return;
+	}
+	geometry_of(h, surface, &g);
+	k.tgid = bpf_get_current_pid_tgid() >> 32;
+	seen = bpf_map_lookup_elem(&buffers, &k);
+	if (seen && geometry_same(seen, &g))
+		return;
+	bpf_map_update_elem(&buffers, &k, &g, BPF_ANY);
+	geometry_emit(&k, &g, ktime);
+}
+
 /* One reservation per buffer queued: the event, or a counted drop. */
 static __always_inline int emit(__u64 buffer, __u64 surface, __u64 ktime, __s64 timestamp)
 {
@@ -103,6 +209,7 @@ static __always_inline int emit(__u64 buffer, __u64 surface, __u64 ktime, __s64 
  */
 __noinline int emit_one(__u64 buffer, __u64 surface, __u64 ktime, __s64 timestamp)
 {
+	buffer_note(buffer, surface, ktime);
 	return emit(buffer, surface, ktime, timestamp);
 }
 
@@ -128,6 +235,7 @@ int BPF_KPROBE(queue_window, void *window, void *buffer)
 
 	if (stopped)
 		return 0;
+	buffer_note((__u64)buffer, (__u64)window, now);
 	return emit((__u64)buffer, (__u64)window, now, FRAMEREC_TIMESTAMP_AUTO);
 }
 
@@ -140,9 +248,12 @@ int BPF_KPROBE(queue_member, void *self, void *buffer)
 {
 	__u64 now = bpf_ktime_get_ns();
 
+	__u64 window = native_base((__u64)self);
+
 	if (stopped)
 		return 0;
-	return emit((__u64)buffer, native_base((__u64)self), now, FRAMEREC_TIMESTAMP_AUTO);
+	buffer_note((__u64)buffer, window, now);
+	return emit((__u64)buffer, window, now, FRAMEREC_TIMESTAMP_AUTO);
 }
 
 /*
@@ -156,13 +267,14 @@ SEC("uprobe")
 int BPF_KPROBE(queue_member_sp, void *self, void *sp)
 {
 	__u64 now = bpf_ktime_get_ns();
-	__u64 graphic = 0;
+	__u64 graphic = 0, window = native_base((__u64)self);
 
 	if (stopped)
 		return 0;
 	if (bpf_probe_read_user(&graphic, sizeof(graphic), sp))
 		graphic = 0;
-	return emit(native_base(graphic), native_base((__u64)self), now, FRAMEREC_TIMESTAMP_AUTO);
+	buffer_note(native_base(graphic), window, now);
+	return emit(native_base(graphic), window, now, FRAMEREC_TIMESTAMP_AUTO);
 }
 
 /*
@@ -219,4 +331,47 @@ int BPF_KPROBE(queue_buffers, void *self, void *vec)
 			 (__s64)elem[FRAMEREC_BATCH_TIMESTAMP / 8]);
 	}
 	return 0;
+}
+
+/* One connect_event: the call, whatever it returns (an uprobe sees the entry). */
+static __always_inline int lifetime(void *self, int api, __u32 connected)
+{
+	__u64 now = bpf_ktime_get_ns(), id;
+	struct connect_event *e;
+
+	if (stopped)
+		return 0;
+	e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
+	if (!e) {
+		counter_add(FRAMEREC_LIFETIME_LOST, 1);
+		return 0;
+	}
+	id = bpf_get_current_pid_tgid();
+	e->ktime_ns = now;
+	e->surface = native_base((__u64)self);
+	e->tgid = id >> 32;
+	e->tid = (__u32)id;
+	e->api = api;
+	e->connected = connected;
+	bpf_ringbuf_submit(e, BPF_RB_NO_WAKEUP);
+	return 0;
+}
+
+/*
+ * Surface::connect(int api, const sp<IProducerListener>&, bool) (11..15) or (int api,
+ * const sp<SurfaceListener>&, bool) (15 QPR1+, 16): the overload every other connect
+ * reaches on its version (recorder/README.md "Surface lifetime"), so one event per
+ * logical connect. Members: `this` (a Surface*), then api.
+ */
+SEC("uprobe")
+int BPF_KPROBE(surface_connect, void *self, int api)
+{
+	return lifetime(self, api, 1);
+}
+
+/* Surface::disconnect(int api, IGraphicBufferProducer::DisconnectMode) (11..16). */
+SEC("uprobe")
+int BPF_KPROBE(surface_disconnect, void *self, int api)
+{
+	return lifetime(self, api, 0);
 }

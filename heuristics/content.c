@@ -43,6 +43,7 @@ struct content {
 	uint64_t series_ns;	 /* ... last at this time (content_frame_delta) */
 	struct thread_info threads[THREADS_MAX];
 	uint32_t n_threads, next_thread; /* next_thread: round-robin replacement */
+	uint64_t evicted;		 /* surfaces forgotten for a new one (take_slot) */
 };
 
 const char *content_reason_name(enum content_reason r)
@@ -129,6 +130,7 @@ static uint32_t take_slot(struct content *c, uint64_t surface)
 				i = k;
 		if (i == NIL)
 			i = 0; /* cap 1: the leader itself */
+		c->evicted++;
 		if (i == c->leader) {
 			c->leader = NIL;
 			c->has_series = false;
@@ -256,6 +258,14 @@ bool content_frame_delta(struct content *c, uint64_t t, uint64_t surface, uint32
 	return true;
 }
 
+uint64_t content_frame_time(uint64_t ktime, const struct frc_frame *f)
+{
+	if (!f->has_timestamp || f->timestamp <= 0)
+		return ktime;
+	uint64_t ts = (uint64_t)f->timestamp;
+	return ts > ktime && ts - ktime <= CONTENT_TIMESTAMP_MAX_AHEAD_NS ? ts : ktime;
+}
+
 void content_geometry(struct content *c, uint64_t surface, uint32_t w, uint32_t h)
 {
 	uint32_t i = find(c, surface);
@@ -306,4 +316,14 @@ uint64_t content_surface(const struct content *c, enum content_reason *why)
 	if (why)
 		*why = c->leader == NIL ? CONTENT_NONE : c->why;
 	return c->leader == NIL ? 0 : c->s[c->leader].surface;
+}
+
+uint32_t content_surfaces(const struct content *c)
+{
+	return c->n;
+}
+
+uint64_t content_evicted(const struct content *c)
+{
+	return c->evicted;
 }

@@ -31,12 +31,21 @@
 #include <stdint.h>
 
 #include "frc_error.h" /* FRC_MUST_USE */
+#include "frc_record.h"
 
 #define CONTENT_SILENT_NS 500000000ull	     /* 0.5 s: a leader this silent gives way */
 #define CONTENT_RATE_WINDOW_NS 1000000000ull /* the rate of rule 3: calls in 1 s ... */
 #define CONTENT_RATE_MAX 256		     /* ... counted up to 256 */
 #define CONTENT_RATE_MARGIN_NUM 3	     /* a challenger needs 3/2 of the leader's rate */
 #define CONTENT_RATE_MARGIN_DEN 2
+/*
+ * Surfaces remembered per process (content_new's max_surfaces) by the `content` tracker, and
+ * by the truth, which must remember as many for the two series to be the same: a process
+ * has a handful (window, SurfaceView, codec, overlays); a recreated Surface at a new address
+ * takes a new slot and the least recently called one is forgotten. Small, because a first
+ * call ranks every live surface (evaluate is O(surfaces x rates)).
+ */
+#define CONTENT_SURFACES 32
 
 enum content_reason {
 	CONTENT_NONE = 0, /* no surface yet */
@@ -72,6 +81,18 @@ bool content_frame(struct content *c, uint64_t t, uint64_t surface, uint32_t tid
 bool content_frame_delta(struct content *c, uint64_t t, uint64_t surface, uint32_t tid,
 			 uint64_t *delta_ns);
 
+/*
+ * When the player sees frame f queued at ktime: its own timestamp (a batch element's
+ * BatchQueuedBuffer.timestamp, FORMAT.md 4.7) when it lies in (ktime, ktime + 1 s], else
+ * ktime. SurfaceFlinger holds a buffer until its desired present time and takes one more
+ * than 1 s ahead for garbage, presenting it at once, as one in the past
+ * (BufferQueueConsumer::acquireBuffer, MAX_REASONABLE_NSEC, android-11 .. 16). Two frames
+ * queued by one call for two vsyncs (frame generation) are so two frame times, not one and a
+ * zero interval. The content series (tracker and truth) runs on this time.
+ */
+#define CONTENT_TIMESTAMP_MAX_AHEAD_NS 1000000000ull
+uint64_t content_frame_time(uint64_t ktime, const struct frc_frame *f);
+
 /* What is known of a thread (its name, e.g. from /proc/PID/task/TID/comm). */
 void content_thread_name(struct content *c, uint32_t tid, const char *name);
 /* True for the names of UI threads: HWUI's RenderThread and hwuiTask workers. */
@@ -90,5 +111,9 @@ bool content_at(struct content *c, uint64_t t);
 
 /* The content surface now (0: none) and why it was chosen. */
 uint64_t content_surface(const struct content *c, enum content_reason *why);
+
+/* Surfaces remembered now, and forgotten so far because max_surfaces were (a tracker's stats). */
+uint32_t content_surfaces(const struct content *c);
+uint64_t content_evicted(const struct content *c);
 
 #endif /* CONTENT_H */

@@ -10,6 +10,7 @@
 #include "heur_lru.h"
 #include "frc_map.h"
 #include "pipeline.h"
+#include "target.h"
 
 #define NIL UINT32_MAX
 #define PIDS_LIMIT (1u << 20)
@@ -31,6 +32,8 @@ struct pipeline {
 	void *ctx;
 
 	void *meter; /* the meter kind's, created by the first record */
+	/* Which PID is the target, fed every record; the meter's filter when the kind asks. */
+	struct target *target;
 	uint64_t tick_ns;
 	uint64_t next_tick; /* the next synthesized tick's time */
 	bool ticks_over;    /* next_tick would overflow: no more synthesized ticks */
@@ -90,7 +93,13 @@ int pipeline_new(struct pipeline **out, const struct pipeline_config *cfg,
 	p = calloc(1, sizeof(*p));
 	if (!p)
 		return -ENOMEM;
+	err = target_new(&p->target, cfg->target);
+	if (err) {
+		free(p);
+		return err;
+	}
 	p->cfg = *cfg;
+	p->cfg.target = NULL;		  /* parsed: the caller's string need not outlive us */
 	p->cfg.tracker_name = kind->name; /* the caller's strings need not outlive us */
 	p->cfg.meter_name = mk->name;
 	p->kind = kind;
@@ -103,6 +112,7 @@ int pipeline_new(struct pipeline **out, const struct pipeline_config *cfg,
 	heur_lru_init(&p->lru);
 	p->last_slot = NIL;
 	if (frc_map_init(&p->pids, 4)) {
+		target_free(p->target);
 		free(p);
 		return -ENOMEM;
 	}
@@ -122,6 +132,7 @@ void pipeline_free(struct pipeline *p)
 	frc_map_free(&p->pids);
 	if (p->meter)
 		p->mk->destroy(p->meter);
+	target_free(p->target);
 	free(p);
 }
 
@@ -300,12 +311,23 @@ static int emit_due_ticks(struct pipeline *p, uint64_t until, bool inclusive)
 	return 0;
 }
 
+/*
+ * Does pid's frames and deltas reach the meter? Every PID's, unless the kind asks for the
+ * target's only and the capture says which PID that is (README "Pipeline").
+ */
+static bool metered_pid(const struct pipeline *p, uint32_t pid)
+{
+	return !p->kind->meter_target_only || !target_known(p->target) ||
+	       target_pid(p->target) == pid;
+}
+
 static int feed_frame(struct pipeline *p, const struct frc_record *r)
 {
 	const struct frc_frame *f = &r->u.frame;
 	uint64_t seq = p->st.frames++;
 	uint32_t i = p->last_slot;
 	struct pipeline_delta d;
+	bool metered;
 
 	if (i == NIL || p->slots[i].pid != f->pid) {
 		i = frc_map_get(&p->pids, f->pid);
@@ -318,11 +340,15 @@ static int feed_frame(struct pipeline *p, const struct frc_record *r)
 		p->last_slot = i;
 	}
 	heur_lru_touch(&p->lru, i);
-	if (p->mk->frame)
+	metered = metered_pid(p, f->pid);
+	if (p->mk->frame && metered)
 		p->mk->frame(p->meter, r->ktime_ns, f);
 	if (!p->kind->record(p->slots[i].t, r->ktime_ns, f, &d.delta_ns))
 		return 0;
-	p->mk->delta(p->meter, d.delta_ns);
+	if (metered)
+		p->mk->delta(p->meter, d.delta_ns);
+	else
+		p->st.deltas_unmetered++;
 	p->st.deltas++;
 	if (p->cb.on_delta) {
 		d.pid = f->pid;
@@ -332,6 +358,31 @@ static int feed_frame(struct pipeline *p, const struct frc_record *r)
 		d.surface = f->surface;
 		p->cb.on_delta(p->ctx, &d);
 	}
+	return 0;
+}
+
+/*
+ * A record a tracker may learn from (tracker_kind.h `learn`), to its PID's tracker. A PID
+ * without one gets one, as at a frame: a thread's name and a buffer's geometry come just
+ * before the frame that first shows them, a connect before the surface's first frame, which
+ * may be the process's first (no attach record in the capture); dropping them would leave
+ * that thread unnamed, that surface without a size or a lifetime. A kind without `learn` sees
+ * nothing, and no tracker is created (its stats stay as they were before these records existed).
+ */
+static int feed_learn(struct pipeline *p, const struct frc_record *r, uint32_t pid)
+{
+	uint32_t i;
+
+	if (!p->kind->learn)
+		return 0;
+	i = frc_map_get(&p->pids, pid);
+	if (i == NIL) {
+		int err = start_tracker(p, pid, &i);
+
+		if (err)
+			return err;
+	}
+	p->kind->learn(p->slots[i].t, r);
 	return 0;
 }
 
@@ -359,6 +410,8 @@ int pipeline_feed(struct pipeline *p, const struct frc_record *r)
 	p->st.records++;
 	if (r->ktime_ns > p->max_ktime)
 		p->max_ktime = r->ktime_ns;
+	/* before the record itself: a PID's first frame makes it the target for that frame */
+	target_record(p->target, r);
 
 	switch (r->type) {
 	case FRC_FRAME:
@@ -387,6 +440,12 @@ int pipeline_feed(struct pipeline *p, const struct frc_record *r)
 		if (p->mk->vsync)
 			p->mk->vsync(p->meter, r->u.vsync.period_ns);
 		return 0;
+	case FRC_THREAD:
+		return feed_learn(p, r, r->u.thread.pid);
+	case FRC_BUFFER:
+		return feed_learn(p, r, r->u.buffer.pid);
+	case FRC_CONNECT:
+		return feed_learn(p, r, r->u.connect.pid);
 	default:
 		p->st.unknown++;
 		return 0;

@@ -53,6 +53,13 @@ struct pipeline_config {
 	 * ticks is read: a forged ktime jump must not mean billions of readings.
 	 */
 	uint64_t max_synth_ticks;
+	/*
+	 * The target PIDs as the metadata key `target.pid` gives them ("4242" or "4242,4343";
+	 * target.h): framerec passes the value it writes, a replay the capture's. NULL: the
+	 * capture does not say (its attach records still may). A bad value: pipeline_new
+	 * fails with -EINVAL. The string must outlive pipeline_new only.
+	 */
+	const char *target;
 };
 
 /* One delta the tracker returned. */
@@ -91,6 +98,7 @@ struct pipeline_stats {
 	uint64_t ticks_synthesized;   /* readings at synthesized ticks (tick == NULL) */
 	uint64_t ticks_skipped;	      /* synthesized ticks skipped: past 3600 in one gap */
 	uint64_t unknown;	      /* records of an unknown type (ignored) */
+	uint64_t deltas_unmetered; /* deltas of PIDs other than the target, not fed to the meter */
 };
 
 struct pipeline;
@@ -98,8 +106,8 @@ struct pipeline;
 void pipeline_config_default(struct pipeline_config *cfg);
 
 /*
- * cb may have NULL members; ctx is passed to them. Returns 0, -EINVAL (bad config),
- * -ENOENT (unknown cfg->tracker_name or cfg->meter_name), -ENOMEM.
+ * cb may have NULL members; ctx is passed to them. Returns 0, -EINVAL (bad config, or
+ * cfg->target not a list of PIDs), -ENOENT (unknown cfg->tracker_name or cfg->meter_name), -ENOMEM.
  */
 FRC_MUST_USE int pipeline_new(struct pipeline **out, const struct pipeline_config *cfg,
 			      const struct pipeline_callbacks *cb, void *ctx);

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "content_tracker.h"
 #include "main_surface.h"
 #include "tracker_kind.h"
 #include "heur_names.h"
@@ -104,16 +105,21 @@ static void main_stats(const void *t, struct tracker_stats *st)
 
 static const struct tracker_kind kinds[] = {
     {"kala", "per-buffer delta history; reports the active buffer's deltas (the default)",
-     "pavelc4/kala@be1061b kala/src/tracker.rs", kala_create, kala_destroy, kala_record,
-     kala_stats},
+     "pavelc4/kala@be1061b kala/src/tracker.rs", kala_create, kala_destroy, kala_record, kala_stats,
+     NULL, false},
     {"surface", "Kala's rule keyed on the Surface pointer instead of the buffer",
-     "fas-rs frame-analyzer (surface-keyed)", kala_create, kala_destroy, surface_record,
-     kala_stats},
+     "fas-rs frame-analyzer (surface-keyed)", kala_create, kala_destroy, surface_record, kala_stats,
+     NULL, false},
     {"process", "every consecutive pair of calls of the process is a frame time",
      "fas-rs frame-analyzer before it keyed on surfaces", process_create, process_destroy,
-     process_record, process_stats},
+     process_record, process_stats, NULL, false},
     {"main-surface", "intervals of the process's main surface (most calls, stale handover)",
-     "ours (issue 12)", main_create, main_destroy, main_record, main_stats},
+     "ours (issue 12)", main_create, main_destroy, main_record, main_stats, NULL, false},
+    /* content: content_tracker.c; the only kind that learns and meters the target only */
+    {"content", "intervals of the process's content surface (non-UI thread, largest buffers, rate)",
+     "ours (issue 19): the content rule of heuristics/content.h, the truth's", content_tracker_new,
+     content_tracker_free, content_tracker_record, content_tracker_stats, content_tracker_learn,
+     true},
 };
 
 #define N_KINDS (sizeof(kinds) / sizeof(kinds[0]))

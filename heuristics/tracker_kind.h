@@ -29,6 +29,18 @@ struct tracker_kind {
 	bool (*record)(void *t, uint64_t ktime_ns, const struct frc_frame *f, uint64_t *delta_ns);
 	/* buffers / buffers_evicted count the implementation's keys (buffers, surfaces). */
 	void (*stats)(const void *t, struct tracker_stats *st);
+	/*
+	 * Optional (NULL: the kind looks at frames only). A record of the process that is not a
+	 * frame but that its tracker may learn from: a thread's name (FRC_THREAD), a buffer's
+	 * geometry (FRC_BUFFER), a Surface's connect or disconnect (FRC_CONNECT). The pipeline
+	 * calls it in file order, so it comes before the frames recorded after it.
+	 */
+	void (*learn)(void *t, const struct frc_record *r);
+	/*
+	 * true: the pipeline feeds the meter only the target process's frames and deltas
+	 * (pipeline.h, "target"); false: every PID's, as the meters were written for.
+	 */
+	bool meter_target_only;
 };
 
 /* The default: Kala's per-buffer tracker (what framerec has always run). */

@@ -263,6 +263,39 @@ static void check_candidate(struct doctor *d, const struct sym_candidate *c, boo
 							  : "");
 }
 
+/*
+ * Surface::connect / disconnect (sym_list.life): a line each (a missing one is a WARN, as
+ * for the queue symbols, though a library has one connect form only), then whether
+ * lifetime is recorded: not without a connect and the disconnect (no connect records).
+ */
+static void check_lifetime(struct doctor *d, const struct sym_list *l)
+{
+	bool connect = false, disconnect = false;
+
+	for (size_t i = 0; i < SYM_LIFETIME_N; i++) {
+		const struct sym_candidate *c = &l->life[i];
+
+		if (c->status == SYM_FOUND)
+			line(d, "PASS", "lifetime", "%s at 0x%llx (%s; Android %s)", c->name,
+			     (unsigned long long)c->offset, sym_kind_str(c->kind),
+			     sym_lifetime[i].versions);
+		else
+			line(d, "WARN", "lifetime", "%s: %s (Android %s)", c->name,
+			     sym_status_str(c->status), sym_lifetime[i].versions);
+		connect |= c->status == SYM_FOUND && c->kind == SYM_KIND_CONNECT;
+		disconnect |= c->status == SYM_FOUND && c->kind == SYM_KIND_DISCONNECT;
+	}
+	if (connect && disconnect)
+		line(d, "PASS", "lifetime",
+		     "surface lifetime recorded: the first connect found and disconnect are "
+		     "attached in addition");
+	else
+		line(d, "WARN", "lifetime",
+		     "surface lifetime not recorded: no Surface::%s framerec knows; frames, "
+		     "geometry and threads still are",
+		     connect ? "disconnect" : "connect");
+}
+
 static void check_symbols(struct doctor *d)
 {
 	struct plan *pl = &d->plan;
@@ -278,6 +311,7 @@ static void check_symbols(struct doctor *d)
 		found += pl->syms.v[i].status == SYM_FOUND;
 		check_candidate(d, &pl->syms.v[i], pl->syms.forced);
 	}
+	check_lifetime(d, &pl->syms);
 	if (ret)
 		line(d, "FAIL", "symbols", "%s", plan_reason(err));
 	else
@@ -395,7 +429,7 @@ static void check_display(struct doctor *d)
 static void check_attach(struct doctor *d)
 {
 	struct plan *pl = &d->plan;
-	const struct sym_candidate *batch;
+	const struct sym_candidate *batch, *conn, *disc;
 	char err[FRC_MSG_MAX];
 	bool have_symbol = false;
 
@@ -411,9 +445,15 @@ static void check_attach(struct doctor *d)
 		return;
 	}
 	batch = probe_batch_attached(d->probe, pl->pid);
-	line(d, "PASS", "attach", "uprobe on %s+0x%llx (%s)%s%s attached and detached",
+	probe_lifetime_attached(d->probe, pl->pid, &conn, &disc);
+	line(d, "PASS", "attach", "uprobe on %s+0x%llx (%s)%s%s%s attached and detached",
 	     pl->lib_shown, (unsigned long long)pl->chosen->offset, pl->chosen->name,
-	     batch ? " and the batch path " : "", batch ? batch->name : "");
+	     batch ? " and the batch path " : "", batch ? batch->name : "",
+	     conn && disc ? ", Surface::connect and disconnect" : "");
+	for (size_t i = 0; i < SYM_LIFETIME_N; i++)
+		if (pl->syms.life[i].status == SYM_ATTACH_FAILED)
+			line(d, "WARN", "attach", "lifetime %s: %s", pl->syms.life[i].name,
+			     pl->syms.life[i].why);
 	for (size_t i = 0; i < pl->syms.n; i++)
 		if (pl->syms.v[i].kind == SYM_KIND_BATCH &&
 		    pl->syms.v[i].status == SYM_ATTACH_FAILED)

@@ -80,7 +80,9 @@ static void emit_thread(void *ctx, const struct frc_record *rec)
 }
 
 /*
- * A thread's first frame is preceded by its name. The record takes the frame's ktime (the
+ * Every ring event. A buffer record (the probe wrote it right before its frame's event,
+ * with the frame's ktime) and a connect record go to the capture as they come; a thread's
+ * first frame is preceded by its name. The thread record takes the frame's ktime (the
  * name is read now, a drain later at most) so that it stays in time order before it.
  */
 void rec_on_frame(void *ctx, const struct frc_record *rec)
@@ -88,6 +90,12 @@ void rec_on_frame(void *ctx, const struct frc_record *rec)
 	struct rec *r = ctx;
 	struct frc_record tr;
 
+	if (rec->type != FRC_FRAME) {
+		r->buffer_records += rec->type == FRC_BUFFER;
+		r->connect_records += rec->type == FRC_CONNECT;
+		rec_emit(r, rec);
+		return;
+	}
 	r->frames++;
 	if (r->threads &&
 	    thread_names_seen(r->threads, rec->u.frame.pid, rec->u.frame.tid, rec->ktime_ns, &tr))
@@ -184,8 +192,10 @@ static void emit_drops(struct rec *r)
 	r->drops = probe_drops(r->probe);
 	r->batch_cut = probe_batch_cut(r->probe);
 	r->batch_anomalies = probe_batch_anomalies(r->probe);
+	r->bad_buffers = probe_bad_buffers(r->probe);
 	rec.u.drops.cumulative = r->drops;
 	rec.u.drops.batch_anomalies = r->batch_anomalies; /* FORMAT.md 4.6 */
+	rec.u.drops.bad_buffers = r->bad_buffers;
 	rec_emit(r, &rec);
 }
 

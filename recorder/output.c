@@ -197,6 +197,16 @@ static void build_meta(struct rec *r, struct meta *m)
 			meta_add(m, "symbol.batch.offset", "0x%llx",
 				 (unsigned long long)r->batch_offset);
 		}
+		/* Surface lifetime (connect records): attached, or why the capture has none. */
+		if (r->connect_symbol[0])
+			meta_add(m, "symbol.connect", "%s", r->connect_symbol);
+		if (r->disconnect_symbol[0])
+			meta_add(m, "symbol.disconnect", "%s", r->disconnect_symbol);
+		if (!r->connect_symbol[0] || !r->disconnect_symbol[0])
+			meta_add(m, "lifetime",
+				 "not recorded: libgui.so defines no Surface::%s "
+				 "framerec knows",
+				 r->connect_symbol[0] ? "disconnect" : "connect");
 	}
 	if (r->sysfs)
 		meta_add(m, "sysfs.node", "%s", r->sysfs);

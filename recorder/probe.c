@@ -21,6 +21,9 @@ struct attachment {
 	struct bpf_link *link;			  /* the single-buffer symbol */
 	struct bpf_link *batch_link;		  /* Surface::queueBuffers too, when found */
 	const struct sym_candidate *batch_symbol; /* the one batch_link is on */
+	/* Surface::connect / disconnect, when found (sym_list.life) */
+	struct bpf_link *life_link[2];
+	const struct sym_candidate *life_symbol[2];
 };
 
 struct probe {
@@ -72,15 +75,51 @@ const char *probe_attach_hint(int err)
 	}
 }
 
+/* A geometry_event as the buffer record it is (FORMAT.md 4.10). */
+static void geometry_record(const struct geometry_event *e, struct frc_record *r)
+{
+	r->type = FRC_BUFFER;
+	r->ktime_ns = e->ktime_ns;
+	r->u.buffer.pid = e->tgid;
+	r->u.buffer.surface = e->surface;
+	r->u.buffer.buffer = e->buffer;
+	r->u.buffer.width = e->width;
+	r->u.buffer.height = e->height;
+	r->u.buffer.stride = e->stride;
+	r->u.buffer.format = e->format;
+	r->u.buffer.usage = e->usage;
+}
+
+/* A connect_event as the connect record it is (FORMAT.md 4.11). */
+static void connect_record(const struct connect_event *e, struct frc_record *r)
+{
+	r->type = FRC_CONNECT;
+	r->ktime_ns = e->ktime_ns;
+	r->u.connect.pid = e->tgid;
+	r->u.connect.tid = e->tid;
+	r->u.connect.surface = e->surface;
+	r->u.connect.api = e->api;
+	r->u.connect.connected = e->connected != 0;
+}
+
+/* The ring holds three event types, one size each (frame_event.h). */
 static int on_event(void *ctx, void *data, size_t size)
 {
 	struct probe *p = ctx;
 	const struct frame_event *e = data;
 	struct frc_record r;
 
+	memset(&r, 0, sizeof(r));
+	if (size == sizeof(struct geometry_event) || size == sizeof(struct connect_event)) {
+		if (size == sizeof(struct geometry_event))
+			geometry_record(data, &r);
+		else
+			connect_record(data, &r);
+		p->fn(p->ctx, &r);
+		return 0;
+	}
 	if (size < sizeof(*e))
 		return 0; /* cannot happen: the program writes fixed-size events */
-	memset(&r, 0, sizeof(r));
 	r.type = FRC_FRAME;
 	r.ktime_ns = e->ktime_ns;
 	r.u.frame.pid = e->tgid;
@@ -186,6 +225,10 @@ static struct bpf_program *program_for(const struct probe *p, const struct sym_c
 		return p->skel->progs.queue_member_sp;
 	case SYM_KIND_BATCH:
 		return p->skel->progs.queue_buffers;
+	case SYM_KIND_CONNECT:
+		return p->skel->progs.surface_connect;
+	case SYM_KIND_DISCONNECT:
+		return p->skel->progs.surface_disconnect;
 	case SYM_KIND_UNKNOWN:
 		break;
 	}
@@ -220,7 +263,7 @@ static struct sym_candidate *attach_first(struct probe *p, pid_t pid, const char
 	for (size_t i = 0; i < syms->n; i++) {
 		struct sym_candidate *c = &syms->v[i];
 
-		if (c->status != SYM_FOUND ||
+		if (c->status != SYM_FOUND || c->kind >= SYM_KIND_CONNECT ||
 		    (!syms->forced && (c->kind == SYM_KIND_BATCH) != batch))
 			continue;
 		*link = attach_one(p, pid, lib, c);
@@ -228,6 +271,30 @@ static struct sym_candidate *attach_first(struct probe *p, pid_t pid, const char
 			return c;
 	}
 	return NULL;
+}
+
+/*
+ * Surface::connect (the first of its forms found, symbols.c says why one) and disconnect,
+ * in addition to the queue symbols; a refusal is written into the candidate and is not
+ * fatal (the recording goes on without lifetime records).
+ */
+static void attach_lifetime(struct probe *p, pid_t pid, const char *lib, struct sym_list *syms,
+			    struct attachment *a)
+{
+	for (int k = 0; k < 2; k++) {
+		a->life_link[k] = NULL;
+		a->life_symbol[k] = NULL;
+	}
+	for (size_t i = 0; i < SYM_LIFETIME_N; i++) {
+		struct sym_candidate *c = &syms->life[i];
+		int k = c->kind == SYM_KIND_DISCONNECT;
+
+		if (c->status != SYM_FOUND || a->life_link[k])
+			continue;
+		a->life_link[k] = attach_one(p, pid, lib, c);
+		if (a->life_link[k])
+			a->life_symbol[k] = c;
+	}
 }
 
 int probe_attach(struct probe *p, pid_t pid, const char *lib, struct sym_list *syms,
@@ -248,9 +315,21 @@ int probe_attach(struct probe *p, pid_t pid, const char *lib, struct sym_list *s
 	a->batch_symbol = NULL;
 	if (!syms->forced)
 		a->batch_symbol = attach_first(p, pid, lib, syms, true, &a->batch_link);
+	attach_lifetime(p, pid, lib, syms, a);
 	a->pid = pid;
 	p->n_att++;
 	return 0;
+}
+
+void probe_lifetime_attached(const struct probe *p, pid_t pid, const struct sym_candidate **connect,
+			     const struct sym_candidate **disconnect)
+{
+	*connect = *disconnect = NULL;
+	for (int i = 0; i < p->n_att; i++)
+		if (p->att[i].pid == pid) {
+			*connect = p->att[i].life_link[0] ? p->att[i].life_symbol[0] : NULL;
+			*disconnect = p->att[i].life_link[1] ? p->att[i].life_symbol[1] : NULL;
+		}
 }
 
 const struct sym_candidate *probe_batch_attached(const struct probe *p, pid_t pid)
@@ -268,6 +347,8 @@ void probe_detach(struct probe *p, pid_t pid)
 			continue;
 		bpf_link__destroy(p->att[i].link);
 		bpf_link__destroy(p->att[i].batch_link);
+		bpf_link__destroy(p->att[i].life_link[0]);
+		bpf_link__destroy(p->att[i].life_link[1]);
 		p->att[i] = p->att[--p->n_att];
 		return;
 	}
@@ -323,4 +404,14 @@ uint64_t probe_batch_cut(struct probe *p)
 uint64_t probe_batch_anomalies(struct probe *p)
 {
 	return counter(p, FRAMEREC_BATCH_ANOMALY);
+}
+
+uint64_t probe_bad_buffers(struct probe *p)
+{
+	return counter(p, FRAMEREC_BAD_BUFFER);
+}
+
+uint64_t probe_lifetime_lost(struct probe *p)
+{
+	return counter(p, FRAMEREC_LIFETIME_LOST);
 }

@@ -62,10 +62,20 @@ uint64_t probe_batch_cut(struct probe *p);
  */
 uint64_t probe_batch_anomalies(struct probe *p);
 /*
+ * Buffers queued whose ANativeWindowBuffer header could not be read or lacked its magic
+ * (recorded as frames without geometry; the drops records' bad_buffers).
+ */
+uint64_t probe_bad_buffers(struct probe *p);
+/* Surface::connect / disconnect calls the ring had no room for (not in the capture). */
+uint64_t probe_lifetime_lost(struct probe *p);
+/*
  * The Surface::queueBuffers candidate attached in addition for pid (it points into the
  * sym_list given to probe_attach), or NULL.
  */
 const struct sym_candidate *probe_batch_attached(const struct probe *p, pid_t pid);
+/* The Surface::connect and disconnect candidates attached for pid (NULL: not attached). */
+void probe_lifetime_attached(const struct probe *p, pid_t pid, const struct sym_candidate **connect,
+			     const struct sym_candidate **disconnect);
 /* Describe why an attach failed (errno) as a layer + hint. */
 const char *probe_attach_hint(int err);
 

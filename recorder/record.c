@@ -138,6 +138,8 @@ static int setup_pipeline(struct rec *r, char *err, size_t errlen)
 	cfg.tick_ms = r->opt->tick_ms;
 	cfg.tracker_name = r->opt->tracker;
 	cfg.meter_name = r->opt->meter;
+	/* the metadata's target.pid (output.c), so a replay builds the same target */
+	cfg.target = r->target_pids[0] ? r->target_pids : NULL;
 	if (pipeline_new(&r->pl, &cfg, &cb, r)) {
 		snprintf(err, errlen, "out of memory");
 		return -ENOMEM;
@@ -287,8 +289,9 @@ int record_main(const struct options *opt)
 		snprintf(err, sizeof(err), "out of memory");
 		goto fail;
 	}
-	if (setup_pipeline(&r, err, sizeof(err)) || attach_initial(&r, err, sizeof(err)) ||
-	    rec_start_display(&r, err, sizeof(err)))
+	/* The pipeline after the attaches: it takes the target PIDs they list (target.pid). */
+	if (attach_initial(&r, err, sizeof(err)) || rec_start_display(&r, err, sizeof(err)) ||
+	    setup_pipeline(&r, err, sizeof(err)))
 		goto fail;
 	if (rec_open_capture(&r, err, sizeof(err)))
 		goto fail;

@@ -52,6 +52,7 @@ struct target {
 	uint64_t attach_ns;
 	char symbol[FRC_SYMBOL_MAX + 1];       /* "" in --sysfs-only mode (not attached) */
 	char batch_symbol[FRC_SYMBOL_MAX + 1]; /* the Surface::queueBuffers attached too, or "" */
+	bool lifetime;			       /* Surface::connect and disconnect attached too */
 };
 
 struct rec {
@@ -88,6 +89,10 @@ struct rec {
 	uint64_t sym_offset;
 	char batch_symbol[FRC_SYMBOL_MAX + 1]; /* "": the batch path is not attached */
 	uint64_t batch_offset;
+	/* Surface::connect / disconnect attached to the first target ("": not attached) */
+	char connect_symbol[FRC_SYMBOL_MAX + 1];
+	char disconnect_symbol[FRC_SYMBOL_MAX + 1];
+	int lifetime_missing;	   /* targets attached without lifetime (the summary says so) */
 	int64_t attach_latency_ms; /* --package: the first match's age at attach; -1 unknown */
 	char target_desc[4096];	   /* metadata target: every target attached before the header */
 	pid_t target_pid;	   /* the first target */
@@ -117,6 +122,8 @@ struct rec {
 	uint64_t drops;		  /* buffers not recorded, as the last drops record says */
 	uint64_t batch_cut;	  /* the part of drops that is batch elements past the cap */
 	uint64_t batch_anomalies; /* batch calls with a malformed vector (in no drop count) */
+	uint64_t bad_buffers;	  /* buffers whose header is not trusted (frames, no geometry) */
+	uint64_t buffer_records, connect_records; /* written (FORMAT.md 4.10, 4.11) */
 	uint64_t last_ktime, out_of_order; /* records emitted before the previous one's time */
 	bool emitted;
 	struct pipeline_reading reading;

@@ -133,6 +133,33 @@ static void display_summary(const struct rec *r)
 		(double)d->run_ns_max / 1e6, d->failures);
 }
 
+/* Buffer geometry and surface lifetime (FORMAT.md 4.10, 4.11): what was recorded, or why not. */
+static void geometry_summary(const struct rec *r)
+{
+	if (!r->probe || !r->symbol[0])
+		return;
+	fprintf(stderr, "framerec: %" PRIu64 " buffer geometr%s, %" PRIu64 " surface connect%s\n",
+		r->buffer_records, r->buffer_records == 1 ? "y" : "ies", r->connect_records,
+		r->connect_records == 1 ? "" : "s");
+	if (r->bad_buffers)
+		fprintf(stderr,
+			"framerec: %" PRIu64 " buffers queued had no readable ANativeWindowBuffer "
+			"header or not its magic (a wrong symbol or ABI?): their frames are "
+			"recorded, their geometry is not (the drops records carry this count)\n",
+			r->bad_buffers);
+	if (r->probe && probe_lifetime_lost(r->probe))
+		fprintf(stderr,
+			"framerec: %" PRIu64 " Surface::connect/disconnect calls found the ring "
+			"full: the capture misses their connect records (--ring-kib)\n",
+			probe_lifetime_lost(r->probe));
+	if (r->lifetime_missing)
+		fprintf(stderr,
+			"framerec: surface lifetime not recorded for %d target%s: its libgui.so "
+			"defines no Surface::connect/disconnect framerec knows (framerec doctor "
+			"lists them)\n",
+			r->lifetime_missing, r->lifetime_missing == 1 ? "" : "s");
+}
+
 void rec_summary(struct rec *r, uint64_t duration_ns, bool failed)
 {
 	struct frc_writer_stats st;
@@ -168,6 +195,7 @@ void rec_summary(struct rec *r, uint64_t duration_ns, bool failed)
 		r->frames_kept ? (double)st.bytes / (double)r->frames_kept : 0.0, fps,
 		r->stop_why ? "; stopped: " : "", r->stop_why ? r->stop_why : "");
 	losses_summary(r);
+	geometry_summary(r);
 	display_summary(r);
 	if (empty)
 		no_frame_hint(r);

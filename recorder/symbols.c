@@ -74,6 +74,30 @@ const struct sym_known sym_known[] = {
 const size_t sym_known_n = sizeof(sym_known) / sizeof(sym_known[0]);
 
 /*
+ * Surface lifetime (libs/gui/include/gui/Surface.h and Surface.cpp at android-11.0.0_r1,
+ * 12.0.0_r1, 13.0.0_r1, 14.0.0_r1, 14.0.0_r29, 15.0.0_r1, 15.0.0_r20, 16.0.0_r2). Every
+ * connect overload ends in one that does the work, and only that one is attached, so a
+ * logical connect is one record whichever overload the app called:
+ *  - 11..15 (15.0.0_r1): connect(int) -> connect(int, const sp<IProducerListener>&) ->
+ *    connect(int, const sp<IProducerListener>&, bool), the worker; connect(int, bool,
+ *    const sp<SurfaceListener>&) reaches it too. (native_window_api_connect ->
+ *    hook_perform -> dispatchConnect -> connect(int), the EGL and Vulkan path.)
+ *  - 15 QPR1 (15.0.0_r20), 16: the IProducerListener overloads are gone; connect(int) ->
+ *    connect(int, const sp<SurfaceListener>&, bool = false), the worker.
+ * A library has one of the two workers; the first found is attached. disconnect(int,
+ * IGraphicBufferProducer::DisconnectMode) is one function on every version (dispatch-
+ * Disconnect and ~Surface call it).
+ */
+const struct sym_known sym_lifetime[SYM_LIFETIME_N] = {
+    {"connect", "_ZN7android7Surface7connectEiRKNS_2spINS_17IProducerListenerEEEb",
+     SYM_KIND_CONNECT, "11-15 (every connect() reaches it)"},
+    {"connect_listener", "_ZN7android7Surface7connectEiRKNS_2spINS_15SurfaceListenerEEEb",
+     SYM_KIND_CONNECT, "15 QPR1+, 16 (every connect() reaches it)"},
+    {"disconnect", "_ZN7android7Surface10disconnectEiNS_22IGraphicBufferProducer14DisconnectModeE",
+     SYM_KIND_DISCONNECT, "11-16"},
+};
+
+/*
  * The prefix scan: a name of one of these functions that sym_known does not list (another
  * overload, a vendor's) is a candidate too, when its parameters are a layout framerec
  * reads. `member` says whether the function takes `this` (AOSP: the hooks and
@@ -146,6 +170,10 @@ const char *sym_kind_str(enum sym_kind k)
 		return "member: Surface* this + 16, sp<GraphicBuffer> + 16";
 	case SYM_KIND_BATCH:
 		return "batch: Surface* this + 16, vector<BatchQueuedBuffer>";
+	case SYM_KIND_CONNECT:
+		return "connect: Surface* this + 16, int api";
+	case SYM_KIND_DISCONNECT:
+		return "disconnect: Surface* this + 16, int api";
 	case SYM_KIND_UNKNOWN:
 		break;
 	}
@@ -196,6 +224,9 @@ static struct sym_candidate *list_find(struct sym_list *l, const char *name)
 	for (size_t i = 0; i < l->n; i++)
 		if (strcmp(l->v[i].name, name) == 0)
 			return &l->v[i];
+	for (size_t i = 0; i < SYM_LIFETIME_N; i++)
+		if (strcmp(l->life[i].name, name) == 0)
+			return &l->life[i];
 	return NULL;
 }
 
@@ -387,6 +418,10 @@ static int list_init(struct sym_list *out, const char *forced)
 	int ret = 0;
 
 	out->forced = forced != NULL;
+	for (size_t i = 0; i < SYM_LIFETIME_N; i++) {
+		candidate_init(&out->life[i], sym_lifetime[i].name);
+		out->life[i].kind = sym_lifetime[i].kind;
+	}
 	if (forced)
 		return list_add(out, forced_name(forced));
 	for (size_t i = 0; i < sym_known_n && !ret; i++)

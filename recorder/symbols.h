@@ -31,7 +31,9 @@ enum sym_kind {
 	SYM_KIND_WINDOW,      /* static (ANativeWindow*, ANativeWindowBuffer*, ...) */
 	SYM_KIND_MEMBER,      /* member (Surface* this, ANativeWindowBuffer*, ...) */
 	SYM_KIND_MEMBER_SP,   /* member (Surface* this, const sp<GraphicBuffer>&, ...) */
-	SYM_KIND_BATCH, /* member (Surface* this, const std::vector<BatchQueuedBuffer>&, ...) */
+	SYM_KIND_BATCH,	  /* member (Surface* this, const std::vector<BatchQueuedBuffer>&, ...) */
+	SYM_KIND_CONNECT, /* member (Surface* this, int api, ...): Surface::connect */
+	SYM_KIND_DISCONNECT, /* member (Surface* this, int api, ...): Surface::disconnect */
 };
 
 struct sym_candidate {
@@ -49,10 +51,18 @@ struct sym_candidate {
  * through queueBuffer). With --symbol (forced) the list holds that one symbol, whatever its
  * kind, and nothing is attached in addition.
  */
+#define SYM_LIFETIME_N 3 /* the entries of sym_lifetime */
 struct sym_list {
 	struct sym_candidate *v;
 	size_t n;
 	bool forced;
+	/*
+	 * Surface::connect and disconnect (sym_lifetime, in that order), found by the same
+	 * scan whatever --symbol says: they are no queue entry point, so they are not in v and
+	 * never chosen as one. The first connect found and the disconnect are attached in
+	 * addition (probe_attach); a library without them is recorded without lifetime.
+	 */
+	struct sym_candidate life[SYM_LIFETIME_N];
 };
 
 /* One entry point of AOSP's Surface (display-truth.md 6): --symbol's variant name for it. */
@@ -66,6 +76,8 @@ struct sym_known {
 /* The known entry points in attach order, the single-buffer ones, then the batch ones. */
 extern const struct sym_known sym_known[];
 extern const size_t sym_known_n;
+/* Surface::connect (one form per version) and disconnect: sym_list.life, in this order. */
+extern const struct sym_known sym_lifetime[SYM_LIFETIME_N];
 
 /* "window", "member", "sp member", "batch", "unknown layout": doctor's word for a kind. */
 const char *sym_kind_str(enum sym_kind k);

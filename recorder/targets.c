@@ -48,8 +48,11 @@ static int attach_probe(struct rec *r, struct target *t, char *err, size_t errle
 		plan_free(&pl);
 		return ret;
 	}
-	const struct sym_candidate *batch = probe_batch_attached(r->probe, t->pid);
+	const struct sym_candidate *batch = probe_batch_attached(r->probe, t->pid), *conn, *disc;
 
+	probe_lifetime_attached(r->probe, t->pid, &conn, &disc);
+	t->lifetime = conn && disc;
+	r->lifetime_missing += !t->lifetime;
 	snprintf(t->symbol, sizeof(t->symbol), "%s", pl.chosen->name);
 	snprintf(t->batch_symbol, sizeof(t->batch_symbol), "%s", batch ? batch->name : "");
 	if (!r->symbol[0]) {
@@ -58,6 +61,10 @@ static int attach_probe(struct rec *r, struct target *t, char *err, size_t errle
 		r->sym_offset = pl.chosen->offset;
 		snprintf(r->batch_symbol, sizeof(r->batch_symbol), "%s", t->batch_symbol);
 		r->batch_offset = batch ? batch->offset : 0;
+		snprintf(r->connect_symbol, sizeof(r->connect_symbol), "%s",
+			 conn ? conn->name : "");
+		snprintf(r->disconnect_symbol, sizeof(r->disconnect_symbol), "%s",
+			 disc ? disc->name : "");
 	}
 	if (r->opt->verbose)
 		rec_say(r, "PID %d: attached %s at 0x%llx%s in %s", (int)t->pid, pl.chosen->name,

@@ -79,6 +79,8 @@ enum {
 	O_FROM,
 	O_TO,
 	O_METER,
+	O_PID,
+	O_SURFACE,
 	O_HELP = 'h'
 };
 
@@ -96,6 +98,8 @@ static const struct {
     {CLI_WINDOW, {"from", required_argument, NULL, O_FROM}},
     {CLI_WINDOW, {"to", required_argument, NULL, O_TO}},
     {CLI_METER, {"meter", required_argument, NULL, O_METER}},
+    {CLI_TRUTH, {"pid", required_argument, NULL, O_PID}},
+    {CLI_TRUTH, {"surface", required_argument, NULL, O_SURFACE}},
 };
 
 #define N_SHARED (sizeof(shared_opts) / sizeof(shared_opts[0]))
@@ -199,6 +203,58 @@ static int check_window(const struct cli_spec *spec, const struct replay_window 
 	return 0;
 }
 
+/* The value of c in base 16 (hex) or 10, or -1. */
+static int digit(char c, bool hex)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (hex && c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (hex && c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+/* Decimal digits (at most 10) or 0x and hex digits (at most 16); 0 or -EINVAL. */
+static int parse_number(const char *s, bool hex, uint64_t *out)
+{
+	size_t n = 0;
+	uint64_t v = 0;
+
+	if (hex && strncmp(s, "0x", 2) && strncmp(s, "0X", 2))
+		return -EINVAL;
+	for (s += hex ? 2 : 0; *s; s++, n++) {
+		int d = digit(*s, hex);
+
+		if (d < 0 || n == (hex ? 16u : 10u))
+			return -EINVAL;
+		v = v * (hex ? 16 : 10) + (uint64_t)d;
+	}
+	*out = v;
+	return n ? 0 : -EINVAL;
+}
+
+/* --pid PID (1..2^32-1) or --surface 0xADDR (as the report prints it) into a->ropt.truth. */
+static int truth_option(const struct cli_spec *spec, int c, const char *arg, struct cli_args *a)
+{
+	uint64_t v;
+
+	if (c == O_SURFACE) {
+		if (parse_number(arg, true, &v))
+			return cli_usage_error(spec->cmd,
+					       "--surface '%s': not a surface (0x and 1 to 16 hex "
+					       "digits, as the report prints it)",
+					       arg);
+		a->ropt.truth.surface_set = true;
+		a->ropt.truth.surface = v;
+		return 0;
+	}
+	if (parse_number(arg, false, &v) || v < 1 || v > UINT32_MAX)
+		return cli_usage_error(spec->cmd, "--pid '%s': not a PID (1 to 4294967295)", arg);
+	a->ropt.truth.pid = (uint32_t)v;
+	return 0;
+}
+
 /* One shared option; 0 or an exit code. */
 static int shared_option(const struct cli_spec *spec, int c, const char *arg, struct cli_args *a)
 {
@@ -224,6 +280,9 @@ static int shared_option(const struct cli_spec *spec, int c, const char *arg, st
 		return window_option(spec, c, arg, a);
 	case O_METER:
 		return cli_parse_meter(spec->cmd, arg, &a->ropt.meter_name);
+	case O_PID:
+	case O_SURFACE:
+		return truth_option(spec, c, arg, a);
 	case O_JSON:
 	case O_HTML:
 		if (a->format != CLI_TEXT)

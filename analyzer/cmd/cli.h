@@ -49,6 +49,7 @@ enum cli_takes {
 	CLI_HTML = 1u << 6,    /* --html (with --json: refused, choose one) */
 	CLI_WINDOW = 1u << 7,  /* --from T, --to T: a time window (replay_options.window) */
 	CLI_METER = 1u << 8,   /* --meter NAME (one variant) */
+	CLI_TRUTH = 1u << 9,   /* --pid PID, --surface 0xADDR: the truth (replay_options.truth) */
 };
 
 enum cli_format { CLI_TEXT, CLI_FORMAT_JSON, CLI_FORMAT_HTML };
@@ -62,7 +63,7 @@ enum cli_format { CLI_TEXT, CLI_FORMAT_JSON, CLI_FORMAT_HTML };
 
 /* What the shared options said. */
 struct cli_args {
-	struct replay_options ropt; /* --tick-ms, --tracker, --meter */
+	struct replay_options ropt; /* --tick-ms, --tracker, --meter, --pid, --surface */
 	const char *output;	    /* -o, or NULL */
 	bool force, strict;
 	enum cli_format format;

@@ -40,7 +40,8 @@ static const char compare_help[] =
     "variant, A (the first) and B (the second; a name given once is both's), and show\n"
     "what the change does: each one's readings (by source, mean, min..max), the ticks\n"
     "whose readings differ (the largest differences, the time with another source) and\n"
-    "each one's error against the capture's submissions, graded as `score` grades meters.\n"
+    "each one's error against score's truth (the display when the capture has presents,\n"
+    "else the submissions), graded as `score` grades meters.\n"
     "Its gates: METRIC[.after|.delta|.pct] (after = B, delta = B - A, pct = of A) for\n"
     "  meter_fps, meter_none, meter_mae, meter_mae_percent, settle_mean_ms,\n"
     "  settle_max_ms, unsettled, freeze_show_mean_ms, freeze_show_max_ms,\n"
@@ -66,6 +67,9 @@ static const char compare_help[] =
     "                  capture: the two variants (twice with two captures: refused)\n"
     "  --tick-ms N     read the meter every N ms when a capture has no tick records\n"
     "                  (10..3600000 ms, as framerec --tick-ms)\n"
+    "  --pid PID       the truth is that process's content (default: the target's,\n"
+    "                  REPORT.md \"Ground truth\")\n"
+    "  --surface 0xADDR   the truth is that surface's calls alone (with --pid: of it)\n"
     "  --from T, --to T   compare the same window of both captures (seconds after each\n"
     "                  one's first record: 1.5, 2s, 1500ms; --to +D: D after --from)\n"
     "\n"
@@ -317,8 +321,8 @@ int cmd_compare(int argc, char **argv)
 	const struct cli_spec spec = {
 	    .cmd = "compare",
 	    .help = compare_help,
-	    .takes =
-		CLI_OUTPUT | CLI_FORCE | CLI_TICK | CLI_STRICT | CLI_JSON | CLI_HTML | CLI_WINDOW,
+	    .takes = CLI_OUTPUT | CLI_FORCE | CLI_TICK | CLI_STRICT | CLI_JSON | CLI_HTML |
+		     CLI_WINDOW | CLI_TRUTH,
 	    .extra = extra,
 	    .on_extra = on_option,
 	    .ctx = &opts,

@@ -34,8 +34,11 @@ static const char help_tail[] =
     "                       (10..3600000 ms, as framerec --tick-ms)\n"
     "                       (default 1000)\n"
     "  --tracker NAME       the frame tracker variant whose deltas are stored (kala,\n"
-    "                       surface, process, main-surface; default: the one each\n"
-    "                       recording ran, else kala); captures.tracker says which\n"
+    "                       surface, process, main-surface, content; default: the one\n"
+    "                       each recording ran, else kala); captures.tracker says which\n"
+    "  --pid PID            the truth is that process's content (default: the\n"
+    "                       target's, REPORT.md \"Ground truth\")\n"
+    "  --surface 0xADDR     the truth is that surface's calls alone (with --pid: of it)\n"
     "  --from T, --to T     store only the records, deltas and readings from T to T\n"
     "                       (seconds after each capture's first record; --to +D: D\n"
     "                       after --from); the tracker still replays from the start\n"
@@ -119,7 +122,7 @@ int cmd_db(int argc, char **argv)
 	const struct cli_spec spec = {
 	    .cmd = "db",
 	    .help = db_help(),
-	    .takes = CLI_OUTPUT | CLI_TICK | CLI_TRACKER | CLI_WINDOW | CLI_METER,
+	    .takes = CLI_OUTPUT | CLI_TICK | CLI_TRACKER | CLI_WINDOW | CLI_METER | CLI_TRUTH,
 	    .min_pos = 1,
 	    .max_pos = -1,
 	    .pos_usage = "expected at least one capture (IN.frc)",

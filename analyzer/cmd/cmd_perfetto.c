@@ -29,6 +29,9 @@ static const char perfetto_help[] =
     "  --tick-ms N     read the meter every N ms when the capture has no tick records\n"
     "                  (10..3600000 ms, as framerec --tick-ms)\n"
     "  --tracker NAME  the tracker variant replayed (default: the recording's, else kala)\n"
+    "  --pid PID       the truth is that process's content (default: the target's,\n"
+    "                  REPORT.md \"Ground truth\")\n"
+    "  --surface 0xADDR   the truth is that surface's calls alone (with --pid: of it)\n"
     "  --from T, --to T   only the records from T to T (seconds after the capture's first\n"
     "                  record; --to +D: D after --from); the tracker replays from the start\n"
     "\n"
@@ -55,7 +58,7 @@ int cmd_perfetto(int argc, char **argv)
 	static const struct cli_spec spec = {
 	    .cmd = "perfetto",
 	    .help = perfetto_help,
-	    .takes = CLI_OUTPUT | CLI_FORCE | CLI_TICK | CLI_TRACKER | CLI_WINDOW,
+	    .takes = CLI_OUTPUT | CLI_FORCE | CLI_TICK | CLI_TRACKER | CLI_WINDOW | CLI_TRUTH,
 	    .min_pos = 1,
 	    .max_pos = 1,
 	    .pos_usage = "expected exactly one capture (IN.frc)",

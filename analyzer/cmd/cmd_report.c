@@ -38,12 +38,16 @@ static const char report_help[] =
     "                (10..3600000 ms, as framerec --tick-ms)\n"
     "                (default 1000)\n"
     "  --tracker NAME  the frame tracker variant to replay (kala, surface, process,\n"
-    "                main-surface; default: the one the recording ran, else kala;\n"
+    "                main-surface, content; default: the one the recording ran, else\n"
+    "                kala;\n"
     "                `frameanalyze score` says which is right)\n"
     "  --meter NAME  the FPS meter variant to replay (auriya-10fe7c6, auriya-ccafd78,\n"
     "                frc-window; default: the one the recording ran, else auriya-10fe7c6)\n"
     "  --strict      a truncated or recovered capture is an error (exit 1) instead of a\n"
     "                warning\n"
+    "  --pid PID       the truth is that process's content (default: the target's,\n"
+    "                  REPORT.md \"Ground truth\")\n"
+    "  --surface 0xADDR   the truth is that surface's calls alone (with --pid: of it)\n"
     "  --from T, --to T   analyse only the records from T to T (seconds after the\n"
     "                capture's first record: 1.5, 2s, 1500ms; --to +D: D after --from);\n"
     "                the heuristics still replay from the start (REPORT.md \"Window\")\n"
@@ -103,7 +107,7 @@ int cmd_report(int argc, char **argv)
 	    .cmd = "report",
 	    .help = report_help,
 	    .takes = CLI_OUTPUT | CLI_FORCE | CLI_TICK | CLI_TRACKER | CLI_STRICT | CLI_JSON |
-		     CLI_HTML | CLI_WINDOW | CLI_METER,
+		     CLI_HTML | CLI_WINDOW | CLI_METER | CLI_TRUTH,
 	    .min_pos = 1,
 	    .max_pos = 1,
 	    .pos_usage = "expected exactly one capture (IN.frc)",

@@ -49,6 +49,9 @@ static const char score_help[] =
     "  --json          JSON for machines (schema: analyzer/REPORT.md)\n"
     "  --tick-ms N     meter period when a capture has no tick records (default 1000)\n"
     "                  (10..3600000 ms, as framerec --tick-ms)\n"
+    "  --pid PID       the truth is that process's content (default: the target's,\n"
+    "                  REPORT.md \"Ground truth\")\n"
+    "  --surface 0xADDR   the truth is that surface's calls alone (with --pid: of it)\n"
     "  --from T, --to T   score only the records from T to T of each capture (seconds\n"
     "                  after its first record: 1.5, 2s, 1500ms; --to +D: D after\n"
     "                  --from); every variant still replays from the start\n"
@@ -773,7 +776,7 @@ int cmd_score(int argc, char **argv)
 	const struct cli_spec spec = {
 	    .cmd = "score",
 	    .help = score_help,
-	    .takes = CLI_TICK | CLI_JSON | CLI_WINDOW,
+	    .takes = CLI_TICK | CLI_JSON | CLI_WINDOW | CLI_TRUTH,
 	    .extra = extra,
 	    .on_extra = on_option,
 	    .ctx = list,

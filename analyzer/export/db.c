@@ -57,6 +57,7 @@ enum stmt_id {
 	S_THREAD,
 	S_BUFFER,
 	S_CONNECT,
+	S_CONTENT,
 	S_COUNT
 };
 
@@ -79,6 +80,7 @@ static const char *const stmt_what[S_COUNT] = {
     [S_THREAD] = "storing a thread name",
     [S_BUFFER] = "storing a buffer's geometry",
     [S_CONNECT] = "storing a surface connection",
+    [S_CONTENT] = "storing a content interval",
 };
 
 static const char *const stmt_sql[S_COUNT] = {
@@ -99,6 +101,7 @@ static const char *const stmt_sql[S_COUNT] = {
     [S_THREAD] = "INSERT INTO threads VALUES(?1,?2,?3,?4,?5)",
     [S_BUFFER] = "INSERT INTO buffers VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10)",
     [S_CONNECT] = "INSERT INTO connections VALUES(?1,?2,?3,?4,?5,?6,?7)",
+    [S_CONTENT] = "INSERT INTO content_intervals VALUES(?1,?2,?3,?4,?5,?6,?7)",
 };
 
 struct dbsink {
@@ -572,7 +575,8 @@ static int db_begin(void *ctx, const struct replay_info *info)
 	sqlite3_stmt *st = s->st[S_META];
 
 	s->fps_max = info->config.meter.fps_max;
-	subm_series_reset(s->subm);
+	if (subm_series_begin(s->subm, info, s->msg, sizeof(s->msg)))
+		return -EINVAL;
 	win_clock_init(&s->clk, info->span_start, info->span_end);
 	s->trk_window = 0;
 	if (store_mains(s))
@@ -659,6 +663,34 @@ static int store_display(struct dbsink *s)
 }
 
 /* The captures row, written last: it needs the final counts. */
+/*
+ * The truth's changes as intervals (SCHEMA.md): change i holds from its time to the next
+ * one's, the last to the capture's last record; a time with no content has none.
+ */
+static int store_content(struct dbsink *s, uint64_t last_ns)
+{
+	const struct subm_truth *tr = subm_truth(s->subm);
+	sqlite3_stmt *st = s->st[S_CONTENT];
+
+	for (size_t i = 0; i < tr->n_changes; i++) {
+		const struct subm_change *c = &tr->changes[i];
+		uint64_t to = i + 1 < tr->n_changes ? tr->changes[i + 1].ktime_ns : last_ns;
+
+		if (!c->pid || (!c->surface && tr->rule == SUBM_RULE_CONTENT))
+			continue;
+		sqlite3_bind_int64(st, 1, s->capture_id);
+		sqlite3_bind_int64(st, 2, c->pid);
+		bind_u64(st, 3, c->surface);
+		bind_u64(st, 4, c->ktime_ns);
+		bind_u64(st, 5, to > c->ktime_ns ? to : c->ktime_ns);
+		sqlite3_bind_text(st, 6, subm_why_name(c->why), -1, SQLITE_STATIC);
+		bind_u64(st, 7, c->frames);
+		if (step(s, S_CONTENT))
+			return -EIO;
+	}
+	return 0;
+}
+
 static int db_end(void *ctx, const struct replay_info *info, const struct pipeline_stats *ps)
 {
 	struct dbsink *s = ctx;
@@ -669,7 +701,7 @@ static int db_end(void *ctx, const struct replay_info *info, const struct pipeli
 
 	if (!s->warm_stored && (rc = warm_store_all(s)))
 		return rc;
-	if ((rc = store_display(s)))
+	if ((rc = store_display(s)) || (rc = store_content(s, info->stats.last_ktime_ns)))
 		return rc;
 	s->truncated = rs->status != FRC_STATUS_COMPLETE;
 	s->stats = *rs;

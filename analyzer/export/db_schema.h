@@ -15,7 +15,7 @@
 
 /* PRAGMA application_id: 'FRCA' = 0x46524341, in decimal for the PRAGMA below */
 #define DB_APPLICATION_ID 1179796289
-#define DB_SCHEMA_VERSION 7
+#define DB_SCHEMA_VERSION 8
 
 /*
  * The per-second view keeps at most this many full windows per PID, as the report does
@@ -128,7 +128,11 @@
 	X(connections, "Surface::connect and disconnect calls, with their API",                    \
 	  "capture_id INTEGER NOT NULL, ktime_ns INTEGER NOT NULL, pid INTEGER NOT NULL,"          \
 	  " tid INTEGER NOT NULL, surface INTEGER NOT NULL, api INTEGER NOT NULL,"                 \
-	  " connected INTEGER NOT NULL")
+	  " connected INTEGER NOT NULL")                                                           \
+	X(content_intervals, "what the truth followed: each PID's surface from when to when",      \
+	  "capture_id INTEGER NOT NULL, pid INTEGER NOT NULL, surface INTEGER NOT NULL,"           \
+	  " from_ns INTEGER NOT NULL, to_ns INTEGER NOT NULL, reason TEXT NOT NULL,"               \
+	  " intervals INTEGER NOT NULL")
 
 /*
  * The submissions' series (frames.series_interval_ns, filled by submissions.c: the calls

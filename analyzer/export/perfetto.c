@@ -216,6 +216,7 @@ struct exporter {
 	const char *target;
 	uint32_t main_pid;
 	uint64_t main_surface;
+	struct submissions *subm; /* the truth: its PID now (subm_truth_pid) */
 	bool has_main;
 	struct display *disp;	       /* what was presented, linked at the replay's end */
 	struct frc_reader_stats stats; /* the replay's, at its end */
@@ -920,8 +921,8 @@ static int sub_record(void *ctx, const struct frc_record *rec, uint64_t frame_se
 
 	(void)frame_seq;
 	/* a new process life: the submissions' jank window starts empty, as in the report */
-	if ((rec->type == FRC_ATTACH && rec->u.attach.pid == x->main_pid) ||
-	    (rec->type == FRC_EXIT && rec->u.exit.pid == x->main_pid))
+	if ((rec->type == FRC_ATTACH && rec->u.attach.pid == subm_truth_pid(x->subm)) ||
+	    (rec->type == FRC_EXIT && rec->u.exit.pid == subm_truth_pid(x->subm)))
 		memset(x->sub_win, 0, sizeof(x->sub_win));
 	return 0;
 }
@@ -932,7 +933,8 @@ int perfetto_export(const char *path, const struct replay_options *ropt, FILE *o
 	struct replay_source src = {.path = path};
 	struct exporter *x = calloc(1, sizeof(*x));
 	struct submissions *t = NULL;
-	struct subm_feed feed = {.only_pid = true};
+	/* the truth's intervals alone: they follow the target and its content (submissions.h) */
+	struct subm_feed feed = {.truth_only = true};
 	struct replay_sink sinks[3];
 	int rc;
 
@@ -955,8 +957,8 @@ int perfetto_export(const char *path, const struct replay_options *ropt, FILE *o
 		snprintf(err, errlen, "%s: out of memory", path);
 		goto cleanup;
 	}
-	feed.subm = t;
-	feed.pid_filter = x->main_pid;
+	feed = (struct subm_feed){.subm = t, .truth_only = true};
+	x->subm = t;
 	feed.target = (struct replay_sink){.ctx = x, .record = sub_record, .delta = sub_delta};
 	/* the display first: its end links the rows before px_end draws them */
 	sinks[0] = display_sink(x->disp);

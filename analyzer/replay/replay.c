@@ -259,6 +259,8 @@ static void setup_config(struct replay_info *info, const struct replay_options *
 	info->meter = meter ? meter : METER_KIND_DEFAULT;
 	info->span_start = info->stats.first_ktime_ns;
 	info->span_end = info->stats.last_ktime_ns;
+	if (opt)
+		info->truth = opt->truth;
 }
 
 /* "S.mmm" seconds of ns, for a message. */
@@ -492,7 +494,11 @@ static int group_pipeline(struct replay_run_state *st, struct group *g)
 				 g->info.config.tracker_name, names);
 		return rc;
 	}
-	if (rc)
+	if (rc == -EINVAL && g->info.config.target)
+		snprintf(st->err, st->errlen,
+			 "%s: metadata target.pid is not a list of PIDs (PID[,PID...])",
+			 g->info.path);
+	else if (rc)
 		snprintf(st->err, st->errlen, "%s: cannot create the pipeline: %s", g->info.path,
 			 strerror(-rc));
 	return rc;
@@ -501,9 +507,14 @@ static int group_pipeline(struct replay_run_state *st, struct group *g)
 /* Every group's pipeline, then its sinks' begin (a sink failure is reported at the end). */
 static int replay_begin(struct replay_run_state *st, const frc_reader *r)
 {
+	/* The target PIDs framerec wrote (pipeline.h): the live pipeline had the same. */
+	st->info.config.target = r ? frc_reader_meta_get(r, "target.pid") : NULL;
 	for (size_t k = 0; k < st->n_groups && !st->failed; k++) {
 		struct group *g = &st->g[k];
-		int rc = group_pipeline(st, g);
+		int rc;
+
+		g->info.config.target = st->info.config.target;
+		rc = group_pipeline(st, g);
 
 		if (rc)
 			return rc;

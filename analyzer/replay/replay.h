@@ -38,11 +38,22 @@ struct replay_window {
 	uint64_t from_ns, to_ns;
 };
 
+/*
+ * --pid PID / --surface 0xADDR (REPORT.md "Ground truth"): the truth is that PID's content,
+ * or that surface's calls alone, instead of the content rule's choice. pid 0: not set.
+ */
+struct replay_truth {
+	uint32_t pid;
+	bool surface_set;
+	uint64_t surface;
+};
+
 struct replay_options {
 	uint32_t tick_ms; /* synthesized tick period when the capture has no tick; 0 = 1000 */
 	const char *tracker_name; /* the tracker variant (tracker_kind.h); NULL = the default */
 	struct replay_window window;
-	const char *meter_name; /* the meter variant (meter_kind.h); NULL = the default */
+	const char *meter_name;	   /* the meter variant (meter_kind.h); NULL = the default */
+	struct replay_truth truth; /* the truth's override, or none */
 };
 
 /*
@@ -72,8 +83,11 @@ struct replay_info {
 	 * ran live).
 	 */
 	const char *meter;
-	char recorded_meter[32];       /* the capture's `meter` metadata, "" when none */
-	struct pipeline_config config; /* what the pipeline ran with */
+	char recorded_meter[32]; /* the capture's `meter` metadata, "" when none */
+	/* What the pipeline ran with; config.target is the metadata's target.pid (valid from
+	 * begin to end), NULL in memory or without the key. */
+	struct pipeline_config config;
+	struct replay_truth truth; /* replay_options.truth (also in the scan sinks' end) */
 	/*
 	 * The analysed span: the capture's first..last ktime (stats), or the window of
 	 * replay_options (windowed). Full 1 s windows (stats/windows.h) are counted from

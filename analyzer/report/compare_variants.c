@@ -7,7 +7,9 @@
  * submissions, freezes, idle readings, by score.c and score_meter.c) and two of ours (the
  * report's summary of the readings and the per-tick diff). A lane of ours names the same
  * tracker and meter as the score lane of its variant, so the replay runs one pipeline per
- * variant and feeds both (replay.h): the readings diffed are the ones graded.
+ * variant and feeds both (replay.h): the readings diffed are the ones graded. Before it,
+ * score's learning replay (score_learn_display) says whether the truth of the score's
+ * lanes is the display instead, as `score` would grade them.
  */
 #include "compare_variants.h"
 
@@ -16,19 +18,25 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "display.h"
 #include "fps_meter.h"
 #include "frc_escape.h"
 #include "report_render.h"
+#include "score.h"
 #include "submissions.h"
 
-/* why_none: what the variant lacks when the value does not exist. */
+/*
+ * why_none: what the variant lacks when the value does not exist; label_display: the label
+ * when the truth is the display (NULL: label).
+ */
 static const struct {
-	const char *key, *label, *unit, *why_none;
+	const char *key, *label, *unit, *why_none, *label_display;
 } metrics[VM_COUNT] = {
     [VM_METER_FPS] = {"meter_fps", "mean reading, all sources", "FPS", "no meter readings"},
     [VM_METER_NONE] = {"meter_none", "readings of none", "ticks", "no ticks"},
-    [VM_MAE] = {"meter_mae", "MAE vs submissions", "FPS", "no graded tick"},
-    [VM_MAE_PCT] = {"meter_mae_percent", "MAE % vs submissions", "%", "no graded tick"},
+    [VM_MAE] = {"meter_mae", "MAE vs submissions", "FPS", "no graded tick", "MAE vs display"},
+    [VM_MAE_PCT] = {"meter_mae_percent", "MAE % vs submissions", "%", "no graded tick",
+		    "MAE % vs display"},
     [VM_SETTLE_MEAN] = {"settle_mean_ms", "settle time, mean", "ms", "no rate change settled"},
     [VM_SETTLE_MAX] = {"settle_max_ms", "settle time, max", "ms", "no rate change settled"},
     [VM_UNSETTLED] = {"unsettled", "rate changes never settled", "changes", "no graded tick"},
@@ -43,6 +51,13 @@ static const struct {
     [VM_SOURCE_DIFFER_MS] = {"source_differ_ms", "time with another source", "ms", "no ticks"},
     [VM_MAX_DIFF] = {"max_diff_fps", "largest |B - A|", "FPS", "no ticks"},
 };
+
+/* Metric m's label against c's truth. */
+static const char *label_of(const struct variant_comparison *c, int m)
+{
+	return c->display_truth && metrics[m].label_display ? metrics[m].label_display
+							    : metrics[m].label;
+}
 
 /* ------------------------------------------------------------ the per-tick diff */
 
@@ -213,6 +228,8 @@ struct build {
 	struct replay_sink sinks[2][2]; /* per variant: the summary, the diff */
 	struct replay_lane lanes[4];
 	struct replay_sink count, lead;
+	struct display *shown; /* score_learn_display's, or NULL: the submissions */
+	struct submissions *shown_subm;
 };
 
 static void build_free(struct build *b)
@@ -222,6 +239,33 @@ static void build_free(struct build *b)
 	summary_free(b->sum[0]);
 	summary_free(b->sum[1]);
 	free(b->st.q);
+	display_free(b->shown);
+	subm_free(b->shown_subm);
+}
+
+/*
+ * The score lanes' truth, as `score` chooses it: what the capture presented, learned by
+ * score's own replay (the content layer is known only at its end), when it has presents
+ * linked to the main surface; else the submissions (no presents: that replay stops after
+ * its scan pass). 0 or a negative code with the message in err.
+ */
+static int build_truth(struct build *b, const struct replay_source *src,
+		       const struct replay_options *opt, struct variant_comparison *c, char *err,
+		       size_t errlen)
+{
+	const struct display_layer *l;
+	int rc = score_learn_display(src, opt, &b->shown, &b->shown_subm, err, errlen);
+
+	c->display_truth = false;
+	if (rc || !b->shown)
+		return rc;
+	l = display_content(b->shown);
+	score_lanes_set_display(b->sl, b->shown);
+	c->display_truth = true;
+	c->content_id = l->id;
+	c->content_presents = l->presents;
+	snprintf(c->content_layer, sizeof(c->content_layer), "%s", l->name);
+	return 0;
 }
 
 /* The plan's lanes: the score's two, then ours with the same names. 0 or -ENOMEM. */
@@ -274,6 +318,8 @@ int compare_variants_build(const char *path, const struct replay_options *opt,
 		goto done;
 	}
 	b->st.c = c;
+	if ((rc = build_truth(b, &src, opt, c, err, errlen)) != 0)
+		goto done;
 	plan = (struct replay_plan){.scan = &b->count,
 				    .n_scan = 1,
 				    .lanes = b->lanes,
@@ -532,10 +578,22 @@ static void text_truth(const struct variant_comparison *c, FILE *out)
 {
 	const struct score_result *r = &c->v[0].score;
 
+	if (c->display_truth) {
+		/* score's own lines (cmd_score.c): the layer's name is the app's text */
+		fprintf(
+		    out,
+		    "against the display (REPORT.md \"Score\", meters)\n  truth: display, content "
+		    "layer %" PRIu32 " (%" PRIu64
+		    " presents; REPORT.md \"Score\")\n  layer %" PRIu32 ": ",
+		    c->content_id, c->content_presents, c->content_id);
+		put_text(out, c->content_layer);
+		fputc('\n', out);
+	} else {
+		fputs("against the submissions (REPORT.md \"Score\", meters)\n", out);
+	}
 	fprintf(out,
-		"against the submissions (REPORT.md \"Score\", meters)\n  truth: %" PRIu64
-		" ticks graded, %" PRIu64 " rate changes, %" PRIu64 " freezes, %" PRIu64
-		" idle ticks\n",
+		"  truth: %" PRIu64 " ticks graded, %" PRIu64 " rate changes, %" PRIu64
+		" freezes, %" PRIu64 " idle ticks\n",
 		r->ticks, r->changes, r->freezes, r->idle_ticks);
 }
 
@@ -551,7 +609,7 @@ static void text_metrics(const struct variant_comparison *c, FILE *out)
 		compare_fmt(b, sizeof(b), vb, false);
 		compare_fmt(d, sizeof(d), compare_field_value(CF_DELTA, va, vb), true);
 		compare_fmt(p, sizeof(p), compare_field_value(CF_PCT, va, vb), true);
-		snprintf(label, sizeof(label), "%s (%s)", metrics[m].label, metrics[m].unit);
+		snprintf(label, sizeof(label), "%s (%s)", label_of(c, m), metrics[m].unit);
 		fprintf(out, "  %-38s %12s %12s %12s %10s\n", label, a, b, d, p);
 	}
 }
@@ -697,6 +755,20 @@ static void json_gates(const struct variant_comparison *c, FILE *out)
 	fprintf(out, "%s]\n", c->n_gates ? "\n  " : "");
 }
 
+/* Which truth graded the variants: score's keys ("truth", "content_layer"). */
+static void json_truth(const struct variant_comparison *c, FILE *out)
+{
+	if (!c->display_truth) {
+		fputs("  \"truth\": \"submissions\", \"content_layer\": null,\n", out);
+		return;
+	}
+	fprintf(out,
+		"  \"truth\": \"display\", \"content_layer\": {\"id\": %" PRIu32 ", \"name\": \"",
+		c->content_id);
+	put_json(out, c->content_layer);
+	fprintf(out, "\", \"presents\": %" PRIu64 "},\n", c->content_presents);
+}
+
 void compare_variants_json(const struct variant_comparison *c, FILE *out)
 {
 	fputs("{\n  \"frameanalyze_compare\": 1,\n  \"mode\": \"variants\",\n  \"capture\": \"",
@@ -708,6 +780,7 @@ void compare_variants_json(const struct variant_comparison *c, FILE *out)
 			(double)(c->from_ns / 1000000u) / 1e3, (double)(c->to_ns / 1000000u) / 1e3);
 	else
 		fputs("  \"window\": null,\n", out);
+	json_truth(c, out);
 	json_side(c, 0, out);
 	json_side(c, 1, out);
 	json_diff(c, out);
@@ -767,7 +840,18 @@ static void html_metrics(const struct variant_comparison *c, FILE *out)
 {
 	char a[32], b[32], d[32], p[32];
 
-	fputs("<h2>Against the submissions</h2>\n<table id=\"compare\"><tr><th>metric</th>"
+	if (c->display_truth) {
+		fprintf(
+		    out,
+		    "<h2>Against the display</h2>\n<p id=\"truth\">truth: display, content layer "
+		    "%" PRIu32 " (%" PRIu64 " presents; REPORT.md \"Score\"): ",
+		    c->content_id, c->content_presents);
+		report_put_html(out, c->content_layer);
+		fputs("</p>\n", out);
+	} else {
+		fputs("<h2>Against the submissions</h2>\n", out);
+	}
+	fputs("<table id=\"compare\"><tr><th>metric</th>"
 	      "<th>A</th><th>B</th><th>change</th><th>change %</th></tr>\n",
 	      out);
 	for (int m = 0; m < VM_FIRST_PAIR; m++) {
@@ -780,7 +864,7 @@ static void html_metrics(const struct variant_comparison *c, FILE *out)
 		fprintf(out,
 			"<tr><td>%s (%s)</td><td data-json=\"metrics.%s.before\">%s</td><td>%s</td>"
 			"<td>%s</td><td>%s</td></tr>\n",
-			metrics[m].label, metrics[m].unit, metrics[m].key, a, b, d, p);
+			label_of(c, m), metrics[m].unit, metrics[m].key, a, b, d, p);
 	}
 	fputs("</table>\n", out);
 }

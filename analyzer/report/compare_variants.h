@@ -79,6 +79,14 @@ struct variant_comparison {
 	bool windowed;
 	uint64_t from_ns, to_ns; /* the analysed span, after the capture's first record */
 	struct variant_side v[2];
+	/*
+	 * The truth graded against, score's (REPORT.md "Score"): the display's content layer
+	 * when the capture has presents linked to the main surface, else the submissions.
+	 */
+	bool display_truth;
+	uint32_t content_id;
+	uint64_t content_presents;
+	char content_layer[256];
 	struct variant_diff diff;
 	struct compare_value val[2][VM_COUNT]; /* VM_FIRST_PAIR on: val[1] (val[0] unused) */
 	struct compare_gate gates[COMPARE_MAX_GATES];

@@ -3,8 +3,10 @@
 #include "report_chart.h"
 
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "display.h"
 #include "fps_meter.h"
 #include "frc.h"
 #include "perfdog.h"
@@ -259,4 +261,99 @@ void chart_persec_add(struct report_charts *c, struct chart_persec *p, struct ch
 		p->max_ns = delta_ns;
 	p->count++;
 	p->sum_ns = p->sum_ns + delta_ns < p->sum_ns ? UINT64_MAX : p->sum_ns + delta_ns;
+}
+
+/* ------------------------------------------------------------ display capture */
+
+/* A latency in its point, sorted by point then latency. */
+struct lat_item {
+	uint64_t point, ns;
+};
+
+static int cmp_lat(const void *a, const void *b)
+{
+	const struct lat_item *x = a, *y = b;
+
+	if (x->point != y->point)
+		return (x->point > y->point) - (x->point < y->point);
+	return (x->ns > y->ns) - (x->ns < y->ns);
+}
+
+/* The content layer's latencies in full windows, as (point, ns); *n of them. */
+static struct lat_item *lat_items(const struct display *d, const struct display_layer *l,
+				  uint64_t per, size_t *n)
+{
+	struct lat_item *v = malloc((l->n_row ? l->n_row : 1) * sizeof(*v));
+
+	*n = 0;
+	for (size_t i = 0; v && i < l->n_row; i++) {
+		uint64_t ns, actual = (uint64_t)l->row[i].p.actual, w;
+
+		if (display_row_latency(d, l, i, &ns) <= 0 || actual < d->span_start)
+			continue;
+		w = (actual - d->span_start) / NS_PER_S;
+		if (w < d->n_full)
+			v[(*n)++] = (struct lat_item){w / per, ns};
+	}
+	return v;
+}
+
+/* Nearest rank, as the report's: the ceil(p/100 * n)-th smallest of v[0..n), n >= 1. */
+static uint64_t lat_rank(const struct lat_item *v, size_t n, unsigned p)
+{
+	size_t r = (n * p + 99) / 100;
+
+	return v[(r ? r : 1) - 1].ns;
+}
+
+int chart_latency(const struct display *d, struct chart_latency *out)
+{
+	const struct display_layer *l = display_content(d);
+	struct lat_item *v;
+	size_t n, i = 0;
+
+	memset(out, 0, sizeof(*out));
+	if (!l || !d->n_full)
+		return 0;
+	out->per = (d->n_full + REPORT_CHART_PX - 1) / REPORT_CHART_PX;
+	out->n = (size_t)((d->n_full + out->per - 1) / out->per);
+	if (!(v = lat_items(d, l, out->per, &n)))
+		return -ENOMEM;
+	qsort(v, n, sizeof(*v), cmp_lat);
+	while (i < n) { /* one point: the run of items with its index */
+		size_t j = i;
+
+		while (j < n && v[j].point == v[i].point)
+			j++;
+		out->count[v[i].point] = j - i;
+		out->p50_ns[v[i].point] = lat_rank(v + i, j - i, 50);
+		out->p99_ns[v[i].point] = lat_rank(v + i, j - i, 99);
+		i = j;
+	}
+	free(v);
+	return 0;
+}
+
+/*
+ * Links never cross (present_link.h): the calls between two consecutive linked ones are
+ * exactly the ones no row shows, so one walk over the rows finds every dropped call.
+ */
+void chart_dropped(const struct report_charts *c, const struct display *d,
+		   struct chart_dropped *out)
+{
+	const struct display_layer *l = display_content(d);
+	uint32_t prev = PL_NONE;
+
+	memset(out, 0, sizeof(*out));
+	for (size_t i = 0; l && i < l->n_row; i++) {
+		uint32_t k = l->call_of[i];
+
+		if (k == PL_NONE)
+			continue;
+		for (uint32_t j = prev == PL_NONE ? k : prev + 1; j < k; j++) {
+			out->px[chart_px(c, d->call_ktime[j])]++;
+			out->total++;
+		}
+		prev = k;
+	}
 }

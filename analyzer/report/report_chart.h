@@ -119,4 +119,37 @@ void chart_persec_origin(struct chart_persec *p, uint64_t origin);
 void chart_persec_add(struct report_charts *c, struct chart_persec *p, struct chart_series *s,
 		      uint64_t t, uint64_t delta_ns);
 
+/* ------------------------------------------------------------ display capture (issue 20) */
+
+struct display; /* display.h */
+
+/*
+ * Submit->present latency of the content layer over time: its linked rows (display.h's
+ * latency, display_row_latency) by the full 1 s window their actual present is in, per
+ * point of `per` windows (1 while there are at most REPORT_CHART_PX windows, then as few as
+ * keep the points at most REPORT_CHART_PX): the count, p50 and p99 (nearest rank, as the
+ * report's) of each point.
+ */
+struct chart_latency {
+	size_t n;     /* points: ceil(full windows / per) */
+	uint64_t per; /* full windows per point */
+	uint64_t count[REPORT_CHART_PX];
+	uint64_t p50_ns[REPORT_CHART_PX], p99_ns[REPORT_CHART_PX];
+};
+
+/* The chart of d (n = 0: no content layer or no full window). 0 or -ENOMEM. */
+int chart_latency(const struct display *d, struct chart_latency *out);
+
+/*
+ * The content layer's dropped calls (REPORT.md "Presented": between the first and the last
+ * linked call, shown by no row) per column of c's time axis, at each call's ktime.
+ */
+struct chart_dropped {
+	uint64_t px[REPORT_CHART_PX];
+	uint64_t total;
+};
+
+void chart_dropped(const struct report_charts *c, const struct display *d,
+		   struct chart_dropped *out);
+
 #endif

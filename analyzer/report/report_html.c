@@ -583,7 +583,30 @@ static void score_fps_cells(FILE *out, const struct score_result *r, bool fps, b
 	score_cell(out, fps, "pct", fps ? (double)r->abs_err_frames * 100.0 / t : 0);
 }
 
-/* Every tracker variant against the submissions (score.h; the same sums as `score`). */
+/*
+ * Which truth the table graded against, in `score`'s words: the display's content layer
+ * when the capture has presents linked to the main surface, else the submissions.
+ */
+static void score_truth_note(FILE *out, const struct report_model *m)
+{
+	const struct display_layer *l = m->scores_display ? display_content(m->disp) : NULL;
+
+	if (!l) {
+		fputs("<p class=\"note\">Errors against the submissions of the main surface "
+		      "(analyzer/REPORT.md \"Score\"); - where there is nothing to measure (no "
+		      "janks, no ticks).</p></section>\n",
+		      out);
+		return;
+	}
+	fprintf(out,
+		"<p class=\"note\" id=\"score-truth\">truth: display, content layer %" PRIu32
+		" (%" PRIu64 " presents; analyzer/REPORT.md \"Score\"): ",
+		l->id, l->presents);
+	report_put_html(out, l->name);
+	fputs("; - where there is nothing to measure (no janks, no ticks).</p></section>\n", out);
+}
+
+/* Every tracker variant against score's truth (score.h; the same sums as `score`). */
 static void score_table(FILE *out, const struct report_model *m)
 {
 	if (!m->n_scores)
@@ -614,10 +637,8 @@ static void score_table(FILE *out, const struct report_model *m)
 						  : 0);
 		fputs("</tr>\n", out);
 	}
-	fputs("</table><p class=\"note\">Errors against the submissions of the main surface "
-	      "(analyzer/REPORT.md \"Score\"); - where there is nothing to measure (no janks, "
-	      "no ticks).</p></section>\n",
-	      out);
+	fputs("</table>", out);
+	score_truth_note(out, m);
 }
 
 /* ------------------------------------------------------------ the page */
@@ -680,18 +701,31 @@ static void seconds_line(FILE *out, const struct report_model *m, size_t n_max,
 	counts_line(out, m->secs.count, m->secs.n, n_max, sc, cls);
 }
 
-/* Seconds 0..n_max-1 under a per-second chart, with its label. */
-static void seconds_axis(FILE *out, size_t n_max, const char *label)
+/*
+ * Points 0..n-1 of per full windows each under a per-window chart, labelled by their first
+ * window: whole windows only (no tick between two points), and the label says per.
+ */
+static void points_axis(FILE *out, size_t n, uint64_t per, const char *label)
 {
-	double step = nice_step((double)n_max, 10), w = n_max > 1 ? PLOT_W / (n_max - 1.0) : 0;
+	double step = nice_step((double)n, 10), w = n > 1 ? PLOT_W / (n - 1.0) : 0;
 
-	for (double k = 0; k < (double)n_max; k += step)
+	step = step < 1 ? 1 : step;
+	for (double k = 0; k < (double)n; k += step)
 		fprintf(
 		    out,
 		    "<text class=\"tick\" x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%g</text>\n",
-		    PLOT_X + k * w, PLOT_TOP + PLOT_H + 16, k);
-	fprintf(out, "<text class=\"axis\" x=\"%d\" y=\"%d\" text-anchor=\"middle\">%s</text>\n",
+		    PLOT_X + k * w, PLOT_TOP + PLOT_H + 16, k * (double)per);
+	fprintf(out, "<text class=\"axis\" x=\"%d\" y=\"%d\" text-anchor=\"middle\">%s",
 		PLOT_X + PLOT_W / 2, PLOT_TOP + PLOT_H + 34, label);
+	if (per > 1)
+		fprintf(out, ", a point per %" PRIu64 " windows", per);
+	fputs("</text>\n", out);
+}
+
+/* Seconds 0..n_max-1 under a per-second chart, with its label. */
+static void seconds_axis(FILE *out, size_t n_max, const char *label)
+{
+	points_axis(out, n_max, 1, label);
 }
 
 /* A y scale from 0 to a nice value above top (60 without data). */
@@ -770,6 +804,113 @@ static void chart_presented(FILE *out, const struct report_model *m)
 	fputs(SVG_CLOSE "</figure>\n", out);
 }
 
+/* One percentile of the latency chart: its line, and each point with its values on hover. */
+static void latency_line(FILE *out, const struct chart_latency *lt, const struct scale *sc,
+			 const char *cls, bool p99)
+{
+	double w = lt->n > 1 ? (double)PLOT_W / (double)(lt->n - 1) : 0;
+	bool pen = false;
+
+	fprintf(out, "<g class=\"%s\"><path class=\"line\" d=\"", cls);
+	for (size_t k = 0; k < lt->n; k++) {
+		const uint64_t *v = p99 ? lt->p99_ns : lt->p50_ns;
+
+		if (!lt->count[k])
+			continue; /* no linked present in those windows: the line skips them */
+		fprintf(out, "%s%.1f %.1f", pen ? " L" : "M", PLOT_X + (double)k * w,
+			y_of(sc, (double)(v[k] / 1000u) / 1e3));
+		pen = true;
+	}
+	fputs("\"/>\n", out);
+	for (size_t k = 0; k < lt->n; k++)
+		if (lt->count[k])
+			fprintf(
+			    out,
+			    "<rect x=\"%.1f\" y=\"%.1f\" width=\"3\" height=\"3\"><title>window "
+			    "%" PRIu64 ": p50 %.3f ms, p99 %.3f ms (%" PRIu64
+			    " presents)</title></rect>\n",
+			    PLOT_X + (double)k * w - 1.5,
+			    y_of(sc, (double)((p99 ? lt->p99_ns : lt->p50_ns)[k] / 1000u) / 1e3) -
+				1.5,
+			    (uint64_t)k * lt->per, (double)(lt->p50_ns[k] / 1000u) / 1e3,
+			    (double)(lt->p99_ns[k] / 1000u) / 1e3, lt->count[k]);
+	fputs("</g>\n", out);
+}
+
+/*
+ * Submit->present latency over time (issue 20 item 4): per full window (or point of
+ * several, report_chart.h) the p50 and p99 of the content layer's linked presents, times
+ * truncated to the us as the report prints them.
+ */
+static void chart_latency_over_time(FILE *out, const struct report_model *m)
+{
+	static const struct legend_item it[2] = {{"s-lat50", "p50"}, {"s-lat99", "p99"}};
+	struct chart_latency *lt = calloc(1, sizeof(*lt));
+	double top = 0;
+
+	if (!lt || chart_latency(m->disp, lt) || !lt->n) {
+		free(lt);
+		return;
+	}
+	for (size_t k = 0; k < lt->n; k++)
+		if ((double)lt->p99_ns[k] / 1e6 > top)
+			top = (double)lt->p99_ns[k] / 1e6;
+	fputs("<style>.s-lat50 rect,.s-lat50.swatch{fill:#1f77b4}.s-lat50 .line{stroke:#1f77b4}"
+	      ".s-lat99 rect,.s-lat99.swatch{fill:#d62728}.s-lat99 .line{stroke:#d62728}"
+	      ".m-dropped rect{fill:#9467bd}</style>\n",
+	      out);
+	fputs("<figure><figcaption>Submit to present latency over time (linked presents of the "
+	      "content layer, per full 1 s window)</figcaption>\n",
+	      out);
+	svg_open(out, "chart-latency", "submit to present latency per second", 0);
+	legend(out, it, 2);
+	{
+		struct scale sc = count_scale(top);
+
+		y_axis(out, &sc, "latency (ms)");
+		latency_line(out, lt, &sc, "s-lat50", false);
+		latency_line(out, lt, &sc, "s-lat99", true);
+	}
+	points_axis(out, lt->n, lt->per, "full 1 s window (from the capture's first record)");
+	fputs(SVG_CLOSE "</figure>\n", out);
+	free(lt);
+}
+
+/* Calls never presented (the content layer's dropped calls) on the capture's time axis. */
+static void chart_dropped_markers(FILE *out, const struct report_model *m)
+{
+	struct chart_dropped *dr = calloc(1, sizeof(*dr));
+	const struct report_charts *c = m->charts;
+
+	if (!dr || !display_content(m->disp)) {
+		free(dr);
+		return;
+	}
+	chart_dropped(c, m->disp, dr);
+	fputs("<figure><figcaption>Dropped: calls of the main surface never presented (between "
+	      "the first and the last linked call)</figcaption>\n",
+	      out);
+	fprintf(out,
+		"<svg id=\"chart-dropped\" class=\"chart\" role=\"img\" aria-label=\"dropped calls "
+		"over time\" viewBox=\"0 0 %d 70\" preserveAspectRatio=\"xMinYMin meet\" "
+		"xmlns=\"http://www.w3.org/2000/svg\">\n"
+		"<rect class=\"plot\" x=\"%d\" y=\"4\" width=\"%d\" height=\"12\"/>\n"
+		"<text class=\"tick\" x=\"%d\" y=\"14\" text-anchor=\"end\">dropped (%" PRIu64
+		")</text>\n<g class=\"m-dropped\">",
+		SVG_W, PLOT_X, PLOT_W, PLOT_X - 4, dr->total);
+	for (unsigned x = 0; x < REPORT_CHART_PX; x++)
+		if (dr->px[x])
+			fprintf(out,
+				"<rect x=\"%u\" y=\"6\" width=\"2\" height=\"8\"><title>dropped at "
+				"%.3f s: %" PRIu64 "</title></rect>",
+				PLOT_X + x, (double)x * (double)c->span / 1e9 / REPORT_CHART_PX,
+				dr->px[x]);
+	fputs("</g>\n", out);
+	t_axis(out, c, 16);
+	fputs(SVG_CLOSE "</figure>\n", out);
+	free(dr);
+}
+
 void report_html_compare_charts(FILE *out, const struct report_model *before,
 				const struct report_model *after)
 {
@@ -802,6 +943,8 @@ void report_render_html(const struct report_model *m, FILE *out)
 	fputs(".</p>\n", out);
 	cards(out, m);
 	chart_presented(out, m);
+	chart_latency_over_time(out, m);
+	chart_dropped_markers(out, m);
 	chart_frame_times(out, m);
 	chart_fps(out, m);
 	chart_distribution(out, m);

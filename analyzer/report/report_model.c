@@ -41,6 +41,7 @@ struct model_sink {
 		char name[FRC_THREAD_NAME_MAX + 1];
 	} thr[REPORT_MAX_THREADS];
 	size_t n_thr;
+	char err[FRC_MSG_MAX];
 };
 
 static struct report_surface *surface_of(struct model_sink *ms, uint32_t pid, uint64_t surface)
@@ -162,10 +163,41 @@ static void mark_mains(struct report_model *m)
 	}
 }
 
+/*
+ * After the replay: the truth as the series made it (submissions.h). Under the count rule
+ * it is mark_mains' already; otherwise the principal content is the main surface and
+ * every surface that was the content at some time is marked.
+ */
+static void mark_truth(struct report_model *m)
+{
+	const struct subm_truth *tr = subm_truth(m->subm);
+
+	m->truth = tr;
+	if (tr->rule == SUBM_RULE_COUNT || !tr->has)
+		return;
+	m->main_pid = tr->pid;
+	m->main_surface = tr->surface;
+	m->pid_calls = m->main_calls = 0;
+	for (size_t p = 0; p < m->n_pids; p++)
+		if (subm_pid_at(m->subm, p)->pid == tr->pid)
+			m->pid_calls = subm_pid_at(m->subm, p)->calls;
+	for (size_t i = 0; i < m->n_surfaces; i++) {
+		struct report_surface *s = &m->surfaces[i];
+
+		s->main = false;
+		for (size_t k = 0; k < tr->n_changes; k++)
+			if (tr->changes[k].pid == s->pid && tr->changes[k].surface == s->surface)
+				s->main = true;
+		if (s->pid == tr->pid && s->surface == tr->surface)
+			m->main_calls = s->calls;
+	}
+}
+
 static int ms_begin(void *ctx, const struct replay_info *info)
 {
 	struct model_sink *ms = ctx;
 	struct report_model *m = ms->m;
+	int rc;
 
 	snprintf(m->tracker, sizeof(m->tracker), "%s", info->tracker);
 	snprintf(m->meter, sizeof(m->meter), "%s", info->meter);
@@ -191,7 +223,9 @@ static int ms_begin(void *ctx, const struct replay_info *info)
 	m->charts->has_main = m->has_truth;
 	m->charts->main_pid = m->main_pid;
 	m->charts->main_surface = m->main_surface;
-	subm_series_reset(m->subm);
+	rc = subm_series_begin(m->subm, info, ms->err, sizeof(ms->err));
+	if (rc)
+		return rc;
 	return ms->sub.begin(ms->sub.ctx, info);
 }
 
@@ -253,7 +287,7 @@ static int ms_record(void *ctx, const struct frc_record *rec, uint64_t frame_seq
 	if (!rc && rec->type != FRC_FRAME)
 		rc = ms->sub.record(ms->sub.ctx, rec, frame_seq);
 	if (rc || !subm_series_next(m->subm, rec, frame_seq, &d) || !m->has_truth ||
-	    d.pid != m->main_pid)
+	    d.pid != subm_truth_pid(m->subm))
 		return rc;
 	return sub_delta(ms, &d);
 }
@@ -276,7 +310,7 @@ static int ms_warm_record(void *ctx, const struct frc_record *rec, uint64_t fram
 	if (ms->charted)
 		chart_warm_record(m->charts, rec);
 	if (rc || !subm_series_next(m->subm, rec, frame_seq, &d) || !m->has_truth ||
-	    d.pid != m->main_pid)
+	    d.pid != subm_truth_pid(m->subm))
 		return rc;
 	if (ms->charted)
 		chart_warm_submission(m->charts, d.delta_ns);
@@ -314,11 +348,24 @@ static int ms_reading(void *ctx, const struct pipeline_reading *r)
 	return 0;
 }
 
+static const char *ms_error(void *ctx)
+{
+	struct model_sink *ms = ctx;
+
+	if (ms->err[0])
+		return ms->err;
+	return ms->sub.error ? ms->sub.error(ms->sub.ctx) : NULL;
+}
+
 static int ms_end(void *ctx, const struct replay_info *info, const struct pipeline_stats *ps)
 {
 	struct model_sink *ms = ctx;
 
 	window_close(ms, UINT64_MAX);
+	if (subm_truth(ms->m->subm)->oom) {
+		snprintf(ms->err, sizeof(ms->err), "%s: out of memory (content)", info->path);
+		return -ENOMEM;
+	}
 	return ms->sub.end(ms->sub.ctx, info, ps);
 }
 
@@ -421,6 +468,7 @@ static int model_replay(struct report_model *m, const struct replay_source *src,
 					.delta = ms_delta,
 					.reading = ms.charted ? ms_reading : NULL,
 					.end = ms_end,
+					.error = ms_error,
 					.warm_record = ms_warm_record,
 					.warm_delta = ms_warm_delta};
 	sinks[2] = display_sink(m->disp); /* what was presented (display capture records) */
@@ -436,6 +484,26 @@ static int model_replay(struct report_model *m, const struct replay_source *src,
 	}
 	rc = replay_run_plan(src, opt, &plan, err, errlen);
 	free(lanes);
+	return rc;
+}
+
+/*
+ * With presents linked to the main surface, the table grades against the display as
+ * `score` does: score's own replay against the display this replay learned (its content
+ * layer is known only at the end), replacing the lanes' scores against the submissions.
+ */
+static int scores_display(struct report_model *m, const struct replay_source *src,
+			  const struct replay_options *opt, const struct model_scores *sc,
+			  char *err, size_t errlen)
+{
+	struct score_capture cap;
+	int rc;
+
+	if (!display_content(m->disp))
+		return 0;
+	rc = score_capture_shown(src, opt, sc->names, NULL, sc->n, m->disp, &cap, m->scores, err,
+				 errlen);
+	m->scores_display = !rc && cap.display_truth;
 	return rc;
 }
 
@@ -465,6 +533,7 @@ static int model_build(const char *path, const struct replay_options *opt,
 	if (rc)
 		goto fail;
 	mark_mains(m);
+	mark_truth(m);
 	rc = finish_seconds(&m->secs);
 	if (rc) {
 		snprintf(err, errlen, "%s: out of memory", path);
@@ -475,6 +544,9 @@ static int model_build(const char *path, const struct replay_options *opt,
 		for (size_t i = 0; i < sc.n; i++)
 			m->scores[i].worst_path = path;
 		m->n_scores = sc.n;
+		rc = scores_display(m, &src, opt, &sc, err, errlen);
+		if (rc)
+			goto fail;
 	}
 	summary_view(m->s_run, &m->run);
 	summary_view(m->s_sub, &m->sub);

@@ -69,6 +69,7 @@ struct report_seconds {
 struct report_charts; /* report_chart.h */
 struct display;	      /* display.h */
 struct score_result;  /* score.h */
+struct subm_truth;    /* submissions.h */
 
 struct report_model {
 	char tracker[32];	 /* the tracker variant replayed */
@@ -81,6 +82,9 @@ struct report_model {
 	uint64_t pid_calls, main_calls; /* the main PID's calls, its main surface's */
 	size_t n_pids;
 	struct summary_view sub; /* sub.fn: the main surface's series statistics */
+	/* which rule chose the truth, its changes (submissions.h); main_pid/main_surface are
+	 * its principal content */
+	const struct subm_truth *truth;
 	struct report_surface *surfaces;
 	size_t n_surfaces;
 	uint64_t surfaces_more; /* (PID, surface) pairs past REPORT_MAX_SURFACES */
@@ -89,6 +93,7 @@ struct report_model {
 	/* the heuristic lab's score of every tracker variant (report_model_score), or none */
 	struct score_result *scores;
 	size_t n_scores;
+	bool scores_display; /* their truth: display_content(disp), as score's (else submissions) */
 	/* owned */
 	struct summary *s_run, *s_sub;
 	struct submissions *subm;
@@ -110,7 +115,8 @@ void report_model_free(struct report_model *m);
  * The model report_render_html draws: report_model_build (no extra sink) with the charts
  * and the score table (every tracker variant scored against the submissions, score.h,
  * into m->scores), all in the same replay (two reads of the capture, not two more per
- * variant).
+ * variant); with presents linked to the main surface, one more replay scores them against
+ * the display instead, as `score` does (m->scores_display).
  */
 /* report_model_build (no extra sink) with the charts: compare's page draws two of them. */
 FRC_MUST_USE int report_model_build_charted(const char *path, const struct replay_options *opt,

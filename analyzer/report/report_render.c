@@ -18,6 +18,7 @@
 
 #include "display.h"
 #include "frc_escape.h"
+#include "submissions.h"
 
 /* ------------------------------------------------------------ emit helpers */
 
@@ -25,6 +26,7 @@ struct em {
 	const struct report_emitter *e;
 	const struct report_model *m;
 	bool with_path;
+	bool golden; /* the golden view */
 };
 
 static void open_(const struct em *x, const char *key, const char *title)
@@ -219,6 +221,141 @@ static void seconds_numbers(const struct em *x)
 	    s->median_fps, s->cut ? " (windows cut)" : "");
 	row(x, "FPS stability", "%.3f %% of windows within +-10 %% of the median",
 	    s->stability_pct);
+}
+
+/* ------------------------------------------------------------ the content (ground truth) */
+
+#define CONTENT_CHANGES_SHOWN 20 /* changes listed; the rest are counted */
+
+static const char *pid_rule_name(enum subm_pid_rule r)
+{
+	return r == SUBM_PID_TARGET ? "target" : r == SUBM_PID_OPTION ? "--pid" : "busiest";
+}
+
+static const char *rule_name(enum subm_rule r)
+{
+	return r == SUBM_RULE_CONTENT	? "content"
+	       : r == SUBM_RULE_SURFACE ? "--surface"
+					: "call count";
+}
+
+/* The name of the thread that drew pid's surface (the surface table's), or NULL. */
+static const char *content_thread(const struct report_model *m, uint32_t pid, uint64_t surface)
+{
+	for (size_t i = 0; i < m->n_surfaces; i++)
+		if (m->surfaces[i].pid == pid && m->surfaces[i].surface == surface)
+			return report_surface_drawn_by(&m->surfaces[i]);
+	return NULL;
+}
+
+/* "S.mmm s" after the capture's first record. */
+static void fmt_at(const struct report_model *m, uint64_t ktime, char *buf, size_t len)
+{
+	uint64_t first = m->run.stats.first_ktime_ns, d = ktime > first ? ktime - first : 0;
+
+	snprintf(buf, len, "%" PRIu64 ".%03" PRIu64 " s", d / 1000000000u, d / 1000000u % 1000u);
+}
+
+/* The content line: which rule chose which surface, and what is known of it. */
+static void content_line(const struct em *x, const struct subm_truth *tr)
+{
+	const char *thr = content_thread(x->m, tr->pid, tr->surface);
+	char text[512];
+
+	if (tr->rule == SUBM_RULE_COUNT)
+		snprintf(text, sizeof(text),
+			 "pid %" PRIu32 " surface 0x%" PRIx64 " chosen by call count (the capture "
+			 "has no thread names, geometry or lifetime)",
+			 tr->pid, tr->surface);
+	else
+		snprintf(text, sizeof(text),
+			 "pid %" PRIu32 " surface 0x%" PRIx64 "%s%s%s, chosen by %s", tr->pid,
+			 tr->surface, thr ? " (thread " : "", thr ? thr : "", thr ? ")" : "",
+			 subm_why_name(tr->why));
+	/* a thread name is the app's text */
+	row_untrusted(x, "content", text);
+	row(x, "target", "pid %" PRIu32 " (%s)", tr->pid,
+	    tr->pid_rule == SUBM_PID_TARGET   ? "the process framerec was pointed at"
+	    : tr->pid_rule == SUBM_PID_OPTION ? "--pid"
+	    : tr->rule == SUBM_RULE_CONTENT   ? "the busiest: the capture names no target"
+					      : "the busiest, as the count rule chooses");
+}
+
+/* The changes of the content as rows (the first CONTENT_CHANGES_SHOWN). */
+static void content_rows(const struct em *x, const struct subm_truth *tr)
+{
+	char at[32];
+
+	row(x, "content changes", "%" PRIu64 "%s", tr->changes_total,
+	    tr->changes_total > CONTENT_CHANGES_SHOWN ? " (the first 20 listed)" : "");
+	for (size_t i = 0; i < tr->n_changes && i < CONTENT_CHANGES_SHOWN; i++) {
+		const struct subm_change *c = &tr->changes[i];
+
+		fmt_at(x->m, c->ktime_ns, at, sizeof(at));
+		if (c->surface || tr->rule != SUBM_RULE_CONTENT)
+			row(x, at,
+			    "pid %" PRIu32 " surface 0x%" PRIx64 " (%s), %" PRIu64 " intervals",
+			    c->pid, c->surface, subm_why_name(c->why), c->frames);
+		else
+			row(x, at, "pid %" PRIu32 ": no content", c->pid);
+	}
+}
+
+/* The changes as a JSON array (the first CONTENT_CHANGES_SHOWN). */
+static void changes_json(const struct report_model *m, const struct subm_truth *tr, char **json)
+{
+	uint64_t first = m->run.stats.first_ktime_ns;
+	size_t len = 0;
+	FILE *f = open_memstream(json, &len);
+
+	if (!f) {
+		*json = NULL;
+		return;
+	}
+	fputc('[', f);
+	for (size_t i = 0; i < tr->n_changes && i < CONTENT_CHANGES_SHOWN; i++) {
+		const struct subm_change *c = &tr->changes[i];
+
+		fprintf(f,
+			"%s{\"at_ns\": %" PRIu64 ", \"pid\": %" PRIu32 ", \"surface\": \"0x%" PRIx64
+			"\", \"why\": \"%s\", \"intervals\": %" PRIu64 "}",
+			i ? ", " : "", c->ktime_ns > first ? c->ktime_ns - first : 0, c->pid,
+			c->surface, subm_why_name(c->why), c->frames);
+	}
+	fputc(']', f);
+	fclose(f);
+}
+
+/*
+ * Which rule chose the truth (REPORT.md "Ground truth"), before the numbers it gives. The
+ * golden shows it only when the rule is not the count's: goldens of captures without
+ * thread names stay as they were.
+ */
+static void sec_content(const struct em *x)
+{
+	const struct subm_truth *tr = x->m->truth;
+	const char *thr;
+	char surface[24], *json = NULL;
+
+	if (!tr || !tr->has || (x->golden && tr->rule == SUBM_RULE_COUNT))
+		return;
+	thr = content_thread(x->m, tr->pid, tr->surface);
+	snprintf(surface, sizeof(surface), "0x%" PRIx64, tr->surface);
+	open_(x, "content", "content (the surface the truth follows)");
+	val(x, "rule", RV_STR, rule_name(tr->rule));
+	val(x, "pid_rule", RV_STR, pid_rule_name(tr->pid_rule));
+	val_u64(x, "pid", tr->pid);
+	val(x, "surface", RV_STR, surface);
+	val(x, "why", RV_STR, subm_why_name(tr->why));
+	val(x, "thread", RV_STR, thr);
+	val_u64(x, "changes_total", tr->changes_total);
+	changes_json(x->m, tr, &json);
+	val(x, "changes", RV_RAW, json ? json : "[]");
+	free(json);
+	content_line(x, tr);
+	if (tr->rule != SUBM_RULE_COUNT)
+		content_rows(x, tr);
+	close_(x);
 }
 
 static void sec_submissions(const struct em *x)
@@ -459,7 +596,7 @@ static void display_head(const struct em *x)
 	snprintf(main_surface, sizeof(main_surface), "0x%" PRIx64, d->main_surface);
 	val_u64(x, "layers", d->n_layers);
 	val_u64(x, "layers_not_listed", d->layers_more);
-	if (d->vsync_records)
+	if (d->vsync_records || d->vsync_warm)
 		val_u64(x, "vsync_period_ns", d->vsync_period);
 	else
 		val(x, "vsync_period_ns", RV_NUM, NULL);
@@ -469,7 +606,7 @@ static void display_head(const struct em *x)
 		val_u64(x, "content_layer", c->id);
 	else
 		val(x, "content_layer", RV_NUM, NULL);
-	if (d->vsync_records)
+	if (d->vsync_records || d->vsync_warm)
 		row(x, "vsync period", "%" PRIu64 " ns (%" PRIu64 " changes)", d->vsync_period,
 		    d->vsync_changes);
 	else
@@ -933,19 +1070,27 @@ static const struct {
 	void (*emit)(const struct em *x);
 	bool full, golden;
 } sections[] = {
-    {sec_display, true, true},	   {sec_submissions, true, true},
-    {sec_verdict, true, false},	   {sec_display_verdict, true, false},
-    {sec_capture, true, false},	   {sec_status, false, true},
-    {sec_replay, true, false},	   {sec_accounting, true, true},
-    {sec_frame_times, true, true}, {sec_janks, true, true},
-    {sec_readings, true, true},	   {sec_sysfs, true, true},
+    {sec_display, true, true},
+    {sec_content, true, true},
+    {sec_submissions, true, true},
+    {sec_verdict, true, false},
+    {sec_display_verdict, true, false},
+    {sec_capture, true, false},
+    {sec_status, false, true},
+    {sec_replay, true, false},
+    {sec_accounting, true, true},
+    {sec_frame_times, true, true},
+    {sec_janks, true, true},
+    {sec_readings, true, true},
+    {sec_sysfs, true, true},
     {sec_fidelity, true, true},
 };
 
 void report_emit(const struct report_model *m, enum report_view view, bool with_path,
 		 const struct report_emitter *e)
 {
-	struct em x = {.e = e, .m = m, .with_path = with_path};
+	struct em x = {
+	    .e = e, .m = m, .with_path = with_path, .golden = view == REPORT_VIEW_GOLDEN};
 
 	for (size_t i = 0; i < sizeof(sections) / sizeof(sections[0]); i++)
 		if (view == REPORT_VIEW_GOLDEN ? sections[i].golden : sections[i].full)

@@ -252,7 +252,8 @@ static int dp_record(void *ctx, const struct frc_record *rec, uint64_t frame_seq
 		rc = present_row(d, rec);
 		break;
 	case FRC_VSYNC:
-		d->vsync_changes += d->vsync_records && rec->u.vsync.period_ns != d->vsync_period;
+		d->vsync_changes += (d->vsync_records || d->vsync_warm) &&
+				    rec->u.vsync.period_ns != d->vsync_period;
 		d->vsync_records++;
 		d->vsync_period = rec->u.vsync.period_ns;
 		break;
@@ -263,6 +264,63 @@ static int dp_record(void *ctx, const struct frc_record *rec, uint64_t frame_seq
 		break;
 	}
 	return rc;
+}
+
+/* A present row before the window: it only starts the window's first display frame time. */
+static int warm_present(struct display *dp, const struct frc_present *p, uint64_t ktime)
+{
+	int rc;
+	struct display_layer *l = layer_of(dp, p->layer, ktime, &rc);
+	struct replay_sink s;
+
+	if (!l || !valid_time(p->actual) || (l->last_actual && p->actual < l->last_actual))
+		return rc;
+	if (l->last_actual && p->actual > l->last_actual) {
+		/* PerfDog's previous three, as the submissions carry theirs into the window */
+		struct pipeline_delta pd = {.pid = l->id,
+					    .ktime_ns = (uint64_t)p->actual,
+					    .delta_ns = (uint64_t)(p->actual - l->last_actual)};
+		s = summary_sink(l->s);
+		rc = s.warm_delta(s.ctx, &pd);
+	}
+	l->last_actual = p->actual;
+	return rc;
+}
+
+/*
+ * With a window (replay.h), the records before it: the layers' names, the vsync period in
+ * force, and each layer's last present, so that a present before the window's first one
+ * starts its first display frame time (as the call before the window starts the
+ * submissions' first interval). Nothing is counted; a gap before it starts afresh.
+ */
+static int dp_warm_record(void *ctx, const struct frc_record *rec, uint64_t frame_seq)
+{
+	struct display *d = ctx;
+	struct display_layer *l;
+	struct frc_record reset = {.type = FRC_EXIT, .ktime_ns = rec->ktime_ns};
+	struct replay_sink s;
+	int rc = 0;
+
+	switch (rec->type) {
+	case FRC_LAYER:
+		return dp_record(ctx, rec, frame_seq);
+	case FRC_VSYNC:
+		d->vsync_period = rec->u.vsync.period_ns;
+		d->vsync_warm = true;
+		return 0;
+	case FRC_PRESENT:
+		return warm_present(d, &rec->u.present, rec->ktime_ns);
+	case FRC_PRESENT_GAP:
+		l = layer_of(d, rec->u.gap.layer, rec->ktime_ns, &rc);
+		if (!l)
+			return rc;
+		l->last_actual = 0;
+		reset.u.exit.pid = l->id;
+		s = summary_sink(l->s);
+		return s.warm_record(s.ctx, &reset, 0);
+	default:
+		return 0;
+	}
 }
 
 static int cmp_u32(const void *a, const void *b)
@@ -333,13 +391,10 @@ static int latency(struct display *d, const struct display_layer *l)
 	if (!v)
 		return -ENOMEM;
 	for (size_t i = 0; i < l->n_row; i++) {
-		const struct pl_present *p = &l->row[i].p;
-		if (l->call_of[i] == PL_NONE || !valid_time(p->actual))
-			continue;
-		if ((uint64_t)p->actual < d->call_ktime[l->call_of[i]])
-			d->latency_negative++;
-		else
-			v[n++] = (uint64_t)p->actual - d->call_ktime[l->call_of[i]];
+		int rc = display_row_latency(d, l, i, &v[n]);
+
+		d->latency_negative += rc < 0;
+		n += rc > 0;
 	}
 	qsort(v, n, sizeof(*v), cmp_u64);
 	d->latency_n = n;
@@ -399,8 +454,25 @@ static const char *dp_error(void *ctx)
 
 struct replay_sink display_sink(struct display *d)
 {
-	return (struct replay_sink){
-	    .ctx = d, .begin = dp_begin, .record = dp_record, .end = dp_end, .error = dp_error};
+	return (struct replay_sink){.ctx = d,
+				    .begin = dp_begin,
+				    .record = dp_record,
+				    .end = dp_end,
+				    .error = dp_error,
+				    .warm_record = dp_warm_record};
+}
+
+int display_row_latency(const struct display *d, const struct display_layer *l, size_t i,
+			uint64_t *ns)
+{
+	const struct pl_present *p = &l->row[i].p;
+
+	if (l->call_of[i] == PL_NONE || !valid_time(p->actual))
+		return 0;
+	if ((uint64_t)p->actual < d->call_ktime[l->call_of[i]])
+		return -1;
+	*ns = (uint64_t)p->actual - d->call_ktime[l->call_of[i]];
+	return 1;
 }
 
 bool display_row_tight(const struct display *d, const struct display_layer *l, size_t i)

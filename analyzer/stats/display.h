@@ -76,6 +76,7 @@ struct display {
 	size_t n_layers;
 	uint64_t layers_more, rows_more; /* layers past the table, their rows */
 	uint64_t vsync_period, vsync_records, vsync_changes;
+	bool vsync_warm; /* a vsync record before the window gave the period in force */
 	uint64_t *call_ktime, *call_seq; /* the main surface's calls: ktime, frame_seq */
 	size_t n_call, cap_call;
 	uint64_t calls_backwards; /* main-surface calls before the previous one: not linked */
@@ -97,6 +98,13 @@ struct replay_sink display_sink(struct display *d);
 
 /* Whether row i of l was linked tight (present_link.h's test), given it was linked. */
 bool display_row_tight(const struct display *d, const struct display_layer *l, size_t i);
+/*
+ * Row i of l's submit->present latency (REPORT.md "Presented"): 1 with *ns = its actual
+ * present - the linked call's ktime; 0 not linked or no valid actual; -1 presented before
+ * the call (left out). After display_finish (the end of the replay).
+ */
+int display_row_latency(const struct display *d, const struct display_layer *l, size_t i,
+			uint64_t *ns);
 /* The content layer, or NULL. */
 const struct display_layer *display_content(const struct display *d);
 /* presents / the span's seconds (0 without a span). */

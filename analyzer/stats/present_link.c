@@ -76,6 +76,46 @@ static uint32_t link_row(const uint64_t *calls, size_t next, size_t upto, int64_
 	return newest;
 }
 
+/* How many calls have ktime <= t (binary search; calls ascending). */
+static size_t count_upto(const uint64_t *calls, size_t nc, int64_t t)
+{
+	size_t lo = 0, hi = nc;
+
+	if (t < 0)
+		return 0;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (calls[mid] <= (uint64_t)t)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/*
+ * Backwards, into cap[i]: the newest call row i may show so that each later row that has a
+ * call at or before its desired time still has one of its own after it (rows show distinct
+ * calls, in order). Without it a row took the newest candidate although the next row had
+ * no other (explicit timestamps: two calls 2 ms apart, both presented), and that row went
+ * unlinked. PL_NONE: no limit (nothing later needs a call, or the limit is below every
+ * candidate: then the rule is left as it was).
+ */
+static void link_caps(const uint64_t *calls, size_t nc, const struct pl_present *rows, size_t nr,
+		      uint32_t *cap)
+{
+	int64_t later = INT64_MAX; /* the cap of the nearest later row that needs a call */
+
+	for (size_t i = nr; i-- > 0;) {
+		int64_t newest = (int64_t)count_upto(calls, nc, rows[i].desired) - 1;
+		int64_t c = later == INT64_MAX || newest < later - 1 ? newest : later - 1;
+
+		cap[i] = c >= 0 && later != INT64_MAX ? (uint32_t)c : PL_NONE;
+		if (newest >= 0)
+			later = c;
+	}
+}
+
 void present_link(const uint64_t *calls, size_t nc, const struct pl_present *rows, size_t nr,
 		  int64_t tolerance_ns, uint32_t *call_of, struct pl_stats *st)
 {
@@ -84,6 +124,7 @@ void present_link(const uint64_t *calls, size_t nc, const struct pl_present *row
 
 	memset(st, 0, sizeof(*st));
 	st->mode = link_mode(calls, nc, rows, nr);
+	link_caps(calls, nc, rows, nr, call_of); /* call_of[i] holds row i's cap until linked */
 	for (size_t i = 0; i < nr; i++) {
 		k = calls_upto(calls, nc, k, rows[i].desired);
 		/* desired may run backwards (explicit timestamps): leave out the later calls */
@@ -91,6 +132,8 @@ void present_link(const uint64_t *calls, size_t nc, const struct pl_present *row
 		while (upto > next &&
 		       (rows[i].desired < 0 || calls[upto - 1] > (uint64_t)rows[i].desired))
 			upto--;
+		if (call_of[i] != PL_NONE && call_of[i] >= next && call_of[i] + (size_t)1 < upto)
+			upto = (size_t)call_of[i] + 1;
 		call_of[i] = link_row(calls, next, upto, rows[i].desired, tolerance_ns, st);
 		if (call_of[i] == PL_NONE)
 			continue;

@@ -22,7 +22,9 @@
  *     the layer presents (by 1 % and 4 in flight; PL_REPLACING: swap interval 0 / MAILBOX, where a
  * waiting buffer is replaced by the next), the newest of them that was PL_INSERT_NS or more before
  * the stamp (one closer had not reached the queue yet); else (PL_QUEUEING: FIFO, nothing is
- * dropped) the oldest. With explicit timestamps (Swappy, VkPresentTimeGOOGLE) desired is the app's
+ * dropped) the oldest. In both, no call later than the one that leaves each later row (with a
+ * call at or before its desired time) a call of its own: rows show distinct calls in order.
+ * With explicit timestamps (Swappy, VkPresentTimeGOOGLE) desired is the app's
  * requested time, unrelated to the call: few rows link, and the confidence says so.
  *
  * Pure: arrays in, indices and counts out; no allocation.

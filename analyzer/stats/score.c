@@ -187,7 +187,8 @@ static int run_delta(void *ctx, const struct pipeline_delta *d)
 {
 	struct run *run = ctx;
 
-	return d->pid == run->pid ? series_add(run, &run->est_s, d) : 0;
+	/* the estimate of the truth's PID at this moment (the target's, which may change) */
+	return d->pid == subm_truth_pid(run->subm) ? series_add(run, &run->est_s, d) : 0;
 }
 
 /* A delta before the window (replay.h): the estimate's PerfDog window only. */
@@ -195,7 +196,7 @@ static int run_warm_delta(void *ctx, const struct pipeline_delta *d)
 {
 	struct run *run = ctx;
 
-	if (d->pid == run->pid)
+	if (d->pid == subm_truth_pid(run->subm))
 		(void)perfdog_push(run->est_s.win, d->delta_ns);
 	return 0;
 }
@@ -358,6 +359,7 @@ struct score_lanes {
 	size_t di;
 	uint32_t segment;    /* the last row's (its gaps before it) */
 	uint64_t span_start; /* frame times ending before it are warm */
+	char err[FRC_MSG_MAX];
 };
 
 static int lead_begin(void *ctx, const struct replay_info *info)
@@ -365,8 +367,12 @@ static int lead_begin(void *ctx, const struct replay_info *info)
 	struct score_lanes *sl = ctx;
 	const struct subm_pid *mp = subm_main_pid(sl->truth);
 
+	int rc;
+
 	sl->pid = mp ? mp->pid : 0; /* counted in this replay's scan pass */
-	subm_series_reset(sl->truth);
+	rc = subm_series_begin(sl->truth, info, sl->err, sizeof(sl->err));
+	if (rc)
+		return rc;
 	sl->di = 0;
 	sl->segment = 0;
 	sl->span_start = info->span_start;
@@ -442,7 +448,8 @@ static int lead_step(struct score_lanes *sl, const struct frc_record *rec, uint6
 	uint32_t pid = rec->type == FRC_ATTACH ? rec->u.attach.pid : rec->u.exit.pid;
 
 	/* attach/exit: a new process life, fresh windows (as the report and the trackers). */
-	if ((rec->type == FRC_ATTACH || rec->type == FRC_EXIT) && pid == sl->pid) {
+	if ((rec->type == FRC_ATTACH || rec->type == FRC_EXIT) &&
+	    pid == subm_truth_pid(sl->truth)) {
 		for (size_t i = 0; i < sl->n; i++) {
 			struct run *run = &sl->runs[i];
 
@@ -453,9 +460,12 @@ static int lead_step(struct score_lanes *sl, const struct frc_record *rec, uint6
 			memset(run->est_s.win, 0, sizeof(run->est_s.win));
 		}
 	}
+	/* the series steps with the display truth too: the estimate follows its PID */
+	bool has = subm_series_next(sl->truth, rec, frame_seq, &d);
+
 	if (sl->dl) /* the display truth: its frame times up to this record (warm or not) */
 		return display_feed(sl, rec->ktime_ns);
-	if (!subm_series_next(sl->truth, rec, frame_seq, &d) || d.pid != sl->pid)
+	if (!has || d.pid != subm_truth_pid(sl->truth))
 		return 0;
 	if (warm) {
 		if (sl->n)
@@ -484,12 +494,18 @@ static int lead_end(void *ctx, const struct replay_info *info, const struct pipe
 	return sl->dl ? display_feed(sl, UINT64_MAX) : 0;
 }
 
+static const char *lead_error(void *ctx)
+{
+	return ((struct score_lanes *)ctx)->err;
+}
+
 struct replay_sink score_lanes_lead(struct score_lanes *sl)
 {
 	return (struct replay_sink){.ctx = sl,
 				    .begin = lead_begin,
 				    .record = lead_record,
 				    .end = lead_end,
+				    .error = lead_error,
 				    .warm_record = lead_warm_record};
 }
 
@@ -579,9 +595,10 @@ void score_lanes_finish(struct score_lanes *sl)
 }
 
 /* What the truth says about the capture (score_capture's cap). */
-static void capture_fill(struct score_capture *cap, const struct submissions *truth)
+static void capture_fill(struct score_capture *cap, struct submissions *truth)
 {
 	const struct subm_pid *mp = subm_main_pid(truth);
+	const struct subm_truth *tr = subm_truth(truth);
 
 	cap->pids = subm_pid_count(truth);
 	for (size_t i = 0; i < cap->pids; i++)
@@ -593,6 +610,18 @@ static void capture_fill(struct score_capture *cap, const struct submissions *tr
 		cap->surfaces = mp->surfaces;
 		cap->main_surface = mp->main_surface;
 		cap->main_calls = mp->main_calls;
+	}
+	/* the content rule's principal content, not the count's main surface */
+	for (size_t i = 0; tr->rule == SUBM_RULE_CONTENT && tr->has && i < cap->pids; i++) {
+		const struct subm_pid *p = subm_pid_at(truth, i);
+
+		if (p->pid != tr->pid)
+			continue;
+		cap->pid = p->pid;
+		cap->pid_calls = p->calls;
+		cap->surfaces = p->surfaces;
+		cap->main_surface = tr->surface;
+		cap->main_calls = subm_pair_calls(truth, tr->pid, tr->surface);
 	}
 }
 
@@ -622,9 +651,26 @@ static const char *presents_error(void *ctx)
 	return "the capture has presents";
 }
 
+/* The scan sink of score_learn_display's plan: without present records, nothing to learn. */
+#define SCORE_NO_PRESENTS (-ENODATA)
+
+static int no_presents_end(void *ctx, const struct replay_info *info,
+			   const struct pipeline_stats *ps)
+{
+	(void)ctx, (void)ps;
+	return info->stats.by_type[FRC_PRESENT] ? 0 : SCORE_NO_PRESENTS;
+}
+
+static const char *no_presents_error(void *ctx)
+{
+	(void)ctx;
+	return "the capture has no presents";
+}
+
 /* What a plan of score_plan holds: beside the lanes, what it learns or scores against. */
 struct plan_extra {
 	bool probe;		     /* stop after the scan when there are presents */
+	bool learn_only;	     /* stop after the scan when there are none */
 	struct display *disp;	     /* a lead sink too, learning what was presented */
 	const struct display *shown; /* its content layer is the truth */
 };
@@ -638,11 +684,14 @@ static int score_plan(const struct replay_source *src, const struct replay_optio
 	struct score_lanes *sl = NULL;
 	struct replay_sink scan[2] = {subm_count_sink(truth),
 				      {.end = presents_end, .error = presents_error}};
+	struct replay_sink no_presents = {.end = no_presents_end, .error = no_presents_error};
 	struct replay_sink lead[2];
-	struct replay_plan plan = {
-	    .scan = scan, .n_scan = 1 + x->probe, .n_lanes = n, .lead = lead};
+	struct replay_plan plan = {.scan = scan, .n_lanes = n, .lead = lead};
 	int rc;
 
+	if (x->learn_only)
+		scan[1] = no_presents;
+	plan.n_scan = 1 + (x->probe || x->learn_only);
 	if (score_lanes_new_meters(&sl, truth, names, meters, n, results)) {
 		snprintf(err, errlen, "%s: out of memory", src->path);
 		score_lanes_free(sl);
@@ -674,6 +723,52 @@ static void capture_display(struct score_capture *cap, const struct display *d)
 }
 
 /*
+ * One lane (name; NULL: the replay's own tracker) learns what src presented into *disp,
+ * over the submissions *seen (both new; first: that lane against the submissions).
+ * learn_only: a capture without present records stops after the scan (SCORE_NO_PRESENTS).
+ */
+static int learn_display(const struct replay_source *src, const struct replay_options *opt,
+			 const char *name, bool learn_only, struct display **disp,
+			 struct submissions **seen, struct score_result *first, char *err,
+			 size_t errlen)
+{
+	struct plan_extra learn = {.learn_only = learn_only};
+
+	if (subm_new(seen) || display_new(disp, *seen)) {
+		snprintf(err, errlen, "%s: out of memory", src->path);
+		return -ENOMEM;
+	}
+	learn.disp = *disp;
+	return score_plan(src, opt, &name, NULL, 1, first, *seen, &learn, err, errlen);
+}
+
+/*
+ * Every lane against shown's content layer (shown NULL or without one: the submissions),
+ * the truth counted into *truth (new); cap says which truth (has_presents, display_truth).
+ */
+static int score_shown(const struct replay_source *src, const struct replay_options *opt,
+		       const char *const *names, const char *const *meters, size_t n,
+		       const struct display *shown, struct score_capture *cap,
+		       struct score_result *results, struct submissions **truth, char *err,
+		       size_t errlen)
+{
+	struct plan_extra score = {.shown = shown && display_content(shown) ? shown : NULL};
+	int rc;
+
+	if (subm_new(truth)) {
+		snprintf(err, errlen, "%s: out of memory", src->path);
+		return -ENOMEM;
+	}
+	rc = score_plan(src, opt, names, meters, n, results, *truth, &score, err, errlen);
+	if (rc)
+		return rc;
+	cap->has_presents = shown && shown->has;
+	if (score.shown)
+		capture_display(cap, shown);
+	return 0;
+}
+
+/*
  * A capture with presents: one lane (the first variant) learns what was presented and the
  * submissions' window FPS, then every lane is scored against the display's content layer
  * (none: the submissions). Two replays, as the content layer is known only at the end of
@@ -688,30 +783,28 @@ static int score_presented(const struct replay_source *src, const struct replay_
 	struct submissions *seen = NULL;
 	struct display *disp = NULL;
 	struct score_result first;
-	struct plan_extra learn = {.disp = NULL}, score = {.shown = NULL};
-	int rc = -ENOMEM;
+	int rc = learn_display(src, opt, names[0], false, &disp, &seen, &first, err, errlen);
 
-	if (subm_new(&seen) || display_new(&disp, seen) || subm_new(truth)) {
-		snprintf(err, errlen, "%s: out of memory", src->path);
-		goto cleanup;
+	if (!rc)
+		rc =
+		    score_shown(src, opt, names, meters, n, disp, cap, results, truth, err, errlen);
+	if (!rc) {
+		cap->subm_frames = first.truth_frames;
+		cap->subm_windows = first.windows;
 	}
-	learn.disp = disp;
-	rc = score_plan(src, opt, names, NULL, 1, &first, seen, &learn, err, errlen);
-	if (rc)
-		goto cleanup;
-	score.shown = display_content(disp) ? disp : NULL;
-	rc = score_plan(src, opt, names, meters, n, results, *truth, &score, err, errlen);
-	if (rc)
-		goto cleanup;
-	cap->has_presents = disp->has;
-	cap->subm_frames = first.truth_frames;
-	cap->subm_windows = first.windows;
-	if (score.shown)
-		capture_display(cap, disp);
-cleanup:
 	display_free(disp);
 	subm_free(seen);
 	return rc;
+}
+
+/* The rest of cap from the truth counted, and each result's capture. */
+static void capture_finish(struct score_capture *cap, struct submissions *truth,
+			   struct score_result *results, size_t n, const char *path)
+{
+	capture_fill(cap, truth);
+	cap->truncated = n > 0 && results[0].truncated;
+	for (size_t i = 0; i < n; i++)
+		results[i].worst_path = path;
 }
 
 /*
@@ -742,15 +835,46 @@ int score_capture_meters(const struct replay_source *src, const struct replay_op
 		cap->subm_frames = results[0].truth_frames;
 		cap->subm_windows = results[0].windows;
 	}
-	if (rc)
-		goto cleanup;
-	capture_fill(cap, truth);
-	cap->truncated = n > 0 && results[0].truncated;
-	for (size_t i = 0; i < n; i++)
-		results[i].worst_path = src->path;
+	if (!rc)
+		capture_finish(cap, truth, results, n, src->path);
 cleanup:
 	subm_free(truth);
 	return rc;
+}
+
+int score_capture_shown(const struct replay_source *src, const struct replay_options *opt,
+			const char *const *trackers, const char *const *meters, size_t n,
+			const struct display *d, struct score_capture *cap,
+			struct score_result *results, char *err, size_t errlen)
+{
+	struct submissions *truth = NULL;
+	int rc;
+
+	memset(cap, 0, sizeof(*cap));
+	cap->path = src->path;
+	rc = score_shown(src, opt, trackers, meters, n, d, cap, results, &truth, err, errlen);
+	if (!rc)
+		capture_finish(cap, truth, results, n, src->path);
+	subm_free(truth);
+	return rc;
+}
+
+int score_learn_display(const struct replay_source *src, const struct replay_options *opt,
+			struct display **out, struct submissions **subm, char *err, size_t errlen)
+{
+	struct score_result first;
+	int rc = learn_display(src, opt, NULL, true, out, subm, &first, err, errlen);
+
+	/* no presents, or none linked to the main surface: the truth stays the submissions */
+	if (rc == SCORE_NO_PRESENTS || (!rc && !display_content(*out)))
+		rc = 1;
+	if (rc) {
+		display_free(*out);
+		subm_free(*subm);
+		*out = NULL;
+		*subm = NULL;
+	}
+	return rc == 1 ? 0 : rc;
 }
 
 /* a + b, held at UINT64_MAX (a ktime jump must not wrap the pooled sums of frame times) */

@@ -138,6 +138,28 @@ struct replay_sink score_lanes_lead(struct score_lanes *sl);
 void score_lanes_finish(struct score_lanes *sl);
 void score_lanes_free(struct score_lanes *sl);
 
+/*
+ * score_capture_meters against d, what a replay of the same src and opt learned (the
+ * report's own replay, score_learn_display): one replay, every lane against d's content
+ * layer (d NULL or without one: the submissions). cap as score_capture_meters', but
+ * subm_frames and subm_windows stay 0. 0 or a negative code with the message in err.
+ */
+FRC_MUST_USE int score_capture_shown(const struct replay_source *src,
+				     const struct replay_options *opt, const char *const *trackers,
+				     const char *const *meters, size_t n, const struct display *d,
+				     struct score_capture *cap, struct score_result *results,
+				     char *err, size_t errlen);
+/*
+ * What src presented, learned as score learns it (a replay with one lane), for callers
+ * that score in replays of their own (compare: score_lanes_set_display). 0 with *out
+ * NULL when the truth stays the submissions (no present records: the replay stops after
+ * its scan pass; or none linked to the main surface); else *out (display_free) over *subm
+ * (subm_free after it). A negative code with the message in err.
+ */
+FRC_MUST_USE int score_learn_display(const struct replay_source *src,
+				     const struct replay_options *opt, struct display **out,
+				     struct submissions **subm, char *err, size_t errlen);
+
 /* acc += r (the pooled sums of the aggregate). */
 void score_add(struct score_result *acc, const struct score_result *r);
 

@@ -58,6 +58,9 @@ static const struct scenario scenarios[] = {
     {"variant surface, 3 buffers, 2 surfaces, ticks", PIPELINE, 3, false, "surface", 2, NULL},
     {"variant main-surface, 3 buffers, 2 surfaces, ticks", PIPELINE, 3, false, "main-surface", 2,
      NULL},
+    /* content (issue 19): the content rule per call, next to kala's rows above */
+    {"variant content, 3 buffers, 1 surface, ticks", PIPELINE, 3, false, "content", 1, NULL},
+    {"variant content, 3 buffers, 2 surfaces, ticks", PIPELINE, 3, false, "content", 2, NULL},
     /* The meter variants (meter_kind.h, issue 21), kala feeding them, 2 surfaces, ticks. */
     {"meter auriya-10fe7c6, kala, 2 surfaces, ticks", PIPELINE, 3, false, "kala", 2,
      "auriya-10fe7c6"},

@@ -2429,14 +2429,47 @@ START_TEST(unknown_recorded_tracker)
 	ck_assert_int_eq(fa("import", txt, "-o", frc, NULL), 0);
 	ck_assert_int_eq(fa("report", frc, NULL), 1);
 	ck_err_has("future.frc: recorded with tracker 'future-variant', which this frameanalyze "
-		   "does not know (known: kala, surface, process, main-surface); replay one of "
-		   "those with --tracker NAME\n");
+		   "does not know (known: kala, surface, process, main-surface, content); replay "
+		   "one of those with --tracker NAME\n");
 	ck_assert_int_eq(count_lines(err_text), 1);
 	ck_assert_msg(out_text[0] == 0, "stdout: %s", out_text);
 	ck_assert_int_eq(fa("report", "--tracker", "kala", frc, NULL), 0);
 	ck_out_has("tracker kala");
 	ck_assert_int_eq(fa("score", frc, NULL), 0);
 	ck_out_has("all 1 captures pooled");
+}
+END_TEST
+
+/*
+ * The metadata key target.pid (what framerec wrote; the pipeline's target, issue 19): a
+ * value that is not a list of PIDs is refused in one line naming the file and the key,
+ * before any output, by every variant's replay; a good one replays.
+ */
+START_TEST(bad_target_pid_metadata)
+{
+	const char *txt = tmp("target.txt"), *frc = tmp("target.frc");
+	static const char *const bad[] = {"7,x", "7,", "0", "4294967296", "7;8"};
+	static const char *const trackers[] = {"kala", "content"};
+	char text[256];
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		snprintf(text, sizeof(text),
+			 "meta target.pid %s\nframe 1000000000 7 7 0x1000 0x0\n"
+			 "frame 1016666666 7 7 0x1000 0x0\n",
+			 bad[i]);
+		spit(txt, text);
+		ck_assert_int_eq(fa("import", "--force", txt, "-o", frc, NULL), 0);
+		for (size_t k = 0; k < 2; k++) {
+			ck_assert_int_eq(fa("report", "--tracker", trackers[k], frc, NULL), 1);
+			ck_err_has("target.frc: metadata target.pid is not a list of PIDs "
+				   "(PID[,PID...])\n");
+			ck_assert_int_eq(count_lines(err_text), 1);
+			ck_assert_msg(out_text[0] == 0, "'%s' stdout: %s", bad[i], out_text);
+		}
+	}
+	spit(txt, "meta target.pid 7,8\nframe 1000000000 7 7 0x1000 0x0\n");
+	ck_assert_int_eq(fa("import", "--force", txt, "-o", frc, NULL), 0);
+	ck_assert_int_eq(fa("report", "--tracker", "content", frc, NULL), 0);
 }
 END_TEST
 
@@ -2516,7 +2549,7 @@ START_TEST(score_usage)
 	ck_err_has("expected at least one capture");
 	ck_assert_int_eq(fa("score", frc, "--tracker", "kala,nope", NULL), 2);
 	ck_err_has("frameanalyze score: --tracker: unknown tracker 'nope' (known: all, kala, "
-		   "surface, process, main-surface)");
+		   "surface, process, main-surface, content)");
 	ck_assert_int_eq(count_lines(err_text), 1);
 	ck_assert_int_eq(fa("score", frc, "--tracker", ",", NULL), 2);
 	ck_assert_int_eq(fa("score", frc, "--tracker", "kala,,surface", NULL), 2);
@@ -2734,6 +2767,7 @@ int main(int argc, char **argv)
 	    FRC_CASE("window_usage", window_usage),
 	    FRC_CASE("score_usage", score_usage),
 	    FRC_CASE("unknown_recorded_tracker", unknown_recorded_tracker),
+	    FRC_CASE("bad_target_pid_metadata", bad_target_pid_metadata),
 	    FRC_CASE("meter_option", meter_option),
 	    FRC_CASE("score_in_memory_overlay", score_in_memory_overlay),
 	    FRC_CASE("score_in_memory_equal_rate", score_in_memory_equal_rate),

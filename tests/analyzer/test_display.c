@@ -189,11 +189,12 @@ END_TEST
 START_TEST(no_presents_no_section)
 {
 	ck_assert_int_eq(fa("report --json '" FIXTURES_BIN_DIR "/hz120_double.frc'"), 0);
-	ck_out_has("{\n  \"frameanalyze_report\": 1,\n  \"submissions\": {\n");
+	ck_out_has("{\n  \"frameanalyze_report\": 1,\n  \"content\": {\n");
+	ck_out_has("\n  \"submissions\": {\n");
 	ck_assert_ptr_null(strstr(out_text, "presented"));
 	ck_assert_ptr_null(strstr(out_text, "display_verdict"));
 	ck_assert_int_eq(fa("report '" FIXTURES_BIN_DIR "/hz120_double.frc'"), 0);
-	ck_assert_msg(!strncmp(out_text, "submissions (", 13), "%s", out_text);
+	ck_assert_msg(!strncmp(out_text, "content (", 9), "%s", out_text);
 }
 END_TEST
 
@@ -551,19 +552,43 @@ END_TEST
 /*
  * --from 1 --to 3: the span 2 .. 4 s, 2 full windows. The rows recorded in it (display.c's,
  * as the report's): A's k = 119 (polled at 2.0081 s), B's 60, C's k = 260 .. 358 (polled
- * before 4 s): 111 presents. Frame times: k = 119's has no previous row in the window;
- * window 0 holds B's 60 (k = 120's from 119, then 59 of 2P), window 1 C's 49 (mailbox_json):
- * (60 + 49) / 2 = 54.500. The submissions, warmed by the calls before 2 s: 60 and 60.
+ * before 4 s): 111 presents. Frame times: k = 119's starts at k = 118's actual, the row
+ * before the window (the present before the window's first, as the call before the window
+ * starts the submissions' first interval), so window 0 holds 61 (k = 119's P, k = 120's
+ * from 119, then 59 of 2P), window 1 C's 49 (mailbox_json): (61 + 49) / 2 = 55.000. The
+ * layer's name comes from its layer record at 1 s, before the window. main-surface's
+ * windows (the submissions, warmed by the calls before 2 s): 60 and 60, so the MAE is
+ * (|60 - 61| + |60 - 49|) / 2 = 6.
  */
 START_TEST(score_window_display)
 {
 	ck_assert_int_eq(fa("score --json --tracker main-surface --from 1 --to 3 '" MAILBOX "'"),
 			 0);
-	ck_out_has("\"truth\": \"display\", \"content_layer\": {\"id\": 1, \"name\": \"\", "
+	ck_out_has("\"truth\": \"display\", \"content_layer\": {\"id\": 1, \"name\": "
+		   "\"SurfaceView[com.example.game/com.example.game.MainActivity](BLAST)#42\", "
 		   "\"presents\": 111}, \"submitted_window_fps\": 60.000, ");
 	ck_out_has("\"full_windows\": 2, \"truth_mean_fps\": ");
-	ck_out_has("\"truth_window_fps\": 54.500, ");
-	ck_near(jnum(MAIN, "window_fps_mae"), (0 + 11) / 2.0, 0.0005);
+	ck_out_has("\"truth_window_fps\": 55.000, ");
+	ck_near(jnum(MAIN, "window_fps_mae"), (1 + 11) / 2.0, 0.0005);
+}
+END_TEST
+
+/*
+ * The report's presented section in the same window (score_window_display's numbers): 111
+ * presents, 1 gap, so 110 display frame times (the first from k = 118's actual, before the
+ * window); per window 61 and 49; the vsync period (8333333, its record at 1 s) and both
+ * layers' names are known from the records before the window.
+ */
+START_TEST(report_window_first_frame_time)
+{
+	ck_assert_int_eq(fa("report --json --from 1 --to 3 '" MAILBOX "'"), 0);
+	ck_out_has("\"vsync_period_ns\": 8333333,");
+	ck_out_has("\"name\": \"SurfaceView[com.example.game/com.example.game.MainActivity]"
+		   "(BLAST)#42\",");
+	ck_out_has("\"name\": \"com.example.game/com.example.game.MainActivity#40\",");
+	ck_out_has("\"window_fps\": 55.000,\n      \"per_window_min\": 49.000,\n"
+		   "      \"per_window_max\": 61.000,");
+	ck_out_has("\"frame_times\": 110,");
 }
 END_TEST
 
@@ -639,6 +664,257 @@ START_TEST(html_presented_chart)
 }
 END_TEST
 
+/*
+ * The cells of the page's score-table row of tracker name (html_score_display): v[i] the
+ * i-th number, NAN for "-" (nothing to measure).
+ */
+static void score_row(const char *page, const char *name, double v[9])
+{
+	char want[96];
+	const char *p, *eor;
+
+	snprintf(want, sizeof(want), "<tr><th>%s</th>", name);
+	p = strstr(strstr(page, "id=\"scores\""), want);
+	ck_assert_msg(p, "no score row %s", name);
+	eor = strstr(p, "</tr>");
+	p += strlen(want);
+	for (int i = 0; i < 9; i++) {
+		p = strstr(p, "<td>");
+		ck_assert_msg(p && p < eor, "row %s: cell %d missing", name, i);
+		p += 4;
+		v[i] = *p == '-' && p[1] == '<' ? NAN : strtod(p, NULL);
+	}
+}
+
+/* got equals score's printed number (both %.3f of the same double) or both are null. */
+#define ck_same(got, want)                                                                         \
+	do {                                                                                       \
+		double g_ = (got), w_ = (want);                                                    \
+		ck_assert_msg((isnan(g_) && isnan(w_)) || g_ == w_, "%s = %.3f, score's %.3f",     \
+			      #got, g_, w_);                                                       \
+	} while (0)
+
+/*
+ * The page's score table grades against the display when the capture has presents, as
+ * `score` does (score_mailbox_display's hand numbers): main-surface's row is mean FPS
+ * +42.321 %, window FPS +53.509 %, MAE 124 / 228 = 54.386 %, p50 5.500 - 8.333 = -2.833
+ * ms, p95 and p99 2P on both sides (+0.000), no janks on either side (-, -). Every row
+ * equals what `score` prints for the same capture (its default meter is the page's). The
+ * note names the truth in score's words; without the present rows: the submissions.
+ */
+START_TEST(html_score_display)
+{
+	static const char *const trackers[] = {"kala", "surface", "process", "main-surface"};
+	static const char *const keys[9] = {"mean_fps_error_percent", "window_fps_error_percent",
+					    "window_fps_mae_percent", "p50_error_ms",
+					    "p95_error_ms",	      "p99_error_ms",
+					    "jank_precision",	      "jank_recall",
+					    "meter_mae_percent"};
+	char args[1024], pat[64];
+	double v[9];
+	char *page;
+
+	snprintf(args, sizeof(args), "report --html '%s'", MAILBOX);
+	ck_assert_int_eq(fa(args), 0);
+	ck_out_has("<p class=\"note\" id=\"score-truth\">truth: display, content layer 1 (240 "
+		   "presents; analyzer/REPORT.md \"Score\"): SurfaceView[com.example.game/"
+		   "com.example.game.MainActivity](BLAST)#42; ");
+	ck_out_has("<tr><th>main-surface</th><td>42.321 %</td><td>53.509 %</td><td>54.386 %"
+		   "</td><td>-2.833</td><td>+0.000</td><td>+0.000</td><td>-</td><td>-</td>");
+	page = strdup(out_text);
+	ck_assert_ptr_nonnull(page);
+	ck_assert_int_eq(fa("score --json '" MAILBOX "'"), 0);
+	for (size_t t = 0; t < sizeof(trackers) / sizeof(trackers[0]); t++) {
+		score_row(page, trackers[t], v);
+		snprintf(pat, sizeof(pat), "{\"name\": \"%s\",", trackers[t]);
+		for (int i = 0; i < 9; i++)
+			ck_same(v[i], jnum(pat, keys[i]));
+	}
+	free(page);
+	snprintf(args, sizeof(args), "report --html '%s'", mailbox_no_presents());
+	ck_assert_int_eq(fa(args), 0);
+	ck_assert(!strstr(out_text, "score-truth"));
+	ck_out_has("Errors against the submissions of the main surface");
+	ck_out_has("<tr><th>main-surface</th><td>0.000 %</td><td>0.000 %</td><td>0.000 %</td>");
+}
+END_TEST
+
+/* jnum on the part of stdout from the first [from] on (compare's "after" side). */
+static double jnum_from(const char *from, const char *pat, const char *key)
+{
+	char *all = out_text, *at = strstr(out_text, from);
+	double v;
+
+	ck_assert_msg(at, "no [%s] in:\n%s", from, out_text);
+	out_text = at;
+	v = jnum(pat, key);
+	out_text = all;
+	return v;
+}
+
+#define GRADING "\"grading\": {"
+
+/*
+ * compare's two variants are graded against the display when the capture has presents,
+ * as score grades them: main-surface with frc-window (A) and auriya-10fe7c6 (B) on
+ * present_mailbox have score's MAE and MAE % for those pairs, and MAE x 300 / MAE % gives
+ * back the display truth's sum at the 3 ticks, 118 + 61 + 49 = 228 (score_mailbox_display;
+ * the submissions' would be 350). The text, JSON and HTML name the truth in score's
+ * words; without the present rows the truth is the submissions (350) and says so.
+ */
+START_TEST(compare_variants_display)
+{
+	static const char opts[] = "--tracker main-surface --meter frc-window "
+				   "--meter auriya-10fe7c6";
+	char args[1200], nop[512];
+	double mae[2], pct[2];
+
+	ck_assert_int_eq(fa("score --json --tracker main-surface '" MAILBOX "'"), 0);
+	mae[0] = jnum(FRCW_MAIN, "meter_mae");
+	pct[0] = jnum(FRCW_MAIN, "meter_mae_percent");
+	mae[1] =
+	    jnum("{\"meter\": \"auriya-10fe7c6\", \"tracker\": \"main-surface\",", "meter_mae");
+	pct[1] = jnum("{\"meter\": \"auriya-10fe7c6\", \"tracker\": \"main-surface\",",
+		      "meter_mae_percent");
+	snprintf(args, sizeof(args), "compare %s --json '%s'", opts, MAILBOX);
+	ck_assert_int_eq(fa(args), 0);
+	ck_out_has("  \"truth\": \"display\", \"content_layer\": {\"id\": 1, \"name\": "
+		   "\"SurfaceView[com.example.game/com.example.game.MainActivity](BLAST)#42\", "
+		   "\"presents\": 240},\n  \"before\": ");
+	ck_same(jnum(GRADING, "meter_mae"), mae[0]);
+	ck_same(jnum(GRADING, "meter_mae_percent"), pct[0]);
+	ck_same(jnum_from("\"after\"", GRADING, "meter_mae"), mae[1]);
+	ck_same(jnum_from("\"after\"", GRADING, "meter_mae_percent"), pct[1]);
+	for (int i = 0; i < 2; i++)
+		ck_near(mae[i] * 300 / pct[i], 228, 0.5);
+	snprintf(args, sizeof(args), "compare %s '%s'", opts, MAILBOX);
+	ck_assert_int_eq(fa(args), 0);
+	ck_out_has("against the display (REPORT.md \"Score\", meters)\n  truth: display, content "
+		   "layer 1 (240 presents; REPORT.md \"Score\")\n  layer 1: SurfaceView[");
+	ck_out_has("  MAE vs display (FPS)  ");
+	snprintf(args, sizeof(args), "compare %s --html '%s'", opts, MAILBOX);
+	ck_assert_int_eq(fa(args), 0);
+	ck_out_has("<h2>Against the display</h2>\n<p id=\"truth\">truth: display, content layer 1 "
+		   "(240 presents; REPORT.md \"Score\"): SurfaceView[");
+	snprintf(nop, sizeof(nop), "%s", mailbox_no_presents());
+	snprintf(args, sizeof(args), "compare %s --json '%s'", opts, nop);
+	ck_assert_int_eq(fa(args), 0);
+	ck_out_has("  \"truth\": \"submissions\", \"content_layer\": null,\n");
+	ck_near(jnum(GRADING, "meter_mae") * 300 / jnum(GRADING, "meter_mae_percent"), 350, 0.5);
+	snprintf(args, sizeof(args), "compare %s '%s'", opts, nop);
+	ck_assert_int_eq(fa(args), 0);
+	ck_out_has("against the submissions (REPORT.md \"Score\", meters)\n  truth: 3 ticks");
+	ck_out_has("  MAE vs submissions (FPS)  ");
+}
+END_TEST
+
+/* The sum of the dropped markers' counts whose time is in [lo, hi) s (chart-dropped). */
+static unsigned long dropped_in(const char *chart, double lo, double hi)
+{
+	static const char key[] = "<title>dropped at ";
+	unsigned long sum = 0;
+	const char *end = strstr(chart, "</svg>");
+
+	for (const char *p = strstr(chart, key); p && p < end; p = strstr(p + 1, key)) {
+		char *rest;
+		double t = strtod(p + strlen(key), &rest);
+
+		ck_assert_msg(!strncmp(rest, " s: ", 4), "marker title [%.40s]", p);
+		if (t >= lo && t < hi)
+			sum += strtoul(rest + 4, NULL, 10);
+	}
+	return sum;
+}
+
+/*
+ * The latency and dropped charts of present_mailbox (mailbox_json's construction; t0 =
+ * 1 s, window w = [1 + w, 2 + w) s of the actual present L(k + 1)):
+ * - latency per full window, over all linked rows: window 0: L(k + 1) < 2 s <=> k + 1 <=
+ *   119: A's k = 0..118, 119 rows of P + 0.5 ms = 8.833 ms; window 1: k + 1 <= 239: A's
+ *   k = 119 and B's 60 (8.833): 61; window 2: k + 1 <= 359: C's k = 260..358 even, 50
+ *   rows of P + 3 ms = 11.333. Each window's p50 = p99 = that value; 3 points per line.
+ * - dropped: 120 (mailbox_json): A's 110 replaced early calls at 2 ms + kP after t0
+ *   (k = 1..119, not k % 13 = 12: 10.3 .. 993.7 ms) and the gap's 10 calls at L(k) - 0.5
+ *   ms, k = 240..258 even (2.007 .. 2.158 s); none elsewhere.
+ * A page without presents has neither chart.
+ */
+START_TEST(html_latency_dropped)
+{
+	char args[1024];
+	const char *chart, *half;
+
+	snprintf(args, sizeof(args), "report --html '%s'", MAILBOX);
+	ck_assert_int_eq(fa(args), 0);
+	chart = strstr(out_text, "id=\"chart-latency\"");
+	ck_assert_msg(chart, "no latency chart");
+	ck_assert_int_eq(line_points(chart, "s-lat50"), 3);
+	ck_assert_int_eq(line_points(chart, "s-lat99"), 3);
+	ck_out_has("<title>window 0: p50 8.833 ms, p99 8.833 ms (119 presents)</title>");
+	ck_out_has("<title>window 1: p50 8.833 ms, p99 8.833 ms (61 presents)</title>");
+	ck_out_has("<title>window 2: p50 11.333 ms, p99 11.333 ms (50 presents)</title>");
+	ck_assert(!strstr(out_text, "<title>window 3:"));
+	/* the axis names whole windows: 0, 1, 2 (no tick between two points) */
+	ck_assert(strstr(chart, "text-anchor=\"middle\">2</text>\n<text class=\"axis\""));
+	half = strstr(chart, ">0.5</text>");
+	ck_assert(!half || half > strstr(chart, "</svg>"));
+	chart = strstr(out_text, "id=\"chart-dropped\"");
+	ck_assert_msg(chart, "no dropped chart");
+	ck_assert(strstr(chart, ">dropped (120)</text>"));
+	ck_assert_uint_eq(dropped_in(chart, 0, 1.0), 110);
+	ck_assert_uint_eq(dropped_in(chart, 2.0, 2.2), 10);
+	ck_assert_uint_eq(dropped_in(chart, 0, 1e9), 120);
+	snprintf(args, sizeof(args), "report --html '%s'", mailbox_no_presents());
+	ck_assert_int_eq(fa(args), 0);
+	ck_assert(!strstr(out_text, "chart-latency"));
+	ck_assert(!strstr(out_text, "chart-dropped"));
+}
+END_TEST
+
+/*
+ * A long capture keeps the latency chart bounded: 2101 seconds, call s at 1.1 + s s,
+ * presented (desired 20 us after it, the poll 100 us after the present) 5 + (s % 3) ms
+ * later. The span 1 s .. the last poll (2101.107 s) has 2100 full windows, more than 960
+ * points: per = ceil(2100 / 960) = 3 windows a point, 700 points. Point p holds windows
+ * 3p .. 3p + 2, latencies 5, 6, 7 ms: p50 the 2nd (6), p99 the 3rd (7), 3 presents; call
+ * 2100's present is in no full window. Nothing is dropped.
+ */
+START_TEST(html_latency_bounded)
+{
+	const char *txt = path("long.txt"), *frc = path("long.frc");
+	FILE *f = fopen(txt, "w");
+	char args[1200];
+	const char *chart;
+
+	ck_assert_ptr_nonnull(f);
+	fputs("meta recorder hand\nmeta clock CLOCK_MONOTONIC\nmeta target com.example.game\n"
+	      "meta target.pid 2100\nvsync 1000000000 16666666\n"
+	      "layer 1000000000 1 new SurfaceView[com.example.game/g](BLAST)#7\n",
+	      f);
+	for (unsigned long long s = 0; s <= 2100; s++) {
+		unsigned long long call = 1100000000ull + s * 1000000000ull;
+		unsigned long long actual = call + 5000000ull + (s % 3) * 1000000ull;
+
+		fprintf(f, "frame %llu 2100 2117 0xb400000000001000 0xb4000000000a0000\n", call);
+		fprintf(f, "present %llu 1 %llu %llu %llu\n", actual + 100000, call + 20000, actual,
+			call + 20000);
+	}
+	ck_assert_int_eq(fclose(f), 0);
+	snprintf(args, sizeof(args), "import '%s' -o '%s'", txt, frc);
+	ck_assert_int_eq(fa(args), 0);
+	snprintf(args, sizeof(args), "report --html '%s'", frc);
+	ck_assert_int_eq(fa(args), 0);
+	chart = strstr(out_text, "id=\"chart-latency\"");
+	ck_assert_msg(chart, "no latency chart");
+	ck_assert_int_eq(line_points(chart, "s-lat50"), 700);
+	ck_assert_int_eq(line_points(chart, "s-lat99"), 700);
+	ck_out_has("<title>window 0: p50 6.000 ms, p99 7.000 ms (3 presents)</title>");
+	ck_out_has("<title>window 2097: p50 6.000 ms, p99 7.000 ms (3 presents)</title>");
+	ck_assert(!strstr(out_text, "<title>window 2100:"));
+	ck_assert(strstr(chart, "first record), a point per 3 windows</text>"));
+	ck_out_has(">dropped (0)</text>");
+}
+END_TEST
+
 int main(int argc, char **argv)
 {
 	const struct {
@@ -657,7 +933,12 @@ int main(int argc, char **argv)
 	    FRC_CASE("score_text_says_truth", score_text_says_truth),
 	    FRC_CASE("score_presents_unlinked", score_presents_unlinked),
 	    FRC_CASE("score_window_display", score_window_display),
+	    FRC_CASE("report_window_first_frame_time", report_window_first_frame_time),
 	    FRC_CASE("html_presented_chart", html_presented_chart),
+	    FRC_CASE("html_score_display", html_score_display),
+	    FRC_CASE("compare_variants_display", compare_variants_display),
+	    FRC_CASE("html_latency_dropped", html_latency_dropped),
+	    FRC_CASE("html_latency_bounded", html_latency_bounded),
 	};
 	Suite *s = suite_create("display");
 	SRunner *sr;

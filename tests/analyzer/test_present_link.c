@@ -183,6 +183,29 @@ START_TEST(link_by_hand)
 }
 END_TEST
 
+START_TEST(link_next_row_keeps_its_call)
+{
+	struct pl_stats st;
+	/* explicit_behind's shape: calls every ms from 1 to 7 ms, then two 2 ms apart (20, 22
+	 * ms) whose requested times (26, 27 ms) are both presented; tolerance 100 us, so every
+	 * link is by order. 9 calls for 3 rows: replacing, row 0 the newest call (7 ms). Row 1
+	 * taking the newest (22 ms) would leave row 2 without a call: it takes 20 ms. */
+	const uint64_t c[] = {1000000, 2000000, 3000000,  4000000, 5000000,
+			      6000000, 7000000, 20000000, 22000000};
+	const struct pl_present r[] = {{7500000, 0, 0}, {26000000, 0, 0}, {27000000, 0, 0}};
+	uint32_t of[3];
+	present_link(c, 9, r, 3, 100000, of, &st);
+	ck_assert_int_eq(st.mode, PL_REPLACING);
+	ck_assert_uint_eq(of[0], 6);
+	ck_assert_uint_eq(of[1], 7);
+	ck_assert_uint_eq(of[2], 8);
+	ck_assert_uint_eq(st.unlinked, 0);
+	ck_assert_uint_eq(st.by_order, 3);
+	ck_assert_uint_eq(st.dropped, 0);
+	ck_assert_uint_eq(st.before, 6);
+}
+END_TEST
+
 int main(int argc, char **argv)
 {
 	const struct frc_case cases[] = {
@@ -190,6 +213,7 @@ int main(int argc, char **argv)
 	    FRC_CASE("link_mailbox", link_mailbox, 30),
 	    FRC_CASE("link_explicit_low_confidence", link_explicit_low_confidence, 30),
 	    FRC_CASE("link_by_hand", link_by_hand, 30),
+	    FRC_CASE("link_next_row_keeps_its_call", link_next_row_keeps_its_call, 30),
 	};
 
 	return frc_case_run("present_link", cases, FRC_NCASES(cases), argc, argv);

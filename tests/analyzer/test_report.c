@@ -142,8 +142,9 @@ START_TEST(submissions_two_surfaces)
 
 	snprintf(args, sizeof(args), "report '%s'", frc);
 	ck_assert_int_eq(fa(args), 0);
-	/* the report opens with the submissions */
-	ck_assert_msg(!strncmp(out_text, "submissions (", 13), "%s", out_text);
+	/* the report opens with the content the truth follows, then the submissions */
+	ck_assert_msg(!strncmp(out_text, "content (", 9), "%s", out_text);
+	ck_assert_ptr_nonnull(strstr(out_text, "\nsubmissions ("));
 	ck_out_has("  pid 7 surface 0xa        150 calls, 3 buffers, 60.000 calls/s  <- main "
 		   "surface of the main pid\n");
 	ck_out_has("  pid 7 surface 0xb        25 calls, 2 buffers, 10.000 calls/s\n");
@@ -158,7 +159,8 @@ START_TEST(submissions_two_surfaces)
 	ck_out_has(" vs 60.000 FPS submitted\n");
 	snprintf(args, sizeof(args), "report --json '%s'", frc);
 	ck_assert_int_eq(fa(args), 0);
-	ck_out_has("{\n  \"frameanalyze_report\": 1,\n  \"submissions\": {\n    \"pids\": 1,\n");
+	ck_out_has("{\n  \"frameanalyze_report\": 1,\n  \"content\": {\n");
+	ck_out_has("\n  \"submissions\": {\n    \"pids\": 1,\n");
 	ck_out_has("{\"pid\": 7, \"surface\": \"0xa\", \"main\": true, \"calls\": 150, "
 		   "\"buffers\": 3, \"buffers_more\": false, \"calls_per_s\": 60.000}");
 	ck_out_has("    \"main_surface\": \"0xa\",\n");
@@ -645,7 +647,7 @@ START_TEST(output_exists_needs_force)
 	snprintf(args, sizeof(args), "report '%s' -o '%s' --force", frc, out);
 	ck_assert_int_eq(fa(args), 0);
 	text = bytes_of(out, NULL);
-	ck_assert_msg(!strncmp(text, "submissions (", 13), "%s", text);
+	ck_assert_msg(!strncmp(text, "content (", 9), "%s", text);
 	free(text);
 	/* --force alone is a usage error, as is --json with --html */
 	snprintf(args, sizeof(args), "report '%s' --force", frc);

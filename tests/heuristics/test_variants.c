@@ -48,20 +48,22 @@ START_TEST(test_registry)
 {
 	char names[64], small[8];
 
-	ck_assert_uint_eq(tracker_kind_count(), 4);
+	ck_assert_uint_eq(tracker_kind_count(), 5);
 	ck_assert_str_eq(tracker_kind_at(0)->name, "kala");
 	ck_assert_str_eq(tracker_kind_at(0)->name, TRACKER_KIND_DEFAULT);
-	ck_assert_ptr_null(tracker_kind_at(4));
+	ck_assert_ptr_null(tracker_kind_at(5));
 	ck_assert_ptr_eq(tracker_kind_find("surface"), tracker_kind_at(1));
 	ck_assert_ptr_eq(tracker_kind_find("process"), tracker_kind_at(2));
 	ck_assert_ptr_eq(tracker_kind_find("main-surface"), tracker_kind_at(3));
+	ck_assert_ptr_eq(tracker_kind_find("content"), tracker_kind_at(4));
 	ck_assert_ptr_null(tracker_kind_find("Kala"));
 	ck_assert_ptr_null(tracker_kind_find(""));
 	ck_assert_ptr_null(tracker_kind_find(NULL));
-	/* "kala, surface, process, main-surface": 4 + 2 + 7 + 2 + 7 + 2 + 12 = 36 */
-	ck_assert_uint_eq(tracker_kind_names(names, sizeof(names)), 36);
-	ck_assert_str_eq(names, "kala, surface, process, main-surface");
-	ck_assert_uint_eq(tracker_kind_names(small, sizeof(small)), 36);
+	/* "kala, surface, process, main-surface, content": 4 + 2 + 7 + 2 + 7 + 2 + 12 + 2 + 7
+	 * = 45 */
+	ck_assert_uint_eq(tracker_kind_names(names, sizeof(names)), 45);
+	ck_assert_str_eq(names, "kala, surface, process, main-surface, content");
+	ck_assert_uint_eq(tracker_kind_names(small, sizeof(small)), 45);
 	ck_assert_str_eq(small, "kala, s");
 	for (size_t i = 0; i < tracker_kind_count(); i++) {
 		ck_assert_ptr_nonnull(tracker_kind_at(i)->summary);

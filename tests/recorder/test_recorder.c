@@ -303,14 +303,19 @@ START_TEST(batch_timestamps)
 	check_frames(&c, game, &t, 60);
 	ck_assert_uint_eq(c.st.timestamped, 40);
 	for (size_t i = 0; i + 1 < c.n; i++) {
-		const struct rec *a = &c.r[i], *b = &c.r[i + 1];
+		const struct rec *a = &c.r[i], *b;
+		size_t j = i + 1;
 		if (a->type != FRC_FRAME || !a->has_ts)
 			continue;
 		with++;
-		/* the pair of one call: one ktime, two timestamps 4 ms apart */
+		/* the pair of one call: one ktime, two timestamps 4 ms apart (the second
+		 * element's buffer record, the first time it is queued, may come between) */
+		while (j + 1 < c.n && c.r[j].type == FRC_BUFFER)
+			j++;
+		b = &c.r[j];
 		ck_assert(b->type == FRC_FRAME && b->has_ts && b->ktime == a->ktime);
 		ck_assert_int_eq(b->ts - a->ts, 4000000);
-		i++;
+		i = j;
 	}
 	ck_assert_uint_eq(with, 20);
 	free_capture(&c);
@@ -1525,6 +1530,9 @@ START_TEST(metadata_keys)
 	    "symbol.offset",
 	    "symbol.batch",
 	    "symbol.batch.offset",
+	    "symbol.connect",
+	    "symbol.disconnect",
+	    "lifetime",
 	    "sysfs.node",
 	    "ring.kib",
 	    "clock",
@@ -1749,6 +1757,71 @@ START_TEST(tracker_live_equals_replay)
 }
 END_TEST
 
+/* The valid live readings of cap's ticks, sorted; returns how many (at most max). */
+static size_t live_readings(const char *cap, uint64_t *v, size_t max)
+{
+	frc_reader *rd = NULL;
+	struct frc_record r;
+	size_t n = 0;
+
+	ck_assert_int_eq(frc_reader_open(&rd, cap), 0);
+	while (frc_reader_next(rd, &r) == 1)
+		if (r.type == FRC_TICK && r.u.tick.has_result && r.u.tick.source && n < max)
+			v[n++] = r.u.tick.fps_micro;
+	frc_reader_close(rd);
+	for (size_t i = 1; i < n; i++) /* insertion sort: a few dozen readings */
+		for (size_t j = i; j > 0 && v[j - 1] > v[j]; j--) {
+			uint64_t x = v[j];
+			v[j] = v[j - 1];
+			v[j - 1] = x;
+		}
+	return n;
+}
+
+/*
+ * issue 19 item 4: framerec --tracker content runs the content rule live. The stand-in
+ * queues a 30 fps game surface from a thread named UnityGfxDeviceW (3 buffers) and a 60 fps
+ * overlay from RenderThread (the view system's HUD); the thread records name both before
+ * their first frames, so the meter reads the game's ~30 FPS, not the overlay's 60 (which
+ * main-surface, counting calls, reads). `frameanalyze report` replays the capture with the
+ * recorded tracker and the recorded target.pid and reproduces every live reading; the same
+ * capture replayed with main-surface does not (the test can fail).
+ */
+START_TEST(content_live_equals_replay)
+{
+	const char *cap = tmp("cap.frc"), *log = tmp("framerec.log"), *out = tmp("report.txt");
+	pid_t rec = start_framerec(log, "--lib", STANDIN_LIB, "--tracker", "content", "--tick-ms",
+				   "100", "-o", cap, "--", STANDIN_GAME, "--fps", "30", "--frames",
+				   "90", "--thread-name", "UnityGfxDeviceW", "--surfaces",
+				   "--overlay-fps", "60", NULL);
+	assert_exit(wait_exit(rec, 20000), 0, log);
+	ck_assert_str_eq(meta_value(cap, "tracker"), "content");
+	ck_assert_ptr_nonnull(meta_value(cap, "target.pid"));
+
+	char *argv[] = {"frameanalyze", "report", (char *)cap, NULL};
+	assert_exit(wait_exit(spawn(FRAMEANALYZE, argv, out), 20000), 0, out);
+	const char *text = slurp(out);
+	const char *row = strstr(text, "live readings");
+	ck_assert_msg(row, "no live readings row: %s", text);
+	unsigned long same = 0, live = 0;
+	ck_assert_msg(sscanf(row, "live readings %lu of %lu reproduced", &same, &live) == 2,
+		      "%.80s", row);
+	ck_assert_msg(same == live && live >= 25, "%lu of %lu reproduced", same, live);
+
+	uint64_t v[128];
+	size_t n = live_readings(cap, v, 128);
+	ck_assert_uint_ge(n, 25); /* 3 s at 100 ms ticks */
+	ck_assert_msg(v[n / 2] >= 28500000 && v[n / 2] <= 31500000,
+		      "content read a median %" PRIu64
+		      " uFPS live for a 30 fps game under a 60 fps "
+		      "HUD",
+		      v[n / 2]);
+	uint64_t last = 0;
+	struct replay_count ms = replay_with(cap, "main-surface", &last);
+	ck_assert_msg(ms.mismatches > 0, "main-surface reproduced content's readings: moot");
+}
+END_TEST
+
 /* What thread_names found in a capture: its thread records and where the frames are. */
 struct names_seen {
 	struct frc_thread rec[8];
@@ -1834,6 +1907,302 @@ START_TEST(thread_names)
 	ck_assert_str_eq(s.rec[2].name, "GameThread2");
 	ck_assert_uint_eq(s.rec[2].len, 11);
 	ck_assert_uint_gt(s.at[2], s.main_frame_120); /* after the call that renamed it */
+}
+END_TEST
+
+/* ------------------------------------------------------------ geometry and lifetime */
+
+/* Every record of a capture, in file order (at most GEO_MAX). */
+#define GEO_MAX 8192
+struct geo_capture {
+	struct frc_record *r;
+	size_t n;
+};
+
+static void geo_read(const char *cap, struct geo_capture *g)
+{
+	frc_reader *rd = NULL;
+	int rc;
+
+	g->r = calloc(GEO_MAX, sizeof(*g->r));
+	g->n = 0;
+	ck_assert_ptr_nonnull(g->r);
+	ck_assert_int_eq(frc_reader_open(&rd, cap), 0);
+	while (g->n < GEO_MAX && (rc = frc_reader_next(rd, &g->r[g->n])) == 1)
+		g->n++;
+	ck_assert_uint_lt(g->n, GEO_MAX);
+	frc_reader_close(rd);
+}
+
+/* The index of the first frame of buffer (any surface) from `from` on, or SIZE_MAX. */
+static size_t geo_first_frame(const struct geo_capture *g, uint64_t buffer, size_t from)
+{
+	for (size_t i = from; i < g->n; i++)
+		if (g->r[i].type == FRC_FRAME && g->r[i].u.frame.buffer == buffer)
+			return i;
+	return SIZE_MAX;
+}
+
+/*
+ * Buffer record i is "just before the frame that first shows it": the next frame of its
+ * surface is its buffer's, at its ktime (records of other threads, which reach the ring
+ * from other CPUs, may come between).
+ */
+static void geo_assert_before_frame(const struct geo_capture *g, size_t i)
+{
+	const struct frc_buffer *b = &g->r[i].u.buffer;
+	size_t f = i + 1;
+
+	while (f < g->n && !(g->r[f].type == FRC_FRAME && g->r[f].u.frame.surface == b->surface))
+		f++;
+	ck_assert_uint_lt(f, g->n);
+	ck_assert_uint_eq(g->r[f].u.frame.buffer, b->buffer);
+	ck_assert_uint_eq(g->r[f].u.frame.pid, b->pid);
+	ck_assert_uint_eq(g->r[f].ktime_ns, g->r[i].ktime_ns);
+}
+
+/* The buffer records of pid in g, at most max, their indexes in at[]. */
+static size_t geo_buffers(const struct geo_capture *g, uint32_t pid, size_t *at, size_t max)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < g->n; i++)
+		if (g->r[i].type == FRC_BUFFER && g->r[i].u.buffer.pid == pid && n < max)
+			at[n++] = i;
+	return n;
+}
+
+/* pid's connect records (connected or not) of surface in g; their indexes in at[]. */
+static size_t geo_connects(const struct geo_capture *g, uint32_t pid, uint64_t surface, size_t *at,
+			   size_t max)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < g->n; i++)
+		if (g->r[i].type == FRC_CONNECT && g->r[i].u.connect.pid == pid &&
+		    g->r[i].u.connect.surface == surface && n < max)
+			at[n++] = i;
+	return n;
+}
+
+/* The last drops record's bad buffer count. */
+static uint64_t geo_bad_buffers(const struct geo_capture *g)
+{
+	uint64_t bad = 0;
+	bool seen = false;
+
+	for (size_t i = 0; i < g->n; i++)
+		if (g->r[i].type == FRC_DROPS) {
+			bad = g->r[i].u.drops.bad_buffers;
+			seen = true;
+		}
+	ck_assert(seen);
+	return bad;
+}
+
+/* The distinct values of the truth's buffer (surface 0: any) column, in order of first use. */
+static size_t truth_distinct(const struct truth *t, uint64_t surface, uint64_t *out, size_t max)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < t->n; i++) {
+		bool seen = false;
+
+		if (surface && t->surface[i] != surface)
+			continue;
+		for (size_t k = 0; k < n && !seen; k++)
+			seen = out[k] == t->buf[i];
+		if (!seen && n < max)
+			out[n++] = t->buf[i];
+	}
+	return n;
+}
+
+/*
+ * issue 19 item 2: each buffer's geometry once (the stand-in's exact sizes: the main
+ * surface 1080x2400, stride 1088; the overlay 500x300, stride 512; RGBA_8888, usage
+ * HW_TEXTURE | HW_RENDER | HW_COMPOSER), just before its first frame; each surface
+ * connected as EGL (api 1) by the thread that draws it before its first frame and
+ * disconnected after its last; no bad buffer.
+ */
+START_TEST(geometry_and_lifetime)
+{
+	const char *cap = tmp("cap.frc"), *log = tmp("framerec.log"), *tr = tmp("truth.txt");
+	pid_t rec =
+	    start_framerec(log, "--lib", STANDIN_LIB, "-o", cap, "--", STANDIN_GAME, "--fps", "100",
+			   "--frames", "150", "--surfaces", "--overlay-fps", "20", "--size",
+			   "1080x2400", "--overlay-size", "500x300", "--truth", tr, NULL);
+	static struct truth t;
+	struct geo_capture g;
+	size_t at[16], n, c[4];
+	uint64_t bufs[16];
+
+	assert_exit(wait_exit(rec, 20000), 0, log);
+	read_truth(tr, &t);
+	geo_read(cap, &g);
+	uint32_t pid = (uint32_t)strtoul(meta_value(cap, "target.pid"), NULL, 10);
+	uint64_t main_s = 0, ov_s = 0;
+	/* The main surface is the main thread's (tid = pid), the overlay the other thread's. */
+	for (size_t i = 0; i < t.n; i++) {
+		if (t.tid[i] == pid && !main_s)
+			main_s = t.surface[i];
+		if (t.tid[i] != pid && !ov_s)
+			ov_s = t.surface[i];
+	}
+	ck_assert_uint_ne(main_s, 0);
+	ck_assert_uint_ne(ov_s, 0);
+	ck_assert_uint_eq(truth_distinct(&t, main_s, bufs, 16), 3);
+	ck_assert_uint_eq(truth_distinct(&t, ov_s, bufs + 3, 13), 2);
+	n = geo_buffers(&g, pid, at, 16);
+	ck_assert_uint_eq(n, 5); /* one per buffer: 3 main, 2 overlay, none per frame */
+	for (size_t k = 0; k < n; k++) {
+		const struct frc_buffer *b = &g.r[at[k]].u.buffer;
+		bool main = b->surface == main_s;
+
+		ck_assert_msg(main || b->surface == ov_s, "surface 0x%" PRIx64, b->surface);
+		ck_assert_int_eq(b->width, main ? 1080 : 500);
+		ck_assert_int_eq(b->height, main ? 2400 : 300);
+		ck_assert_int_eq(b->stride, main ? 1088 : 512);
+		ck_assert_int_eq(b->format, 1);
+		ck_assert_uint_eq(b->usage, 0xb00);
+		ck_assert_uint_eq(geo_first_frame(&g, b->buffer, 0),
+				  geo_first_frame(&g, b->buffer, at[k]));
+		geo_assert_before_frame(&g, at[k]);
+	}
+	for (int k = 0; k < 2; k++) {
+		uint64_t surface = k ? ov_s : main_s;
+		size_t first = SIZE_MAX, last = 0;
+
+		for (size_t i = 0; i < g.n; i++)
+			if (g.r[i].type == FRC_FRAME && g.r[i].u.frame.surface == surface) {
+				first = first < i ? first : i;
+				last = i;
+			}
+		ck_assert_uint_eq(geo_connects(&g, pid, surface, c, 4), 2);
+		ck_assert(g.r[c[0]].u.connect.connected && !g.r[c[1]].u.connect.connected);
+		ck_assert_int_eq(g.r[c[0]].u.connect.api, 1);
+		ck_assert_int_eq(g.r[c[1]].u.connect.api, 1);
+		ck_assert_uint_lt(c[0], first);
+		ck_assert_uint_gt(c[1], last);
+		ck_assert_uint_eq(g.r[c[0]].u.connect.tid, g.r[first].u.frame.tid);
+		ck_assert_uint_eq(g.r[c[1]].u.connect.tid, g.r[first].u.frame.tid);
+	}
+	ck_assert_uint_eq(geo_bad_buffers(&g), 0);
+	ck_assert_str_eq(meta_value(cap, "symbol.connect"),
+			 "_ZN7android7Surface7connectEiRKNS_2spINS_17IProducerListenerEEEb");
+	ck_assert_str_eq(
+	    meta_value(cap, "symbol.disconnect"),
+	    "_ZN7android7Surface10disconnectEiNS_22IGraphicBufferProducer14DisconnectModeE");
+	free(g.r);
+}
+END_TEST
+
+/*
+ * A surface recreated (--recreate-at 1: disconnect, a new Surface, connect, new buffers),
+ * at a new address and at the old one, and buffers resized in place (--size-at 1:720x1280,
+ * the same addresses): each new or changed buffer gets a buffer record before its next
+ * frame, and the recreation is a disconnect and a connect between the old frames and the
+ * new ones.
+ */
+START_TEST(geometry_recreate_resize)
+{
+	for (int run = 0; run < 3; run++) {
+		const char *cap = tmp("cap.frc"), *log = tmp("framerec.log"),
+			   *tr = tmp("truth.txt");
+		const char *how[3] = {"--recreate-at", "--recreate-at", "--size-at"};
+		const char *arg[3] = {"1", "1", "1:720x1280"};
+		pid_t rec;
+
+		unlink(cap);
+		if (run == 1)
+			rec =
+			    start_framerec(log, "--lib", STANDIN_LIB, "-o", cap, "--", STANDIN_GAME,
+					   "--fps", "100", "--frames", "200", "--truth", tr,
+					   how[run], arg[run], "--recreate-same-address", NULL);
+		else
+			rec = start_framerec(log, "--lib", STANDIN_LIB, "-o", cap, "--",
+					     STANDIN_GAME, "--fps", "100", "--frames", "200",
+					     "--truth", tr, how[run], arg[run], NULL);
+		static struct truth t;
+		struct geo_capture g;
+		size_t at[16], c[8], n;
+		uint64_t bufs[16];
+
+		assert_exit(wait_exit(rec, 20000), 0, log);
+		read_truth(tr, &t);
+		geo_read(cap, &g);
+		uint32_t pid = (uint32_t)strtoul(meta_value(cap, "target.pid"), NULL, 10);
+		uint64_t first_s = t.surface[0], last_s = t.surface[t.n - 1];
+
+		ck_assert_uint_eq(t.n, 200);
+		ck_assert_msg(run == 0 ? first_s != last_s : first_s == last_s, "run %d", run);
+		n = geo_buffers(&g, pid, at, 16);
+		ck_assert_uint_eq(n, 6); /* 3 before, 3 after (new, or the same resized) */
+		ck_assert_uint_eq(truth_distinct(&t, 0, bufs, 16), run == 2 ? 3 : 6);
+		for (size_t k = 0; k < n; k++) {
+			const struct frc_buffer *b = &g.r[at[k]].u.buffer;
+
+			geo_assert_before_frame(&g, at[k]);
+			ck_assert_int_eq(b->width, run == 2 && k >= 3 ? 720 : 1080);
+			ck_assert_int_eq(b->height, run == 2 && k >= 3 ? 1280 : 2400);
+			ck_assert_int_eq(b->stride, run == 2 && k >= 3 ? 768 : 1088);
+			ck_assert_uint_eq(b->surface, k < 3 ? first_s : last_s);
+		}
+		/* Frames before the new records are the old buffers', after them the new ones'. */
+		ck_assert_uint_eq(g.r[at[2]].u.buffer.buffer, bufs[2]);
+		if (run < 2) {
+			size_t nc = geo_connects(&g, pid, first_s, c, 8);
+
+			if (run == 1) { /* one address: connect, disconnect, connect, disconnect */
+				ck_assert_uint_eq(nc, 4);
+				ck_assert(!g.r[c[1]].u.connect.connected &&
+					  g.r[c[2]].u.connect.connected);
+				ck_assert_uint_lt(c[2], at[3]);
+				ck_assert_uint_gt(c[1], at[2]);
+			} else {
+				ck_assert_uint_eq(nc, 2);
+				ck_assert_uint_eq(geo_connects(&g, pid, last_s, c + 2, 6), 2);
+				ck_assert(!g.r[c[1]].u.connect.connected &&
+					  g.r[c[2]].u.connect.connected);
+				ck_assert_uint_lt(c[1], c[2]);
+				ck_assert_uint_lt(c[2], at[3]);
+			}
+		}
+		free(g.r);
+	}
+}
+END_TEST
+
+/*
+ * --bad-magic-every 10: every 10th call queues a buffer whose header has a wrong magic.
+ * Its frames are recorded (10 of 100), counted in the drops records' bad_buffers (10),
+ * and it has no buffer record; the 3 good buffers have theirs.
+ */
+START_TEST(geometry_bad_magic)
+{
+	const char *cap = tmp("cap.frc"), *log = tmp("framerec.log"), *tr = tmp("truth.txt");
+	pid_t rec =
+	    start_framerec(log, "--lib", STANDIN_LIB, "-o", cap, "--", STANDIN_GAME, "--fps", "200",
+			   "--frames", "100", "--bad-magic-every", "10", "--truth", tr, NULL);
+	static struct truth t;
+	struct geo_capture g;
+	size_t at[16], frames_bad = 0;
+
+	assert_exit(wait_exit(rec, 20000), 0, log);
+	read_truth(tr, &t);
+	geo_read(cap, &g);
+	uint32_t pid = (uint32_t)strtoul(meta_value(cap, "target.pid"), NULL, 10);
+	uint64_t bad = t.buf[9];
+	for (size_t i = 0; i < t.n; i++)
+		ck_assert_msg((t.buf[i] == bad) == (i % 10 == 9), "truth line %zu", i);
+	for (size_t i = 0; i < g.n; i++)
+		frames_bad += g.r[i].type == FRC_FRAME && g.r[i].u.frame.buffer == bad;
+	ck_assert_uint_eq(frames_bad, 10);
+	ck_assert_uint_eq(geo_bad_buffers(&g), 10);
+	ck_assert_uint_eq(geo_buffers(&g, pid, at, 16), 3);
+	for (size_t k = 0; k < 3; k++)
+		ck_assert_uint_ne(g.r[at[k]].u.buffer.buffer, bad);
+	free(g.r);
 }
 END_TEST
 
@@ -2206,7 +2575,11 @@ int main(int argc, char **argv)
 	    FRC_CASE("replay_sysfs_fidelity", replay_sysfs_fidelity),
 	    FRC_CASE("doctor_names_failed_step", doctor_names_failed_step),
 	    FRC_CASE("tracker_live_equals_replay", tracker_live_equals_replay),
+	    FRC_CASE("content_live_equals_replay", content_live_equals_replay),
 	    FRC_CASE("thread_names", thread_names),
+	    FRC_CASE("geometry_and_lifetime", geometry_and_lifetime),
+	    FRC_CASE("geometry_recreate_resize", geometry_recreate_resize),
+	    FRC_CASE("geometry_bad_magic", geometry_bad_magic),
 	    FRC_CASE("meter_live_equals_replay", meter_live_equals_replay),
 	    FRC_CASE("fifo_refused", fifo_refused),
 	    FRC_CASE("wait_interrupted", wait_interrupted),

@@ -412,7 +412,28 @@ START_TEST(doctor_lists_candidates)
 		snprintf(want, sizeof(want), "%s: not in", batch[i]);
 		ck_assert_msg(doctor_line(out, "WARN  symbol", want), "%s", out);
 	}
+	/* Surface lifetime: the stand-in defines 11-15's connect worker and disconnect. */
+	out = run_doctor(log, with);
+	ck_assert_msg(
+	    doctor_line(out, "PASS  lifetime",
+			"_ZN7android7Surface7connectEiRKNS_2spINS_17IProducerListenerEEEb at "
+			"0x"),
+	    "%s", out);
+	ck_assert_msg(doctor_line(out, "PASS  lifetime",
+				  "_ZN7android7Surface10disconnectEiNS_22IGraphicBufferProducer14"
+				  "DisconnectModeE at 0x"),
+		      "%s", out);
+	ck_assert_msg(
+	    doctor_line(out, "WARN  lifetime",
+			"_ZN7android7Surface7connectEiRKNS_2spINS_15SurfaceListenerEEEb: not in"),
+	    "%s", out);
+	ck_assert_msg(doctor_line(out, "PASS  lifetime", "surface lifetime recorded"), "%s", out);
+	out = run_doctor(log, without);
+	ck_assert_msg(doctor_line(out, "WARN  lifetime", "surface lifetime not recorded"), "%s",
+		      out);
 	out = run_doctor(log, forced);
+	ck_assert_msg(doctor_line(out, "PASS  lifetime", "surface lifetime recorded"),
+		      "--symbol keeps lifetime: %s", out);
 	ck_assert_msg(!strstr(out, BATCH_SYMBOL), "--symbol hook lists the batch path: %s", out);
 	ck_assert_msg(!strstr(out, variant_symbol[V_OUTPUT]), "--symbol hook lists others: %s",
 		      out);

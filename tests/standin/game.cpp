@@ -22,6 +22,14 @@
  * (--present-ahead), a refresh-rate switch (--refresh-switch), a resize (--resize-at) and
  * the surface hidden for a while (--invisible). Without those options it makes exactly
  * the calls it always made.
+ *
+ * Each surface's producer connects as EGL and Vulkan's swapchain do
+ * (native_window_api_connect(window, NATIVE_WINDOW_API_EGL), AOSP vulkan/libvulkan/
+ * swapchain.cpp and EGL's eglCreateWindowSurface) on the thread that draws it, before its
+ * first call, and disconnects after its last. Its buffers carry a real ANativeWindowBuffer
+ * header (magic, version, --size / --overlay-size, stride, RGBA_8888, usage); a surface can
+ * be recreated mid-run (--recreate-at) and a buffer queued with a wrong magic
+ * (--bad-magic-every), as a recorder meets them.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -131,6 +139,13 @@ struct options {
 	const char *thread_name;		/* --thread-name: the main surface's thread */
 	const char *rename_to;			/* --rename-after N:NAME */
 	unsigned long long rename_after;
+	unsigned long long width, height;	/* --size: the main surface's buffers */
+	unsigned long long ov_width, ov_height; /* --overlay-size */
+	unsigned long long recreate_s;		/* --recreate-at: 0 = not given */
+	unsigned long long size_at_s;		/* --size-at S:WxH: 0 = not given */
+	unsigned long long size_at_w, size_at_h;
+	bool recreate_same;		    /* --recreate-same-address */
+	unsigned long long bad_magic_every; /* --bad-magic-every: 0 = not given */
 };
 
 static volatile sig_atomic_t stop_signal;
@@ -219,6 +234,18 @@ static void usage_options(FILE *f)
 	    "  --thread-name NAME   name the main surface's thread NAME (1..15 bytes; the\n"
 	    "                       overlay's is always RenderThread, as HWUI names it)\n"
 	    "  --rename-after N:NAME  ... and rename it NAME after its N-th call\n"
+	    "  --size WxH           the main surface's buffers' width and height (1..16384;\n"
+	    "                       default 1080x2400); stride: width rounded up to 64\n"
+	    "  --overlay-size WxH   the overlay's (default 540x1200)\n"
+	    "  --recreate-at S      S seconds (1..3600) after the first call the main surface\n"
+	    "                       is recreated: disconnect, a new Surface, connect, new buffers\n"
+	    "  --recreate-same-address  ... the new Surface at the old one's address\n"
+	    "  --size-at S:WxH      S seconds (1..3600) after the first call the main surface's\n"
+	    "                       buffers become WxH in place (their headers rewritten, the\n"
+	    "                       same addresses: a geometry change, not new buffers)\n"
+	    "  --bad-magic-every N  every N-th call of the main surface (1..10^9) queues a\n"
+	    "                       buffer whose header has a wrong magic (not 0x5f626672)\n"
+	    "                       instead of the next in rotation; single-buffer paths only\n"
 	    "  -h, --help           this text\n");
 }
 
@@ -458,6 +485,12 @@ enum {
 	O_BURSTS,
 	O_THREAD_NAME,
 	O_RENAME_AFTER,
+	O_SIZE,
+	O_OVL_SIZE,
+	O_RECREATE,
+	O_RECREATE_SAME,
+	O_BAD_MAGIC,
+	O_SIZE_AT,
 };
 
 /* The options that take one number: name, range and where it goes. */
@@ -483,7 +516,26 @@ static const struct num_opt {
     {O_AHEAD, "--present-ahead", 1, 1000, offsetof(struct options, present_ahead_ms)},
     {O_RESIZE, "--resize-at", 1, 3600, offsetof(struct options, resize_s)},
     {O_BURSTS, "--bursts", 2, 64, offsetof(struct options, pace.bursts)},
+    {O_RECREATE, "--recreate-at", 1, 3600, offsetof(struct options, recreate_s)},
+    {O_BAD_MAGIC, "--bad-magic-every", 1, 1000000000, offsetof(struct options, bad_magic_every)},
 };
+
+/* --size / --overlay-size WxH, each 1..16384. */
+static bool parse_size(const char *opt, const char *arg, unsigned long long *w,
+		       unsigned long long *h)
+{
+	const char *x = strchr(arg, 'x');
+	char num[32];
+
+	if (x && x != arg && (size_t)(x - arg) < sizeof(num)) {
+		snprintf(num, sizeof(num), "%.*s", (int)(x - arg), arg);
+		if (parse_num(opt, num, 1, 16384, w) && parse_num(opt, x + 1, 1, 16384, h))
+			return true;
+		return false;
+	}
+	fprintf(stderr, "standin-game: %s: '%s' is not WxH (e.g. 1080x2400)\n", opt, arg);
+	return false;
+}
 
 /* A thread name the kernel keeps whole: 1..15 bytes (TASK_COMM_LEN - 1). */
 static bool thread_name_ok(const char *opt, const char *name)
@@ -555,6 +607,25 @@ static bool parse_one(int c, const char *arg, struct options *o)
 		return thread_name_ok("--thread-name", arg);
 	case O_RENAME_AFTER:
 		return parse_rename(arg, o);
+	case O_SIZE:
+		return parse_size("--size", arg, &o->width, &o->height);
+	case O_OVL_SIZE:
+		return parse_size("--overlay-size", arg, &o->ov_width, &o->ov_height);
+	case O_RECREATE_SAME:
+		o->recreate_same = true;
+		return true;
+	case O_SIZE_AT: {
+		const char *colon = strchr(arg, ':');
+		char num[32];
+
+		if (!colon || colon == arg || (size_t)(colon - arg) >= sizeof(num)) {
+			fprintf(stderr, "standin-game: --size-at: '%s' is not S:WxH\n", arg);
+			return false;
+		}
+		snprintf(num, sizeof(num), "%.*s", (int)(colon - arg), arg);
+		return parse_num("--size-at", num, 1, 3600, &o->size_at_s) &&
+		       parse_size("--size-at", colon + 1, &o->size_at_w, &o->size_at_h);
+	}
 	case O_PRESENT_MODE:
 		if (strcmp(arg, "fifo") && strcmp(arg, "mailbox")) {
 			fprintf(stderr,
@@ -592,6 +663,8 @@ static bool check_combination(const struct options *o)
 	else if (o->present_ahead_ms && o->batch_ts_ns)
 		why = "--present-ahead and --batch-timestamps exclude each other (both set the "
 		      "timestamps)";
+	else if (o->recreate_same && !o->recreate_s)
+		why = "--recreate-same-address needs --recreate-at";
 	if (why)
 		fprintf(stderr, "standin-game: %s\n", why);
 	return !why;
@@ -653,6 +726,12 @@ static const struct option longopts[] = {
     {"bursts", required_argument, nullptr, O_BURSTS},
     {"thread-name", required_argument, nullptr, O_THREAD_NAME},
     {"rename-after", required_argument, nullptr, O_RENAME_AFTER},
+    {"size", required_argument, nullptr, O_SIZE},
+    {"overlay-size", required_argument, nullptr, O_OVL_SIZE},
+    {"recreate-at", required_argument, nullptr, O_RECREATE},
+    {"recreate-same-address", no_argument, nullptr, O_RECREATE_SAME},
+    {"bad-magic-every", required_argument, nullptr, O_BAD_MAGIC},
+    {"size-at", required_argument, nullptr, O_SIZE_AT},
     {"help", no_argument, nullptr, 'h'},
     {nullptr, 0, nullptr, 0},
 };
@@ -671,6 +750,10 @@ static int parse_args(int argc, char **argv, struct options *o)
 	o->overlay_buffers = 2;
 	o->refresh_hz = 60;
 	o->sf_android = 13;
+	o->width = 1080;
+	o->height = 2400;
+	o->ov_width = 540;
+	o->ov_height = 1200;
 	while ((c = getopt_long(argc, argv, "h", longopts, nullptr)) != -1) {
 		if (c == 'h') {
 			usage(stdout);
@@ -695,6 +778,12 @@ static int parse_args(int argc, char **argv, struct options *o)
 	if (!check_combination(o))
 		return 2;
 	finish_paths(o);
+	for (size_t i = 0; i < o->n_paths && o->bad_magic_every; i++)
+		if (is_batch(o->path[i])) {
+			fprintf(stderr, "standin-game: --bad-magic-every needs single-buffer "
+					"--symbol paths\n");
+			return 2;
+		}
 	return 0;
 }
 
@@ -760,10 +849,31 @@ struct buffer_set {
 	sp<GraphicBuffer> *gb_sp; /* one strong pointer per GraphicBuffer */
 };
 
+/* What gralloc would put in a buffer's ANativeWindowBuffer header (the probe reads it). */
+struct buffer_geometry {
+	int width, height;
+};
+
+/* A magic that is no ANDROID_NATIVE_BUFFER_MAGIC: --bad-magic-every's buffer. */
+#define STANDIN_BAD_MAGIC 0x0badf00d
+
+static void buffer_header(GraphicBuffer *b, const struct buffer_geometry *g)
+{
+	b->width = g->width;
+	b->height = g->height;
+	b->stride = (g->width + 63) & ~63; /* a gralloc's row alignment (64 pixels here) */
+	b->format = HAL_PIXEL_FORMAT_RGBA_8888;
+	b->usage = GRALLOC_USAGE_HW_TEXTURE | GRALLOC_USAGE_HW_RENDER | GRALLOC_USAGE_HW_COMPOSER;
+	b->usage_deprecated = (int)b->usage;
+}
+
 /* The fake objects one surface of a game queues through: its Surface and buffers. */
 struct scene {
 	Surface *surface;
+	struct buffer_geometry geometry;
 	struct buffer_set set;
+	GraphicBuffer bad; /* --bad-magic-every: a header with a wrong magic */
+	sp<GraphicBuffer> bad_sp;
 	unsigned long next;		  /* the buffer the next call queues */
 	unsigned long long since_realloc; /* buffers queued from this set */
 	unsigned long long calls;	  /* made so far: picks the --symbol path */
@@ -783,7 +893,7 @@ static void buffer_set_free(struct buffer_set *b)
 	*b = {};
 }
 
-static bool buffer_set_alloc(struct buffer_set *b, unsigned long n)
+static bool buffer_set_alloc(struct buffer_set *b, unsigned long n, const struct buffer_geometry *g)
 {
 	*b = {};
 	b->gb = (GraphicBuffer *)calloc(n, sizeof(*b->gb));
@@ -793,6 +903,7 @@ static bool buffer_set_alloc(struct buffer_set *b, unsigned long n)
 	b->n = n;
 	for (unsigned long i = 0; i < n; i++) {
 		new (&b->gb[i]) GraphicBuffer();
+		buffer_header(&b->gb[i], g);
 		b->gb_sp[i] = sp<GraphicBuffer>(&b->gb[i]);
 	}
 	return true;
@@ -806,7 +917,7 @@ static bool scene_realloc(struct scene *s)
 {
 	struct buffer_set fresh;
 
-	if (!buffer_set_alloc(&fresh, s->set.n)) {
+	if (!buffer_set_alloc(&fresh, s->set.n, &s->geometry)) {
 		buffer_set_free(&fresh);
 		return false;
 	}
@@ -817,11 +928,16 @@ static bool scene_realloc(struct scene *s)
 	return true;
 }
 
-static bool scene_init(struct scene *s, unsigned long n, unsigned long long batch)
+static bool scene_init(struct scene *s, unsigned long n, unsigned long long batch,
+		       struct buffer_geometry g)
 {
 	*s = {};
+	s->geometry = g;
+	buffer_header(&s->bad, &g);
+	s->bad.common.magic = STANDIN_BAD_MAGIC;
+	s->bad_sp = sp<GraphicBuffer>(&s->bad);
 	s->surface = new (std::nothrow) Surface();
-	if (!s->surface || !buffer_set_alloc(&s->set, n))
+	if (!s->surface || !buffer_set_alloc(&s->set, n, &g))
 		return false;
 	s->batch = (Surface::BatchQueuedBuffer *)calloc(batch, sizeof(*s->batch));
 	s->batch_out = (SurfaceQueueBufferOutput *)calloc(batch, sizeof(*s->batch_out));
@@ -855,11 +971,11 @@ static int pass_through(ANativeWindow *window, ANativeWindow_queueBufferFn queue
 	return queue_fn(window, buffer, fenceFd);
 }
 
-/* One single-buffer call through entry point v with buffer i. */
-static int queue(struct scene *s, enum variant v, unsigned long i)
+/* One single-buffer call through entry point v with buffer g (its strong pointer gsp). */
+static int queue(struct scene *s, enum variant v, GraphicBuffer *g, const sp<GraphicBuffer> &gsp)
 {
 	ANativeWindow *w = s->surface;
-	ANativeWindowBuffer *b = s->set.gb[i].getNativeBuffer();
+	ANativeWindowBuffer *b = g->getNativeBuffer();
 	SurfaceQueueBufferInput input = {-1, NATIVE_WINDOW_TIMESTAMP_AUTO};
 	int ret = -1;
 
@@ -878,9 +994,9 @@ static int queue(struct scene *s, enum variant v, unsigned long i)
 	case V_OUTPUT:
 		return s->surface->queueBuffer(b, -1, &s->output);
 	case V_SP:
-		return s->surface->queueBuffer(s->set.gb_sp[i], s->fence, &s->output);
+		return s->surface->queueBuffer(gsp, s->fence, &s->output);
 	case V_SP_INPUT:
-		return s->surface->queueBuffer(s->set.gb_sp[i], input, &s->output);
+		return s->surface->queueBuffer(gsp, input, &s->output);
 	case V_BATCH:
 	case V_BATCH_LEGACY:
 		break;
@@ -963,6 +1079,8 @@ struct lane {
 	struct sf_server *sf; /* --compositor: where its buffers go after the call */
 	int layer;
 	unsigned events; /* the display events done (a bit per enum display_event) */
+	bool recreated;	 /* --recreate-at done */
+	bool resized;	 /* --size-at done */
 };
 
 /* --refresh-switch, --resize-at, --invisible: each happens once, on the main lane. */
@@ -1060,6 +1178,32 @@ static void to_compositor(struct lane *l, unsigned long first, unsigned long lon
 	}
 }
 
+/*
+ * --bad-magic-every: the call queues the scene's bad buffer, out of rotation, with its
+ * truth line (a recorder records the frame, not the geometry).
+ */
+static void lane_call_bad(struct lane *l, enum variant v)
+{
+	struct scene *s = &l->scene;
+	uint64_t t = 0;
+
+	if (l->truth && l->truth->shared)
+		pthread_mutex_lock(&l->truth->lock);
+	if (l->truth)
+		t = now_ns();
+	(void)queue(s, v, &s->bad, s->bad_sp);
+	if (l->sf)
+		sf_server_queue(l->sf, l->layer, (uint64_t)(uintptr_t)s->bad.getNativeBuffer(),
+				(int64_t)(t ? t : now_ns()), COMP_TS_AUTO);
+	if (!l->truth)
+		return;
+	if (fprintf(l->truth->f, "%" PRIu64 " 0x%" PRIx64 " 0x%" PRIx64 " %ld\n", t,
+		    (uint64_t)(uintptr_t)s->bad.getNativeBuffer(), surface_of(s), l->tid) < 0)
+		l->truth_failed = true;
+	if (l->truth->shared)
+		pthread_mutex_unlock(&l->truth->lock);
+}
+
 /* One call of the lane's surface through its next --symbol path; with its truth lines. */
 static void lane_call(struct lane *l)
 {
@@ -1071,6 +1215,10 @@ static void lane_call(struct lane *l)
 	unsigned long long k = batch ? o->batch : 1;
 	uint64_t t = 0;
 
+	if (l->is_main && o->bad_magic_every && s->calls % o->bad_magic_every == 0) {
+		lane_call_bad(l, v);
+		return;
+	}
 	if (l->truth && l->truth->shared)
 		pthread_mutex_lock(&l->truth->lock);
 	if (l->truth || (batch && o->batch_ts_ns))
@@ -1078,7 +1226,7 @@ static void lane_call(struct lane *l)
 	if (batch)
 		(void)queue_batch(s, v, first, k, t, o->batch_ts_ns);
 	else
-		(void)queue(s, v, first);
+		(void)queue(s, v, &s->set.gb[first], s->set.gb_sp[first]);
 	s->next = (unsigned long)((first + k) % s->set.n);
 	s->since_realloc += k;
 	to_compositor(l, first, k, t, batch);
@@ -1094,6 +1242,55 @@ static bool lane_stopping(const struct lane *l)
 	return stop_signal || (!l->is_main && overlay_stopping());
 }
 
+/*
+ * --recreate-at: what an app does on rotation or pause/resume. The producer disconnects,
+ * the Surface is replaced (a new object; --recreate-same-address: destroyed and built
+ * again in place, so the new Surface has the old address), the new one is connected and
+ * gets new buffers (allocated before the old ones are freed: new addresses).
+ */
+static bool scene_recreate(struct scene *s, bool same_address)
+{
+	ANativeWindow *old = s->surface;
+
+	(void)native_window_api_disconnect(old, NATIVE_WINDOW_API_EGL);
+	if (same_address) {
+		s->surface->~Surface();
+		new (s->surface) Surface();
+	} else {
+		Surface *fresh = new (std::nothrow) Surface();
+
+		if (!fresh)
+			return false;
+		delete s->surface;
+		s->surface = fresh;
+	}
+	(void)native_window_api_connect(s->surface, NATIVE_WINDOW_API_EGL);
+	return scene_realloc(s);
+}
+
+/*
+ * The main lane's --recreate-at and --size-at, each once, before the call due `due` ns
+ * after the start. --size-at rewrites the buffers' headers where they are.
+ */
+static bool recreate_due(struct lane *l, uint64_t due)
+{
+	const struct options *o = l->o;
+	struct scene *s = &l->scene;
+
+	if (!l->is_main)
+		return true;
+	if (o->size_at_s && !l->resized && due >= o->size_at_s * 1000000000ull) {
+		l->resized = true;
+		s->geometry = {(int)o->size_at_w, (int)o->size_at_h};
+		for (unsigned long i = 0; i < s->set.n; i++)
+			buffer_header(&s->set.gb[i], &s->geometry);
+	}
+	if (!o->recreate_s || l->recreated || due < o->recreate_s * 1000000000ull)
+		return true;
+	l->recreated = true;
+	return scene_recreate(s, o->recreate_same);
+}
+
 /* Make the lane's calls on their schedule until --frames, a stop signal or the main's end. */
 static void lane_run(struct lane *l)
 {
@@ -1102,6 +1299,8 @@ static void lane_run(struct lane *l)
 	unsigned long long n;
 
 	l->tid = (long)syscall(SYS_gettid);
+	/* The drawing thread connects its producer first, as EGL and Vulkan do. */
+	(void)native_window_api_connect(l->scene.surface, NATIVE_WINDOW_API_EGL);
 	for (n = 0; (l->frames == 0 || n < l->frames) && !lane_stopping(l); n++) {
 		if (!o->burst) {
 			if (l->is_main)
@@ -1111,8 +1310,9 @@ static void lane_run(struct lane *l)
 			if (lane_stopping(l))
 				break;
 		}
-		if (o->realloc_every && l->scene.since_realloc >= o->realloc_every &&
-		    !scene_realloc(&l->scene)) {
+		if ((o->realloc_every && l->scene.since_realloc >= o->realloc_every &&
+		     !scene_realloc(&l->scene)) ||
+		    !recreate_due(l, deadline - l->start)) {
 			l->out_of_memory = true;
 			break;
 		}
@@ -1127,6 +1327,8 @@ static void lane_run(struct lane *l)
 			deadline += o->jank_ms * 1000000ull;
 	}
 	l->calls = n;
+	/* eglDestroySurface / vkDestroySurfaceKHR: the producer goes. */
+	(void)native_window_api_disconnect(l->scene.surface, NATIVE_WINDOW_API_EGL);
 }
 
 /* HWUI names the thread that draws an app's views RenderThread (RenderThread.cpp). */
@@ -1233,9 +1435,12 @@ static bool lanes_init(const struct options *o, struct pacing *ov_pace, struct l
 	*ov_pace = {};
 	ov_pace->fps = o->overlay_fps;
 	ov->pace = ov_pace;
-	bool ok = scene_init(&main_lane->scene, (unsigned long)o->buffers, o->batch);
+	bool ok = scene_init(&main_lane->scene, (unsigned long)o->buffers, o->batch,
+			     {(int)o->width, (int)o->height});
 	if (o->surfaces)
-		ok = scene_init(&ov->scene, (unsigned long)o->overlay_buffers, o->batch) && ok;
+		ok = scene_init(&ov->scene, (unsigned long)o->overlay_buffers, o->batch,
+				{(int)o->ov_width, (int)o->ov_height}) &&
+		     ok;
 	if (!ok)
 		fprintf(stderr, "standin-game: out of memory for the buffers\n");
 	return ok;

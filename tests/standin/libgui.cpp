@@ -16,6 +16,10 @@
  *   queueBuffers(vector) (12..15), queueBuffers(vector, outputs) (15 QPR1+, 16): each
  *     element queued on its own (AOSP's batch fills one input per buffer and never calls
  *     queueBuffer)
+ *   ANativeWindow::perform = hook_perform -> perform -> dispatchConnect -> connect(int)
+ *     -> connect(int, const sp<IProducerListener>&) -> connect(int, ..., bool) (11..15)
+ *   connect(int, bool, const sp<SurfaceListener>&) -> connect(int, ..., bool) (11..15)
+ *   perform -> dispatchDisconnect -> disconnect(int, DisconnectMode) (11..16)
  *
  * A real library holds the forms of one version (the 2- or the 3-argument queueBuffer, one
  * queueBuffers); the stand-in exports them all, so that every symbol framerec knows can be
@@ -50,6 +54,84 @@ Surface::Surface()
 {
 	ANativeWindow::queueBuffer = hook_queueBuffer;
 	ANativeWindow::queueBuffer_DEPRECATED = hook_queueBuffer_DEPRECATED;
+	ANativeWindow::perform = hook_perform;
+}
+
+STANDIN_EXPORT int Surface::hook_perform(ANativeWindow *window, int operation, ...)
+{
+	va_list args;
+
+	va_start(args, operation);
+	int res = getSelf(window)->perform(operation, args);
+	va_end(args);
+	return res;
+}
+
+/* Only the two operations a producer's lifetime needs; the others are -EINVAL here. */
+STANDIN_EXPORT int Surface::perform(int operation, va_list args)
+{
+	switch (operation) {
+	case NATIVE_WINDOW_API_CONNECT:
+		return dispatchConnect(args);
+	case NATIVE_WINDOW_API_DISCONNECT:
+		return dispatchDisconnect(args);
+	}
+	return -22;
+}
+
+int Surface::dispatchConnect(va_list args)
+{
+	return connect(va_arg(args, int));
+}
+
+int Surface::dispatchDisconnect(va_list args)
+{
+	return disconnect(va_arg(args, int));
+}
+
+STANDIN_EXPORT int Surface::connect(int api)
+{
+	static StubProducerListener stub;
+	static sp<IProducerListener> listener(&stub);
+
+	return connect(api, listener);
+}
+
+STANDIN_EXPORT int Surface::connect(int api, const sp<IProducerListener> &listener)
+{
+	return connect(api, listener, false);
+}
+
+STANDIN_EXPORT int Surface::connect(int api, bool reportBufferRemoval,
+				    const sp<SurfaceListener> &sListener)
+{
+	static StubProducerListener proxy; /* AOSP: a ProducerListenerProxy of sListener */
+	static sp<IProducerListener> listener(&proxy);
+
+	(void)sListener;
+	return connect(api, listener, reportBufferRemoval);
+}
+
+/* As BufferQueueProducer::connect: one producer at a time (-EINVAL when one is connected). */
+STANDIN_EXPORT int Surface::connect(int api, const sp<IProducerListener> &listener,
+				    bool reportBufferRemoval)
+{
+	(void)listener;
+	(void)reportBufferRemoval;
+	if (mConnectedApi)
+		return -22;
+	__atomic_store_n(&mConnectedApi, api, __ATOMIC_RELAXED);
+	return 0;
+}
+
+/* BufferQueueProducer::disconnect: -EINVAL for an api that is not the one connected. */
+STANDIN_EXPORT int Surface::disconnect(int api, IGraphicBufferProducer::DisconnectMode mode)
+{
+	(void)mode;
+	if (mConnectedApi != api)
+		return -22;
+	__atomic_store_n(&mConnectedApi, 0, __ATOMIC_RELAXED);
+	return 0;
 }
 
 STANDIN_EXPORT int Surface::hook_queueBuffer(ANativeWindow *window, ANativeWindowBuffer *buffer,

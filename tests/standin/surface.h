@@ -26,6 +26,7 @@
 #ifndef STANDIN_SURFACE_H
 #define STANDIN_SURFACE_H
 
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -40,6 +41,18 @@
 #define ANDROID_NATIVE_WINDOW_MAGIC 0x5f776e64
 /* system/window.h: "no timestamp, Surface takes the queue time". */
 #define NATIVE_WINDOW_TIMESTAMP_AUTO INT64_MIN
+/* system/window.h: the producer APIs a window connects, and perform()'s operations for it. */
+#define NATIVE_WINDOW_API_EGL 1
+#define NATIVE_WINDOW_API_CPU 2
+#define NATIVE_WINDOW_API_MEDIA 3
+#define NATIVE_WINDOW_API_CAMERA 4
+#define NATIVE_WINDOW_API_CONNECT 13
+#define NATIVE_WINDOW_API_DISCONNECT 14
+/* graphics-base.h / hardware/gralloc.h: what the stand-in's buffers say they are. */
+#define HAL_PIXEL_FORMAT_RGBA_8888 1
+#define GRALLOC_USAGE_HW_TEXTURE 0x100
+#define GRALLOC_USAGE_HW_RENDER 0x200
+#define GRALLOC_USAGE_HW_COMPOSER 0x800
 
 /* NDK types live in the global namespace (mangled "13ANativeWindow", no "android"). */
 struct android_native_base_t {
@@ -116,6 +129,17 @@ struct ANativeWindow {
 	int (*cancelBuffer)(ANativeWindow *window, ANativeWindowBuffer *buffer,
 			    int fenceFd) = nullptr;
 };
+
+/* system/window.h's inline helpers, as EGL (eglCreateWindowSurface) and Vulkan call them. */
+static inline int native_window_api_connect(ANativeWindow *window, int api)
+{
+	return window->perform(window, NATIVE_WINDOW_API_CONNECT, api);
+}
+
+static inline int native_window_api_disconnect(ANativeWindow *window, int api)
+{
+	return window->perform(window, NATIVE_WINDOW_API_DISCONNECT, api);
+}
 
 /* The most elements the stand-in's queueBuffers takes (framerec's FRAMEREC_BATCH_SANE). */
 #define STANDIN_BATCH_SANE 4096
@@ -233,6 +257,24 @@ class Fence
 	int fd;
 };
 
+/* gui/IProducerListener.h and (15 QPR1+) gui/Surface.h's SurfaceListener: only the names. */
+class IProducerListener : public RefBase
+{
+};
+class StubProducerListener : public IProducerListener
+{
+};
+class SurfaceListener : public RefBase
+{
+};
+
+/* gui/IGraphicBufferProducer.h: disconnect's second argument. */
+class IGraphicBufferProducer
+{
+      public:
+	enum class DisconnectMode { Api, AllLocal };
+};
+
 /*
  * Android's strong pointer. Its only member is the raw pointer, so the first 8 bytes of
  * an sp<T> object are the T* (what framerec reads with bpf_probe_read_user). No counting.
@@ -268,6 +310,33 @@ class STANDIN_EXPORT_CLASS Surface : public ANativeObjectBase<ANativeWindow, Sur
 	/* Points the window's hooks at the static hook_* functions, as AOSP's does. */
 	Surface();
 	virtual ~Surface() = default;
+
+	/*
+	 * --- producer lifetime (11..15's overloads; AOSP Surface.cpp's call graph):
+	 * ANativeWindow::perform = hook_perform -> perform -> dispatchConnect -> connect(int)
+	 * -> connect(int, const sp<IProducerListener>&) -> connect(int, const
+	 * sp<IProducerListener>&, bool), the one that connects; connect(int, bool, const
+	 * sp<SurfaceListener>&) reaches it too. dispatchDisconnect -> disconnect(int, mode).
+	 */
+	static int hook_perform(ANativeWindow *window, int operation, ...);
+	virtual int perform(int operation, va_list args);
+	/* _ZN7android7Surface7connectEi */
+	virtual int connect(int api);
+	/* _ZN7android7Surface7connectEiRKNS_2spINS_17IProducerListenerEEE */
+	virtual int connect(int api, const sp<IProducerListener> &listener);
+	/* _ZN7android7Surface7connectEiRKNS_2spINS_17IProducerListenerEEEb */
+	virtual int connect(int api, const sp<IProducerListener> &listener,
+			    bool reportBufferRemoval);
+	/* _ZN7android7Surface7connectEibRKNS_2spINS_15SurfaceListenerEEE */
+	virtual int connect(int api, bool reportBufferRemoval,
+			    const sp<SurfaceListener> &sListener);
+	/* _ZN7android7Surface10disconnectEiNS_22IGraphicBufferProducer14DisconnectModeE */
+	virtual int disconnect(int api, IGraphicBufferProducer::DisconnectMode mode =
+					    IGraphicBufferProducer::DisconnectMode::Api);
+	int connectedApi() const
+	{
+		return mConnectedApi;
+	}
 
 	/* ANativeWindow_setQueueBufferInterceptor: hook_queueBuffer then calls it. */
 	void setQueueInterceptor(ANativeWindow_queueBufferInterceptor fn, void *data)
@@ -326,9 +395,13 @@ class STANDIN_EXPORT_CLASS Surface : public ANativeObjectBase<ANativeWindow, Sur
 	    LibcxxVector<SurfaceQueueBufferOutput> *outputs) __asm__(STANDIN_QUEUE_BUFFERS_SYMBOL);
 
       private:
+	int dispatchConnect(va_list args);
+	int dispatchDisconnect(va_list args);
+
 	ANativeWindow_queueBufferInterceptor mQueueInterceptor = nullptr;
 	void *mQueueInterceptorData = nullptr;
 	nsecs_t mTimestamp = NATIVE_WINDOW_TIMESTAMP_AUTO;
+	int mConnectedApi = 0; /* 0: no producer connected */
 };
 
 /*
@@ -348,6 +421,16 @@ static_assert(offsetof(ANativeWindowBuffer, layerCount) == 80, "layerCount at 80
 static_assert(offsetof(ANativeWindowBuffer, handle) == 96, "handle at 96");
 static_assert(offsetof(ANativeWindowBuffer, usage) == 104, "usage at 104");
 static_assert(sizeof(ANativeWindowBuffer) == 112, "ANativeWindowBuffer is 112 bytes");
+/* framerec's copy of these offsets (bpf/android_abi.h), read by its geometry probe. */
+static_assert(offsetof(ANativeWindowBuffer, common.magic) == 0, "magic at 0");
+static_assert(offsetof(ANativeWindowBuffer, width) == FRAMEREC_BUFFER_WIDTH, "width");
+static_assert(offsetof(ANativeWindowBuffer, height) == FRAMEREC_BUFFER_HEIGHT, "height");
+static_assert(offsetof(ANativeWindowBuffer, stride) == FRAMEREC_BUFFER_STRIDE, "stride");
+static_assert(offsetof(ANativeWindowBuffer, format) == FRAMEREC_BUFFER_FORMAT, "format");
+static_assert(offsetof(ANativeWindowBuffer, usage) == FRAMEREC_BUFFER_USAGE, "usage");
+static_assert(sizeof(ANativeWindowBuffer) >= FRAMEREC_BUFFER_HEADER, "the header read fits");
+static_assert(ANDROID_NATIVE_BUFFER_MAGIC == FRAMEREC_BUFFER_MAGIC, "the buffer magic");
+static_assert(NATIVE_WINDOW_API_EGL == FRAMEREC_API_EGL, "NATIVE_WINDOW_API_EGL is 1");
 static_assert(sizeof(RefBase) == 16, "RefBase is a vptr and mRefs");
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Winvalid-offsetof"

@@ -176,6 +176,41 @@ START_TEST(nm_aosp_names)
 }
 END_TEST
 
+/*
+ * Surface lifetime (issue 19): connect's 11-15 overloads and disconnect under AOSP's names
+ * (android-11.0.0_r1 .. 15.0.0_r1 Surface.h; written here, not taken from the stand-in),
+ * each defined once in .text. framerec attaches the three-argument IProducerListener one,
+ * which the others call (recorder.geometry_and_lifetime: one connect per surface).
+ */
+START_TEST(nm_lifetime_names)
+{
+	static const char *const names[] = {
+	    "_ZN7android7Surface7connectEi",
+	    "_ZN7android7Surface7connectEiRKNS_2spINS_17IProducerListenerEEE",
+	    "_ZN7android7Surface7connectEiRKNS_2spINS_17IProducerListenerEEEb",
+	    "_ZN7android7Surface7connectEibRKNS_2spINS_15SurfaceListenerEEE",
+	    "_ZN7android7Surface10disconnectEiNS_22IGraphicBufferProducer14DisconnectModeE",
+	};
+	char cmd[1024], line[512], want[400];
+	int found[5] = {0};
+
+	snprintf(cmd, sizeof(cmd), "'%s' -D --defined-only '%s'", STANDIN_NM, STANDIN_LIB);
+	FILE *p = popen(cmd, "r");
+	ck_assert_ptr_nonnull(p);
+	while (fgets(line, sizeof(line), p)) {
+		char *sp = strchr(line, ' ');
+		for (size_t i = 0; sp && i < 5; i++) {
+			snprintf(want, sizeof(want), " T %s\n", names[i]);
+			found[i] += strcmp(sp, want) == 0;
+		}
+	}
+	ck_assert_int_eq(pclose(p), 0);
+	for (size_t i = 0; i < 5; i++)
+		ck_assert_msg(found[i] == 1, "nm -D %s: '%s' found %d times", STANDIN_LIB, names[i],
+			      found[i]);
+}
+END_TEST
+
 /* Run standin-game with args; returns its exit status (or -1). stderr to err_path if set. */
 static int run_game_err(char *const argv[], const char *err_path)
 {
@@ -1586,6 +1621,7 @@ int main(int argc, char **argv)
 	const char *only = argc > 1 ? argv[1] : NULL;
 	const struct test_entry tests[] = {
 	    FRC_CASE("exports", exports_aosp_names, NULL),
+	    FRC_CASE("nm_lifetime_names", nm_lifetime_names, NULL),
 	    FRC_CASE("nm_aosp_names", nm_aosp_names, NULL),
 	    FRC_CASE("truth_legacy", truth_legacy, NULL),
 	    FRC_CASE("truth_sp", truth_sp, NULL),
