@@ -633,7 +633,8 @@ static bool content_step(struct submissions *t, const struct frc_record *rec, ui
 		switch_to(t, target_pid(t->target), rec->ktime_ns, false);
 	if (f->pid != t->cur_pid || (!t->cur && !(t->cur = inst_get(t, f->pid))))
 		return false;
-	has = content_frame_delta(t->cur->c, rec->ktime_ns, f->surface, f->tid, &delta);
+	has = content_frame_delta(t->cur->c, content_frame_time(rec->ktime_ns, f), f->surface,
+				  f->tid, &delta);
 	surface = content_surface(t->cur->c, &why);
 	note(t, rec->ktime_ns, f->pid, surface, why);
 	if (surface != f->surface)
