@@ -18,8 +18,11 @@
 #               its frames are a prefix of the truth call for call, holding every call made
 #               more than 1 s (10 flush periods) before the kill
 #   identity    frames, and one surface value and one value per buffer in the capture
-#   doctor      exit 0, every line PASS but `sysfs` (no display node in the guest: WARN) and
-#               `display` (no dumpsys in the guest: WARN)
+#   geometry    frames, and the buffer and connect records of the game's surfaces (see
+#               check_geometry)
+#   doctor      exit 0, every line PASS but `sysfs` (no display node in the guest: WARN),
+#               `display` (no dumpsys in the guest: WARN) and the `lifetime` line of the
+#               connect form the stand-in does not define (16's: WARN)
 #   pac_bti     the guest CPU has PAC and BTI; each pac_* run's probed entry instruction
 #               (its capture's symbol.offset in its LIBGUI) is paciasp or bti c; the game
 #               mapped that library's code BTI-guarded (smaps VmFlags "bt")
@@ -220,7 +223,10 @@ check_doctor() {
 	grep -q '^PASS  kernel .* aarch64 ' "$out/doctor.txt" || fail "doctor: the kernel is not aarch64"
 	grep -q '^WARN  sysfs ' "$out/doctor.txt" || fail "doctor: expected WARN for the absent sysfs node"
 	grep -q '^WARN  display ' "$out/doctor.txt" || fail "doctor: expected WARN for the absent dumpsys"
-	other=$(grep -Ev '^(PASS|WARN  sysfs |WARN  display |doctor: )' "$out/doctor.txt")
+	grep -q '^PASS  lifetime  *surface lifetime recorded' "$out/doctor.txt" ||
+		fail "doctor: Surface::connect/disconnect not found"
+	# The stand-in defines 11-15's connect, not 16's (a library has one of the two).
+	other=$(grep -Ev '^(PASS|WARN  sysfs |WARN  display |WARN  lifetime  *_ZN7android7Surface7connectEiRKNS_2spINS_15SurfaceListenerEEEb: |doctor: )' "$out/doctor.txt")
 	[ -z "$other" ] || fail "doctor: unexpected line(s): $other"
 }
 
@@ -330,7 +336,47 @@ check_presents() {
 	echo "$n present rows = the compositor's first $n, row for row"
 }
 
+# geometry: a frames check, and what the probe read from each buffer's ANativeWindowBuffer
+# and each Surface::connect / disconnect on arm64 (recorder/README.md, "Buffer geometry",
+# "Surface lifetime"): exactly one buffer record per buffer of the truth, before its first
+# frame, with the game's --size (main surface: the truth's first) or --overlay-size, the
+# stand-in's stride (width rounded up to 64), RGBA_8888 (1) and usage 0xb00; per surface a
+# connect with api 1 before its first frame and a disconnect with api 1 after its last, by
+# the thread that queues it; no bad buffer in the drops records.
+check_geometry() {
+	check_frames
+	size=$(opt --size $(game_opts)) osize=$(opt --overlay-size $(game_opts))
+	awk -v size="${size:-1080x2400}" -v osize="${osize:-540x1200}" '
+	function want(sz, k,  a) { split(sz, a, "x"); return a[k] }
+	function stride(w) { return int((w + 63) / 64) * 64 }
+	FNR == NR { if (!($3 in sf)) { sf[$3] = ++ns; if (ns == 1) main = $3 }
+		if (!($2 in tb)) { tb[$2] = 1; nb++ } next }
+	$1 == "buffer" { if ($5 in rec) { print "buffer " $5 ": two buffer records"; bad = 1; exit }
+		rec[$5] = NR; sz = $4 == main ? size : osize
+		if ($6 != want(sz, 1) || $7 != want(sz, 2) || $8 != stride(want(sz, 1)) || $9 != 1 || $10 != "0xb00") {
+			print "buffer " $5 " of " $4 ": " $6 "x" $7 " stride " $8 " format " $9 " usage " $10 ", expected " sz " stride " stride(want(sz, 1)) " format 1 usage 0xb00"; bad = 1; exit }
+		nrec++ }
+	$1 == "frame" { if (!($5 in first)) { first[$5] = NR; if (!($5 in rec)) { print "buffer " $5 ": a frame before its buffer record"; bad = 1; exit } }
+		if (!($6 in ff)) { ff[$6] = NR; ftid[$6] = $4 } lf[$6] = NR }
+	$1 == "connect" || $1 == "disconnect" { if ($6 != 1) { print $1 " of " $5 ": api " $6 ", expected 1 (EGL)"; bad = 1; exit }
+		if ($1 == "connect") { con[$5]++; cat[$5] = NR; ctid[$5] = $4 } else { dis[$5]++; dat[$5] = NR; dtid[$5] = $4 } }
+	$1 == "drops" && NF >= 5 && $5 != 0 { print "drops: " $5 " bad buffers"; bad = 1; exit }
+	END {
+		if (bad) exit 1
+		if (nrec != nb) { print nrec " buffer records, " nb " buffers in the truth"; exit 1 }
+		for (s in sf) {
+			if (con[s] != 1 || dis[s] != 1) { print "surface " s ": " con[s] + 0 " connects, " dis[s] + 0 " disconnects"; exit 1 }
+			if (!(cat[s] < ff[s] && dat[s] > lf[s])) { print "surface " s ": connect/disconnect not around its frames"; exit 1 }
+			if (ctid[s] != ftid[s] || dtid[s] != ftid[s]) { print "surface " s ": connected by tid " ctid[s] ", queued by " ftid[s]; exit 1 }
+		}
+		printf "%d buffer records (one per buffer, geometry as the game set it), %d surfaces connected as EGL around their frames\n", nrec, ns
+	}' "$out/$name.truth" "$work/export.txt" >"$work/geometry.txt"
+	st=$?
+	cat "$work/geometry.txt"
+	[ $st -eq 0 ] || fail "$(cat "$work/geometry.txt")"
+}
+
 case $check in
-frames | accounting | killed | identity | presents | doctor | pac_bti | transfer_damaged | checks_catch_errors) "check_$check" ;;
+frames | accounting | killed | identity | presents | geometry | doctor | pac_bti | transfer_damaged | checks_catch_errors) "check_$check" ;;
 *) fail "unknown check '$check'" ;;
 esac

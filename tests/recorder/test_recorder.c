@@ -2206,6 +2206,43 @@ START_TEST(geometry_bad_magic)
 }
 END_TEST
 
+/*
+ * A libgui without Surface::connect/disconnect names framerec knows (the stand-in built
+ * with STANDIN_NO_LIFETIME, loaded through LD_LIBRARY_PATH): the recording works all the
+ * same (every frame, the geometry) with no connect record, and its metadata says lifetime
+ * was not recorded. Frames at all prove the game ran that library: the uprobe is on it.
+ */
+START_TEST(geometry_without_lifetime)
+{
+	const char *cap = tmp("cap.frc"), *log = tmp("framerec.log");
+	char dir[PATH_MAX];
+	struct geo_capture g;
+	size_t at[8], frames = 0, connects = 0;
+
+	snprintf(dir, sizeof(dir), "%s", STANDIN_NOLIFE_LIB);
+	*strrchr(dir, '/') = '\0';
+	setenv("LD_LIBRARY_PATH", dir, 1);
+	pid_t rec = start_framerec(log, "--lib", STANDIN_NOLIFE_LIB, "-o", cap, "--", STANDIN_GAME,
+				   "--fps", "100", "--frames", "50", NULL);
+	unsetenv("LD_LIBRARY_PATH");
+	assert_exit(wait_exit(rec, 20000), 0, log);
+	geo_read(cap, &g);
+	uint32_t pid = (uint32_t)strtoul(meta_value(cap, "target.pid"), NULL, 10);
+	for (size_t i = 0; i < g.n; i++) {
+		frames += g.r[i].type == FRC_FRAME;
+		connects += g.r[i].type == FRC_CONNECT;
+	}
+	ck_assert_uint_eq(frames, 50);
+	ck_assert_uint_eq(connects, 0);
+	ck_assert_uint_eq(geo_buffers(&g, pid, at, 8), 3);
+	ck_assert_ptr_null(meta_value(cap, "symbol.connect"));
+	const char *why = meta_value(cap, "lifetime");
+	ck_assert_msg(why && strncmp(why, "not recorded: ", 14) == 0, "lifetime: %s",
+		      why ? why : "(none)");
+	free(g.r);
+}
+END_TEST
+
 /* Replay cap with meter (tracker: the default); count reproductions, keep the largest. */
 static struct replay_count replay_meter(const char *cap, const char *meter, uint64_t *max_live)
 {
@@ -2580,6 +2617,7 @@ int main(int argc, char **argv)
 	    FRC_CASE("geometry_and_lifetime", geometry_and_lifetime),
 	    FRC_CASE("geometry_recreate_resize", geometry_recreate_resize),
 	    FRC_CASE("geometry_bad_magic", geometry_bad_magic),
+	    FRC_CASE("geometry_without_lifetime", geometry_without_lifetime),
 	    FRC_CASE("meter_live_equals_replay", meter_live_equals_replay),
 	    FRC_CASE("fifo_refused", fifo_refused),
 	    FRC_CASE("wait_interrupted", wait_interrupted),

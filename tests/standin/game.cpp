@@ -155,6 +155,25 @@ static void on_stop(int sig)
 	stop_signal = sig;
 }
 
+/* The options of a surface's buffers and lifetime (its size, recreation, a bad header). */
+static void usage_scene(FILE *f)
+{
+	fprintf(
+	    f,
+	    "  --size WxH           the main surface's buffers' width and height (1..16384;\n"
+	    "                       default 1080x2400); stride: width rounded up to 64\n"
+	    "  --overlay-size WxH   the overlay's (default 540x1200)\n"
+	    "  --recreate-at S      S seconds (1..3600) after the first call the main surface\n"
+	    "                       is recreated: disconnect, a new Surface, connect, new buffers\n"
+	    "  --recreate-same-address  ... the new Surface at the old one's address\n"
+	    "  --size-at S:WxH      S seconds (1..3600) after the first call the main surface's\n"
+	    "                       buffers become WxH in place (their headers rewritten, the\n"
+	    "                       same addresses: a geometry change, not new buffers)\n"
+	    "  --bad-magic-every N  every N-th call of the main surface (1..10^9) queues a\n"
+	    "                       buffer whose header has a wrong magic (not 0x5f626672)\n"
+	    "                       instead of the next in rotation; single-buffer paths only\n");
+}
+
 static void usage_options(FILE *f)
 {
 	fprintf(
@@ -233,20 +252,9 @@ static void usage_options(FILE *f)
 	    "                       periods of --fps (the same calls per second, in bursts)\n"
 	    "  --thread-name NAME   name the main surface's thread NAME (1..15 bytes; the\n"
 	    "                       overlay's is always RenderThread, as HWUI names it)\n"
-	    "  --rename-after N:NAME  ... and rename it NAME after its N-th call\n"
-	    "  --size WxH           the main surface's buffers' width and height (1..16384;\n"
-	    "                       default 1080x2400); stride: width rounded up to 64\n"
-	    "  --overlay-size WxH   the overlay's (default 540x1200)\n"
-	    "  --recreate-at S      S seconds (1..3600) after the first call the main surface\n"
-	    "                       is recreated: disconnect, a new Surface, connect, new buffers\n"
-	    "  --recreate-same-address  ... the new Surface at the old one's address\n"
-	    "  --size-at S:WxH      S seconds (1..3600) after the first call the main surface's\n"
-	    "                       buffers become WxH in place (their headers rewritten, the\n"
-	    "                       same addresses: a geometry change, not new buffers)\n"
-	    "  --bad-magic-every N  every N-th call of the main surface (1..10^9) queues a\n"
-	    "                       buffer whose header has a wrong magic (not 0x5f626672)\n"
-	    "                       instead of the next in rotation; single-buffer paths only\n"
-	    "  -h, --help           this text\n");
+	    "  --rename-after N:NAME  ... and rename it NAME after its N-th call\n");
+	usage_scene(f);
+	fprintf(f, "  -h, --help           this text\n");
 }
 
 static void usage(FILE *f)

@@ -89,10 +89,15 @@ int Surface::dispatchDisconnect(va_list args)
 	return disconnect(va_arg(args, int));
 }
 
+/*
+ * AOSP keeps one static StubProducerListener; the stand-in builds it on the stack (the
+ * worker keeps no listener): a static object with a destructor would need the start files'
+ * __dso_handle, which the BTI builds leave out (tests/arm64vm/CMakeLists.txt).
+ */
 STANDIN_EXPORT int Surface::connect(int api)
 {
-	static StubProducerListener stub;
-	static sp<IProducerListener> listener(&stub);
+	StubProducerListener stub;
+	sp<IProducerListener> listener(&stub);
 
 	return connect(api, listener);
 }
@@ -105,8 +110,8 @@ STANDIN_EXPORT int Surface::connect(int api, const sp<IProducerListener> &listen
 STANDIN_EXPORT int Surface::connect(int api, bool reportBufferRemoval,
 				    const sp<SurfaceListener> &sListener)
 {
-	static StubProducerListener proxy; /* AOSP: a ProducerListenerProxy of sListener */
-	static sp<IProducerListener> listener(&proxy);
+	StubProducerListener proxy; /* AOSP: a ProducerListenerProxy of sListener */
+	sp<IProducerListener> listener(&proxy);
 
 	(void)sListener;
 	return connect(api, listener, reportBufferRemoval);

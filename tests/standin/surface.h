@@ -34,6 +34,18 @@
 
 #define STANDIN_EXPORT_CLASS __attribute__((visibility("default")))
 
+/*
+ * The libgui.so of a vendor whose Surface::connect / disconnect framerec does not know
+ * (standin-nolife/libgui.so, built with STANDIN_NO_LIFETIME): the same class and call
+ * graph, but those five functions under names that are no AOSP names (asm labels), so a
+ * recorder finds no lifetime symbol and must record without it.
+ */
+#ifdef STANDIN_NO_LIFETIME
+#define STANDIN_LIFETIME_NAME(n) __asm__("standin_nolife_" n)
+#else
+#define STANDIN_LIFETIME_NAME(n)
+#endif
+
 /* ---------------------------------------------------------------- the NDK's C structs */
 
 /* nativebase.h: ('_'<<24)|('b'<<16)|('f'<<8)|'r' and ('_'<<24)|('w'<<16)|('n'<<8)|'d'. */
@@ -321,18 +333,20 @@ class STANDIN_EXPORT_CLASS Surface : public ANativeObjectBase<ANativeWindow, Sur
 	static int hook_perform(ANativeWindow *window, int operation, ...);
 	virtual int perform(int operation, va_list args);
 	/* _ZN7android7Surface7connectEi */
-	virtual int connect(int api);
+	virtual int connect(int api) STANDIN_LIFETIME_NAME("connect1");
 	/* _ZN7android7Surface7connectEiRKNS_2spINS_17IProducerListenerEEE */
-	virtual int connect(int api, const sp<IProducerListener> &listener);
+	virtual int connect(int api, const sp<IProducerListener> &listener)
+	    STANDIN_LIFETIME_NAME("connect2");
 	/* _ZN7android7Surface7connectEiRKNS_2spINS_17IProducerListenerEEEb */
 	virtual int connect(int api, const sp<IProducerListener> &listener,
-			    bool reportBufferRemoval);
+			    bool reportBufferRemoval) STANDIN_LIFETIME_NAME("connect3");
 	/* _ZN7android7Surface7connectEibRKNS_2spINS_15SurfaceListenerEEE */
-	virtual int connect(int api, bool reportBufferRemoval,
-			    const sp<SurfaceListener> &sListener);
+	virtual int connect(int api, bool reportBufferRemoval, const sp<SurfaceListener> &sListener)
+	    STANDIN_LIFETIME_NAME("connect4");
 	/* _ZN7android7Surface10disconnectEiNS_22IGraphicBufferProducer14DisconnectModeE */
 	virtual int disconnect(int api, IGraphicBufferProducer::DisconnectMode mode =
-					    IGraphicBufferProducer::DisconnectMode::Api);
+					    IGraphicBufferProducer::DisconnectMode::Api)
+	    STANDIN_LIFETIME_NAME("disconnect");
 	int connectedApi() const
 	{
 		return mConnectedApi;

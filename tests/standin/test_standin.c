@@ -791,6 +791,17 @@ START_TEST(bad_values)
 	BAD("--bursts", "--bursts", "1");
 	BAD("--bursts", "--bursts", "65");
 	BAD("--bursts", "--bursts", "4", "--pattern", "16");
+	/* buffer geometry and surface lifetime (issue 19) */
+	BAD("--size", "--size", "1080");
+	BAD("--size", "--size", "0x100");
+	BAD("--size", "--size", "16385x100");
+	BAD("--overlay-size", "--overlay-size", "x100");
+	BAD("--size-at", "--size-at", "2");
+	BAD("--size-at", "--size-at", "0:10x10");
+	BAD("--recreate-at", "--recreate-at", "0");
+	BAD("--recreate-same-address", "--recreate-same-address");
+	BAD("--bad-magic-every", "--bad-magic-every", "0");
+	BAD("--bad-magic-every", "--bad-magic-every", "5", "--symbol", "hook,batch");
 #undef BAD
 }
 END_TEST
