@@ -185,8 +185,11 @@ static void mark_truth(struct report_model *m)
 		struct report_surface *s = &m->surfaces[i];
 
 		s->main = false;
+		/* a surface that led without an interval (the last one left, at the end) was
+		 * never what the truth measured */
 		for (size_t k = 0; k < tr->n_changes; k++)
-			if (tr->changes[k].pid == s->pid && tr->changes[k].surface == s->surface)
+			if (tr->changes[k].pid == s->pid && tr->changes[k].surface == s->surface &&
+			    tr->changes[k].frames > 0)
 				s->main = true;
 		if (s->pid == tr->pid && s->surface == tr->surface)
 			m->main_calls = s->calls;

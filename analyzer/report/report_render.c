@@ -136,6 +136,21 @@ static void surfaces_json(const struct report_model *m, char **json)
 	fclose(f);
 }
 
+/* The arrow after a surface's row: what the truth made of it (REPORT.md "Ground truth"). */
+static const char *surface_mark(const struct report_model *m, const struct report_surface *s)
+{
+	bool content = m->truth && m->truth->rule != SUBM_RULE_COUNT;
+
+	if (!s->main)
+		return "";
+	if (content)
+		return s->pid == m->main_pid && s->surface == m->main_surface
+			   ? "  <- the content"
+			   : "  <- the content for a time";
+	return s->pid == m->main_pid ? "  <- main surface of the main pid"
+				     : "  <- main surface of its pid";
+}
+
 static void surfaces_rows(const struct em *x)
 {
 	const struct report_model *m = x->m;
@@ -150,9 +165,7 @@ static void surfaces_rows(const struct em *x)
 		snprintf(text, sizeof(text), "%" PRIu64 " calls, %u%s buffers, %.3f calls/s%s%s%s",
 			 s->calls, s->buffers, s->buffers_more ? "+" : "", report_surface_rate(s),
 			 drawn_by ? ", drawn by " : "", drawn_by ? drawn_by : "",
-			 s->main && s->pid == m->main_pid ? "  <- main surface of the main pid"
-			 : s->main			  ? "  <- main surface of its pid"
-							  : "");
+			 surface_mark(m, s));
 		/* A thread name is the app's text (any byte): every renderer escapes it. */
 		if (drawn_by)
 			row_untrusted(x, label, text);
