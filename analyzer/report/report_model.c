@@ -41,6 +41,13 @@ struct model_sink {
 		char name[FRC_THREAD_NAME_MAX + 1];
 	} thr[REPORT_MAX_THREADS];
 	size_t n_thr;
+	/*
+	 * The latest buffer records (FORMAT.md 4.10): framerec writes one just before the
+	 * buffer's first frame, so the frame that makes a buffer new to its surface finds it
+	 * here; a geometry change of a known buffer updates its surface at once.
+	 */
+	struct frc_buffer geo[REPORT_GEOMETRY_RECENT];
+	size_t n_geo, next_geo;
 	char err[FRC_MSG_MAX];
 };
 
@@ -63,15 +70,48 @@ static struct report_surface *surface_of(struct model_sink *ms, uint32_t pid, ui
 	return &m->surfaces[m->n_surfaces++];
 }
 
-static void count_buffer(struct report_surface *s, uint64_t buffer)
+/* True when buffer is new to s (then counted). */
+static bool count_buffer(struct report_surface *s, uint64_t buffer)
 {
 	for (unsigned i = 0; i < s->buffers; i++)
 		if (s->buffer[i] == buffer)
-			return;
+			return false;
 	if (s->buffers < REPORT_MAX_BUFFERS)
 		s->buffer[s->buffers++] = buffer;
 	else
 		s->buffers_more = true;
+	return true;
+}
+
+/* A surface's buffers are w x h: the largest area seen counts (the content rule's). */
+static void surface_geometry(struct report_surface *s, int32_t w, int32_t h)
+{
+	if (w > 0 && h > 0 && (uint64_t)w * (uint64_t)h > (uint64_t)s->width * s->height) {
+		s->width = (uint32_t)w;
+		s->height = (uint32_t)h;
+	}
+}
+
+static void note_geometry(struct model_sink *ms, const struct frc_buffer *b)
+{
+	struct report_model *m = ms->m;
+
+	ms->geo[ms->next_geo] = *b;
+	ms->next_geo = (ms->next_geo + 1) % REPORT_GEOMETRY_RECENT;
+	if (ms->n_geo < REPORT_GEOMETRY_RECENT)
+		ms->n_geo++;
+	for (size_t i = 0; i < m->n_surfaces; i++)
+		if (m->surfaces[i].pid == b->pid && m->surfaces[i].surface == b->surface)
+			surface_geometry(&m->surfaces[i], b->width, b->height);
+}
+
+/* The frame that made buffer new to s: its buffer record, if one was recent. */
+static void geometry_of_new_buffer(struct model_sink *ms, struct report_surface *s, uint64_t buffer)
+{
+	for (size_t i = 0; i < ms->n_geo; i++)
+		if (ms->geo[i].buffer == buffer && ms->geo[i].pid == s->pid &&
+		    ms->geo[i].surface == s->surface)
+			surface_geometry(s, ms->geo[i].width, ms->geo[i].height);
 }
 
 static size_t thread_at(const struct model_sink *ms, uint32_t pid, uint32_t tid)
@@ -137,7 +177,8 @@ static void count_frame(struct model_sink *ms, const struct frc_record *rec)
 		note_drawer(ms, s, f->tid);
 	s->calls++;
 	s->last_ns = rec->ktime_ns;
-	count_buffer(s, f->buffer);
+	if (count_buffer(s, f->buffer) && ms->n_geo)
+		geometry_of_new_buffer(ms, s, f->buffer);
 }
 
 static void mark_mains(struct report_model *m)
@@ -286,6 +327,8 @@ static int ms_record(void *ctx, const struct frc_record *rec, uint64_t frame_seq
 		count_frame(ms, rec);
 	else if (rec->type == FRC_THREAD)
 		name_thread(ms, &rec->u.thread);
+	else if (rec->type == FRC_BUFFER)
+		note_geometry(ms, &rec->u.buffer);
 	rc = ms->charted ? chart_record(m->charts, rec) : 0;
 	if (!rc && rec->type != FRC_FRAME)
 		rc = ms->sub.record(ms->sub.ctx, rec, frame_seq);
@@ -310,6 +353,8 @@ static int ms_warm_record(void *ctx, const struct frc_record *rec, uint64_t fram
 
 	if (rec->type == FRC_THREAD)
 		name_thread(ms, &rec->u.thread);
+	else if (rec->type == FRC_BUFFER)
+		note_geometry(ms, &rec->u.buffer);
 	if (ms->charted)
 		chart_warm_record(m->charts, rec);
 	if (rc || !subm_series_next(m->subm, rec, frame_seq, &d) || !m->has_truth ||

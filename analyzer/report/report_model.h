@@ -27,6 +27,7 @@
 #define REPORT_MAX_SURFACES 64	      /* rows of the per-surface table; the rest are counted */
 #define REPORT_MAX_BUFFERS 16	      /* distinct buffers told apart per surface ("16+") */
 #define REPORT_MAX_SECONDS (1u << 17) /* per-second counts kept (36 hours) */
+#define REPORT_GEOMETRY_RECENT 64     /* buffer records kept for their first frame */
 #define REPORT_MAX_THREADS 256	      /* thread names followed; later threads stay unnamed */
 
 /* One (PID, surface) pair: what the app submitted there. */
@@ -49,6 +50,8 @@ struct report_surface {
 	size_t thr;	   /* index of the thread's name in the model sink, SIZE_MAX: none */
 	uint32_t name_gen; /* which of its names drawn_by holds */
 	char drawn_by[FRC_THREAD_NAME_MAX + 1];
+	/* its buffers' width x height (FORMAT.md 4.10; the largest area seen), 0: unknown */
+	uint32_t width, height;
 };
 
 /*

@@ -253,11 +253,12 @@ static const char *rule_name(enum subm_rule r)
 }
 
 /* The name of the thread that drew pid's surface (the surface table's), or NULL. */
-static const char *content_thread(const struct report_model *m, uint32_t pid, uint64_t surface)
+static const struct report_surface *content_surface_row(const struct report_model *m, uint32_t pid,
+							uint64_t surface)
 {
 	for (size_t i = 0; i < m->n_surfaces; i++)
 		if (m->surfaces[i].pid == pid && m->surfaces[i].surface == surface)
-			return report_surface_drawn_by(&m->surfaces[i]);
+			return &m->surfaces[i];
 	return NULL;
 }
 
@@ -272,9 +273,18 @@ static void fmt_at(const struct report_model *m, uint64_t ktime, char *buf, size
 /* The content line: which rule chose which surface, and what is known of it. */
 static void content_line(const struct em *x, const struct subm_truth *tr)
 {
-	const char *thr = content_thread(x->m, tr->pid, tr->surface);
-	char text[512];
+	const struct report_surface *s = content_surface_row(x->m, tr->pid, tr->surface);
+	const char *thr = s ? report_surface_drawn_by(s) : NULL;
+	char text[512], known[64] = "";
 
+	/* "(thread NAME, WxH)": what the capture says of it, each part when known */
+	if (thr && s->width)
+		snprintf(known, sizeof(known), " (thread %s, %" PRIu32 "x%" PRIu32 ")", thr,
+			 s->width, s->height);
+	else if (thr)
+		snprintf(known, sizeof(known), " (thread %s)", thr);
+	else if (s && s->width)
+		snprintf(known, sizeof(known), " (%" PRIu32 "x%" PRIu32 ")", s->width, s->height);
 	if (tr->rule == SUBM_RULE_COUNT)
 		snprintf(text, sizeof(text),
 			 "pid %" PRIu32 " surface 0x%" PRIx64 " chosen by call count (the capture "
@@ -282,9 +292,8 @@ static void content_line(const struct em *x, const struct subm_truth *tr)
 			 tr->pid, tr->surface);
 	else
 		snprintf(text, sizeof(text),
-			 "pid %" PRIu32 " surface 0x%" PRIx64 "%s%s%s, chosen by %s", tr->pid,
-			 tr->surface, thr ? " (thread " : "", thr ? thr : "", thr ? ")" : "",
-			 subm_why_name(tr->why));
+			 "pid %" PRIu32 " surface 0x%" PRIx64 "%s, chosen by %s", tr->pid,
+			 tr->surface, known, subm_why_name(tr->why));
 	/* a thread name is the app's text */
 	row_untrusted(x, "content", text);
 	row(x, "target", "pid %" PRIu32 " (%s)", tr->pid,
@@ -347,12 +356,18 @@ static void changes_json(const struct report_model *m, const struct subm_truth *
 static void sec_content(const struct em *x)
 {
 	const struct subm_truth *tr = x->m->truth;
+	const struct report_surface *s;
 	const char *thr;
-	char surface[24], *json = NULL;
+	char surface[24], w[16] = "null", h[16] = "null", *json = NULL;
 
 	if (!tr || !tr->has || (x->golden && tr->rule == SUBM_RULE_COUNT))
 		return;
-	thr = content_thread(x->m, tr->pid, tr->surface);
+	s = content_surface_row(x->m, tr->pid, tr->surface);
+	thr = s ? report_surface_drawn_by(s) : NULL;
+	if (s && s->width) {
+		snprintf(w, sizeof(w), "%" PRIu32, s->width);
+		snprintf(h, sizeof(h), "%" PRIu32, s->height);
+	}
 	snprintf(surface, sizeof(surface), "0x%" PRIx64, tr->surface);
 	open_(x, "content", "content (the surface the truth follows)");
 	val(x, "rule", RV_STR, rule_name(tr->rule));
@@ -361,6 +376,8 @@ static void sec_content(const struct em *x)
 	val(x, "surface", RV_STR, surface);
 	val(x, "why", RV_STR, subm_why_name(tr->why));
 	val(x, "thread", RV_STR, thr);
+	val(x, "width", RV_RAW, w);
+	val(x, "height", RV_RAW, h);
 	val_u64(x, "changes_total", tr->changes_total);
 	changes_json(x->m, tr, &json);
 	val(x, "changes", RV_RAW, json ? json : "[]");

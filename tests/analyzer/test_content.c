@@ -420,6 +420,26 @@ END_TEST
  * --surface 0xb: the HUD's calls alone (249 intervals of 16.666667 ms); --pid 100: the
  * content of that PID (the game, 120).
  */
+/*
+ * The content line names what the capture knows of the surface: its thread and its
+ * buffers' size. The identity scenario's generator wrote the game's buffers as 1080x2400
+ * (fixtures/gen/gen_fixtures.c id_hud_game) and the video's as 1920x1080.
+ */
+START_TEST(content_line_geometry)
+{
+	ck_assert_int_eq(fa("report '%s/score/id_hud_game_30_60.frc'", FIXTURES_BIN_DIR), 0);
+	ck_has(out_text, "  content                  pid 6000 surface 0xb4000078e2a45c10 (thread "
+			 "UnityGfxDeviceW, 1080x2400), chosen by thread name\n");
+	ck_assert_int_eq(
+	    fa("report --json '%s/score/id_video_24_overlay_120.frc'", FIXTURES_BIN_DIR), 0);
+	ck_has(out_text,
+	       "    \"thread\": \"CodecLooper\",\n    \"width\": 1920,\n    \"height\": 1080,\n");
+	/* no buffer records: no size, and JSON says null */
+	ck_assert_int_eq(fa("report --json '%s/two_pids.frc'", FIXTURES_BIN_DIR), 0);
+	ck_has(out_text, "    \"width\": null,\n    \"height\": null,\n");
+}
+END_TEST
+
 START_TEST(overrides)
 {
 	capture("hud", HUD_HEADER, hud, 2);
@@ -476,6 +496,7 @@ int main(int argc, char **argv)
 	    FRC_CASE("other_process_overlay", other_process_overlay),
 	    FRC_CASE("chat_overlay_closes", chat_overlay_closes),
 	    FRC_CASE("old_capture_count_rule", old_capture_count_rule),
+	    FRC_CASE("content_line_geometry", content_line_geometry),
 	    FRC_CASE("overrides", overrides),
 	    FRC_CASE("override_errors", override_errors),
 	};
