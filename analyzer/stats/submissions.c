@@ -448,6 +448,20 @@ static void count_truth(struct submissions *t)
 		t->changes[t->truth.n_changes - 1].frames++;
 }
 
+/* The truth interval a frame closes, as a pipeline delta (every sink takes deltas). */
+static struct pipeline_delta truth_delta(const struct frc_record *rec, uint64_t frame_seq,
+					 uint64_t delta)
+{
+	const struct frc_frame *f = &rec->u.frame;
+
+	return (struct pipeline_delta){.pid = f->pid,
+				       .seq = frame_seq,
+				       .ktime_ns = rec->ktime_ns,
+				       .buffer = f->buffer,
+				       .surface = f->surface,
+				       .delta_ns = delta};
+}
+
 /* A frame's step of its PID's series (SUBM_RULE_COUNT and _SURFACE). */
 static bool series_frame(struct submissions *t, const struct frc_record *rec, uint64_t frame_seq,
 			 struct pipeline_delta *d)
@@ -475,12 +489,7 @@ static bool series_frame(struct submissions *t, const struct frc_record *rec, ui
 	ps->last_ns = rec->ktime_ns;
 	if (!had || delta == 0)
 		return false;
-	*d = (struct pipeline_delta){.pid = f->pid,
-				     .seq = frame_seq,
-				     .ktime_ns = rec->ktime_ns,
-				     .buffer = f->buffer,
-				     .surface = f->surface,
-				     .delta_ns = delta};
+	*d = truth_delta(rec, frame_seq, delta);
 	if (&ps->info == t->main_pid)
 		count_truth(t);
 	return true;
@@ -644,12 +653,7 @@ static bool content_step(struct submissions *t, const struct frc_record *rec, ui
 	t->cur->period = t->period;
 	if (!has)
 		return false;
-	*d = (struct pipeline_delta){.pid = f->pid,
-				     .seq = frame_seq,
-				     .ktime_ns = rec->ktime_ns,
-				     .buffer = f->buffer,
-				     .surface = f->surface,
-				     .delta_ns = delta};
+	*d = truth_delta(rec, frame_seq, delta);
 	count_truth(t);
 	return true;
 }
