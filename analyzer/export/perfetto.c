@@ -15,7 +15,7 @@
  *
  * Tracks: a process track per PID, a thread track per TID (an instant per queueBuffer
  * call, annotated with its buffer and surface), a track per (PID, surface) with one slice
- * per submission interval; counter tracks for the main surface's FPS and frame time, the
+ * per submission interval; counter tracks for the main surface's frame time, the
  * tracker's deltas, the meter's readings by source, sysfs samples and cumulative
  * reservation failures; instants for janks, BigJanks, attach and exit. Streaming: memory
  * is bounded by the tracks, not the capture's length.
@@ -147,7 +147,6 @@ static const char *const ann_name[AN_COUNT] = {NULL, "buffer", "surface", "delta
  * with the top bit set, so no uuid is ever two tracks'.
  */
 enum counter_track {
-	CT_SUB_FPS,
 	CT_SUB_MS,
 	CT_TRK_MS,
 	CT_METER_SYSFS,
@@ -157,15 +156,14 @@ enum counter_track {
 	CT_EVENTS, /* not a counter: the instants of janks */
 	CT_KINDS
 };
-static const char *const ct_name[CT_KINDS] = {"submitted FPS (main surface)",
-					      "frame time ms (main surface)",
+static const char *const ct_name[CT_KINDS] = {"frame time ms (main surface)",
 					      "tracker delta ms",
 					      "meter FPS (sysfs)",
 					      "meter FPS (eBPF)",
 					      "sysfs FPS",
 					      "reservation failures",
 					      "janks (PerfDog)"};
-static const char *const ct_unit[CT_KINDS] = {"FPS", "ms", "ms", "FPS", "FPS", "FPS", "", ""};
+static const char *const ct_unit[CT_KINDS] = {"ms", "ms", "FPS", "FPS", "FPS", "", ""};
 #define CT_UUID(k) (1u + (unsigned)(k))
 #define FIRST_TRACK_UUID 16
 
@@ -174,7 +172,7 @@ static const char *const ct_unit[CT_KINDS] = {"FPS", "ms", "ms", "FPS", "FPS", "
  * extra_double_counter_track_uuids, in this order) when their samples fall at its ktime:
  * one packet instead of one per counter.
  */
-static const enum counter_track extra_ct[] = {CT_SUB_FPS, CT_SUB_MS, CT_TRK_MS};
+static const enum counter_track extra_ct[] = {CT_SUB_MS, CT_TRK_MS};
 #define N_EXTRA (sizeof(extra_ct) / sizeof(extra_ct[0]))
 
 #define MAX_SURFACE_TRACKS PERFETTO_MAX_SURFACE_TRACKS
@@ -749,7 +747,7 @@ static int px_delta(void *ctx, const struct pipeline_delta *d)
 
 	if (!w)
 		return -ENOMEM;
-	sample(x, d->ktime_ns, 2, ms); /* extra_ct[2]: CT_TRK_MS */
+	sample(x, d->ktime_ns, 1, ms); /* extra_ct[1]: CT_TRK_MS */
 	if (perfdog_push(w->v, d->delta_ns) != PERFDOG_NONE)
 		event(x, d->ktime_ns, INSTANT, CT_UUID(CT_EVENTS), EN_TJANK, 0, AN_DELTA_MS, ms);
 	return 0;
@@ -907,8 +905,12 @@ static int sub_delta(void *ctx, const struct pipeline_delta *d)
 	double ms = (double)d->delta_ns / 1e6;
 	enum perfdog_kind k = perfdog_push(x->sub_win, d->delta_ns);
 
-	sample(x, d->ktime_ns, 0, 1e9 / (double)d->delta_ns); /* extra_ct[0]: CT_SUB_FPS */
-	sample(x, d->ktime_ns, 1, ms);			      /* extra_ct[1]: CT_SUB_MS */
+	/*
+	 * No submitted-FPS counter: per interval it is 1e9 / the frame time at the same
+	 * ktime, which the trace keeps (this counter, and the main surface's slices), and it
+	 * cost 10 bytes per frame (REPORT.md "Perfetto trace" gives the query).
+	 */
+	sample(x, d->ktime_ns, 0, ms); /* extra_ct[0]: CT_SUB_MS */
 	if (k != PERFDOG_NONE)
 		event(x, d->ktime_ns, INSTANT, CT_UUID(CT_EVENTS),
 		      k == PERFDOG_BIGJANK ? EN_BIGJANK : EN_JANK, 0, AN_FRAME_TIME_MS, ms);
