@@ -277,7 +277,18 @@ static void timestamp(struct exporter *x, uint64_t t)
 	}
 }
 
-/* A packet after the first: its timestamp (or NO_TS), the sequence, its flags. */
+/*
+ * A packet after the first: its timestamp (or NO_TS), the sequence, its flags. These six
+ * bytes, with the packet's and its event's key and length and the event's type, are the
+ * 12-byte floor of every event (REPORT.md "Perfetto trace", size), and trace processor
+ * needs each (src/trace_processor/importers/proto): a track event without a timestamp is
+ * dropped (track_event_tokenizer.cc, track_event_missing_timestamp), also at a zero delta;
+ * without trusted_packet_sequence_id the packet is on sequence 0, where clock 64 and the
+ * interned names do not exist (proto_trace_reader.cc); SEQ_NEEDS_INCREMENTAL_STATE is what
+ * trace_packet.proto asks of a packet that relies on defaults or interned data, which
+ * every one of ours does (the delta clock), so a reader can skip it when that state is
+ * lost instead of misreading it.
+ */
 static void packet_head(struct exporter *x, uint64_t t)
 {
 	pb_reset(&x->pkt);
@@ -296,7 +307,12 @@ static uint64_t int64_value(uint64_t v)
 	return v > INT64_MAX ? INT64_MAX : v;
 }
 
-/* Write the pending queueBuffer instant, with the counter samples it took. */
+/*
+ * Write the pending queueBuffer instant, with the counter samples it took. Trace processor
+ * (track_event_tokenizer.cc, AddExtraCounterValues) maps extra_counter_values to the
+ * event's extra_counter_track_uuids, else to the defaults', in order, and wants counter
+ * tracks already described: ours are, right after the first packet.
+ */
 static void flush_pending(struct exporter *x)
 {
 	struct pending *p = &x->pend;
