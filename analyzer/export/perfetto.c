@@ -15,7 +15,7 @@
  *
  * Tracks: a process track per PID, a thread track per TID (an instant per queueBuffer
  * call, annotated with its buffer and surface), a track per (PID, surface) with one slice
- * per submission interval; counter tracks for the main surface's FPS and frame time, the
+ * per submission interval; counter tracks for the main surface's frame time, the
  * tracker's deltas, the meter's readings by source, sysfs samples and cumulative
  * reservation failures; instants for janks, BigJanks, attach and exit. Streaming: memory
  * is bounded by the tracks, not the capture's length.
@@ -58,18 +58,19 @@ enum {
 	DEF_TRACK_EVENT = 11, /* track_event_defaults */
 	DEF_CLOCK_ID = 58,    /* timestamp_clock_id */
 	/* trace/track_event/track_event.proto: TrackEventDefaults */
-	TED_TRACK = 11,		      /* track_uuid */
-	TED_EXTRA_DOUBLE_TRACKS = 45, /* extra_double_counter_track_uuids */
+	TED_TRACK = 11,		   /* track_uuid */
+	TED_EXTRA_INT_TRACKS = 31, /* extra_counter_track_uuids */
 	/* trace/track_event/track_event.proto: TrackEvent */
 	TE_ANNOTATION = 4, /* debug_annotations */
 	TE_TYPE = 9,
 	TE_NAME_IID = 10,
-	TE_TRACK = 11, /* track_uuid */
+	TE_TRACK = 11,	   /* track_uuid */
+	TE_INT_VALUE = 30, /* counter_value (int64) */
 	TE_DOUBLE_VALUE = 44,
-	TE_EXTRA_DOUBLE_TRACKS = 45, /* extra_double_counter_track_uuids */
-	TE_EXTRA_DOUBLE_VALUES = 46, /* extra_double_counter_values */
-	TE_FLOW_IDS = 47,	     /* repeated fixed64 flow_ids */
-	TE_TERMINATING_FLOWS = 48,   /* repeated fixed64 terminating_flow_ids */
+	TE_EXTRA_INT_TRACKS = 31,  /* extra_counter_track_uuids */
+	TE_EXTRA_INT_VALUES = 12,  /* extra_counter_values (repeated int64, not packed) */
+	TE_FLOW_IDS = 47,	   /* repeated fixed64 flow_ids */
+	TE_TERMINATING_FLOWS = 48, /* repeated fixed64 terminating_flow_ids */
 	/* trace/track_event/debug_annotation.proto: DebugAnnotation */
 	DA_NAME_IID = 1,
 	DA_DOUBLE = 5,
@@ -104,7 +105,7 @@ enum {
 	THD_TID = 2,
 	THD_NAME = 5,
 	/* trace/track_event/counter_descriptor.proto: CounterDescriptor */
-	CD_UNIT = 3,
+	CD_UNIT = 3, /* Unit: UNIT_TIME_NS 1, UNIT_COUNT 2 */
 	CD_UNIT_NAME = 6,
 };
 /* TrackEvent.Type (track_event.proto) */
@@ -147,9 +148,8 @@ static const char *const ann_name[AN_COUNT] = {NULL, "buffer", "surface", "delta
  * with the top bit set, so no uuid is ever two tracks'.
  */
 enum counter_track {
-	CT_SUB_FPS,
-	CT_SUB_MS,
-	CT_TRK_MS,
+	CT_SUB_NS,
+	CT_TRK_NS,
 	CT_METER_SYSFS,
 	CT_METER_EBPF,
 	CT_SYSFS,
@@ -157,24 +157,32 @@ enum counter_track {
 	CT_EVENTS, /* not a counter: the instants of janks */
 	CT_KINDS
 };
-static const char *const ct_name[CT_KINDS] = {"submitted FPS (main surface)",
-					      "frame time ms (main surface)",
-					      "tracker delta ms",
+static const char *const ct_name[CT_KINDS] = {"frame time (main surface)",
+					      "tracker delta",
 					      "meter FPS (sysfs)",
 					      "meter FPS (eBPF)",
 					      "sysfs FPS",
 					      "reservation failures",
 					      "janks (PerfDog)"};
-static const char *const ct_unit[CT_KINDS] = {"FPS", "ms", "ms", "FPS", "FPS", "FPS", "", ""};
+/*
+ * A time or a count is an exact integer (CounterDescriptor.unit, TrackEvent.counter_value
+ * and extra_counter_values: int64, a 4-byte varint for a 16.7 ms frame in ns where a double
+ * in ms took 8 bytes and was rounded); a rate keeps its double and a free-form unit name.
+ */
+enum { UNIT_TIME_NS = 1, UNIT_COUNT = 2 };
+static const unsigned char ct_int_unit[CT_KINDS] = {
+    [CT_SUB_NS] = UNIT_TIME_NS, [CT_TRK_NS] = UNIT_TIME_NS, [CT_DROPS] = UNIT_COUNT};
+static const char *const ct_unit_name[CT_KINDS] = {
+    [CT_METER_SYSFS] = "FPS", [CT_METER_EBPF] = "FPS", [CT_SYSFS] = "FPS"};
 #define CT_UUID(k) (1u + (unsigned)(k))
 #define FIRST_TRACK_UUID 16
 
 /*
- * The counters a queueBuffer instant carries as extra values (TrackEventDefaults'
- * extra_double_counter_track_uuids, in this order) when their samples fall at its ktime:
- * one packet instead of one per counter.
+ * The integer counters a queueBuffer instant carries as extra values (TrackEventDefaults'
+ * extra_counter_track_uuids, in this order) when their samples fall at its ktime: one
+ * packet instead of one per counter.
  */
-static const enum counter_track extra_ct[] = {CT_SUB_FPS, CT_SUB_MS, CT_TRK_MS};
+static const enum counter_track extra_ct[] = {CT_SUB_NS, CT_TRK_NS};
 #define N_EXTRA (sizeof(extra_ct) / sizeof(extra_ct[0]))
 
 #define MAX_SURFACE_TRACKS PERFETTO_MAX_SURFACE_TRACKS
@@ -192,7 +200,7 @@ struct pending {
 	bool on;
 	unsigned mask; /* bit k: extra_ct[k]'s value is set */
 	uint64_t t;
-	double v[N_EXTRA];
+	uint64_t v[N_EXTRA];
 };
 
 struct str_slot {
@@ -269,7 +277,18 @@ static void timestamp(struct exporter *x, uint64_t t)
 	}
 }
 
-/* A packet after the first: its timestamp (or NO_TS), the sequence, its flags. */
+/*
+ * A packet after the first: its timestamp (or NO_TS), the sequence, its flags. These six
+ * bytes, with the packet's and its event's key and length and the event's type, are the
+ * 12-byte floor of every event (REPORT.md "Perfetto trace", size), and trace processor
+ * needs each (src/trace_processor/importers/proto): a track event without a timestamp is
+ * dropped (track_event_tokenizer.cc, track_event_missing_timestamp), also at a zero delta;
+ * without trusted_packet_sequence_id the packet is on sequence 0, where clock 64 and the
+ * interned names do not exist (proto_trace_reader.cc); SEQ_NEEDS_INCREMENTAL_STATE is what
+ * trace_packet.proto asks of a packet that relies on defaults or interned data, which
+ * every one of ours does (the delta clock), so a reader can skip it when that state is
+ * lost instead of misreading it.
+ */
 static void packet_head(struct exporter *x, uint64_t t)
 {
 	pb_reset(&x->pkt);
@@ -279,7 +298,21 @@ static void packet_head(struct exporter *x, uint64_t t)
 	pb_u64(&x->pkt, PKT_SEQ_FLAGS, SEQ_NEEDS_INCREMENTAL_STATE);
 }
 
-/* Write the pending queueBuffer instant, with the counter samples it took. */
+/*
+ * An int64 field's value: a uint64 past INT64_MAX would read back negative (same varint),
+ * so it is clamped; no time or count of a capture comes near it.
+ */
+static uint64_t int64_value(uint64_t v)
+{
+	return v > INT64_MAX ? INT64_MAX : v;
+}
+
+/*
+ * Write the pending queueBuffer instant, with the counter samples it took. Trace processor
+ * (track_event_tokenizer.cc, AddExtraCounterValues) maps extra_counter_values to the
+ * event's extra_counter_track_uuids, else to the defaults', in order, and wants counter
+ * tracks already described: ours are, right after the first packet.
+ */
 static void flush_pending(struct exporter *x)
 {
 	struct pending *p = &x->pend;
@@ -291,10 +324,10 @@ static void flush_pending(struct exporter *x)
 	p->on = false;
 	for (size_t k = 0; named && k < N_EXTRA; k++)
 		if (p->mask & 1u << k)
-			pb_u64(&x->pend_ev, TE_EXTRA_DOUBLE_TRACKS, CT_UUID(extra_ct[k]));
+			pb_u64(&x->pend_ev, TE_EXTRA_INT_TRACKS, CT_UUID(extra_ct[k]));
 	for (size_t k = 0; k < N_EXTRA; k++)
 		if (p->mask & 1u << k)
-			pb_double(&x->pend_ev, TE_EXTRA_DOUBLE_VALUES, p->v[k]);
+			pb_u64(&x->pend_ev, TE_EXTRA_INT_VALUES, int64_value(p->v[k]));
 	packet_head(x, p->t);
 	if (x->intern.n) {
 		pb_msg(&x->pkt, PKT_INTERNED_DATA, &x->intern);
@@ -312,7 +345,7 @@ static void packet_start(struct exporter *x, uint64_t t)
 }
 
 /* The sample (counter extra_ct[k], v) at t joins the pending instant if it is at t. */
-static bool add_extra(struct exporter *x, uint64_t t, unsigned k, double v)
+static bool add_extra(struct exporter *x, uint64_t t, unsigned k, uint64_t v)
 {
 	struct pending *p = &x->pend;
 
@@ -351,6 +384,18 @@ static void event(struct exporter *x, uint64_t t, int type, uint64_t track, enum
 		pb_double(&x->sub, DA_DOUBLE, ann_value);
 		pb_msg(&x->ev, TE_ANNOTATION, &x->sub);
 	}
+	packet_start(x, t);
+	pb_msg(&x->pkt, PKT_TRACK_EVENT, &x->ev);
+	emit_packet(x);
+}
+
+/* A sample v at t of the integer counter k (ct_int_unit), as TrackEvent.counter_value. */
+static void int_counter(struct exporter *x, uint64_t t, enum counter_track k, uint64_t v)
+{
+	pb_reset(&x->ev);
+	pb_u64(&x->ev, TE_TYPE, COUNTER);
+	pb_u64(&x->ev, TE_TRACK, CT_UUID(k));
+	pb_u64(&x->ev, TE_INT_VALUE, int64_value(v));
 	packet_start(x, t);
 	pb_msg(&x->pkt, PKT_TRACK_EVENT, &x->ev);
 	emit_packet(x);
@@ -512,10 +557,10 @@ static void counter_tracks(struct exporter *x)
 		pb_u64(&td, TD_UUID, CT_UUID(k));
 		pb_str(&td, TD_NAME, ct_name[k]);
 		if (k != CT_EVENTS) {
-			if (*ct_unit[k])
-				pb_str(&cd, CD_UNIT_NAME, ct_unit[k]);
+			if (ct_unit_name[k])
+				pb_str(&cd, CD_UNIT_NAME, ct_unit_name[k]);
 			else
-				pb_u64(&cd, CD_UNIT, 2); /* UNIT_COUNT */
+				pb_u64(&cd, CD_UNIT, ct_int_unit[k]);
 			pb_msg(&td, TD_COUNTER, &cd);
 		}
 		descriptor(x, &td);
@@ -572,7 +617,7 @@ static void defaults(struct exporter *x, struct pb *def)
 	if (x->main_track)
 		pb_u64(&ted, TED_TRACK, x->main_track);
 	for (size_t k = 0; k < N_EXTRA; k++)
-		pb_u64(&ted, TED_EXTRA_DOUBLE_TRACKS, CT_UUID(extra_ct[k]));
+		pb_u64(&ted, TED_EXTRA_INT_TRACKS, CT_UUID(extra_ct[k]));
 	pb_msg(def, DEF_TRACK_EVENT, &ted);
 	pb_free(&ted);
 }
@@ -721,8 +766,7 @@ static int px_record(void *ctx, const struct frc_record *rec, uint64_t frame_seq
 	case FRC_EXIT:
 		return px_lifecycle(x, rec, rec->type == FRC_ATTACH);
 	case FRC_DROPS:
-		event(x, rec->ktime_ns, COUNTER, CT_UUID(CT_DROPS), EN_NONE,
-		      (double)rec->u.drops.cumulative, AN_NONE, 0);
+		int_counter(x, rec->ktime_ns, CT_DROPS, rec->u.drops.cumulative);
 		return 0;
 	case FRC_SYSFS:
 		if (fps_meter_sysfs_value(rec->u.sysfs.err, rec->u.sysfs.raw, rec->u.sysfs.len, 500,
@@ -735,10 +779,10 @@ static int px_record(void *ctx, const struct frc_record *rec, uint64_t frame_seq
 }
 
 /* A counter sample: in the pending instant when it is at its ktime, else a packet. */
-static void sample(struct exporter *x, uint64_t t, unsigned k, double v)
+static void sample(struct exporter *x, uint64_t t, unsigned k, uint64_t v)
 {
 	if (!add_extra(x, t, k, v))
-		event(x, t, COUNTER, CT_UUID(extra_ct[k]), EN_NONE, v, AN_NONE, 0);
+		int_counter(x, t, extra_ct[k], v);
 }
 
 static int px_delta(void *ctx, const struct pipeline_delta *d)
@@ -749,7 +793,7 @@ static int px_delta(void *ctx, const struct pipeline_delta *d)
 
 	if (!w)
 		return -ENOMEM;
-	sample(x, d->ktime_ns, 2, ms); /* extra_ct[2]: CT_TRK_MS */
+	sample(x, d->ktime_ns, 1, d->delta_ns); /* extra_ct[1]: CT_TRK_NS */
 	if (perfdog_push(w->v, d->delta_ns) != PERFDOG_NONE)
 		event(x, d->ktime_ns, INSTANT, CT_UUID(CT_EVENTS), EN_TJANK, 0, AN_DELTA_MS, ms);
 	return 0;
@@ -907,8 +951,12 @@ static int sub_delta(void *ctx, const struct pipeline_delta *d)
 	double ms = (double)d->delta_ns / 1e6;
 	enum perfdog_kind k = perfdog_push(x->sub_win, d->delta_ns);
 
-	sample(x, d->ktime_ns, 0, 1e9 / (double)d->delta_ns); /* extra_ct[0]: CT_SUB_FPS */
-	sample(x, d->ktime_ns, 1, ms);			      /* extra_ct[1]: CT_SUB_MS */
+	/*
+	 * No submitted-FPS counter: per interval it is 1e9 / the frame time at the same
+	 * ktime, which the trace keeps (this counter, and the main surface's slices), and it
+	 * cost 10 bytes per frame (REPORT.md "Perfetto trace" gives the query).
+	 */
+	sample(x, d->ktime_ns, 0, d->delta_ns); /* extra_ct[0]: CT_SUB_NS */
 	if (k != PERFDOG_NONE)
 		event(x, d->ktime_ns, INSTANT, CT_UUID(CT_EVENTS),
 		      k == PERFDOG_BIGJANK ? EN_BIGJANK : EN_JANK, 0, AN_FRAME_TIME_MS, ms);

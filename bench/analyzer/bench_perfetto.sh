@@ -3,7 +3,8 @@
 # capture (60 Hz, 3 buffers, +-200 us jitter, a tick every second; bench_gen), in bytes per
 # frame next to the capture's own bytes per frame (goal: the trace <= 40 bytes/frame), and
 # how long the export takes. Baseline in the same run: the text report of the same capture
-# (the replay's own cost, which the export pays too). Not a test.
+# (the replay's own cost, which the export pays too). Then, with python3, where the trace's
+# bytes go (perfetto_budget.py: bytes per frame by packet kind and field). Not a test.
 #
 # env: FRAMES (1000000), WORK (a temporary directory)
 set -eu
@@ -31,3 +32,6 @@ echo "trace:   $trace bytes, $(per "$trace" "$frames") bytes/frame (goal <= 40),
 	"$(per "$trace" "$cap")x the capture"
 echo "export:  $(secs "$t1" "$t2") s (baseline: text report of the same capture" \
 	"$(secs "$t0" "$t1") s)"
+if command -v python3 >/dev/null; then
+	python3 "$(dirname "$0")/perfetto_budget.py" "$work/cap.pftrace" "$frames"
+fi

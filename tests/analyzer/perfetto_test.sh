@@ -9,7 +9,7 @@
 #     compares it with the capture's records from `frameanalyze export`: one queueBuffer
 #     instant per frame record at its ktime on its thread, the surface slices balanced and
 #     exactly the submission intervals of REPORT.md (the last slice of each surface ends at
-#     its last call), the main surface's FPS and frame time samples exactly its truth
+#     its last call), the main surface's frame time samples exactly its truth
 #     series, the display layers' present slices and their flows from the linked calls;
 #     the instants also number the frames `report --json` counts; the same for a
 #     generated capture with more distinct buffers than the exporter keeps interned;
