@@ -312,7 +312,7 @@ static int emit_due_ticks(struct pipeline *p, uint64_t until, bool inclusive)
 }
 
 /*
- * Does pid's frames and deltas reach the meter? Every PID's, unless the kind asks for the
+ * Do pid's deltas reach the meter? Every PID's, unless the kind asks for the
  * target's only and the capture says which PID that is (README "Pipeline").
  */
 static bool metered_pid(const struct pipeline *p, uint32_t pid)
