@@ -2,24 +2,48 @@
 /*
  * frc_window.c - `frc-window`, our FPS meter (meter_kinds.h, heuristics/README.md).
  *
- * What the display shows is the content surface's frames: the rate is the number of that
- * surface's intervals ending in the last FRC_WINDOW_NS, whatever the tracker returns; no
- * content frame for FRC_WINDOW_FREEZE_NS is a freeze (a reading of 0 FPS, not the last
- * rate); the display's refresh caps the reading (the panel cannot show more) and never
- * replaces it: 1e9 / SurfaceFlinger's vsync period when display capture recorded it, else
- * a valid sysfs node's value. O(1) per frame (the main-surface rule), the
- * interval ends in a fixed ring.
+ * What the display shows is the target process's content surface: the rate is the number
+ * of intervals of the content series (content.h, the one the analyzer's truth is) ending in
+ * the last FRC_WINDOW_NS, whatever the tracker returns; no content frame for
+ * FRC_WINDOW_FREEZE_NS is a freeze (a reading of 0 FPS, not the last rate); the display's
+ * refresh caps the reading (the panel cannot show more) and never replaces it: 1e9 /
+ * SurfaceFlinger's vsync period when display capture recorded it, else a valid sysfs
+ * node's value. The interval ends are kept in a fixed ring.
  */
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 
+#include "content.h"
 #include "main_surface.h"
 #include "meter_kinds.h"
+#include "target.h"
+
+/* One process's content rule (the capture says which process is the target). */
+struct fw_proc {
+	uint32_t pid;
+	uint64_t used;	 /* LRU stamp; 0: the slot is free */
+	uint64_t period; /* the target period of its last content call (no interval across) */
+	struct content *c;
+};
 
 struct frc_window {
 	double fps_max;
-	struct main_surface *content; /* the main-surface rule over (PID, surface) keys */
+	/*
+	 * Which rule picks the content (heuristics/README.md): the content rule once the
+	 * capture has said what its surfaces are (a thread, buffer or connect record), one
+	 * instance per process while it says which one is the target (target.h), else one
+	 * over the (PID, surface) pairs of every process; before any such record, the
+	 * main-surface rule over those pairs.
+	 */
+	bool identity; /* a thread, buffer or connect record was seen */
+	struct fw_proc procs[FRC_WINDOW_PIDS];
+	uint64_t use_clock;
+	struct content *all;	      /* identity, no target: every process's surfaces */
+	struct main_surface *counted; /* no identity: the main-surface rule over the pairs */
+	uint32_t cur_pid;	      /* the target the meter follows now (0: none) */
+	struct fw_proc *cur;	      /* its instance, or NULL (made at its first record) */
+	uint64_t period;	      /* +1 at every target change and attach/exit of the target */
 	/* The content's interval ends in the window, nondecreasing, oldest at head. */
 	uint64_t ring[FRC_WINDOW_RING];
 	uint32_t head, len;
@@ -37,6 +61,7 @@ int frc_window_new(struct frc_window **out, const struct fps_meter_config *cfg, 
 {
 	struct tracker_config tc;
 	struct frc_window *w;
+	int err;
 
 	(void)t0;	 /* the window starts with the content's first interval, not the meter */
 	(void)has_sysfs; /* the cap follows the node's samples; without a node there are none */
@@ -47,49 +72,181 @@ int frc_window_new(struct frc_window **out, const struct fps_meter_config *cfg, 
 	if (!w)
 		return -ENOMEM;
 	tracker_config_default(&tc);
-	if (main_surface_new(&w->content, &tc)) {
+	err = content_new(&w->all, CONTENT_SURFACES);
+	if (!err)
+		err = main_surface_new(&w->counted, &tc);
+	if (err) {
+		content_free(w->all);
 		free(w);
-		return -ENOMEM;
+		return err;
 	}
 	w->fps_max = cfg->fps_max;
+	w->period = 1;
 	*out = w;
 	return 0;
+}
+
+static void proc_drop(struct frc_window *w, struct fw_proc *pr)
+{
+	content_free(pr->c);
+	if (w->cur == pr)
+		w->cur = NULL;
+	*pr = (struct fw_proc){0};
 }
 
 void frc_window_free(struct frc_window *w)
 {
 	if (!w)
 		return;
-	main_surface_free(w->content);
+	for (size_t i = 0; i < FRC_WINDOW_PIDS; i++)
+		content_free(w->procs[i].c);
+	content_free(w->all);
+	main_surface_free(w->counted);
 	free(w);
 }
 
-/*
- * The one place that says which calls are the content: the main-surface rule (most calls,
- * a tie keeps the leader, stale handover: main_surface.h) over the (PID, surface) pairs of
- * every PID, so the content is the main surface of the busiest process. The key mixes the
- * PID into the surface pointer (an odd multiplier: distinct PIDs with surface 0 stay
- * distinct; two pairs sharing a key would need a 64-bit coincidence). The surface-identity
- * work can replace the rule here and nowhere else.
- */
-static bool content_interval(struct frc_window *w, uint64_t ktime_ns, const struct frc_frame *f,
-			     uint64_t *delta_ns)
+static struct fw_proc *proc_find(struct frc_window *w, uint32_t pid)
 {
-	uint64_t key = f->surface ^ ((uint64_t)f->pid * 0x9e3779b97f4a7c15ull);
-
-	return main_surface_record(w->content, ktime_ns, key, delta_ns);
+	for (size_t i = 0; i < FRC_WINDOW_PIDS; i++)
+		if (w->procs[i].used && w->procs[i].pid == pid)
+			return &w->procs[i];
+	return NULL;
 }
 
-void frc_window_frame(struct frc_window *w, uint64_t ktime_ns, const struct frc_frame *f)
+/*
+ * pid's instance, made when new in a free slot, else in the least recently used one's
+ * (never the target's own): the truth's bound and order (analyzer/stats/submissions.c),
+ * so that both forget the same process. NULL when out of memory.
+ */
+static struct fw_proc *proc_get(struct frc_window *w, uint32_t pid)
 {
-	uint64_t delta;
+	struct fw_proc *pr = proc_find(w, pid);
 
-	if (!content_interval(w, ktime_ns, f, &delta))
-		return;
+	if (pr) {
+		pr->used = ++w->use_clock;
+		return pr;
+	}
+	for (size_t i = 0; i < FRC_WINDOW_PIDS; i++) {
+		struct fw_proc *e = &w->procs[i];
+
+		if (e != w->cur && (!pr || e->used < pr->used))
+			pr = e;
+	}
+	proc_drop(w, pr);
+	if (content_new(&pr->c, CONTENT_SURFACES))
+		return NULL;
+	pr->pid = pid;
+	pr->used = ++w->use_clock;
+	return pr;
+}
+
+/* The key of (pid, surface) in the one instance over every process (no target known). */
+static uint64_t all_key(uint32_t pid, uint64_t surface)
+{
+	/* an odd multiplier: distinct PIDs with surface 0 stay distinct */
+	return surface ^ ((uint64_t)pid * 0x9e3779b97f4a7c15ull);
+}
+
+/*
+ * The target's own content series: the capture says what its surfaces are (else the
+ * truth is the count rule, which ignores the target: REPORT.md "Ground truth") and which
+ * process is the target.
+ */
+static bool target_mode(const struct frc_window *w, const struct target *t)
+{
+	return w->identity && t && target_known(t);
+}
+
+/* The target changed (the pipeline's target, after this record): a new series. */
+static int follow(struct frc_window *w, const struct target *t)
+{
+	uint32_t pid = target_pid(t);
+
+	if (pid == w->cur_pid)
+		return 0;
+	w->cur_pid = pid;
+	w->period++;
+	w->cur = pid ? proc_get(w, pid) : NULL;
+	return pid && !w->cur ? -ENOMEM : 0;
+}
+
+/* A thread name, a buffer's geometry or a connect, to instance c under key surface. */
+static void learn_one(struct content *c, const struct frc_record *r, uint64_t surface)
+{
+	const struct frc_buffer *b = &r->u.buffer;
+
+	if (r->type == FRC_THREAD)
+		content_thread_name(c, r->u.thread.tid, r->u.thread.name);
+	else if (r->type == FRC_BUFFER && b->width > 0 && b->height > 0)
+		content_geometry(c, surface, (uint32_t)b->width, (uint32_t)b->height);
+	else if (r->type == FRC_CONNECT && r->u.connect.connected)
+		content_connect(c, r->ktime_ns, surface);
+	else if (r->type == FRC_CONNECT)
+		(void)content_disconnect(c, r->ktime_ns, surface);
+}
+
+/* attach / exit: a new process life breaks the series; an exited one's surfaces are gone. */
+static int learn_life(struct frc_window *w, const struct frc_record *r, const struct target *t)
+{
+	uint32_t pid = r->type == FRC_ATTACH ? r->u.attach.pid : r->u.exit.pid;
+	struct fw_proc *pr;
+
+	if (pid == w->cur_pid)
+		w->period++;
+	if (r->type == FRC_EXIT && (pr = proc_find(w, pid)))
+		proc_drop(w, pr);
+	return target_mode(w, t) ? follow(w, t) : 0;
+}
+
+int frc_window_learn(struct frc_window *w, const struct frc_record *r, const struct target *t)
+{
+	uint32_t pid;
+	uint64_t surface = 0;
+	struct fw_proc *pr;
+
+	switch (r->type) {
+	case FRC_ATTACH:
+	case FRC_EXIT:
+		return learn_life(w, r, t);
+	case FRC_THREAD:
+		pid = r->u.thread.pid;
+		break;
+	case FRC_BUFFER:
+		pid = r->u.buffer.pid;
+		surface = r->u.buffer.surface;
+		break;
+	case FRC_CONNECT:
+		pid = r->u.connect.pid;
+		surface = r->u.connect.surface;
+		break;
+	default:
+		return 0;
+	}
+	w->identity = true;
+	/*
+	 * Both: a capture that says nothing of its target now may do so later (an attach
+	 * record), and the process's instance then knows what was said before. The target's
+	 * instance is followed from the first record that can say so, as the truth's from the
+	 * capture's start: other processes' records never evict it.
+	 */
+	if (!target_mode(w, t))
+		learn_one(w->all, r, all_key(pid, surface));
+	else if (follow(w, t))
+		return -ENOMEM;
+	if (!(pr = proc_get(w, pid)))
+		return -ENOMEM;
+	learn_one(pr->c, r, surface);
+	return 0;
+}
+
+/* A content interval ending at ktime_ns (the record's time, as the truth counts it). */
+static void count_interval(struct frc_window *w, uint64_t ktime_ns, uint64_t delta)
+{
 	w->st.deltas_kept++;
 	if (!w->any) {
 		w->any = true;
-		w->origin = ktime_ns - delta; /* delta <= ktime_ns: it is a saturating difference */
+		/* saturating: a stamped frame's interval may be longer than its ktime */
+		w->origin = ktime_ns > delta ? ktime_ns - delta : 0;
 		w->last_end = ktime_ns;
 	}
 	/* A frame back in time counts at the newest time seen: the ring stays ordered. */
@@ -100,6 +257,58 @@ void frc_window_frame(struct frc_window *w, uint64_t ktime_ns, const struct frc_
 		w->len--;
 	}
 	w->ring[(w->head + w->len++) % FRC_WINDOW_RING] = w->last_end;
+}
+
+/*
+ * The target's content series, as the truth takes it (analyzer/stats/submissions.c): the
+ * frames of the target at this record only, content_frame_delta at each frame's own time
+ * (content_frame_time), an interval only on the content surface and within one period
+ * (no interval across a change of the target or a new life of its process).
+ */
+static int target_frame(struct frc_window *w, uint64_t ktime_ns, const struct frc_frame *f,
+			const struct target *t, uint64_t *delta)
+{
+	bool has;
+	int err = follow(w, t);
+
+	if (err || f->pid != w->cur_pid)
+		return err ? err : 1;
+	if (!w->cur && !(w->cur = proc_get(w, f->pid)))
+		return -ENOMEM;
+	has = content_frame_delta(w->cur->c, content_frame_time(ktime_ns, f), f->surface, f->tid,
+				  delta);
+	if (content_surface(w->cur->c, NULL) != f->surface)
+		return 1;
+	has = has && w->cur->period == w->period;
+	w->cur->period = w->period;
+	return has ? 0 : 1;
+}
+
+int frc_window_frame(struct frc_window *w, uint64_t ktime_ns, const struct frc_frame *f,
+		     const struct target *t)
+{
+	uint64_t delta = 0, key = all_key(f->pid, f->surface);
+	int rc;
+
+	if (target_mode(w, t)) {
+		rc = target_frame(w, ktime_ns, f, t, &delta);
+		if (rc < 0)
+			return rc;
+		if (rc == 0)
+			count_interval(w, ktime_ns, delta);
+		return 0;
+	}
+	/*
+	 * No target information: the content rule over every process's surfaces. A capture
+	 * that names nothing of its surfaces (they predate thread, buffer and connect records):
+	 * the main-surface rule, most calls, nearer the count rule the truth then is (README
+	 * "Meter variants" has what the content rule's rate alone would read instead).
+	 */
+	if (w->identity
+		? content_frame_delta(w->all, content_frame_time(ktime_ns, f), key, f->tid, &delta)
+		: main_surface_record(w->counted, ktime_ns, key, &delta))
+		count_interval(w, ktime_ns, delta);
+	return 0;
 }
 
 void frc_window_delta(struct frc_window *w, uint64_t delta_ns)
@@ -129,9 +338,31 @@ static struct fps_reading reading(bool valid, double fps, enum frc_source source
 	return r;
 }
 
+/*
+ * The ends at or before now. A frame recorded before the tick that reads the meter can be
+ * later than the tick's time (two CPUs' events; a capture's order): it is not in (now -
+ * 1 s, now] yet, as the truth's per-tick FPS does not count it. The ring is ordered: a
+ * binary search, 10 steps at most.
+ */
+static uint32_t ends_until(const struct frc_window *w, uint64_t now)
+{
+	uint32_t lo = 0, hi = w->len;
+
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+
+		if (w->ring[(w->head + mid) % FRC_WINDOW_RING] <= now)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
 struct fps_reading frc_window_read(struct frc_window *w, uint64_t now)
 {
 	uint64_t span = FRC_WINDOW_NS;
+	uint32_t n;
 	double v;
 
 	w->st.reads++;
@@ -149,8 +380,11 @@ struct fps_reading frc_window_read(struct frc_window *w, uint64_t now)
 		span = now - w->origin;
 	if (now <= w->origin || w->len == 0)
 		return reading(false, 0, FRC_SOURCE_NONE);
-	/* len <= 1024 and span < 2^53 ns are exact doubles: one correctly rounded division. */
-	v = (double)w->len * 1e9 / (double)span;
+	n = ends_until(w, now);
+	if (n == 0)
+		return reading(false, 0, FRC_SOURCE_NONE);
+	/* n <= 1024 and span < 2^53 ns are exact doubles: one correctly rounded division. */
+	v = (double)n * 1e9 / (double)span;
 	/*
 	 * The display cannot show more than its refresh: the lower of SurfaceFlinger's vsync
 	 * rate (display capture; a MAILBOX game queues more than that) and the node's value.

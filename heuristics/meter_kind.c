@@ -59,9 +59,15 @@ static void window_destroy(void *m)
 	frc_window_free(m);
 }
 
-static void window_frame(void *m, uint64_t ktime_ns, const struct frc_frame *f)
+static int window_frame(void *m, uint64_t ktime_ns, const struct frc_frame *f,
+			const struct target *target)
 {
-	frc_window_frame(m, ktime_ns, f);
+	return frc_window_frame(m, ktime_ns, f, target);
+}
+
+static int window_learn(void *m, const struct frc_record *r, const struct target *target)
+{
+	return frc_window_learn(m, r, target);
 }
 
 static void window_delta(void *m, uint64_t delta_ns)
@@ -93,15 +99,15 @@ static const struct meter_kind kinds[] = {
     {"auriya-10fe7c6",
      "sysfs first (2 s cache), eBPF ring of 30 deltas as the fallback (the default)",
      "Auriya@10fe7c6 src/core/fps_meter/mod.rs (seed 002)", sysfs_first_create, auriya_destroy,
-     NULL, auriya_delta, auriya_sysfs, NULL, auriya_read, auriya_stats},
+     NULL, NULL, auriya_delta, auriya_sysfs, NULL, auriya_read, auriya_stats},
     {"auriya-ccafd78", "eBPF ring of 30 deltas first (drained every read), sysfs as the fallback",
      "pavelc4/auriya@ccafd78 src/core/fps_meter/mod.rs", ebpf_first_create, auriya_destroy, NULL,
-     auriya_delta, auriya_sysfs, NULL, auriya_read, auriya_stats},
+     NULL, auriya_delta, auriya_sysfs, NULL, auriya_read, auriya_stats},
     {"frc-window",
      "content surface's intervals in the last 1 s; 0 FPS 250 ms after its last frame; the "
      "display's refresh (vsync period, sysfs) caps",
-     "ours (issue 21)", window_create, window_destroy, window_frame, window_delta, window_sysfs,
-     window_vsync, window_read, window_stats},
+     "ours (issue 21)", window_create, window_destroy, window_frame, window_learn, window_delta,
+     window_sysfs, window_vsync, window_read, window_stats},
 };
 
 #define N_KINDS (sizeof(kinds) / sizeof(kinds[0]))

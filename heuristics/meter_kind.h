@@ -19,6 +19,8 @@
 #include "frc_record.h"
 #include "fps_meter.h"
 
+struct target;
+
 struct meter_kind {
 	const char *name;    /* what --meter takes: "auriya-10fe7c6", ... */
 	const char *summary; /* one line for people */
@@ -26,8 +28,19 @@ struct meter_kind {
 	/* Created at t0 (the first record); has_sysfs: a node was detected. 0, -EINVAL, -ENOMEM. */
 	int (*create)(void **out, const struct fps_meter_config *cfg, uint64_t t0, bool has_sysfs);
 	void (*destroy)(void *m);
-	/* Every frame record, before its tracker sees it; NULL: the meter does not look. */
-	void (*frame)(void *m, uint64_t ktime_ns, const struct frc_frame *f);
+	/*
+	 * Every frame record (every PID, whichever tracker runs), before its tracker sees it;
+	 * target: the pipeline's (target.h), already fed this record. 0 or -ENOMEM (the
+	 * pipeline returns it). NULL: the meter does not look.
+	 */
+	int (*frame)(void *m, uint64_t ktime_ns, const struct frc_frame *f,
+		     const struct target *target);
+	/*
+	 * The records that say what a process is besides its frames: thread, buffer, connect,
+	 * attach, exit (file order; target as at a frame). 0 or -ENOMEM. NULL: not looked at
+	 * (the Auriya meters, which read deltas only).
+	 */
+	int (*learn)(void *m, const struct frc_record *r, const struct target *target);
 	/* Every delta a tracker returned (all PIDs, in order). */
 	void (*delta)(void *m, uint64_t delta_ns);
 	/* The node's current content (sample-and-hold), as fps_meter_set_sysfs. */

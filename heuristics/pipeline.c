@@ -312,7 +312,7 @@ static int emit_due_ticks(struct pipeline *p, uint64_t until, bool inclusive)
 }
 
 /*
- * Does pid's frames and deltas reach the meter? Every PID's, unless the kind asks for the
+ * Do pid's deltas reach the meter? Every PID's, unless the kind asks for the
  * target's only and the capture says which PID that is (README "Pipeline").
  */
 static bool metered_pid(const struct pipeline *p, uint32_t pid)
@@ -341,8 +341,16 @@ static int feed_frame(struct pipeline *p, const struct frc_record *r)
 	}
 	heur_lru_touch(&p->lru, i);
 	metered = metered_pid(p, f->pid);
-	if (p->mk->frame && metered)
-		p->mk->frame(p->meter, r->ktime_ns, f);
+	/*
+	 * Every frame, whatever the tracker: a meter that reads frames picks the target's
+	 * itself (the pipeline's target says which), so it reads the same under every tracker.
+	 */
+	if (p->mk->frame) {
+		int err = p->mk->frame(p->meter, r->ktime_ns, f, p->target);
+
+		if (err)
+			return err;
+	}
 	if (!p->kind->record(p->slots[i].t, r->ktime_ns, f, &d.delta_ns))
 		return 0;
 	if (metered)
@@ -361,6 +369,12 @@ static int feed_frame(struct pipeline *p, const struct frc_record *r)
 	return 0;
 }
 
+/* A thread, buffer, connect, attach or exit record, to a meter that reads them. */
+static int feed_meter_learn(struct pipeline *p, const struct frc_record *r)
+{
+	return p->mk->learn ? p->mk->learn(p->meter, r, p->target) : 0;
+}
+
 /*
  * A record a tracker may learn from (tracker_kind.h `learn`), to its PID's tracker. A PID
  * without one gets one, as at a frame: a thread's name and a buffer's geometry come just
@@ -372,16 +386,13 @@ static int feed_frame(struct pipeline *p, const struct frc_record *r)
 static int feed_learn(struct pipeline *p, const struct frc_record *r, uint32_t pid)
 {
 	uint32_t i;
+	int err = feed_meter_learn(p, r);
 
-	if (!p->kind->learn)
-		return 0;
+	if (err || !p->kind->learn)
+		return err;
 	i = frc_map_get(&p->pids, pid);
-	if (i == NIL) {
-		int err = start_tracker(p, pid, &i);
-
-		if (err)
-			return err;
-	}
+	if (i == NIL && (err = start_tracker(p, pid, &i)) != 0)
+		return err;
 	p->kind->learn(p->slots[i].t, r);
 	return 0;
 }
@@ -427,12 +438,13 @@ int pipeline_feed(struct pipeline *p, const struct frc_record *r)
 		p->st.drops = r->u.drops.cumulative;
 		return 0;
 	case FRC_ATTACH:
-		return start_tracker(p, r->u.attach.pid, &i);
+		err = feed_meter_learn(p, r);
+		return err ? err : start_tracker(p, r->u.attach.pid, &i);
 	case FRC_EXIT:
 		i = frc_map_get(&p->pids, r->u.exit.pid);
 		if (i != NIL)
 			forget_slot(p, i);
-		return 0;
+		return feed_meter_learn(p, r);
 	case FRC_TICK:
 		emit_reading(p, r->ktime_ns, r);
 		return 0;

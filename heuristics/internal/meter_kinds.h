@@ -28,14 +28,25 @@ FRC_MUST_USE int fps_meter_new_ebpf_first(struct fps_meter **out,
 #define FRC_WINDOW_NS 1000000000ull	  /* the window: intervals ending in the last 1 s */
 #define FRC_WINDOW_FREEZE_NS 250000000ull /* no content frame for 250 ms: a freeze, 0 FPS */
 #define FRC_WINDOW_RING 1024u		  /* interval ends kept (> fps_max per window) */
+/* Processes whose content rule is kept at once: the truth's SUBM_CONTENT_PIDS, so that the
+ * meter and the truth forget the same one (least recently used first). */
+#define FRC_WINDOW_PIDS 64u
 
 struct frc_window;
+struct target;
 
 FRC_MUST_USE int frc_window_new(struct frc_window **out, const struct fps_meter_config *cfg,
 				uint64_t t0, bool has_sysfs);
 void frc_window_free(struct frc_window *w);
-/* Every frame record (all PIDs, file order): the content surface's calls are the rate. */
-void frc_window_frame(struct frc_window *w, uint64_t ktime_ns, const struct frc_frame *f);
+/*
+ * Every frame record (all PIDs, file order); t: the pipeline's target after this record, or
+ * NULL (none known). The target's content surface's intervals are the rate. 0 or -ENOMEM.
+ */
+FRC_MUST_USE int frc_window_frame(struct frc_window *w, uint64_t ktime_ns,
+				  const struct frc_frame *f, const struct target *t);
+/* A thread, buffer, connect, attach or exit record (others: nothing); t as at a frame. */
+FRC_MUST_USE int frc_window_learn(struct frc_window *w, const struct frc_record *r,
+				  const struct target *t);
 /* A tracker delta: counted only (the rate does not depend on the tracker). */
 void frc_window_delta(struct frc_window *w, uint64_t delta_ns);
 void frc_window_set_sysfs(struct frc_window *w, int err, const uint8_t *raw, size_t len);

@@ -135,7 +135,7 @@ static void wframe(void *m, uint64_t t, uint32_t pid, uint64_t surface)
 {
 	struct frc_frame f = {.pid = pid, .tid = pid, .buffer = 0x1000, .surface = surface};
 
-	meter_kind_find("frc-window")->frame(m, t, &f);
+	ck_assert_int_eq(meter_kind_find("frc-window")->frame(m, t, &f, NULL), 0);
 }
 
 /* Calls of one surface every 20 ms at t = 0, 20 ms, ..., last (inclusive). */

@@ -2243,8 +2243,13 @@ START_TEST(geometry_without_lifetime)
 }
 END_TEST
 
-/* Replay cap with meter (tracker: the default); count reproductions, keep the largest. */
-static struct replay_count replay_meter(const char *cap, const char *meter, uint64_t *max_live)
+/*
+ * Replay cap with meter (tracker: the default) and the capture's target.pid, as
+ * frameanalyze replays it; count reproductions, keep the largest live reading. identity
+ * false: the thread, buffer and connect records are left out (a capture without them).
+ */
+static struct replay_count replay_meter_ex(const char *cap, const char *meter, uint64_t *max_live,
+					   bool identity)
 {
 	struct replay_count n = {0};
 	struct pipeline_callbacks cb = {.on_reading = on_replay_reading};
@@ -2259,12 +2264,16 @@ static struct replay_count replay_meter(const char *cap, const char *meter, uint
 	cfg.synthesize_ticks = false;
 	cfg.tick_ms = 100;
 	cfg.meter_name = meter;
+	cfg.target = frc_reader_meta_get(rd, "target.pid");
 	*max_live = 0;
 	ck_assert_int_eq(pipeline_new(&pl, &cfg, &cb, &n), 0);
 	while ((rc = frc_reader_next(rd, &r)) == 1) {
 		if (r.type == FRC_TICK && r.u.tick.has_result && r.u.tick.source &&
 		    r.u.tick.fps_micro > *max_live)
 			*max_live = r.u.tick.fps_micro;
+		if (!identity &&
+		    (r.type == FRC_THREAD || r.type == FRC_BUFFER || r.type == FRC_CONNECT))
+			continue;
 		ck_assert_int_eq(pipeline_feed(pl, &r), 0);
 	}
 	ck_assert_int_eq(rc, 0);
@@ -2272,6 +2281,11 @@ static struct replay_count replay_meter(const char *cap, const char *meter, uint
 	pipeline_free(pl);
 	frc_reader_close(rd);
 	return n;
+}
+
+static struct replay_count replay_meter(const char *cap, const char *meter, uint64_t *max_live)
+{
+	return replay_meter_ex(cap, meter, max_live, true);
 }
 
 /*
@@ -2313,6 +2327,43 @@ START_TEST(meter_live_equals_replay)
 		ck_assert_msg(other.mismatches > 0, "%s reproduced %s's readings: moot",
 			      meters[1 - i], meters[i]);
 	}
+}
+END_TEST
+
+/*
+ * issue 21: frc-window reads the target's content series live. The stand-in queues a 30 fps
+ * game surface from a thread named UnityGfxDeviceW and a 60 fps HUD from RenderThread,
+ * both 1080x2400 (the area ties: the thread name decides); the thread records name both
+ * before their first frames. Live, frc-window reads the game's ~30 FPS (the median of its
+ * valid readings), not the HUD's 60; a replay with the capture's meter and target.pid
+ * reproduces every live reading. The same capture replayed without its thread, buffer and
+ * connect records (a capture that predates them: the main-surface rule, most calls) reads
+ * the HUD and does not reproduce them (the test can fail).
+ */
+START_TEST(meter_frc_window_hud_live_equals_replay)
+{
+	const char *cap = tmp("cap_hud.frc"), *log = tmp("framerec.log");
+	pid_t rec = start_framerec(
+	    log, "--lib", STANDIN_LIB, "--meter", "frc-window", "--tick-ms", "100", "-o", cap, "--",
+	    STANDIN_GAME, "--surfaces", "--overlay-fps", "60", "--overlay-size", "1080x2400",
+	    "--fps", "30", "--frames", "90", "--thread-name", "UnityGfxDeviceW", NULL);
+	uint64_t max = 0, v[128];
+
+	assert_exit(wait_exit(rec, 20000), 0, log);
+	ck_assert_str_eq(meta_value(cap, "meter"), "frc-window");
+	ck_assert_ptr_nonnull(meta_value(cap, "target.pid"));
+	struct replay_count same = replay_meter(cap, "frc-window", &max);
+	ck_assert_msg(same.mismatches == 0, "%zu of %zu readings not reproduced; %s",
+		      same.mismatches, same.compared, same.first_mismatch);
+	ck_assert_uint_ge(same.compared, 25); /* 3 s at 100 ms ticks */
+	size_t n = live_readings(cap, v, 128);
+	ck_assert_uint_ge(n, 20);
+	ck_assert_msg(v[n / 2] >= 28500000 && v[n / 2] <= 31500000,
+		      "frc-window read a median %" PRIu64 " uFPS live for a 30 fps game under a "
+		      "60 fps HUD",
+		      v[n / 2]);
+	struct replay_count counted = replay_meter_ex(cap, "frc-window", &max, false);
+	ck_assert_msg(counted.mismatches > 0, "the main-surface rule reproduced them: moot");
 }
 END_TEST
 
@@ -2619,6 +2670,8 @@ int main(int argc, char **argv)
 	    FRC_CASE("geometry_bad_magic", geometry_bad_magic),
 	    FRC_CASE("geometry_without_lifetime", geometry_without_lifetime),
 	    FRC_CASE("meter_live_equals_replay", meter_live_equals_replay),
+	    FRC_CASE("meter_frc_window_hud_live_equals_replay",
+		     meter_frc_window_hud_live_equals_replay),
 	    FRC_CASE("fifo_refused", fifo_refused),
 	    FRC_CASE("wait_interrupted", wait_interrupted),
 	};

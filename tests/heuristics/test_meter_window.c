@@ -1,0 +1,299 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * test_meter_window.c - frc-window's content (heuristics/frc_window.c) in the pipeline: the
+ * target process's content series (target.h, content.h), fed the thread, buffer, connect,
+ * attach and exit records, whichever tracker runs; the main-surface rule for captures that
+ * name nothing of their surfaces. Every expected number is worked out by hand in the
+ * comment next to it; none is computed by the code under test.
+ */
+#include <check.h>
+#include <string.h>
+
+#include "frc_case_run.h"
+#include "meter_kind.h"
+#include "pipeline.h"
+
+#define MS 1000000ull
+#define GAME 0xa000ull
+#define HUD 0xb000ull
+#define OTHER 0xc000ull
+
+/* The readings at the ticks, in order (fps_to_micro; 1 for none). */
+struct reads {
+	uint64_t v[8];
+	size_t n;
+};
+
+static void on_reading(void *ctx, const struct pipeline_reading *r)
+{
+	struct reads *s = ctx;
+
+	ck_assert_uint_lt(s->n, 8);
+	s->v[s->n++] = r->reading.valid ? fps_to_micro(r->reading.fps) : 1;
+}
+
+static struct pipeline *wpipe(const char *tracker, const char *target, struct reads *s)
+{
+	struct pipeline_callbacks cb = {.on_reading = on_reading};
+	struct pipeline_config cfg;
+	struct pipeline *p = NULL;
+
+	memset(s, 0, sizeof(*s));
+	pipeline_config_default(&cfg);
+	cfg.tracker_name = tracker;
+	cfg.meter_name = "frc-window";
+	cfg.target = target;
+	ck_assert_int_eq(pipeline_new(&p, &cfg, &cb, s), 0);
+	return p;
+}
+
+static void feed(struct pipeline *p, const struct frc_record *r)
+{
+	ck_assert_int_eq(pipeline_feed(p, r), 0);
+}
+
+/* A frame; ts_ms != 0: the frame's own timestamp (a batch element's). Buffers rotate. */
+static void frame_ts(struct pipeline *p, uint64_t t, uint32_t pid, uint32_t tid, uint64_t surface,
+		     uint64_t ts)
+{
+	static uint64_t k;
+	struct frc_record r = {.type = FRC_FRAME, .ktime_ns = t};
+
+	r.u.frame = (struct frc_frame){.pid = pid,
+				       .tid = tid,
+				       .surface = surface,
+				       .buffer = surface + 0x100 * (1 + k++ % 3),
+				       .has_timestamp = ts != 0,
+				       .timestamp = (int64_t)ts};
+	feed(p, &r);
+}
+
+static void frame(struct pipeline *p, uint64_t t, uint32_t pid, uint32_t tid, uint64_t surface)
+{
+	frame_ts(p, t, pid, tid, surface, 0);
+}
+
+static void thread(struct pipeline *p, uint64_t t, uint32_t pid, uint32_t tid, const char *name)
+{
+	struct frc_record r = {.type = FRC_THREAD, .ktime_ns = t};
+
+	r.u.thread.pid = pid;
+	r.u.thread.tid = tid;
+	r.u.thread.len = (uint8_t)strlen(name);
+	strcpy(r.u.thread.name, name);
+	feed(p, &r);
+}
+
+static void attach(struct pipeline *p, uint64_t t, uint32_t pid)
+{
+	struct frc_record r = {.type = FRC_ATTACH, .ktime_ns = t};
+
+	r.u.attach.pid = pid;
+	feed(p, &r);
+}
+
+static void tick(struct pipeline *p, uint64_t t)
+{
+	struct frc_record r = {.type = FRC_TICK, .ktime_ns = t};
+
+	feed(p, &r);
+}
+
+/* Game (pid 7, tid 71, surface GAME) every 40 ms from 0 to 2 s, HUD (tid 72) every 20 ms
+ * from 10 to 1990 ms; thread records first when named; a tick at 2 s. */
+static void hud_over_game(struct pipeline *p, bool named)
+{
+	if (named) {
+		thread(p, 0, 7, 71, "UnityGfxDeviceW");
+		thread(p, 0, 7, 72, "RenderThread");
+	}
+	for (uint64_t t = 0; t <= 2000; t += 10) {
+		if (t % 40 == 0)
+			frame(p, t * MS, 7, 71, GAME);
+		else if (t % 20 == 10)
+			frame(p, t * MS, 7, 72, HUD);
+	}
+	tick(p, 2000 * MS);
+}
+
+/*
+ * A 25 FPS game under a 50 FPS HUD, thread names recorded, target pid 7: the content rule
+ * keeps the game (drawn by a non-UI thread) under every tracker: its ends in (1, 2] =
+ * 1040..2000 ms = 25 -> 25 FPS. Without thread records (a capture that predates them) the
+ * main-surface rule counts calls: the HUD's 2nd call (30 ms) outnumbers the game's 1, so
+ * the HUD leads, its ends in (1, 2] = 1010..1990 = 50 -> 50 FPS.
+ */
+START_TEST(mwindow_hud_over_game)
+{
+	static const char *const trackers[] = {"kala", "surface", "process", "main-surface",
+					       "content"};
+	struct reads s;
+	struct pipeline *p;
+
+	for (size_t i = 0; i < 5; i++) {
+		p = wpipe(trackers[i], "7", &s);
+		hud_over_game(p, true);
+		ck_assert_uint_eq(s.n, 1);
+		ck_assert_msg(s.v[0] == 25000000, "%s: %llu", trackers[i],
+			      (unsigned long long)s.v[0]);
+		pipeline_free(p);
+	}
+	p = wpipe("kala", "7", &s);
+	hud_over_game(p, false);
+	ck_assert_uint_eq(s.v[0], 50000000);
+	pipeline_free(p);
+}
+END_TEST
+
+/*
+ * Another app (pid 8) draws a bubble at 50 FPS from a non-UI thread beside the target's 25
+ * FPS game. Target 7: 25 FPS at 2 s (ends 1040..2000). With no target information the
+ * content rule runs over every process's surfaces: the game leads from its first call, the
+ * bubble's first call (10 ms) ties it by rate (1 call each: no 3/2), and at the re-rank a
+ * second later (the bubble's call at 1010 ms) the bubble has 50 calls in (10, 1010] (30..1010)
+ * to the game's 25 (40..1000): 100 > 75, it leads from 1010 and its series starts there:
+ * ends in (1, 2] = 1030..1990 = 49 -> 49 FPS.
+ */
+START_TEST(mwindow_other_app)
+{
+	const char *targets[2] = {"7", NULL};
+	const uint64_t want[2] = {25000000, 49000000};
+
+	for (size_t i = 0; i < 2; i++) {
+		struct reads s;
+		struct pipeline *p = wpipe("kala", targets[i], &s);
+
+		thread(p, 0, 7, 71, "GameThread");
+		thread(p, 0, 8, 81, "BubbleThread");
+		for (uint64_t t = 0; t <= 2000; t += 10) {
+			if (t % 40 == 0)
+				frame(p, t * MS, 7, 71, GAME);
+			else if (t % 20 == 10)
+				frame(p, t * MS, 8, 81, OTHER);
+		}
+		tick(p, 2000 * MS);
+		ck_assert_msg(s.v[0] == want[i], "target %s: %llu", targets[i] ? targets[i] : "-",
+			      (unsigned long long)s.v[0]);
+		pipeline_free(p);
+	}
+}
+END_TEST
+
+/*
+ * A launcher (target 7, RenderThread, 50 FPS from 0) starts a game that framerec follows
+ * (attach 9 at 1000 ms; UnityMain every 40 ms from 1030 to 2990). The target stays 7 until
+ * 9's first frame (1030: a PID that drew beats one that did not, then the one attached
+ * last). At 1.5 s: the launcher's ends in (0.5, 1.5] up to the switch, 520..1020 = 26, and
+ * the game's series from 1030 (no interval across): 1070..1470 = 11 -> 37 FPS. At 3 s: the
+ * game's 2030..2990 = 25 -> 25 FPS, the launcher's calls go on and count for nothing.
+ */
+START_TEST(mwindow_launcher_then_game)
+{
+	struct reads s;
+	struct pipeline *p = wpipe("kala", "7", &s);
+
+	thread(p, 0, 7, 70, "RenderThread");
+	for (uint64_t t = 0; t <= 3000; t += 10) {
+		if (t == 1000) {
+			attach(p, t * MS, 9);
+			thread(p, t * MS, 9, 90, "UnityMain");
+		}
+		if (t % 20 == 0)
+			frame(p, t * MS, 7, 70, HUD);
+		if (t >= 1030 && (t - 1030) % 40 == 0)
+			frame(p, t * MS, 9, 90, GAME);
+		if (t == 1500 || t == 3000)
+			tick(p, t * MS);
+	}
+	ck_assert_uint_eq(s.n, 2);
+	ck_assert_uint_eq(s.v[0], 37000000);
+	ck_assert_uint_eq(s.v[1], 25000000);
+	pipeline_free(p);
+}
+END_TEST
+
+/*
+ * Frame generation: one call every 40 ms (0..2000) queues two frames stamped 10 and 30 ms
+ * after it. At their own times (content_frame_time) every frame is an interval of 20 ms;
+ * each counts at its call's ktime: ends in (1, 2] = the calls 1040..2000 = 25, twice ->
+ * 50 FPS. Unstamped, the second frame of a call is a zero interval (none): 25 FPS.
+ */
+START_TEST(mwindow_stamped_batch)
+{
+	const uint64_t want[2] = {50000000, 25000000};
+
+	for (int i = 0; i < 2; i++) {
+		struct reads s;
+		struct pipeline *p = wpipe("kala", "7", &s);
+
+		thread(p, 0, 7, 71, "GameThread");
+		for (uint64_t t = 0; t <= 2000; t += 40) {
+			frame_ts(p, t * MS, 7, 71, GAME, i ? 0 : (t + 10) * MS);
+			frame_ts(p, t * MS, 7, 71, GAME, i ? 0 : (t + 30) * MS);
+		}
+		tick(p, 2000 * MS);
+		ck_assert_uint_eq(s.v[0], want[i]);
+		pipeline_free(p);
+	}
+}
+END_TEST
+
+/*
+ * The target's instance is never the one forgotten: pid 7's thread names, then the names
+ * of 200 other processes' threads (more than FRC_WINDOW_PIDS = 64 instances), then the HUD
+ * over the game: still 25 FPS (the game by thread name). Had pid 7's names been forgotten,
+ * the rate would hand the content to the HUD at its call at 1010 ms (50 calls to 25): 49.
+ */
+START_TEST(mwindow_pids_bounded)
+{
+	struct reads s;
+	struct pipeline *p = wpipe("kala", "7", &s);
+
+	thread(p, 0, 7, 71, "UnityGfxDeviceW");
+	thread(p, 0, 7, 72, "RenderThread");
+	for (uint32_t i = 0; i < 200; i++)
+		thread(p, 0, 1000 + i, 1000 + i, "Other");
+	hud_over_game(p, false);
+	ck_assert_uint_eq(s.v[0], 25000000);
+	pipeline_free(p);
+}
+END_TEST
+
+/*
+ * A frame recorded before the tick that reads the meter but later than its time (two
+ * CPUs' events) is not in (now - 1 s, now] yet: 20 ms calls 0..2000, one at 2005 before
+ * the tick at 2000: ends 1020..2000 = 50 -> 50 FPS, not 51. The Auriya meters read no
+ * frame and no other record (NULL ops: their numbers cannot move).
+ */
+START_TEST(mwindow_frame_after_tick)
+{
+	struct reads s;
+	struct pipeline *p = wpipe("kala", NULL, &s);
+
+	for (uint64_t t = 0; t <= 2000; t += 20)
+		frame(p, t * MS, 7, 7, GAME);
+	frame(p, 2005 * MS, 7, 7, GAME);
+	tick(p, 2000 * MS);
+	ck_assert_uint_eq(s.v[0], 50000000);
+	pipeline_free(p);
+	for (size_t i = 0; i < 2; i++) {
+		ck_assert_ptr_null(meter_kind_at(i)->frame);
+		ck_assert_ptr_null(meter_kind_at(i)->learn);
+	}
+	ck_assert_ptr_nonnull(meter_kind_find("frc-window")->learn);
+}
+END_TEST
+
+int main(int argc, char **argv)
+{
+	const struct frc_case cases[] = {
+	    FRC_CASE("mwindow_hud_over_game", mwindow_hud_over_game, 30),
+	    FRC_CASE("mwindow_other_app", mwindow_other_app, 30),
+	    FRC_CASE("mwindow_launcher_then_game", mwindow_launcher_then_game, 30),
+	    FRC_CASE("mwindow_stamped_batch", mwindow_stamped_batch, 30),
+	    FRC_CASE("mwindow_pids_bounded", mwindow_pids_bounded, 30),
+	    FRC_CASE("mwindow_frame_after_tick", mwindow_frame_after_tick, 30),
+	};
+
+	return frc_case_run("meter_window", cases, FRC_NCASES(cases), argc, argv);
+}
