@@ -65,6 +65,7 @@ enum {
 	TE_TYPE = 9,
 	TE_NAME_IID = 10,
 	TE_TRACK = 11,	   /* track_uuid */
+	TE_NAME = 23,	   /* name: a string of its own (not interned) */
 	TE_INT_VALUE = 30, /* counter_value (int64) */
 	TE_DOUBLE_VALUE = 44,
 	TE_EXTRA_INT_TRACKS = 31,  /* extra_counter_track_uuids */
@@ -924,6 +925,55 @@ static void display_tracks(struct exporter *x)
 			display_layer_slices(x, &d->layer[i], surface);
 }
 
+/* A slice edge on track named name (NULL: none), the name written out: few, each its own. */
+static void named_event(struct exporter *x, uint64_t t, int type, uint64_t track, const char *name)
+{
+	pb_reset(&x->ev);
+	pb_u64(&x->ev, TE_TYPE, (uint64_t)type);
+	pb_u64(&x->ev, TE_TRACK, track);
+	if (name)
+		pb_str(&x->ev, TE_NAME, name);
+	packet_start(x, t);
+	pb_msg(&x->pkt, PKT_TRACK_EVENT, &x->ev);
+	emit_packet(x);
+}
+
+/*
+ * What the truth followed (REPORT.md "Ground truth"), under the content rule only (the
+ * count rule's one surface says nothing new): a track "content (what the truth follows)"
+ * with one slice per change of the content, named "pid P surface 0x... (REASON)", from the
+ * change to the next one or the capture's last record; a time without content has none.
+ * After the replay (the changes are known then); its packets may be back in time: the
+ * timestamp helper writes those on the absolute clock.
+ */
+static void content_track(struct exporter *x)
+{
+	const struct subm_truth *tr = subm_truth(x->subm);
+	struct pb td = {0};
+	uint64_t uuid;
+	char name[96];
+
+	if (tr->rule == SUBM_RULE_COUNT || !tr->n_changes)
+		return;
+	uuid = x->next_uuid++;
+	pb_u64(&td, TD_UUID, uuid);
+	pb_str(&td, TD_NAME, "content (what the truth follows)");
+	descriptor(x, &td);
+	pb_free(&td);
+	for (size_t k = 0; k < tr->n_changes; k++) {
+		const struct subm_change *c = &tr->changes[k];
+		uint64_t end =
+		    k + 1 < tr->n_changes ? tr->changes[k + 1].ktime_ns : x->stats.last_ktime_ns;
+
+		if (!c->pid)
+			continue;
+		snprintf(name, sizeof(name), "pid %" PRIu32 " surface 0x%" PRIx64 " (%s)", c->pid,
+			 c->surface, subm_why_name(c->why));
+		named_event(x, c->ktime_ns, SLICE_BEGIN, uuid, name);
+		named_event(x, end > c->ktime_ns ? end : c->ktime_ns, SLICE_END, uuid, NULL);
+	}
+}
+
 static int px_end(void *ctx, const struct replay_info *info, const struct pipeline_stats *ps)
 {
 	struct exporter *x = ctx;
@@ -933,6 +983,7 @@ static int px_end(void *ctx, const struct replay_info *info, const struct pipeli
 	close_slices(x, 0);
 	if (x->disp)
 		display_tracks(x);
+	content_track(x);
 	flush_pending(x);
 	return 0;
 }

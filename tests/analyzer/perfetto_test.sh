@@ -18,7 +18,9 @@
 #     first ktime + offset;
 #   - a capture cut in half is exported with a warning naming the offset `info` gives as
 #     the end of its valid data (a complete one warns of nothing), and checks as above;
-#   - the same trace cut inside its last packet fails to decode.
+#   - the same trace cut inside its last packet fails to decode;
+#   - a capture under the content rule has a track of the content's changes, named by
+#     surface and reason (id_splash_then_game's two); the hand scenario has none.
 # Exit 77 (SKIPPED) without protoc (Debian's protobuf-compiler, installed by setup.sh) or
 # python3.
 set -u
@@ -101,6 +103,19 @@ if [ "${FRAMEANALYZE_UPDATE_GOLDEN:-0}" = 1 ]; then
 else
 	diff -u "$golden" "$work/hand.decoded" || fail "hand: decoded trace differs from $golden"
 fi
+# The content the truth follows (identity scenario id_splash_then_game, the generator's:
+# the splash on the app window until the game's first frame at 1.5 s, then the game):
+# a track "content (what the truth follows)" with those two slices, in that order; a
+# capture under the count rule (the hand scenario) has no such track.
+splash="$fixtures/score/id_splash_then_game.frc"
+"$fa" perfetto "$splash" -o "$work/splash.pftrace" || fail "perfetto $splash"
+decode <"$work/splash.pftrace" >"$work/splash.txt" || fail "splash: protoc cannot decode"
+names=$(grep -A3 'type: TYPE_SLICE_BEGIN' "$work/splash.txt" | sed -n 's/^ *name: "\(pid .*\)"$/\1/p' |
+	tr '\n' '|')
+[ "$names" = "pid 6400 surface 0xb4000078e29f0a10 (only surface)|pid 6400 surface 0xb4000078e2a45c10 (thread name)|" ] ||
+	fail "splash: content slices are [$names]"
+grep -q 'name: "content (what the truth follows)"' "$work/splash.txt" || fail "splash: no content track"
+grep -q 'content (what the truth follows)' "$work/hand.decoded" && fail "hand: a content track"
 # Cut inside the last packet: protoc must refuse it.
 size=$(wc -c <"$work/hand.pftrace")
 head -c $((size - 3)) "$work/hand.pftrace" >"$work/cut.pftrace"
