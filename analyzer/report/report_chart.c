@@ -37,8 +37,15 @@ unsigned chart_px(const struct report_charts *c, uint64_t t)
 
 	if (t <= c->t0)
 		return 0;
-	/* 128 bits: (t - t0) * 960 overflows 64 bits for a span past 220 days (hostile) */
-	x = (unsigned __int128)(t - c->t0) * REPORT_CHART_PX / c->span;
+	/*
+	 * 128 bits: (t - t0) * 960 overflows 64 bits for a span past 220 days (hostile). The
+	 * same quotient in 64 bits when the product fits: a 128-bit division is a libgcc call
+	 * (__udivti3), and this runs twice per frame for the page.
+	 */
+	if (t - c->t0 <= UINT64_MAX / REPORT_CHART_PX)
+		x = (t - c->t0) * REPORT_CHART_PX / c->span;
+	else
+		x = (unsigned __int128)(t - c->t0) * REPORT_CHART_PX / c->span;
 	return x >= REPORT_CHART_PX ? REPORT_CHART_PX - 1 : (unsigned)x;
 }
 

@@ -49,14 +49,37 @@ struct series {
 	uint64_t cur_count; /* frame times ending in the current 1 s window */
 };
 
+/*
+ * The truth's recent frame-time ends, in nondecreasing order (a call back in time is kept
+ * at the latest time seen, like the windows): one ring for every variant's run, as they all
+ * see the same truth. n counts the ends ever pushed; end k is at buf[k % SCORE_TICK_RING]
+ * while k >= n - SCORE_TICK_RING. Each run keeps its own oldest end (run.ring_head): the
+ * runs' ticks come from their own pipelines, one lane after the other for a record, so a
+ * run must not lose an end another run's later tick no longer counts.
+ */
+struct truth_ring {
+	uint64_t *buf;
+	uint64_t n;
+};
+
+/*
+ * What every variant's run shares, kept by the lanes (struct score_lanes): the truth's
+ * ring and its PID as of the current record (the lead steps the series before any lane's
+ * pipeline sees the record, so a delta it causes asks this rather than the series).
+ */
+struct run_shared {
+	struct truth_ring ring;
+	uint32_t truth_pid;
+};
+
 struct run {
 	struct submissions *subm;
+	const struct run_shared *sh;
 	uint32_t pid;
 	uint64_t t0;	      /* the span's start (replay.h) */
 	struct win_clock clk; /* the full 1 s windows (windows.h) */
 	struct series truth_s, est_s;
-	uint64_t *ring; /* ktime of the truth's recent frame-time ends */
-	size_t ring_head, ring_len;
+	uint64_t ring_head; /* the oldest end of sh->ring this run still counts */
 	double prev_truth;
 	bool have_prev, pending;
 	uint64_t change_ns;
@@ -145,42 +168,51 @@ static int series_add(struct run *run, struct series *s, const struct pipeline_d
 }
 
 /*
- * The truth's recent frame-time ends, in nondecreasing order: a call back in time is kept
- * at the latest time seen (like the windows), so the oldest is always at the head.
+ * A truth frame-time end, into the runs' ring (struct truth_ring); returns it as kept. held:
+ * the runs still count an end (every run has, at a push: their ticks so far were the same,
+ * from their own pipelines, and the lead pushes before any lane sees the record); a call
+ * back in time is kept at the newest of those only, as when each run had its own ring.
  */
-static void ring_push(struct run *run, uint64_t ktime)
+static uint64_t ring_push(struct truth_ring *tr, bool held, uint64_t ktime)
 {
-	if (run->ring_len) {
-		uint64_t newest = run->ring[(run->ring_head + run->ring_len - 1) % SCORE_TICK_RING];
+	if (held) {
+		uint64_t newest = tr->buf[(tr->n - 1) % SCORE_TICK_RING];
 
 		if (ktime < newest)
 			ktime = newest;
 	}
-	if (run->ring_len == SCORE_TICK_RING) { /* more than 65536 calls/s: forget the oldest */
-		run->ring_head = (run->ring_head + 1) % SCORE_TICK_RING;
-		run->ring_len--;
-	}
-	run->ring[(run->ring_head + run->ring_len++) % SCORE_TICK_RING] = ktime;
+	tr->buf[tr->n++ % SCORE_TICK_RING] = ktime;
+	return ktime;
+}
+
+/* Does run still count an end of the ring (one not forgotten nor past its last second)? */
+static bool ring_held(const struct run *run)
+{
+	return run->sh->ring.n > run->ring_head;
 }
 
 /*
  * Truth frame times ending in (now - 1 s, now]. The replay shows a record to the sinks
  * before the synthesized ticks due before it, so the newest ends may be after now: they
  * are not counted (at most LATER_SCAN of them are looked at: a forged capture whose
- * time jumps far ahead must not make every tick scan the whole ring).
+ * time jumps far ahead must not make every tick scan the whole ring). More than 65536
+ * calls in the ring: the oldest are forgotten.
  */
 static uint64_t ring_count(struct run *run, uint64_t now)
 {
+	const struct truth_ring *tr = &run->sh->ring;
 	size_t later = 0;
+	uint64_t len;
 
-	while (run->ring_len && run->ring[run->ring_head] + SEC_NS <= now) {
-		run->ring_head = (run->ring_head + 1) % SCORE_TICK_RING;
-		run->ring_len--;
-	}
-	while (later < run->ring_len && later < LATER_SCAN &&
-	       run->ring[(run->ring_head + run->ring_len - 1 - later) % SCORE_TICK_RING] > now)
+	if (tr->n - run->ring_head > SCORE_TICK_RING)
+		run->ring_head = tr->n - SCORE_TICK_RING;
+	while (run->ring_head < tr->n && tr->buf[run->ring_head % SCORE_TICK_RING] + SEC_NS <= now)
+		run->ring_head++;
+	len = tr->n - run->ring_head;
+	while (later < len && later < LATER_SCAN &&
+	       tr->buf[(tr->n - 1 - later) % SCORE_TICK_RING] > now)
 		later++;
-	return run->ring_len - later;
+	return len - later;
 }
 
 static int run_delta(void *ctx, const struct pipeline_delta *d)
@@ -188,7 +220,7 @@ static int run_delta(void *ctx, const struct pipeline_delta *d)
 	struct run *run = ctx;
 
 	/* the estimate of the truth's PID at this moment (the target's, which may change) */
-	return d->pid == subm_truth_pid(run->subm) ? series_add(run, &run->est_s, d) : 0;
+	return d->pid == run->sh->truth_pid ? series_add(run, &run->est_s, d) : 0;
 }
 
 /* A delta before the window (replay.h): the estimate's PerfDog window only. */
@@ -196,7 +228,7 @@ static int run_warm_delta(void *ctx, const struct pipeline_delta *d)
 {
 	struct run *run = ctx;
 
-	if (d->pid == subm_truth_pid(run->subm))
+	if (d->pid == run->sh->truth_pid)
 		(void)perfdog_push(run->est_s.win, d->delta_ns);
 	return 0;
 }
@@ -353,7 +385,8 @@ struct score_lanes {
 	struct replay_sink *sinks;
 	struct replay_lane *lanes;
 	struct submissions *truth;
-	uint32_t pid; /* the main PID, every run's */
+	struct run_shared sh; /* the runs' truth ring and truth PID */
+	uint32_t pid;	      /* the main PID, every run's */
 	/* the display truth (score_lanes_set_display): the content layer, its next row */
 	const struct display_layer *dl;
 	size_t di;
@@ -373,6 +406,7 @@ static int lead_begin(void *ctx, const struct replay_info *info)
 	rc = subm_series_begin(sl->truth, info, sl->err, sizeof(sl->err));
 	if (rc)
 		return rc;
+	sl->sh.truth_pid = subm_truth_pid(sl->truth);
 	sl->di = 0;
 	sl->segment = 0;
 	sl->span_start = info->span_start;
@@ -382,15 +416,14 @@ static int lead_begin(void *ctx, const struct replay_info *info)
 /* A truth frame time d, to every variant's run: the per-tick ring, freezes, windows. */
 static int truth_push(struct score_lanes *sl, const struct pipeline_delta *d)
 {
+	/* the newest end as the ring keeps it (a call back in time at the newest) */
+	uint64_t end = ring_push(&sl->sh.ring, sl->n && ring_held(&sl->runs[0]), d->ktime_ns);
+
 	for (size_t i = 0; i < sl->n; i++) {
 		struct run *run = &sl->runs[i];
 		int rc;
 
-		ring_push(run, d->ktime_ns);
-		/* the newest end as the ring keeps it (a call back in time at the newest) */
-		score_meter_truth(
-		    &run->mg, run->r,
-		    run->ring[(run->ring_head + run->ring_len - 1) % SCORE_TICK_RING]);
+		score_meter_truth(&run->mg, run->r, end);
 		if ((rc = series_add(run, &run->truth_s, d)) != 0)
 			return rc;
 	}
@@ -463,6 +496,8 @@ static int lead_step(struct score_lanes *sl, const struct frc_record *rec, uint6
 	/* the series steps with the display truth too: the estimate follows its PID */
 	bool has = subm_series_next(sl->truth, rec, frame_seq, &d);
 
+	sl->sh.truth_pid = subm_truth_pid(sl->truth); /* as of this record, for every run */
+
 	if (sl->dl) /* the display truth: its frame times up to this record (warm or not) */
 		return display_feed(sl, rec->ktime_ns);
 	if (!has || d.pid != subm_truth_pid(sl->truth))
@@ -521,8 +556,8 @@ void score_lanes_free(struct score_lanes *sl)
 	for (size_t i = 0; sl->runs && i < sl->n; i++) {
 		series_free(&sl->runs[i].truth_s);
 		series_free(&sl->runs[i].est_s);
-		free(sl->runs[i].ring);
 	}
+	free(sl->sh.ring.buf);
 	free(sl->runs);
 	free(sl->sinks);
 	free(sl->lanes);
@@ -538,10 +573,9 @@ static int lane_init(struct score_lanes *sl, size_t i, struct submissions *truth
 	memset(r, 0, sizeof(*r));
 	r->tracker = name;
 	r->meter = meter; /* the replay's own is known at begin (run_begin) */
-	*run = (struct run){.subm = truth, .r = r};
-	run->ring = malloc(SCORE_TICK_RING * sizeof(*run->ring));
+	*run = (struct run){.subm = truth, .sh = &sl->sh, .r = r};
 	/* the first lane's truth keeps the statistics of all (struct series) */
-	if (!run->ring || series_init(&run->truth_s, i ? &sl->runs[0].truth_s : NULL) ||
+	if (series_init(&run->truth_s, i ? &sl->runs[0].truth_s : NULL) ||
 	    series_init(&run->est_s, NULL))
 		return -ENOMEM;
 	sl->sinks[i] = (struct replay_sink){.ctx = run,
@@ -570,10 +604,11 @@ int score_lanes_new_meters(struct score_lanes **out, struct submissions *truth,
 	if (!sl)
 		return -ENOMEM;
 	sl->truth = truth;
+	sl->sh.ring.buf = malloc(SCORE_TICK_RING * sizeof(*sl->sh.ring.buf));
 	sl->runs = calloc(n ? n : 1, sizeof(*sl->runs));
 	sl->sinks = calloc(n ? n : 1, sizeof(*sl->sinks));
 	sl->lanes = calloc(n ? n : 1, sizeof(*sl->lanes));
-	if (!sl->runs || !sl->sinks || !sl->lanes)
+	if (!sl->sh.ring.buf || !sl->runs || !sl->sinks || !sl->lanes)
 		return -ENOMEM;
 	for (size_t i = 0; i < n; i++) {
 		sl->n = i + 1; /* what score_lanes_free frees */
