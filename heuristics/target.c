@@ -26,6 +26,9 @@ struct target {
 	uint64_t next_rank; /* followed PIDs: TARGET_MAX + 1, + 2, ... */
 	uint32_t current;
 	bool known;
+	/* a PID alive and drawn already, whose frames change nothing (the common case: a run
+	 * of one process's frames skips the search); 0 none, cleared by attach and exit */
+	uint32_t settled;
 };
 
 static uint32_t choose(const struct target *t);
@@ -138,16 +141,23 @@ bool target_record(struct target *t, const struct frc_record *r)
 	struct target_pid *e;
 	switch (r->type) {
 	case FRC_ATTACH:
+		t->settled = 0;
 		attach(t, r->u.attach.pid);
 		break;
 	case FRC_EXIT:
+		t->settled = 0;
 		if ((e = find(t, r->u.exit.pid)))
 			e->alive = e->drew = false;
 		break;
 	case FRC_FRAME:
+		if (r->u.frame.pid == t->settled)
+			return false;
 		e = find(t, r->u.frame.pid);
-		if (!e || !e->alive || e->drew)
-			return false; /* the common case: nothing changes */
+		if (!e || !e->alive || e->drew) {
+			if (e && e->alive)
+				t->settled = e->pid; /* nothing changes until an attach or exit */
+			return false;
+		}
 		e->drew = true;
 		break;
 	default:
