@@ -624,13 +624,16 @@ static void display_head(const struct em *x)
 		    d->vsync_changes);
 	else
 		row(x, "vsync period", "unknown (no vsync record)");
+	/* the content rule's principal content, or (captures without identity records) the
+	 * main surface by count: display.h */
 	if (c)
 		row(x, "content layer",
-		    "%" PRIu32 " (its presents link to pid %" PRIu32
-		    " surface %s, the main surface)",
-		    c->id, d->main_pid, main_surface);
+		    "%" PRIu32 " (its presents link to pid %" PRIu32 " surface %s, %s)", c->id,
+		    d->main_pid, main_surface,
+		    d->by_content ? "the content the truth follows" : "the main surface");
 	else
-		row(x, "content layer", "none (no present links to the main surface)%s",
+		row(x, "content layer", "none (no present links to %s)%s",
+		    d->by_content ? "the content the truth follows" : "the main surface",
 		    d->cut ? ": capture past the link's limits" : "");
 	if (d->layers_more)
 		row(x, "more layers", "%" PRIu64 " not listed (%" PRIu64 " rows)", d->layers_more,

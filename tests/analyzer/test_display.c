@@ -9,6 +9,8 @@
  */
 #include <check.h>
 #include <math.h>
+#include <stdbool.h>
+#include <stdint.h>
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -915,6 +917,115 @@ START_TEST(html_latency_bounded)
 }
 END_TEST
 
+/* ------------------------------------------------------------ the content surface */
+
+/*
+ * A game under a HUD of the same app (pid 7000, the target): the game's thread
+ * UnityGfxDeviceW on surface 0xa1 at 30 fps, t_g(i) = 1000 ms + 33333333 i, i = 0..29; the
+ * view system's RenderThread on 0xb2 at 60 fps, t_h(j) = 1005 ms + 16666667 j, j = 0..44
+ * (0.75 s: the HUD calls more, 45 > 30). Layer 1 (the HUD's window, seen first: a tie
+ * would go to it) shows each HUD call, desired = t_h(j) + 20 us, actual = desired + 15 ms;
+ * layer 2 (the game's BLAST layer) each game call, desired = t_g(i) + 20 us, actual =
+ * desired + 20 ms; every row read by one poll at 2.1 s. with_names: the thread and connect
+ * records (the content rule), else none (the count rule).
+ */
+static const char *hud_game(const char *name, bool with_names)
+{
+	const char *txt = path("hud.txt"), *frc = path(name);
+	FILE *f = fopen(txt, "w");
+	char args[1200];
+
+	ck_assert_ptr_nonnull(f);
+	fputs("meta target.pid 7000\n"
+	      "vsync 1000000000 16666667\n"
+	      "layer 1000000000 1 new com.example.hud/com.example.hud.MainActivity#10\n"
+	      "layer 1000000000 2 new "
+	      "SurfaceView[com.example.hud/com.example.hud.MainActivity](BLAST)#12\n",
+	      f);
+	if (with_names)
+		fputs("connect 1000000000 7000 7010 0xa1 1\n"
+		      "thread 1000000000 7000 7010 UnityGfxDeviceW\n"
+		      "connect 1000000000 7000 7002 0xb2 1\n"
+		      "thread 1000000000 7000 7002 RenderThread\n",
+		      f);
+	/* the calls of both surfaces in ktime order (they never coincide: 5 ms apart at least) */
+	for (unsigned i = 0, j = 0; i < 30 || j < 45;) {
+		uint64_t tg = 1000000000ull + 33333333ull * i, th = 1005000000ull + 16666667ull * j;
+
+		if (i < 30 && (j == 45 || tg < th))
+			fprintf(f, "frame %llu 7000 7010 0x%x 0xa1\n", (unsigned long long)tg,
+				0x100 + (i++ % 3) * 0x10);
+		else
+			fprintf(f, "frame %llu 7000 7002 0x%x 0xb2\n", (unsigned long long)th,
+				0x200 + (j++ % 3) * 0x10);
+	}
+	for (unsigned j = 0; j < 45; j++) {
+		unsigned long long d = 1005000000ull + 16666667ull * j + 20000;
+		fprintf(f, "present 2100000000 1 %llu %llu %llu\n", d, d + 15000000, d);
+	}
+	for (unsigned i = 0; i < 30; i++) {
+		unsigned long long d = 1000000000ull + 33333333ull * i + 20000;
+		fprintf(f, "present 2100000000 2 %llu %llu %llu\n", d, d + 20000000, d);
+	}
+	ck_assert_int_eq(fclose(f), 0);
+	snprintf(args, sizeof(args), "import '%s' -o '%s'", txt, frc);
+	ck_assert_int_eq(fa(args), 0);
+	return frc;
+}
+
+/*
+ * With thread names the truth is the game (UnityGfxDeviceW over RenderThread, content.h),
+ * and so is the display's: its 30 calls link to layer 2's 30 rows, each 20 us before its
+ * desired (tight), 30 calls made for 30 rows: queueing; dropped 0; latency = 20 ms + 20 us
+ * = 20.020 ms for each. Layer 1's rows against the game's calls link by order at most the
+ * 23 game calls up to its last desired (t_g(22) = 1733.3 ms <= 1738.35 ms): fewer, so layer
+ * 2 is the content layer. The count rule would link the HUD (45 calls): hud_count below.
+ */
+START_TEST(content_link_game_not_hud)
+{
+	const char *frc = hud_game("hud.frc", true);
+	char args[800];
+
+	snprintf(args, sizeof(args), "report --json '%s'", frc);
+	ck_assert_int_eq(fa(args), 0);
+	ck_out_has("    \"content_layer\": 2,\n");
+	ck_out_has("        \"rule\": \"queueing\",\n        \"tolerance_ms\": 2.000,\n"
+		   "        \"tight\": 30,\n        \"by_order\": 0,\n        \"unlinked\": 0,\n"
+		   "        \"dropped\": 0,\n");
+	ck_out_has("        \"latency_presents\": 30,\n        \"latency_p50_ms\": 20.020,\n"
+		   "        \"latency_p99_ms\": 20.020,\n");
+	snprintf(args, sizeof(args), "report '%s'", frc);
+	ck_assert_int_eq(fa(args), 0);
+	ck_out_has("  content layer            2 (its presents link to pid 7000 surface 0xa1, the "
+		   "content the truth follows)\n");
+	ck_out_has("  layer 2 (content)        "
+		   "SurfaceView[com.example.hud/com.example.hud.MainActivity](BLAST)#12\n");
+}
+END_TEST
+
+/*
+ * The same capture without thread and connect records: the count rule, whose main surface
+ * is the one with the most calls, the HUD's 0xb2 (45 > 30), as before. Its 45 calls link to
+ * layer 1's 45 rows, tight; latency 15.020 ms. Layer 2's rows against the HUD's calls: row 0
+ * (1000.02 ms) has no call before it, the others link by order (29 < 45): layer 1 it is.
+ */
+START_TEST(content_link_count_rule_keeps_main)
+{
+	const char *frc = hud_game("hudc.frc", false);
+	char args[800];
+
+	snprintf(args, sizeof(args), "report --json '%s'", frc);
+	ck_assert_int_eq(fa(args), 0);
+	ck_out_has("    \"content_layer\": 1,\n");
+	ck_out_has("        \"tight\": 45,\n        \"by_order\": 0,\n        \"unlinked\": 0,\n");
+	ck_out_has("        \"latency_presents\": 45,\n        \"latency_p50_ms\": 15.020,\n");
+	snprintf(args, sizeof(args), "report '%s'", frc);
+	ck_assert_int_eq(fa(args), 0);
+	ck_out_has("  content layer            1 (its presents link to pid 7000 surface 0xb2, the "
+		   "main surface)\n");
+}
+END_TEST
+
 int main(int argc, char **argv)
 {
 	const struct {
@@ -939,6 +1050,8 @@ int main(int argc, char **argv)
 	    FRC_CASE("compare_variants_display", compare_variants_display),
 	    FRC_CASE("html_latency_dropped", html_latency_dropped),
 	    FRC_CASE("html_latency_bounded", html_latency_bounded),
+	    FRC_CASE("content_link_game_not_hud", content_link_game_not_hud),
+	    FRC_CASE("content_link_count_rule_keeps_main", content_link_count_rule_keeps_main),
 	};
 	Suite *s = suite_create("display");
 	SRunner *sr;
