@@ -17,9 +17,10 @@
  *     code, display-truth.md §1.3 and §5, leaving room for a descheduled app thread): the
  *     oldest of them when the capture queues (PL_QUEUEING below: a burst's calls may be
  *     closer together than the stamp's delay after each), else the newest (rows were lost,
- *     or buffers replaced);
+ *     or buffers replaced; queueing, only past PL_WAIT_MAX_NS of waiting);
  *   - "by order", otherwise: the buffer waited. When the capture queues more buffers than
- *     the layer presents (by 1 % and 4 in flight; PL_REPLACING: swap interval 0 / MAILBOX, where a
+ *     the layer presents (at most PL_INTERVAL_CALLS counted between two rows; by 1 % and 4
+ *     in flight; PL_REPLACING: swap interval 0 / MAILBOX, where a
  * waiting buffer is replaced by the next), the newest of them that was PL_INSERT_NS or more before
  * the stamp (one closer had not reached the queue yet); else (PL_QUEUEING: FIFO, nothing is
  * dropped) the oldest. In both, no call later than the one that leaves each later row (with a
@@ -44,6 +45,20 @@
  * MAILBOX recording, present_link's test), a device's queueBuffer tens of us.
  */
 #define PL_INSERT_NS 200000 /* 200 us */
+/*
+ * The calls between two rows that count towards the mode (present_link.c's link_mode): 2,
+ * the most a FIFO layer can show in one row interval is 1 (and a burst's queue as many
+ * rows as calls), a replacing one makes 2 or more in most.
+ */
+#define PL_INTERVAL_CALLS 2
+/*
+ * The longest a buffer waits in a FIFO queue before it is acquired: 250 ms, INFERENCE (the
+ * stand-in compositor's 8 BufferQueue slots and BBQ's 3 at 60 Hz are 183 ms; its
+ * back-pressured 120 fps game on 60 Hz, refresh_120_to_60, waits 150 ms). A queueing row
+ * skips an older waiting call for a newer tight one only past it: the older ones were
+ * dropped (a layer invisible for longer) or shown in rows never read (a present gap).
+ */
+#define PL_WAIT_MAX_NS 250000000
 
 struct pl_present {
 	int64_t desired, actual, ready; /* one row, as sf_row */

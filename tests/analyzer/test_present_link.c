@@ -158,28 +158,65 @@ START_TEST(link_by_hand)
 {
 	struct pl_stats st;
 	const uint64_t c[] = {1000, 2000, 3000, 4000, 5000};
-	/* tolerance 500: row 0 shows call 0 exactly at the tolerance; row 1 call 2 (+100),
-	 * call 1 never shown; row 2 has the same time again and no call left; row 3 is 1 ns
-	 * past the tolerance after call 3: a buffer that waited, the oldest one (queueing:
-	 * 3 calls up to the last row, 5 rows); row 4 has a desired time before any call left;
-	 * row 5 runs backwards (explicit), before the newest call seen. */
+	/* tolerance 500: row 0 shows call 0 exactly at the tolerance; row 1 (3100) has calls 1
+	 * (1100 before) and 2 (100 before, within): queueing (5 rows from the first call; the
+	 * calls between rows: 1, then 2, then 1: 4, not over 1.01 x 5 + 4), so the oldest
+	 * waiting one, call 1, by order (FIFO drops none: call 1 waited 1100 ns, far below
+	 * PL_WAIT_MAX_NS); row 2 has the same time again and takes call 2 (within); row 3 is
+	 * 1 ns past the tolerance after call 3: a buffer that waited, by order; row 4 has a
+	 * desired time before any call left; row 5 runs backwards (explicit), before the
+	 * newest call seen: no call left. */
 	const struct pl_present r[] = {{1500, 0, 0}, {3100, 0, 0}, {3100, 0, 0},
 				       {4501, 0, 0}, {500, 0, 0},  {3999, 0, 0}};
 	uint32_t of[6];
 	present_link(c, 5, r, 6, 500, of, &st);
 	ck_assert_int_eq(st.mode, PL_QUEUEING);
 	ck_assert_uint_eq(of[0], 0);
-	ck_assert_uint_eq(of[1], 2);
-	ck_assert_uint_eq(of[2], PL_NONE);
+	ck_assert_uint_eq(of[1], 1);
+	ck_assert_uint_eq(of[2], 2);
 	ck_assert_uint_eq(of[3], 3);
 	ck_assert_uint_eq(of[4], PL_NONE);
 	ck_assert_uint_eq(of[5], PL_NONE);
 	ck_assert_uint_eq(st.tight, 2);
-	ck_assert_uint_eq(st.by_order, 1);
-	ck_assert_uint_eq(st.unlinked, 3);
-	ck_assert_uint_eq(st.dropped, 1); /* call 1 */
+	ck_assert_uint_eq(st.by_order, 2);
+	ck_assert_uint_eq(st.unlinked, 2);
+	ck_assert_uint_eq(st.dropped, 0);
 	ck_assert_uint_eq(st.before, 0);
 	ck_assert_uint_eq(st.after, 1); /* call 4 */
+}
+END_TEST
+
+/*
+ * Queueing skips a waiting call for a newer tight one only when it waited longer than a
+ * FIFO buffer can (PL_WAIT_MAX_NS, 250 ms). Calls (ms) 10, 20, 30, then T, T + 10; rows
+ * 10.02 (call 0, tight), 30.5 (call 1 waited 10.5 ms, call 2 is 0.5 ms before: FIFO, call
+ * 1 by order), T + 10.1. Calls between rows 1, 2, 2: 5, not over 1.01 x 3 + 4: queueing.
+ * T = 300: call 2 waited 280.1 ms: dropped (so is call 3), the row shows call 4, tight.
+ * T = 200: call 2 waited 180.1 ms, within a FIFO wait: the row shows it, by order.
+ */
+START_TEST(link_queueing_skips_only_long_waits)
+{
+	struct pl_stats st;
+	uint32_t of[3];
+	uint64_t c[] = {10000000, 20000000, 30000000, 300000000, 310000000};
+	struct pl_present r[] = {{10020000, 0, 0}, {30500000, 0, 0}, {310100000, 0, 0}};
+
+	present_link(c, 5, r, 3, PL_TOLERANCE_NS, of, &st);
+	ck_assert_int_eq(st.mode, PL_QUEUEING);
+	ck_assert_uint_eq(of[0], 0);
+	ck_assert_uint_eq(of[1], 1);
+	ck_assert_uint_eq(of[2], 4);
+	ck_assert_uint_eq(st.tight, 2);
+	ck_assert_uint_eq(st.by_order, 1);
+	ck_assert_uint_eq(st.dropped, 2);
+	c[3] = 200000000, c[4] = 210000000, r[2].desired = 210100000;
+	present_link(c, 5, r, 3, PL_TOLERANCE_NS, of, &st);
+	ck_assert_int_eq(st.mode, PL_QUEUEING);
+	ck_assert_uint_eq(of[2], 2);
+	ck_assert_uint_eq(st.tight, 1);
+	ck_assert_uint_eq(st.by_order, 2);
+	ck_assert_uint_eq(st.dropped, 0);
+	ck_assert_uint_eq(st.after, 2);
 }
 END_TEST
 
@@ -214,6 +251,8 @@ int main(int argc, char **argv)
 	    FRC_CASE("link_explicit_low_confidence", link_explicit_low_confidence, 30),
 	    FRC_CASE("link_by_hand", link_by_hand, 30),
 	    FRC_CASE("link_next_row_keeps_its_call", link_next_row_keeps_its_call, 30),
+	    FRC_CASE("link_queueing_skips_only_long_waits", link_queueing_skips_only_long_waits,
+		     30),
 	};
 
 	return frc_case_run("present_link", cases, FRC_NCASES(cases), argc, argv);
