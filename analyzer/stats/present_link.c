@@ -18,14 +18,13 @@ static size_t calls_upto(const uint64_t *calls, size_t nc, size_t k, int64_t t)
 }
 
 /*
- * PL_REPLACING when the calls made between the rows exceed the rows shown (by more than 1 %
- * and the 4 buffers that can still be in flight at the end): buffers were replaced, not
- * queued. Each row's interval (the calls after the previous row's desired time, up to its
- * own) counts at most PL_INTERVAL_CALLS: replacing spreads its excess over every interval
- * (MAILBOX, 240 calls/s on 120 Hz: 2 in each), a FIFO layer that lost buffers at once (a
- * flush on resize, a second invisible) has it in one, and that must not make the whole
- * layer replacing (its waiting buffers would link to the newest call instead of the oldest:
- * 2 % of resize_flush's links right, 36 % of invisible_2_3's). The first interval with
+ * PL_REPLACING when the calls made between the rows exceed the rows shown by more than 5 %
+ * and PL_MODE_SLACK buffers: buffers were replaced, not queued. Each row's interval (the calls
+ * after the previous row's desired time, up to its own) counts at most PL_INTERVAL_CALLS: replacing
+ * spreads its excess over every interval (MAILBOX, 240 calls/s on 120 Hz: 2 in each), a FIFO layer
+ * that lost buffers at once (a flush on resize, a second invisible) has it in one, and that must
+ * not make the whole layer replacing (its waiting buffers would link to the newest call instead of
+ * the oldest: 2 % of resize_flush's links right, 36 % of invisible_2_3's). The first interval with
  * calls (every call before its row) counts whole.
  */
 static enum pl_mode link_mode(const uint64_t *calls, size_t nc, const struct pl_present *rows,
@@ -47,8 +46,13 @@ static enum pl_mode link_mode(const uint64_t *calls, size_t nc, const struct pl_
 		    prev_k == 0 || k - prev_k <= PL_INTERVAL_CALLS ? k - prev_k : PL_INTERVAL_CALLS;
 		prev_k = k;
 	}
-	/* 4: the buffers that can be in flight at the end (BBQ's 3, one in the queue) */
-	return (double)made > 1.01 * (double)shown + 4 ? PL_REPLACING : PL_QUEUEING;
+	/*
+	 * 5 %: a FIFO game's calls between rows run ahead by a few while its queue fills
+	 * (resize_flush: 308 counted for 299 rows, refresh_120_to_60: 428 for 420), replacing
+	 * makes twice as many (MAILBOX 240 on 120: 1182 for 598), explicit timestamps
+	 * dropping overdue ones a quarter more (302 for 236)
+	 */
+	return (double)made > 1.05 * (double)shown + PL_MODE_SLACK ? PL_REPLACING : PL_QUEUEING;
 }
 
 /* The call row r shows among calls[next .. upto), or PL_NONE; counts into st. */

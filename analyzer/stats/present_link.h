@@ -19,8 +19,8 @@
  *     closer together than the stamp's delay after each), else the newest (rows were lost,
  *     or buffers replaced; queueing, only past PL_WAIT_MAX_NS of waiting);
  *   - "by order", otherwise: the buffer waited. When the capture queues more buffers than
- *     the layer presents (at most PL_INTERVAL_CALLS counted between two rows; by 1 % and 4
- *     in flight; PL_REPLACING: swap interval 0 / MAILBOX, where a
+ *     the layer presents (at most PL_INTERVAL_CALLS counted between two rows; by 5 % and
+ *     PL_MODE_SLACK; PL_REPLACING: swap interval 0 / MAILBOX, where a
  * waiting buffer is replaced by the next), the newest of them that was PL_INSERT_NS or more before
  * the stamp (one closer had not reached the queue yet); else (PL_QUEUEING: FIFO, nothing is
  * dropped) the oldest. In both, no call later than the one that leaves each later row (with a
@@ -51,6 +51,13 @@
  * rows as calls), a replacing one makes 2 or more in most.
  */
 #define PL_INTERVAL_CALLS 2
+/*
+ * The calls a FIFO layer may make beyond its rows without being replacing: the buffers its
+ * queue takes in before back-pressure (the stand-in compositor's 8 BufferQueue slots and
+ * BBQ's 3), each time it fills (at the start, after a flush), and those still in flight at
+ * the end. INFERENCE; with 5 % of the rows (present_link.c's link_mode).
+ */
+#define PL_MODE_SLACK 16
 /*
  * The longest a buffer waits in a FIFO queue before it is acquired: 250 ms, INFERENCE (the
  * stand-in compositor's 8 BufferQueue slots and BBQ's 3 at 60 Hz are 183 ms; its

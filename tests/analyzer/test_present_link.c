@@ -223,23 +223,28 @@ END_TEST
 START_TEST(link_next_row_keeps_its_call)
 {
 	struct pl_stats st;
-	/* explicit_behind's shape: calls every ms from 1 to 7 ms, then two 2 ms apart (20, 22
-	 * ms) whose requested times (26, 27 ms) are both presented; tolerance 100 us, so every
-	 * link is by order. 9 calls for 3 rows: replacing, row 0 the newest call (7 ms). Row 1
-	 * taking the newest (22 ms) would leave row 2 without a call: it takes 20 ms. */
-	const uint64_t c[] = {1000000, 2000000, 3000000,  4000000, 5000000,
-			      6000000, 7000000, 20000000, 22000000};
-	const struct pl_present r[] = {{7500000, 0, 0}, {26000000, 0, 0}, {27000000, 0, 0}};
+	/* explicit_behind's shape: calls every ms from 1 to 30 ms, then two 2 ms apart (40, 42
+	 * ms) whose requested times (46, 47 ms) are both presented; tolerance 100 us, so every
+	 * link is by order. 32 calls for 3 rows (every call before the first row counts, then
+	 * 2 and 0): over 1.05 x 3 + PL_MODE_SLACK, replacing, row 0 the newest call (30 ms,
+	 * index 29). Row 1 taking the newest (42 ms) would leave row 2 without a call: it
+	 * takes 40 ms. */
+	uint64_t c[32];
+	const struct pl_present r[] = {{30500000, 0, 0}, {46000000, 0, 0}, {47000000, 0, 0}};
 	uint32_t of[3];
-	present_link(c, 9, r, 3, 100000, of, &st);
+
+	for (int k = 0; k < 30; k++)
+		c[k] = 1000000ull * (uint64_t)(k + 1);
+	c[30] = 40000000, c[31] = 42000000;
+	present_link(c, 32, r, 3, 100000, of, &st);
 	ck_assert_int_eq(st.mode, PL_REPLACING);
-	ck_assert_uint_eq(of[0], 6);
-	ck_assert_uint_eq(of[1], 7);
-	ck_assert_uint_eq(of[2], 8);
+	ck_assert_uint_eq(of[0], 29);
+	ck_assert_uint_eq(of[1], 30);
+	ck_assert_uint_eq(of[2], 31);
 	ck_assert_uint_eq(st.unlinked, 0);
 	ck_assert_uint_eq(st.by_order, 3);
 	ck_assert_uint_eq(st.dropped, 0);
-	ck_assert_uint_eq(st.before, 6);
+	ck_assert_uint_eq(st.before, 29);
 }
 END_TEST
 
