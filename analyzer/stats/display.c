@@ -29,6 +29,7 @@ void display_free(struct display *d)
 		free(d->layer[i].win);
 		free(d->layer[i].row);
 		free(d->layer[i].call_of);
+		free(d->layer[i].anchored);
 	}
 	free(d->call_ktime);
 	free(d->call_seq);
@@ -373,19 +374,27 @@ static int finish_windows(struct display *d, struct display_layer *l)
 
 static int link_layer(struct display *d, struct display_layer *l)
 {
-	struct pl_present *rows = malloc((l->n_row ? l->n_row : 1) * sizeof(*rows));
+	size_t n = l->n_row ? l->n_row : 1;
+	struct pl_present *rows = malloc(n * sizeof(*rows));
+	uint32_t *seg = malloc(n * sizeof(*seg));
+	int rc = 0;
 
-	l->call_of = malloc((l->n_row ? l->n_row : 1) * sizeof(*l->call_of));
-	if (!rows || !l->call_of) {
-		free(rows);
-		return -ENOMEM;
+	l->call_of = malloc(n * sizeof(*l->call_of));
+	l->anchored = malloc(n);
+	if (!rows || !seg || !l->call_of || !l->anchored) {
+		rc = -ENOMEM;
+		goto out;
 	}
-	for (size_t i = 0; i < l->n_row; i++)
+	for (size_t i = 0; i < l->n_row; i++) {
 		rows[i] = l->row[i].p;
-	present_link(d->call_ktime, d->n_call, rows, l->n_row, PL_TOLERANCE_NS, l->call_of,
-		     &l->link);
+		seg[i] = l->row[i].segment; /* anchors pair only within one (no gap between) */
+	}
+	present_link(d->call_ktime, d->n_call, rows, l->n_row, seg, PL_TOLERANCE_NS, l->call_of,
+		     l->anchored, &l->link);
+out:
 	free(rows);
-	return 0;
+	free(seg);
+	return rc;
 }
 
 /* Nearest rank, as the summary's: the ceil(p/100 * n)-th smallest of the sorted v[0..n). */

@@ -67,6 +67,7 @@ struct display_layer {
 	size_t n_row, cap_row;
 	/* the link of the main surface's calls to these rows (done for every layer) */
 	uint32_t *call_of;
+	uint8_t *anchored; /* per row: 1 when its link is certain (present_link.h) */
 	struct pl_stats link;
 };
 

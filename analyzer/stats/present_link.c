@@ -140,16 +140,75 @@ static void link_caps(const uint64_t *calls, size_t nc, const struct pl_present 
 	}
 }
 
-void present_link(const uint64_t *calls, size_t nc, const struct pl_present *rows, size_t nr,
-		  int64_t tolerance_ns, uint32_t *call_of, struct pl_stats *st)
+/* The previous anchored row (present_link.h): its call, the linked rows up to it, segment. */
+struct pl_anchor {
+	bool has;
+	uint32_t call, seg;
+	size_t linked; /* linked rows before it, and it */
+};
+
+/*
+ * Whether row i, linked to c with upto its candidates' end, is anchored (tight, or one
+ * candidate: the rows since the previous anchor each took a call of their own, so none
+ * before an->call + 1 + those rows), counting the certain drops since that anchor.
+ * linked: the rows linked before i.
+ */
+static void anchor_row(struct pl_anchor *an, uint32_t c, size_t upto, bool tight, uint32_t seg,
+		       size_t linked, struct pl_stats *st, uint8_t *anchored)
 {
-	size_t next = 0, k = 0; /* next: the first call no row showed yet */
-	uint32_t first = PL_NONE, prev = PL_NONE;
+	bool same = an->has && an->seg == seg;
+	size_t lo = same ? an->call + 1 + (linked - an->linked) : linked;
+
+	*anchored = tight || upto == lo + 1;
+	if (!*anchored)
+		return;
+	st->anchored++;
+	/* the calls between two anchors no row between them showed, whatever their links */
+	if (same)
+		st->dropped += c - an->call - 1 - (uint32_t)(linked - an->linked);
+	*an = (struct pl_anchor){.has = true, .call = c, .seg = seg, .linked = linked + 1};
+}
+
+/*
+ * After linking: the calls not shown and not certainly dropped are uncertain (between the
+ * first and the last linked call outside anchored pairs, and after the last linked one up
+ * to the latest desired time), or after the last row (queued after every row's desired
+ * time: no row of the capture can show them). Nothing linked: every call is `before`.
+ */
+static void split_rest(const uint64_t *calls, size_t nc, const struct pl_present *rows, size_t nr,
+		       uint32_t between, uint32_t last, struct pl_stats *st)
+{
+	int64_t latest = INT64_MIN;
+	size_t upto;
+
+	if (last == PL_NONE)
+		return;
+	for (size_t i = 0; i < nr; i++)
+		latest = rows[i].desired > latest ? rows[i].desired : latest;
+	/* the last linked call is at or before its row's desired time: last < upto */
+	upto = count_upto(calls, nc, latest);
+	st->after_last_row = (uint32_t)(nc - upto);
+	st->uncertain = between - st->dropped + (uint32_t)(upto - 1 - last);
+}
+
+void present_link(const uint64_t *calls, size_t nc, const struct pl_present *rows, size_t nr,
+		  const uint32_t *segment, int64_t tolerance_ns, uint32_t *call_of,
+		  uint8_t *anchored, struct pl_stats *st)
+{
+	size_t next = 0, k = 0, linked = 0; /* next: the first call no row showed yet */
+	uint32_t first = PL_NONE, prev = PL_NONE, between = 0;
+	struct pl_anchor an = {0};
+	uint8_t scratch;
+	/* a tight link anchors when closer still (PL_ANCHOR_NS): a coincidence is rarer */
+	int64_t close = tolerance_ns < PL_ANCHOR_NS ? tolerance_ns : PL_ANCHOR_NS;
 
 	memset(st, 0, sizeof(*st));
 	st->mode = link_mode(calls, nc, rows, nr);
 	link_caps(calls, nc, rows, nr, call_of); /* call_of[i] holds row i's cap until linked */
 	for (size_t i = 0; i < nr; i++) {
+		uint32_t tight = st->tight;
+		uint8_t *a = anchored ? &anchored[i] : &scratch;
+
 		k = calls_upto(calls, nc, k, rows[i].desired);
 		/* desired may run backwards (explicit timestamps): leave out the later calls */
 		size_t upto = k;
@@ -159,10 +218,14 @@ void present_link(const uint64_t *calls, size_t nc, const struct pl_present *row
 		if (call_of[i] != PL_NONE && call_of[i] >= next && call_of[i] + (size_t)1 < upto)
 			upto = (size_t)call_of[i] + 1;
 		call_of[i] = link_row(calls, next, upto, rows[i].desired, tolerance_ns, st);
+		*a = 0;
 		if (call_of[i] == PL_NONE)
 			continue;
+		anchor_row(&an, call_of[i], upto,
+			   st->tight != tight && within(calls, call_of[i], rows[i].desired, close),
+			   segment ? segment[i] : 0, linked++, st, a);
 		if (prev != PL_NONE)
-			st->dropped += call_of[i] - prev - 1;
+			between += call_of[i] - prev - 1;
 		else
 			first = call_of[i];
 		prev = call_of[i];
@@ -170,5 +233,6 @@ void present_link(const uint64_t *calls, size_t nc, const struct pl_present *row
 	}
 	st->before = prev != PL_NONE ? first : (uint32_t)nc;
 	st->after = prev != PL_NONE ? (uint32_t)(nc - 1 - prev) : 0;
+	split_rest(calls, nc, rows, nr, between, prev, st);
 	st->confidence = nr ? (double)st->tight / (double)nr : 0;
 }

@@ -59,6 +59,14 @@
  */
 #define PL_MODE_SLACK 16
 /*
+ * A tight link anchors (pl_stats) only when its call is at most this long before desired:
+ * BBQ stamps a buffer it can take at once the queueBuffer hand-off after the call (up to
+ * 75 us on the stand-in, tens of us on a device); a call 0.25..2 ms before is still linked
+ * tight, but may be a coincidence (explicit timestamps: desired is the app's requested
+ * time; explicit_behind had one 0.59 ms before a later call than its own). INFERENCE.
+ */
+#define PL_ANCHOR_NS 250000 /* 250 us */
+/*
  * The longest a buffer waits in a FIFO queue before it is acquired: 250 ms, INFERENCE (the
  * stand-in compositor's 8 BufferQueue slots and BBQ's 3 at 60 Hz are 183 ms; its
  * back-pressured 120 fps game on 60 Hz, refresh_120_to_60, waits 150 ms). A queueing row
@@ -75,19 +83,36 @@ enum pl_mode { PL_QUEUEING, PL_REPLACING };
 
 struct pl_stats {
 	enum pl_mode mode;
-	uint32_t tight;		/* rows linked within the tolerance */
-	uint32_t by_order;	/* rows linked to a buffer that waited */
-	uint32_t unlinked;	/* rows with no call at or before them */
-	uint32_t dropped;	/* calls between the first and last linked ones, never shown */
+	uint32_t tight;	   /* rows linked within the tolerance */
+	uint32_t by_order; /* rows linked to a buffer that waited */
+	uint32_t unlinked; /* rows with no call at or before them */
+	/*
+	 * Where the calls went: linked (tight + by_order) + before + dropped + uncertain +
+	 * after_last_row = every call. A row is **anchored** when its link is certain: tight
+	 * within PL_ANCHOR_NS, or a single candidate (the rows since the previous anchor each
+	 * took a call of their own, and the later rows leave it only one). Between two anchored
+	 * rows of one segment (no present gap between), the calls no row between them shows
+	 * were never presented, whichever calls those rows show: **dropped**. The other calls
+	 * not shown are **uncertain** (after a flush, an unanchored stretch, a gap, or still
+	 * queued at the end), except those queued after every row's desired time
+	 * (after_last_row).
+	 */
+	uint32_t anchored;
+	uint32_t dropped;
+	uint32_t uncertain;
+	uint32_t after_last_row;
 	uint32_t before, after; /* calls before the first / after the last linked one */
 	double confidence;	/* tight / rows (0 without rows) */
 };
 
 /*
  * calls[0..nc): the surface's queueBuffer ktimes, ascending; rows[0..nr): its layer's
- * rows, in order. Writes call_of[i] = the index of the call row i shows, or PL_NONE.
+ * rows, in order; segment[i] (NULL: all 0): row i's present gaps before it (anchors pair
+ * only within one). Writes call_of[i] = the index of the call row i shows, or PL_NONE, and
+ * when anchored is not NULL, anchored[i] = 1 for an anchored row (else 0).
  */
 void present_link(const uint64_t *calls, size_t nc, const struct pl_present *rows, size_t nr,
-		  int64_t tolerance_ns, uint32_t *call_of, struct pl_stats *st);
+		  const uint32_t *segment, int64_t tolerance_ns, uint32_t *call_of,
+		  uint8_t *anchored, struct pl_stats *st);
 
 #endif /* PRESENT_LINK_H */
