@@ -94,8 +94,8 @@ static const char *const stmt_sql[S_COUNT] = {
     [S_META] = "INSERT INTO capture_meta VALUES(?1,?2,?3)",
     [S_MAIN] = "INSERT INTO main_surfaces VALUES(?1,?2,?3,?4,?5,?6,?7)",
     [S_WARM] = "INSERT INTO warm_intervals VALUES(?1,?2,?3,?4,?5,?6)",
-    [S_LAYER] = "INSERT INTO layers VALUES(?1,?2,?3,?4,?5,?6,?7)",
-    [S_PRESENT] = "INSERT INTO presents VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13)",
+    [S_LAYER] = "INSERT INTO layers VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9)",
+    [S_PRESENT] = "INSERT INTO presents VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14)",
     [S_VSYNC] = "INSERT INTO vsync_periods VALUES(?1,?2,?3)",
     [S_GAP] = "INSERT INTO present_gaps VALUES(?1,?2,?3,?4,?5)",
     [S_THREAD] = "INSERT INTO threads VALUES(?1,?2,?3,?4,?5)",
@@ -620,9 +620,11 @@ static int store_present(struct dbsink *s, const struct display_layer *l, size_t
 		bind_u64(st, 8, d->call_seq[l->call_of[i]]);
 		sqlite3_bind_text(st, 9, display_row_tight(d, l, i) ? "tight" : "by_order", -1,
 				  SQLITE_STATIC);
+		sqlite3_bind_int(st, 14, l->anchored[i]);
 	} else {
 		sqlite3_bind_null(st, 8);
 		sqlite3_bind_null(st, 9);
+		sqlite3_bind_null(st, 14);
 	}
 	bind_or_null(st, 10, r->interval_ns, 0);
 	bind_u64(st, 11, r->segment);
@@ -653,6 +655,14 @@ static int store_display(struct dbsink *s)
 					  -1, SQLITE_STATIC);
 		else
 			sqlite3_bind_null(st, 7);
+		/* the calls its rows link to (display.h: the content the truth follows) */
+		if (l->call_of && d->has_main) {
+			sqlite3_bind_int64(st, 8, d->main_pid);
+			bind_u64(st, 9, d->main_surface);
+		} else {
+			sqlite3_bind_null(st, 8);
+			sqlite3_bind_null(st, 9);
+		}
 		if (step(s, S_LAYER))
 			return -EIO;
 		for (size_t i = 0; i < l->n_row; i++)

@@ -15,7 +15,7 @@
 
 /* PRAGMA application_id: 'FRCA' = 0x46524341, in decimal for the PRAGMA below */
 #define DB_APPLICATION_ID 1179796289
-#define DB_SCHEMA_VERSION 8
+#define DB_SCHEMA_VERSION 9
 
 /*
  * The per-second view keeps at most this many full windows per PID, as the report does
@@ -106,12 +106,14 @@
 	X(layers, "each SurfaceFlinger layer followed; the content layer and its link rule",       \
 	  "capture_id INTEGER NOT NULL, layer INTEGER NOT NULL, name TEXT NOT NULL,"               \
 	  " first_ktime_ns INTEGER NOT NULL, gone_ktime_ns INTEGER, content INTEGER NOT NULL,"     \
-	  " link_rule TEXT, PRIMARY KEY (capture_id, layer)")                                      \
+	  " link_rule TEXT, link_pid INTEGER, link_surface INTEGER,"                               \
+	  " PRIMARY KEY (capture_id, layer)")                                                      \
 	X(presents, "every present row, with the linked frame's seq or NULL",                      \
 	  "capture_id INTEGER NOT NULL, layer INTEGER NOT NULL, layer_row INTEGER NOT NULL,"       \
 	  " ktime_ns INTEGER NOT NULL, desired_ns INTEGER NOT NULL, actual_ns INTEGER NOT NULL,"   \
 	  " ready_ns INTEGER NOT NULL, frame_seq INTEGER, link TEXT, interval_ns INTEGER,"         \
-	  " segment INTEGER NOT NULL, vsync_period_ns INTEGER, series_window INTEGER")             \
+	  " segment INTEGER NOT NULL, vsync_period_ns INTEGER, series_window INTEGER,"             \
+	  " anchored INTEGER")                                                                     \
 	X(vsync_periods, "the display's vsync period, at the start and at each change",            \
 	  "capture_id INTEGER NOT NULL, ktime_ns INTEGER NOT NULL, period_ns INTEGER NOT NULL")    \
 	X(present_gaps, "present rows of a layer lost between two polls",                          \
@@ -200,9 +202,12 @@
 #define DB_GAP_KNOWN_SQL "before_ns > 0 AND after_ns < 9223372036854775807 AND after_ns > before_ns"
 #define DB_LAT_RANK50_SQL "((n * 50 + 99) / 100)"
 #define DB_LAT_RANK99_SQL "((n * 99 + 99) / 100)"
-#define DB_MAIN_CALLS_SQL                                                                          \
-	"SELECT f.capture_id, f.seq FROM frames f JOIN main_surfaces m ON m.capture_id ="          \
-	" f.capture_id AND m.pid = f.pid AND m.surface = f.surface WHERE m.main_pid = 1"
+/* The calls the rows link to (layers.link_pid, link_surface), numbered from 1 in file order. */
+#define DB_LINK_CALLS_SQL                                                                          \
+	"SELECT f.capture_id, f.seq, f.ktime_ns, ROW_NUMBER() OVER (PARTITION BY f.capture_id"     \
+	" ORDER BY f.seq) AS ci FROM frames f JOIN (SELECT DISTINCT capture_id, link_pid,"         \
+	" link_surface FROM layers WHERE link_pid IS NOT NULL) s ON s.capture_id = f.capture_id"   \
+	" AND s.link_pid = f.pid AND s.link_surface = f.surface"
 /* Per layer: the display frame times' percentiles (the submissions' rule), PerfDog. */
 #define DB_DISPLAY_TIMES_SQL                                                                       \
 	" iv AS (SELECT capture_id, layer, layer_row, segment, d, " DB_KEY_SQL " AS key"           \
@@ -254,12 +259,29 @@
 	" THEN after_ns - before_ns END), 0) AS unknown_ns,"                                       \
 	"  COUNT(*) FILTER (WHERE NOT (" DB_GAP_KNOWN_SQL ")) AS unbounded FROM present_gaps"      \
 	"  GROUP BY capture_id, layer),"                                                           \
-	" mc AS (" DB_MAIN_CALLS_SQL "),"                                                          \
-	" dr AS (SELECT pr.capture_id, pr.layer, (SELECT COUNT(*) FROM mc WHERE mc.capture_id ="   \
-	"  pr.capture_id AND mc.seq BETWEEN pr.first_seq AND pr.last_seq) - pr.linked AS dropped," \
-	"  (SELECT COUNT(*) FROM mc WHERE mc.capture_id = pr.capture_id AND mc.seq <"              \
-	"  pr.first_seq) AS before_n, (SELECT COUNT(*) FROM mc WHERE mc.capture_id ="              \
-	"  pr.capture_id AND mc.seq > pr.last_seq) AS after_n FROM pr WHERE pr.linked > 0),"       \
+	" mc AS (" DB_LINK_CALLS_SQL "),"                                                          \
+	" lc AS (SELECT p.capture_id, p.layer, p.layer_row, p.segment, p.anchored, m.ci,"          \
+	"  ROW_NUMBER() OVER (PARTITION BY p.capture_id, p.layer ORDER BY p.layer_row) AS lr"      \
+	"  FROM presents p JOIN mc m ON m.capture_id = p.capture_id AND m.seq = p.frame_seq),"     \
+	" ak AS (SELECT capture_id, layer, segment, ci, lr, LAG(ci) OVER w AS pci,"                \
+	"  LAG(lr) OVER w AS plr, LAG(segment) OVER w AS pseg FROM lc WHERE anchored = 1"          \
+	"  WINDOW w AS (PARTITION BY capture_id, layer ORDER BY layer_row)),"                      \
+	" ac AS (SELECT capture_id, layer, COUNT(*) AS anchored, CAST(TOTAL(CASE WHEN pseg ="      \
+	"  segment THEN ci - pci - 1 - (lr - plr - 1) END) AS INTEGER) AS certain FROM ak"         \
+	"  GROUP BY capture_id, layer),"                                                           \
+	" ls AS (SELECT capture_id, layer, MIN(ci) AS lo, MAX(ci) AS hi, COUNT(*) AS n FROM lc"    \
+	"  GROUP BY capture_id, layer),"                                                           \
+	" dx AS (SELECT capture_id, layer, MAX(desired_ns) AS latest FROM presents"                \
+	"  GROUP BY capture_id, layer),"                                                           \
+	" dr AS (SELECT ls.capture_id, ls.layer, ifnull(ac.anchored, 0) AS anchored,"              \
+	"  ifnull(ac.certain, 0) AS dropped, ls.hi - ls.lo + 1 - ls.n - ifnull(ac.certain, 0)"     \
+	"  + (SELECT COUNT(*) FROM mc WHERE mc.capture_id = ls.capture_id AND mc.ci > ls.hi"       \
+	"  AND mc.ktime_ns <= dx.latest) AS uncertain, (SELECT COUNT(*) FROM mc WHERE"             \
+	"  mc.capture_id = ls.capture_id AND mc.ktime_ns > dx.latest) AS after_last_row,"          \
+	"  ls.lo - 1 AS before_n, (SELECT COUNT(*) FROM mc WHERE mc.capture_id = ls.capture_id"    \
+	"  AND mc.ci > ls.hi) AS after_n FROM ls JOIN dx ON dx.capture_id = ls.capture_id"         \
+	"  AND dx.layer = ls.layer LEFT JOIN ac ON ac.capture_id = ls.capture_id"                  \
+	"  AND ac.layer = ls.layer),"                                                              \
 	" lt AS (SELECT p.capture_id, p.layer, p.actual_ns - f.ktime_ns AS v FROM presents p"      \
 	"  JOIN frames f ON f.capture_id = p.capture_id AND f.seq = p.frame_seq"                   \
 	"  WHERE " DB_VALID_P_ACTUAL_SQL " AND p.actual_ns >= f.ktime_ns),"                        \
@@ -435,7 +457,8 @@
 	  "  ifnull(pr.by_order, 0) AS by_order,"                                                  \
 	  "  ifnull(pr.rows, 0) - ifnull(pr.linked, 0) AS unlinked,"                               \
 	  "  CASE WHEN pr.rows > 0 THEN pr.tight * 1.0 / pr.rows ELSE 0.0 END AS confidence,"      \
-	  "  dr.dropped, dr.before_n AS calls_before, dr.after_n AS calls_after,"                  \
+	  "  dr.anchored, dr.dropped, dr.uncertain, dr.after_last_row,"                            \
+	  "  dr.before_n AS calls_before, dr.after_n AS calls_after,"                              \
 	  "  ifnull(la.n, 0) AS latency_presents, la.p50 AS latency_p50_ms,"                       \
 	  "  la.p99 AS latency_p99_ms, la.mx AS latency_max_ms"                                    \
 	  " FROM layers l JOIN captures c ON c.capture_id = l.capture_id" DB_DISPLAY_JOIN_SQL(     \

@@ -916,9 +916,10 @@ static void display_tracks(struct exporter *x)
 	const struct display *d = x->disp;
 	uint64_t surface = 0;
 
+	/* the surface the display linked (display.h: the content the truth follows) */
 	for (size_t i = 0; i < x->n_surf; i++)
-		if (x->has_main && x->surf[i].pid == x->main_pid &&
-		    x->surf[i].surface == x->main_surface && x->surf[i].described)
+		if (d->has_main && x->surf[i].pid == d->main_pid &&
+		    x->surf[i].surface == d->main_surface && x->surf[i].described)
 			surface = x->surf[i].uuid;
 	for (size_t i = 0; i < d->n_layers; i++)
 		if (d->layer[i].n_row)

@@ -342,25 +342,37 @@ int chart_latency(const struct display *d, struct chart_latency *out)
 }
 
 /*
- * Links never cross (present_link.h): the calls between two consecutive linked ones are
- * exactly the ones no row shows, so one walk over the rows finds every dropped call.
+ * The content layer's dropped calls (present_link.h: between two anchored rows of one
+ * segment, the calls no row between them shows). Links never cross, so between two
+ * consecutive linked rows the calls in between are the ones no row shows: one walk over
+ * the rows, each stretch from one anchored row to the next marked when both are in one
+ * segment.
  */
 void chart_dropped(const struct report_charts *c, const struct display *d,
 		   struct chart_dropped *out)
 {
 	const struct display_layer *l = display_content(d);
-	uint32_t prev = PL_NONE;
+	size_t anchor = SIZE_MAX; /* the previous anchored row */
 
 	memset(out, 0, sizeof(*out));
 	for (size_t i = 0; l && i < l->n_row; i++) {
-		uint32_t k = l->call_of[i];
+		uint32_t prev = PL_NONE;
 
-		if (k == PL_NONE)
+		if (l->call_of[i] == PL_NONE || !l->anchored[i])
 			continue;
-		for (uint32_t j = prev == PL_NONE ? k : prev + 1; j < k; j++) {
-			out->px[chart_px(c, d->call_ktime[j])]++;
-			out->total++;
+		for (size_t r = anchor;
+		     anchor != SIZE_MAX && r <= i && l->row[anchor].segment == l->row[i].segment;
+		     r++) {
+			uint32_t k = l->call_of[r];
+
+			if (k == PL_NONE)
+				continue;
+			for (uint32_t j = prev == PL_NONE ? k : prev + 1; j < k; j++) {
+				out->px[chart_px(c, d->call_ktime[j])]++;
+				out->total++;
+			}
+			prev = k;
 		}
-		prev = k;
+		anchor = i;
 	}
 }

@@ -141,8 +141,8 @@ struct chart_latency {
 int chart_latency(const struct display *d, struct chart_latency *out);
 
 /*
- * The content layer's dropped calls (REPORT.md "Presented": between the first and the last
- * linked call, shown by no row) per column of c's time axis, at each call's ktime.
+ * The content layer's dropped calls (REPORT.md "Presented": between two anchored rows of
+ * one segment, shown by no row) per column of c's time axis, at each call's ktime.
  */
 struct chart_dropped {
 	uint64_t px[REPORT_CHART_PX];

@@ -887,8 +887,8 @@ static void chart_dropped_markers(FILE *out, const struct report_model *m)
 		return;
 	}
 	chart_dropped(c, m->disp, dr);
-	fputs("<figure><figcaption>Dropped: calls of the main surface never presented (between "
-	      "the first and the last linked call)</figcaption>\n",
+	fputs("<figure><figcaption>Dropped: calls of the linked surface never presented (for "
+	      "certain: between two anchored rows)</figcaption>\n",
 	      out);
 	fprintf(out,
 		"<svg id=\"chart-dropped\" class=\"chart\" role=\"img\" aria-label=\"dropped calls "

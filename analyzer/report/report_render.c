@@ -586,7 +586,10 @@ static void link_values(const struct em *x, const struct display_layer *l)
 	val_u64(x, "tight", st->tight);
 	val_u64(x, "by_order", st->by_order);
 	val_u64(x, "unlinked", st->unlinked);
+	val_u64(x, "anchored", st->anchored);
 	val_u64(x, "dropped", st->dropped);
+	val_u64(x, "uncertain", st->uncertain);
+	val_u64(x, "after_last_row", st->after_last_row);
 	val_u64(x, "calls_before", st->before);
 	val_u64(x, "calls_after", st->after);
 	val_f3(x, "confidence", true, st->confidence);
@@ -603,10 +606,16 @@ static void link_rows(const struct em *x, const struct display_layer *l)
 	const struct pl_stats *st = &l->link;
 	char a[32], b[32];
 
+	/* dropped is certain (between anchored rows), the rest is said as not known */
 	row(x, "dropped",
-	    "%" PRIu32 " calls never presented (%" PRIu32 " before the first linked, %" PRIu32
+	    "%" PRIu32 " calls never presented (between anchored rows: %" PRIu32 " of %" PRIu32
+	    " rows)",
+	    st->dropped, st->anchored, st->tight + st->by_order + st->unlinked);
+	row(x, "uncertain",
+	    "%" PRIu32 " calls not shown, not known dropped; %" PRIu32
+	    " queued after the last row (%" PRIu32 " before the first linked, %" PRIu32
 	    " after the last)",
-	    st->dropped, st->before, st->after);
+	    st->uncertain, st->after_last_row, st->before, st->after);
 	row(x, "never linked", "%" PRIu32 " presents", st->unlinked);
 	if (d->latency_n)
 		row(x, "submit->present", "p50 %s / p99 %s ms (%" PRIu64 " linked presents)",
@@ -641,13 +650,16 @@ static void display_head(const struct em *x)
 		    d->vsync_changes);
 	else
 		row(x, "vsync period", "unknown (no vsync record)");
+	/* the content rule's principal content, or (captures without identity records) the
+	 * main surface by count: display.h */
 	if (c)
 		row(x, "content layer",
-		    "%" PRIu32 " (its presents link to pid %" PRIu32
-		    " surface %s, the main surface)",
-		    c->id, d->main_pid, main_surface);
+		    "%" PRIu32 " (its presents link to pid %" PRIu32 " surface %s, %s)", c->id,
+		    d->main_pid, main_surface,
+		    d->by_content ? "the content the truth follows" : "the main surface");
 	else
-		row(x, "content layer", "none (no present links to the main surface)%s",
+		row(x, "content layer", "none (no present links to %s)%s",
+		    d->by_content ? "the content the truth follows" : "the main surface",
 		    d->cut ? ": capture past the link's limits" : "");
 	if (d->layers_more)
 		row(x, "more layers", "%" PRIu64 " not listed (%" PRIu64 " rows)", d->layers_more,

@@ -8,7 +8,7 @@
 
 #include "windows.h"
 
-int display_new(struct display **out, const struct submissions *subm)
+int display_new(struct display **out, struct submissions *subm)
 {
 	struct display *d = calloc(1, sizeof(*d));
 
@@ -29,9 +29,12 @@ void display_free(struct display *d)
 		free(d->layer[i].win);
 		free(d->layer[i].row);
 		free(d->layer[i].call_of);
+		free(d->layer[i].anchored);
 	}
 	free(d->call_ktime);
 	free(d->call_seq);
+	free(d->call_surface);
+	free(d->call_pid);
 	free(d);
 }
 
@@ -54,14 +57,15 @@ static bool grow(void **p, size_t *cap, size_t n, size_t sz, size_t max)
 static int dp_begin(void *ctx, const struct replay_info *info)
 {
 	struct display *d = ctx;
-	const struct subm_pid *mp = subm_main_pid(d->subm);
+	int rc;
 
 	d->info = info;
 	/* pass 1 counted the present records: without any, no call is kept (memory stays the
 	 * report's, bounded whatever the capture's length) */
-	d->has_main = mp != NULL && info->stats.by_type[FRC_PRESENT] > 0;
-	d->main_pid = mp ? mp->pid : 0;
-	d->main_surface = mp ? mp->main_surface : 0;
+	d->keep = subm_main_pid(d->subm) != NULL && info->stats.by_type[FRC_PRESENT] > 0;
+	/* the series chooses the linked surface; idempotent when another consumer runs it */
+	if (d->keep && (rc = subm_series_begin(d->subm, info, d->err, sizeof(d->err))))
+		return rc;
 	d->span_start = info->span_start;
 	d->span_end = info->span_end;
 	d->n_full =
@@ -101,26 +105,30 @@ static struct display_layer *layer_of(struct display *d, uint32_t id, uint64_t k
 	return *rc ? NULL : l;
 }
 
-static void main_call(struct display *d, const struct frc_record *rec, uint64_t seq)
+/*
+ * Every call, with its surface: which surface the link uses is known only at the end (the
+ * truth's principal content, once the series has seen every record).
+ */
+static void keep_call(struct display *d, const struct frc_record *rec, uint64_t seq)
 {
-	size_t cap = d->cap_call;
+	size_t c1 = d->cap_call, c2 = d->cap_call, c3 = d->cap_call;
+	bool ok;
 
-	if (!d->has_main || rec->u.frame.pid != d->main_pid ||
-	    rec->u.frame.surface != d->main_surface)
+	if (!d->keep || d->cut)
 		return;
-	/* present_link needs ascending calls: a call back in time (a clock step) is left out */
-	if (d->n_call && rec->ktime_ns < d->call_ktime[d->n_call - 1]) {
-		d->calls_backwards++;
-		return;
-	}
-	if (!grow((void **)&d->call_ktime, &cap, d->n_call, sizeof(uint64_t), DISPLAY_MAX_CALLS) ||
-	    !grow((void **)&d->call_seq, &d->cap_call, d->n_call, sizeof(uint64_t),
-		  DISPLAY_MAX_CALLS)) {
+	ok = grow((void **)&d->call_ktime, &c1, d->n_call, sizeof(uint64_t), DISPLAY_MAX_CALLS) &&
+	     grow((void **)&d->call_seq, &c2, d->n_call, sizeof(uint64_t), DISPLAY_MAX_CALLS) &&
+	     grow((void **)&d->call_surface, &c3, d->n_call, sizeof(uint64_t), DISPLAY_MAX_CALLS) &&
+	     grow((void **)&d->call_pid, &d->cap_call, d->n_call, sizeof(uint32_t),
+		  DISPLAY_MAX_CALLS);
+	if (!ok) {
 		d->cut = true;
 		return;
 	}
 	d->call_ktime[d->n_call] = rec->ktime_ns;
-	d->call_seq[d->n_call++] = seq;
+	d->call_seq[d->n_call] = seq;
+	d->call_surface[d->n_call] = rec->u.frame.surface;
+	d->call_pid[d->n_call++] = rec->u.frame.pid;
 }
 
 /* A present time SurfaceFlinger measured: not -1 (invalid), 0 (unused), INT64_MAX (pending). */
@@ -233,11 +241,14 @@ static int dp_record(void *ctx, const struct frc_record *rec, uint64_t frame_seq
 {
 	struct display *d = ctx;
 	struct display_layer *l;
+	struct pipeline_delta unused;
 	int rc = 0;
 
+	if (d->keep)
+		(void)subm_series_next(d->subm, rec, frame_seq, &unused);
 	switch (rec->type) {
 	case FRC_FRAME:
-		main_call(d, rec, frame_seq);
+		keep_call(d, rec, frame_seq);
 		break;
 	case FRC_LAYER:
 		l = layer_of(d, rec->u.layer.id, rec->ktime_ns, &rc);
@@ -299,8 +310,12 @@ static int dp_warm_record(void *ctx, const struct frc_record *rec, uint64_t fram
 	struct display_layer *l;
 	struct frc_record reset = {.type = FRC_EXIT, .ktime_ns = rec->ktime_ns};
 	struct replay_sink s;
+	struct pipeline_delta unused;
 	int rc = 0;
 
+	/* the series steps before the window too (its state at the window's start) */
+	if (d->keep)
+		(void)subm_series_next(d->subm, rec, frame_seq, &unused);
 	switch (rec->type) {
 	case FRC_LAYER:
 		return dp_record(ctx, rec, frame_seq);
@@ -359,19 +374,27 @@ static int finish_windows(struct display *d, struct display_layer *l)
 
 static int link_layer(struct display *d, struct display_layer *l)
 {
-	struct pl_present *rows = malloc((l->n_row ? l->n_row : 1) * sizeof(*rows));
+	size_t n = l->n_row ? l->n_row : 1;
+	struct pl_present *rows = malloc(n * sizeof(*rows));
+	uint32_t *seg = malloc(n * sizeof(*seg));
+	int rc = 0;
 
-	l->call_of = malloc((l->n_row ? l->n_row : 1) * sizeof(*l->call_of));
-	if (!rows || !l->call_of) {
-		free(rows);
-		return -ENOMEM;
+	l->call_of = malloc(n * sizeof(*l->call_of));
+	l->anchored = malloc(n);
+	if (!rows || !seg || !l->call_of || !l->anchored) {
+		rc = -ENOMEM;
+		goto out;
 	}
-	for (size_t i = 0; i < l->n_row; i++)
+	for (size_t i = 0; i < l->n_row; i++) {
 		rows[i] = l->row[i].p;
-	present_link(d->call_ktime, d->n_call, rows, l->n_row, PL_TOLERANCE_NS, l->call_of,
-		     &l->link);
+		seg[i] = l->row[i].segment; /* anchors pair only within one (no gap between) */
+	}
+	present_link(d->call_ktime, d->n_call, rows, l->n_row, seg, PL_TOLERANCE_NS, l->call_of,
+		     l->anchored, &l->link);
+out:
 	free(rows);
-	return 0;
+	free(seg);
+	return rc;
 }
 
 /* Nearest rank, as the summary's: the ceil(p/100 * n)-th smallest of the sorted v[0..n). */
@@ -422,10 +445,42 @@ static void choose_content(struct display *d)
 	}
 }
 
+/*
+ * The surface the truth follows (as the report's: its principal content under the content
+ * rule and --surface, else the main PID's main surface), and its calls alone kept, in
+ * order: present_link needs them ascending, so a call back in time (a clock step) is left
+ * out and counted.
+ */
+static void link_surface(struct display *d)
+{
+	const struct subm_truth *tr = subm_truth(d->subm);
+	const struct subm_pid *mp = subm_main_pid(d->subm);
+	size_t n = 0;
+
+	d->by_content = tr->rule != SUBM_RULE_COUNT && tr->has;
+	d->has_main = d->keep && (d->by_content || mp);
+	d->main_pid = d->by_content ? tr->pid : mp ? mp->pid : 0;
+	d->main_surface = d->by_content ? tr->surface : mp ? mp->main_surface : 0;
+	d->by_content = d->by_content && tr->rule == SUBM_RULE_CONTENT;
+	for (size_t i = 0; d->has_main && i < d->n_call; i++) {
+		if (d->call_pid[i] != d->main_pid || d->call_surface[i] != d->main_surface)
+			continue;
+		if (n && d->call_ktime[i] < d->call_ktime[n - 1]) {
+			d->calls_backwards++;
+			continue;
+		}
+		d->call_ktime[n] = d->call_ktime[i];
+		d->call_seq[n++] = d->call_seq[i];
+	}
+	d->n_call = n;
+}
+
 static int dp_end(void *ctx, const struct replay_info *info, const struct pipeline_stats *ps)
 {
 	struct display *d = ctx;
 	int rc = 0;
+
+	link_surface(d);
 
 	for (size_t i = 0; !rc && i < d->n_layers; i++) {
 		struct display_layer *l = &d->layer[i];
@@ -448,8 +503,9 @@ static int dp_end(void *ctx, const struct replay_info *info, const struct pipeli
 
 static const char *dp_error(void *ctx)
 {
-	(void)ctx;
-	return "display: out of memory";
+	struct display *d = ctx;
+
+	return d->err[0] ? d->err : "display: out of memory";
 }
 
 struct replay_sink display_sink(struct display *d)

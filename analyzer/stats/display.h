@@ -8,10 +8,14 @@
  * present rows with a valid actual present time into display frame times (present to
  * present; none across an FRC_PRESENT_GAP) and feeds them to a struct summary (the same
  * percentiles, PerfDog janks and stutter as the submissions), counts them in the full 1 s
- * windows (windows.h) and counts repeated vsyncs. It keeps every row and every call of the
- * main surface (submissions.h: the plan's scan pass chose it) to link them at the end
- * (present_link.h); the **content layer** is the layer with the most linked rows.
- * Memory: one row (56 bytes) per present and one call (16 bytes) per main-surface call,
+ * windows (windows.h) and counts repeated vsyncs. It keeps every row and every call to link
+ * them at the end (present_link.h) to the calls of the **linked surface**: the one the
+ * truth follows (submissions.h), known only once the series has run — under the content
+ * rule its principal content (subm_truth: a 30 fps game, not the 60 fps HUD above it),
+ * under the count rule (and when the content rule found none) the main PID's main
+ * surface, as before. The sink steps the series itself (idempotent: the replay's other
+ * consumers may too). The **content layer** is the layer with the most linked rows.
+ * Memory: one row (56 bytes) per present and one call (28 bytes) per call of any surface,
  * up to DISPLAY_MAX_ROWS / DISPLAY_MAX_CALLS (then the link is left out, `cut`).
  */
 #ifndef FRAMEANALYZE_DISPLAY_H
@@ -63,23 +67,30 @@ struct display_layer {
 	size_t n_row, cap_row;
 	/* the link of the main surface's calls to these rows (done for every layer) */
 	uint32_t *call_of;
+	uint8_t *anchored; /* per row: 1 when its link is certain (present_link.h) */
 	struct pl_stats link;
 };
 
 struct display {
-	const struct submissions *subm;
-	bool has; /* the capture had present records in the span */
+	struct submissions *subm;
+	bool has;  /* the capture had present records in the span */
+	bool keep; /* calls are kept: the capture has present records and frames */
+	/* the linked surface (after display_finish; has_main false: none) */
 	uint32_t main_pid;
 	uint64_t main_surface;
 	bool has_main;
+	bool by_content; /* the content rule's principal content (else the count's main) */
 	struct display_layer layer[DISPLAY_MAX_LAYERS];
 	size_t n_layers;
 	uint64_t layers_more, rows_more; /* layers past the table, their rows */
 	uint64_t vsync_period, vsync_records, vsync_changes;
 	bool vsync_warm; /* a vsync record before the window gave the period in force */
-	uint64_t *call_ktime, *call_seq; /* the main surface's calls: ktime, frame_seq */
+	/* every call in file order (ktime, frame_seq, pid, surface); after display_finish the
+	 * linked surface's alone, ascending */
+	uint64_t *call_ktime, *call_seq, *call_surface;
+	uint32_t *call_pid;
 	size_t n_call, cap_call;
-	uint64_t calls_backwards; /* main-surface calls before the previous one: not linked */
+	uint64_t calls_backwards; /* linked-surface calls before the previous one: not linked */
 	bool cut;		  /* rows or calls past the limits: no link */
 	uint64_t span_start, span_end, n_full;
 	size_t n_win;
@@ -88,10 +99,11 @@ struct display {
 	uint64_t latency_n, latency_p50_ns, latency_p99_ns, latency_max_ns;
 	uint64_t latency_negative;	/* linked rows presented before the call: left out */
 	const struct replay_info *info; /* during the replay: each new layer's summary begins */
+	char err[FRC_MSG_MAX];
 };
 
-/* A display over the main surfaces of subm (filled by the plan's scan pass). 0 or -ENOMEM. */
-FRC_MUST_USE int display_new(struct display **out, const struct submissions *subm);
+/* A display over the truth subm (its count filled by the plan's scan pass). 0 or -ENOMEM. */
+FRC_MUST_USE int display_new(struct display **out, struct submissions *subm);
 void display_free(struct display *d);
 /* The sink for the report's lane (record, begin, end: display_finish runs in end). */
 struct replay_sink display_sink(struct display *d);

@@ -18,22 +18,41 @@ static size_t calls_upto(const uint64_t *calls, size_t nc, size_t k, int64_t t)
 }
 
 /*
- * PL_REPLACING when, between the first call and the last row, more calls were made than
- * rows shown (by more than 1 % and the 4 buffers that can still be in flight at the end):
- * buffers were replaced, not queued.
+ * PL_REPLACING when the calls made between the rows exceed the rows shown by more than 5 %
+ * and PL_MODE_SLACK buffers: buffers were replaced, not queued. Each row's interval (the calls
+ * after the previous row's desired time, up to its own) counts at most PL_INTERVAL_CALLS: replacing
+ * spreads its excess over every interval (MAILBOX, 240 calls/s on 120 Hz: 2 in each), a FIFO layer
+ * that lost buffers at once (a flush on resize, a second invisible) has it in one, and that must
+ * not make the whole layer replacing (its waiting buffers would link to the newest call instead of
+ * the oldest: 2 % of resize_flush's links right, 36 % of invisible_2_3's). The first interval with
+ * calls (every call before its row) counts whole.
  */
 static enum pl_mode link_mode(const uint64_t *calls, size_t nc, const struct pl_present *rows,
 			      size_t nr)
 {
+	size_t shown = 0, made = 0, k = 0, prev_k = 0;
+	int64_t upto = INT64_MIN; /* the latest desired so far (explicit ones may run back) */
+
 	if (nc == 0 || nr == 0)
 		return PL_QUEUEING;
-	size_t shown = 0, made = 0;
-	for (size_t i = 0; i < nr; i++)
+	for (size_t i = 0; i < nr; i++) {
 		shown += rows[i].desired >= 0 && (uint64_t)rows[i].desired >= calls[0];
-	for (size_t i = 0; i < nc; i++)
-		made += rows[nr - 1].desired >= 0 && calls[i] <= (uint64_t)rows[nr - 1].desired;
-	/* 4: the buffers that can be in flight at the end (BBQ's 3, one in the queue) */
-	return (double)made > 1.01 * (double)shown + 4 ? PL_REPLACING : PL_QUEUEING;
+		if (rows[i].desired <= upto)
+			continue;
+		upto = rows[i].desired;
+		k = calls_upto(calls, nc, k, upto);
+		/* prev_k 0: the first interval with calls, every call before it */
+		made +=
+		    prev_k == 0 || k - prev_k <= PL_INTERVAL_CALLS ? k - prev_k : PL_INTERVAL_CALLS;
+		prev_k = k;
+	}
+	/*
+	 * 5 %: a FIFO game's calls between rows run ahead by a few while its queue fills
+	 * (resize_flush: 308 counted for 299 rows, refresh_120_to_60: 428 for 420), replacing
+	 * makes twice as many (MAILBOX 240 on 120: 1182 for 598), explicit timestamps
+	 * dropping overdue ones a quarter more (302 for 236)
+	 */
+	return (double)made > 1.05 * (double)shown + PL_MODE_SLACK ? PL_REPLACING : PL_QUEUEING;
 }
 
 /* The call row r shows among calls[next .. upto), or PL_NONE; counts into st. */
@@ -54,13 +73,18 @@ static uint32_t link_row(const uint64_t *calls, size_t next, size_t upto, int64_
 	 * Queueing, the next call is the one when it is within the tolerance: calls of a burst
 	 * can be closer together than the stamp's delay after each, so the newest within it
 	 * may be the next buffer's call. Else the newest within it (rows were lost before
-	 * this one, or buffers replaced); else the buffer waited: by order.
+	 * this one, or buffers replaced); else the buffer waited: by order. Queueing, the
+	 * newest only when the next call waited longer than a FIFO buffer can (PL_WAIT_MAX_NS):
+	 * then it was dropped (a flush, an invisible layer) or shown in rows never read; a
+	 * back-pressured FIFO layer's waiting buffer is otherwise the one, although a later
+	 * call may fall within the tolerance (refresh_120_to_60: 46 % right without this).
 	 */
 	if (st->mode == PL_QUEUEING && within(calls, oldest, desired, tol)) {
 		st->tight++;
 		return oldest;
 	}
-	if (within(calls, newest, desired, tol)) {
+	if (within(calls, newest, desired, tol) &&
+	    (st->mode == PL_REPLACING || !within(calls, oldest, desired, PL_WAIT_MAX_NS))) {
 		st->tight++;
 		return newest;
 	}
@@ -116,16 +140,75 @@ static void link_caps(const uint64_t *calls, size_t nc, const struct pl_present 
 	}
 }
 
-void present_link(const uint64_t *calls, size_t nc, const struct pl_present *rows, size_t nr,
-		  int64_t tolerance_ns, uint32_t *call_of, struct pl_stats *st)
+/* The previous anchored row (present_link.h): its call, the linked rows up to it, segment. */
+struct pl_anchor {
+	bool has;
+	uint32_t call, seg;
+	size_t linked; /* linked rows before it, and it */
+};
+
+/*
+ * Whether row i, linked to c with upto its candidates' end, is anchored (tight, or one
+ * candidate: the rows since the previous anchor each took a call of their own, so none
+ * before an->call + 1 + those rows), counting the certain drops since that anchor.
+ * linked: the rows linked before i.
+ */
+static void anchor_row(struct pl_anchor *an, uint32_t c, size_t upto, bool tight, uint32_t seg,
+		       size_t linked, struct pl_stats *st, uint8_t *anchored)
 {
-	size_t next = 0, k = 0; /* next: the first call no row showed yet */
-	uint32_t first = PL_NONE, prev = PL_NONE;
+	bool same = an->has && an->seg == seg;
+	size_t lo = same ? an->call + 1 + (linked - an->linked) : linked;
+
+	*anchored = tight || upto == lo + 1;
+	if (!*anchored)
+		return;
+	st->anchored++;
+	/* the calls between two anchors no row between them showed, whatever their links */
+	if (same)
+		st->dropped += c - an->call - 1 - (uint32_t)(linked - an->linked);
+	*an = (struct pl_anchor){.has = true, .call = c, .seg = seg, .linked = linked + 1};
+}
+
+/*
+ * After linking: the calls not shown and not certainly dropped are uncertain (between the
+ * first and the last linked call outside anchored pairs, and after the last linked one up
+ * to the latest desired time), or after the last row (queued after every row's desired
+ * time: no row of the capture can show them). Nothing linked: every call is `before`.
+ */
+static void split_rest(const uint64_t *calls, size_t nc, const struct pl_present *rows, size_t nr,
+		       uint32_t between, uint32_t last, struct pl_stats *st)
+{
+	int64_t latest = INT64_MIN;
+	size_t upto;
+
+	if (last == PL_NONE)
+		return;
+	for (size_t i = 0; i < nr; i++)
+		latest = rows[i].desired > latest ? rows[i].desired : latest;
+	/* the last linked call is at or before its row's desired time: last < upto */
+	upto = count_upto(calls, nc, latest);
+	st->after_last_row = (uint32_t)(nc - upto);
+	st->uncertain = between - st->dropped + (uint32_t)(upto - 1 - last);
+}
+
+void present_link(const uint64_t *calls, size_t nc, const struct pl_present *rows, size_t nr,
+		  const uint32_t *segment, int64_t tolerance_ns, uint32_t *call_of,
+		  uint8_t *anchored, struct pl_stats *st)
+{
+	size_t next = 0, k = 0, linked = 0; /* next: the first call no row showed yet */
+	uint32_t first = PL_NONE, prev = PL_NONE, between = 0;
+	struct pl_anchor an = {0};
+	uint8_t scratch;
+	/* a tight link anchors when closer still (PL_ANCHOR_NS): a coincidence is rarer */
+	int64_t close = tolerance_ns < PL_ANCHOR_NS ? tolerance_ns : PL_ANCHOR_NS;
 
 	memset(st, 0, sizeof(*st));
 	st->mode = link_mode(calls, nc, rows, nr);
 	link_caps(calls, nc, rows, nr, call_of); /* call_of[i] holds row i's cap until linked */
 	for (size_t i = 0; i < nr; i++) {
+		uint32_t tight = st->tight;
+		uint8_t *a = anchored ? &anchored[i] : &scratch;
+
 		k = calls_upto(calls, nc, k, rows[i].desired);
 		/* desired may run backwards (explicit timestamps): leave out the later calls */
 		size_t upto = k;
@@ -135,10 +218,14 @@ void present_link(const uint64_t *calls, size_t nc, const struct pl_present *row
 		if (call_of[i] != PL_NONE && call_of[i] >= next && call_of[i] + (size_t)1 < upto)
 			upto = (size_t)call_of[i] + 1;
 		call_of[i] = link_row(calls, next, upto, rows[i].desired, tolerance_ns, st);
+		*a = 0;
 		if (call_of[i] == PL_NONE)
 			continue;
+		anchor_row(&an, call_of[i], upto,
+			   st->tight != tight && within(calls, call_of[i], rows[i].desired, close),
+			   segment ? segment[i] : 0, linked++, st, a);
 		if (prev != PL_NONE)
-			st->dropped += call_of[i] - prev - 1;
+			between += call_of[i] - prev - 1;
 		else
 			first = call_of[i];
 		prev = call_of[i];
@@ -146,5 +233,6 @@ void present_link(const uint64_t *calls, size_t nc, const struct pl_present *row
 	}
 	st->before = prev != PL_NONE ? first : (uint32_t)nc;
 	st->after = prev != PL_NONE ? (uint32_t)(nc - 1 - prev) : 0;
+	split_rest(calls, nc, rows, nr, between, prev, st);
 	st->confidence = nr ? (double)st->tight / (double)nr : 0;
 }

@@ -995,7 +995,7 @@ START_TEST(refuses_older_schema)
 	before = slurp(dbp, &lb);
 	ck_assert_int_eq(fa("db '%s' -o '%s'", frc, dbp), 1);
 	ck_err_has("a frameanalyze database of schema version 2, this frameanalyze writes version"
-		   " 8; store into a new database");
+		   " 9; store into a new database");
 	ck_assert_str_eq(strchr(err_text, '\n'), "\n");
 	after = slurp(dbp, &la);
 	ck_assert_uint_eq(la, lb);

@@ -9,6 +9,8 @@
  */
 #include <check.h>
 #include <math.h>
+#include <stdbool.h>
+#include <stdint.h>
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -119,8 +121,12 @@ static void teardown(void)
  * - link: 361 calls (231 + 60 + 10 + 60), each row's desired 20 us after its call (tight,
  *   2 ms): 240 tight. More calls than rows (361 > 1.01 x 240): "replacing". The first linked
  *   call is A's k = 0 late call, index 1 (the 6 ms one of k = 0 comes first): before 1; the
- *   last linked is the last call: after 0; dropped = (360 - 1 + 1) - 240 = 120 (A's 110
- *   replaced early calls of k = 1..119, 119 - 9 of them, and the gap's 10). Confidence 1.
+ *   last linked is the last call: after 0. Every row is anchored (its call 20 us before it,
+ *   within PL_ANCHOR_NS): 240. Dropped, between two anchored rows of one segment: A's 110
+ *   replaced early calls of k = 1..119 (119 - 9 of them); the gap's 10 calls lie between
+ *   B's last row (segment 0) and C's first (segment 1): uncertain 10 (they may have been
+ *   shown in the rows lost); after the last row 0 (the last call is linked). 1 + 240 +
+ *   110 + 10 + 0 = 361. Confidence 1.
  * - submit -> present: A and B: L(k) + P - (L(k) - 0.5 ms) = 8833333 (180 rows); C: P +
  *   3 ms = 11333333 (60). p50 = 120th = 8.833, p99 = 238th = 11.333.
  */
@@ -143,7 +149,9 @@ START_TEST(mailbox_json)
 		   "      \"gaps_unbounded\": 0,\n");
 	ck_out_has("        \"rule\": \"replacing\",\n        \"tolerance_ms\": 2.000,\n"
 		   "        \"tight\": 240,\n        \"by_order\": 0,\n        \"unlinked\": 0,\n"
-		   "        \"dropped\": 120,\n        \"calls_before\": 1,\n"
+		   "        \"anchored\": 240,\n        \"dropped\": 110,\n"
+		   "        \"uncertain\": 10,\n        \"after_last_row\": 0,\n"
+		   "        \"calls_before\": 1,\n"
 		   "        \"calls_after\": 0,\n        \"confidence\": 1.000,\n"
 		   "        \"latency_presents\": 240,\n        \"latency_p50_ms\": 8.833,\n"
 		   "        \"latency_p99_ms\": 11.333,\n");
@@ -173,8 +181,10 @@ START_TEST(mailbox_text)
 	ck_out_has("  per window               min 49, max 118, median 61.000\n");
 	ck_out_has("  repeats                  118 vsyncs showed the previous buffer again\n");
 	ck_out_has("  gaps                     1 (183.333 ms unknown, 0 of unknown length)\n");
-	ck_out_has("  dropped                  120 calls never presented (1 before the first "
-		   "linked, 0 after the last)\n");
+	ck_out_has("  dropped                  110 calls never presented (between anchored rows: "
+		   "240 of 240 rows)\n");
+	ck_out_has("  uncertain                10 calls not shown, not known dropped; 0 queued "
+		   "after the last row (1 before the first linked, 0 after the last)\n");
 	ck_out_has("  submit->present          p50 8.833 / p99 11.333 ms (240 linked presents)\n");
 	ck_out_has("heuristics vs display (the content layer)\n");
 	ck_out_has("  submitted                116.667 FPS, +53.509 % vs 76.000 FPS presented "
@@ -205,8 +215,11 @@ END_TEST
  * 1020.5 / 1050 (tight: call 2). Mode: rows at or after the first call 3, calls up to the
  * last desired 3: not more than 1 % more: "queueing", so r2 links the oldest waiting call,
  * 1. tight 2, by order 1, unlinked 1, dropped 0, before 0, after 0, confidence 2 / 4 =
- * 0.500. Presents (valid actual): 3; frame times 11.6 and 33.4 ms (over r2); no vsync
- * period: repeats null. Latency of linked valid rows: r1 16.6, r3 30: p50 (rank 1) 16.600,
+ * 0.500. Anchored: r1 (tight, its call 100 us before it: within PL_ANCHOR_NS), r2 (a
+ * single candidate: after r1's call 0 the next is call 1, and r3 needs call 2), r3 (after
+ * r2's call 1 only call 2; 0.5 ms is tight but past PL_ANCHOR_NS): 3; nothing uncertain,
+ * no call after r3's desired. Presents (valid actual): 3; frame times 11.6 and 33.4 ms (over r2);
+ * no vsync period: repeats null. Latency of linked valid rows: r1 16.6, r3 30: p50 (rank 1) 16.600,
  * p99 (rank 2) 30.000. Span 1000 .. 1060 ms (the poll): 60 ms, 3 / 0.06 = 50.000 FPS, no
  * full window. Layer 2 (never announced): one row desired 900 ms, unlinked, and a gap with
  * both times unknown: 1 unbounded gap, 0 ms known. Content: layer 1 (3 linked vs 0).
@@ -243,7 +256,9 @@ START_TEST(link_rules_small)
 	ck_out_has("      \"repeats\": null,\n");
 	ck_out_has("        \"rule\": \"queueing\",\n        \"tolerance_ms\": 2.000,\n"
 		   "        \"tight\": 2,\n        \"by_order\": 1,\n        \"unlinked\": 1,\n"
-		   "        \"dropped\": 0,\n        \"calls_before\": 0,\n"
+		   "        \"anchored\": 3,\n        \"dropped\": 0,\n"
+		   "        \"uncertain\": 0,\n        \"after_last_row\": 0,\n"
+		   "        \"calls_before\": 0,\n"
 		   "        \"calls_after\": 0,\n        \"confidence\": 0.500,\n"
 		   "        \"latency_presents\": 2,\n        \"latency_p50_ms\": 16.600,\n"
 		   "        \"latency_p99_ms\": 30.000,\n");
@@ -302,13 +317,15 @@ START_TEST(db_summary)
 				" WHERE capture_id = 1 AND layer = 1"),
 			 "1|1|replacing|240|240|75.795|76.000|49|118|61.0|238|8.333|16.666|16.666|"
 			 "16.666|16.666");
-	ck_assert_str_eq(q(dbp,
-			   "SELECT janks, big_janks, jank_time_ms, stutter_percent, repeats,"
-			   " gaps, gap_unknown_ms, gaps_unbounded, tight, by_order, unlinked,"
-			   " confidence, dropped, calls_before, calls_after, latency_presents,"
-			   " latency_p50_ms, latency_p99_ms, latency_max_ms FROM display_summary"
-			   " WHERE capture_id = 1 AND layer = 1"),
-			 "0|0|0.0|0.0|118|1|183.333|0|240|0|0|1.0|120|1|0|240|8.833|11.333|11.333");
+	ck_assert_str_eq(
+	    q(dbp, "SELECT janks, big_janks, jank_time_ms, stutter_percent, repeats,"
+		   " gaps, gap_unknown_ms, gaps_unbounded, tight, by_order, unlinked,"
+		   " confidence, anchored, dropped, uncertain, after_last_row,"
+		   " calls_before, calls_after, latency_presents,"
+		   " latency_p50_ms, latency_p99_ms, latency_max_ms FROM display_summary"
+		   " WHERE capture_id = 1 AND layer = 1"),
+	    "0|0|0.0|0.0|118|1|183.333|0|240|0|0|1.0|240|110|10|0|1|0|240|8.833|11.333|"
+	    "11.333");
 	ck_assert_str_eq(q(dbp, "SELECT layer, content, link_rule, rows, presents, frame_times,"
 				" p50_ms, dropped FROM display_summary WHERE layer = 2"),
 			 "2|0|-|0|0|0|-|-");
@@ -833,9 +850,10 @@ static unsigned long dropped_in(const char *chart, double lo, double hi)
  *   119: A's k = 0..118, 119 rows of P + 0.5 ms = 8.833 ms; window 1: k + 1 <= 239: A's
  *   k = 119 and B's 60 (8.833): 61; window 2: k + 1 <= 359: C's k = 260..358 even, 50
  *   rows of P + 3 ms = 11.333. Each window's p50 = p99 = that value; 3 points per line.
- * - dropped: 120 (mailbox_json): A's 110 replaced early calls at 2 ms + kP after t0
- *   (k = 1..119, not k % 13 = 12: 10.3 .. 993.7 ms) and the gap's 10 calls at L(k) - 0.5
- *   ms, k = 240..258 even (2.007 .. 2.158 s); none elsewhere.
+ * - dropped: 110 (mailbox_json): A's 110 replaced early calls at 2 ms + kP after t0
+ *   (k = 1..119, not k % 13 = 12: 10.3 .. 993.7 ms); the gap's 10 calls at L(k) - 0.5
+ *   ms, k = 240..258 even (2.007 .. 2.158 s), are uncertain (across the gap): no marker;
+ *   none elsewhere.
  * A page without presents has neither chart.
  */
 START_TEST(html_latency_dropped)
@@ -859,10 +877,10 @@ START_TEST(html_latency_dropped)
 	ck_assert(!half || half > strstr(chart, "</svg>"));
 	chart = strstr(out_text, "id=\"chart-dropped\"");
 	ck_assert_msg(chart, "no dropped chart");
-	ck_assert(strstr(chart, ">dropped (120)</text>"));
+	ck_assert(strstr(chart, ">dropped (110)</text>"));
 	ck_assert_uint_eq(dropped_in(chart, 0, 1.0), 110);
-	ck_assert_uint_eq(dropped_in(chart, 2.0, 2.2), 10);
-	ck_assert_uint_eq(dropped_in(chart, 0, 1e9), 120);
+	ck_assert_uint_eq(dropped_in(chart, 2.0, 2.2), 0);
+	ck_assert_uint_eq(dropped_in(chart, 0, 1e9), 110);
 	snprintf(args, sizeof(args), "report --html '%s'", mailbox_no_presents());
 	ck_assert_int_eq(fa(args), 0);
 	ck_assert(!strstr(out_text, "chart-latency"));
@@ -915,6 +933,125 @@ START_TEST(html_latency_bounded)
 }
 END_TEST
 
+/* ------------------------------------------------------------ the content surface */
+
+/*
+ * A game under a HUD of the same app (pid 7000, the target): the game's thread
+ * UnityGfxDeviceW on surface 0xa1 at 30 fps, t_g(i) = 1000 ms + 33333333 i, i = 0..29; the
+ * view system's RenderThread on 0xb2 at 60 fps, t_h(j) = 1005 ms + 16666667 j, j = 0..44
+ * (0.75 s: the HUD calls more, 45 > 30). Layer 1 (the HUD's window, seen first: a tie
+ * would go to it) shows each HUD call, desired = t_h(j) + 20 us, actual = desired + 15 ms;
+ * layer 2 (the game's BLAST layer) each game call, desired = t_g(i) + 20 us, actual =
+ * desired + 20 ms; every row read by one poll at 2.1 s. with_names: the thread and connect
+ * records (the content rule), else none (the count rule).
+ */
+static const char *hud_game(const char *name, bool with_names)
+{
+	const char *txt = path("hud.txt"), *frc = path(name);
+	FILE *f = fopen(txt, "w");
+	char args[1200];
+
+	ck_assert_ptr_nonnull(f);
+	fputs("meta target.pid 7000\n"
+	      "vsync 1000000000 16666667\n"
+	      "layer 1000000000 1 new com.example.hud/com.example.hud.MainActivity#10\n"
+	      "layer 1000000000 2 new "
+	      "SurfaceView[com.example.hud/com.example.hud.MainActivity](BLAST)#12\n",
+	      f);
+	if (with_names)
+		fputs("connect 1000000000 7000 7010 0xa1 1\n"
+		      "thread 1000000000 7000 7010 UnityGfxDeviceW\n"
+		      "connect 1000000000 7000 7002 0xb2 1\n"
+		      "thread 1000000000 7000 7002 RenderThread\n",
+		      f);
+	/* the calls of both surfaces in ktime order (they never coincide: 5 ms apart at least) */
+	for (unsigned i = 0, j = 0; i < 30 || j < 45;) {
+		uint64_t tg = 1000000000ull + 33333333ull * i, th = 1005000000ull + 16666667ull * j;
+
+		if (i < 30 && (j == 45 || tg < th))
+			fprintf(f, "frame %llu 7000 7010 0x%x 0xa1\n", (unsigned long long)tg,
+				0x100 + (i++ % 3) * 0x10);
+		else
+			fprintf(f, "frame %llu 7000 7002 0x%x 0xb2\n", (unsigned long long)th,
+				0x200 + (j++ % 3) * 0x10);
+	}
+	for (unsigned j = 0; j < 45; j++) {
+		unsigned long long d = 1005000000ull + 16666667ull * j + 20000;
+		fprintf(f, "present 2100000000 1 %llu %llu %llu\n", d, d + 15000000, d);
+	}
+	for (unsigned i = 0; i < 30; i++) {
+		unsigned long long d = 1000000000ull + 33333333ull * i + 20000;
+		fprintf(f, "present 2100000000 2 %llu %llu %llu\n", d, d + 20000000, d);
+	}
+	ck_assert_int_eq(fclose(f), 0);
+	snprintf(args, sizeof(args), "import '%s' -o '%s'", txt, frc);
+	ck_assert_int_eq(fa(args), 0);
+	return frc;
+}
+
+/*
+ * With thread names the truth is the game (UnityGfxDeviceW over RenderThread, content.h),
+ * and so is the display's: its 30 calls link to layer 2's 30 rows, each 20 us before its
+ * desired (tight), 30 calls made for 30 rows: queueing; dropped 0; latency = 20 ms + 20 us
+ * = 20.020 ms for each. Layer 1's rows against the game's calls link by order at most the
+ * 23 game calls up to its last desired (t_g(22) = 1733.3 ms <= 1738.35 ms): fewer, so layer
+ * 2 is the content layer. The count rule would link the HUD (45 calls): hud_count below.
+ */
+START_TEST(content_link_game_not_hud)
+{
+	const char *frc = hud_game("hud.frc", true);
+	char args[800];
+
+	snprintf(args, sizeof(args), "report --json '%s'", frc);
+	ck_assert_int_eq(fa(args), 0);
+	ck_out_has("    \"content_layer\": 2,\n");
+	ck_out_has("        \"rule\": \"queueing\",\n        \"tolerance_ms\": 2.000,\n"
+		   "        \"tight\": 30,\n        \"by_order\": 0,\n        \"unlinked\": 0,\n"
+		   "        \"anchored\": 30,\n        \"dropped\": 0,\n"
+		   "        \"uncertain\": 0,\n        \"after_last_row\": 0,\n");
+	ck_out_has("        \"latency_presents\": 30,\n        \"latency_p50_ms\": 20.020,\n"
+		   "        \"latency_p99_ms\": 20.020,\n");
+	snprintf(args, sizeof(args), "report '%s'", frc);
+	ck_assert_int_eq(fa(args), 0);
+	ck_out_has("  content layer            2 (its presents link to pid 7000 surface 0xa1, the "
+		   "content the truth follows)\n");
+	ck_out_has("  layer 2 (content)        "
+		   "SurfaceView[com.example.hud/com.example.hud.MainActivity](BLAST)#12\n");
+	/* the db: both layers link to the game's calls (0xa1 = 161); the view as the report */
+	snprintf(args, sizeof(args), "db '%s' -o '%s'", frc, path("hud.db"));
+	ck_assert_int_eq(fa(args), 0);
+	ck_assert_str_eq(q(path("hud.db"), "SELECT group_concat(layer || ':' || content || ':' ||"
+					   " link_pid || ':' || link_surface, ' ') FROM layers"),
+			 "1:0:7000:161 2:1:7000:161");
+	ck_assert_str_eq(q(path("hud.db"), "SELECT layer, tight, anchored, dropped, uncertain,"
+					   " after_last_row FROM display_summary WHERE content"),
+			 "2|30|30|0|0|0");
+}
+END_TEST
+
+/*
+ * The same capture without thread and connect records: the count rule, whose main surface
+ * is the one with the most calls, the HUD's 0xb2 (45 > 30), as before. Its 45 calls link to
+ * layer 1's 45 rows, tight; latency 15.020 ms. Layer 2's rows against the HUD's calls: row 0
+ * (1000.02 ms) has no call before it, the others link by order (29 < 45): layer 1 it is.
+ */
+START_TEST(content_link_count_rule_keeps_main)
+{
+	const char *frc = hud_game("hudc.frc", false);
+	char args[800];
+
+	snprintf(args, sizeof(args), "report --json '%s'", frc);
+	ck_assert_int_eq(fa(args), 0);
+	ck_out_has("    \"content_layer\": 1,\n");
+	ck_out_has("        \"tight\": 45,\n        \"by_order\": 0,\n        \"unlinked\": 0,\n");
+	ck_out_has("        \"latency_presents\": 45,\n        \"latency_p50_ms\": 15.020,\n");
+	snprintf(args, sizeof(args), "report '%s'", frc);
+	ck_assert_int_eq(fa(args), 0);
+	ck_out_has("  content layer            1 (its presents link to pid 7000 surface 0xb2, the "
+		   "main surface)\n");
+}
+END_TEST
+
 int main(int argc, char **argv)
 {
 	const struct {
@@ -939,6 +1076,8 @@ int main(int argc, char **argv)
 	    FRC_CASE("compare_variants_display", compare_variants_display),
 	    FRC_CASE("html_latency_dropped", html_latency_dropped),
 	    FRC_CASE("html_latency_bounded", html_latency_bounded),
+	    FRC_CASE("content_link_game_not_hud", content_link_game_not_hud),
+	    FRC_CASE("content_link_count_rule_keeps_main", content_link_count_rule_keeps_main),
 	};
 	Suite *s = suite_create("display");
 	SRunner *sr;

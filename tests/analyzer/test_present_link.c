@@ -77,7 +77,7 @@ static void play(int layer, int64_t interval, int burst, int64_t dur, int64_t ex
 static size_t check_links(struct pl_stats *st)
 {
 	size_t right = 0;
-	present_link(calls, ncalls, rows, nrows, PL_TOLERANCE_NS, call_of, st);
+	present_link(calls, ncalls, rows, nrows, NULL, PL_TOLERANCE_NS, call_of, NULL, st);
 	for (size_t i = 0; i < nrows; i++) {
 		if (call_of[i] != PL_NONE && calls[call_of[i]] == row_truth_queue[i])
 			right++;
@@ -133,10 +133,16 @@ START_TEST(link_mailbox)
 	ck_assert_uint_ge(check_links(&st) * 100, nrows * 99);
 	ck_assert_int_eq(st.mode, PL_REPLACING);
 	ck_assert_uint_eq(st.tight + st.by_order, nrows);
-	/* every call is presented, replaced (dropped) or still queued at the end */
-	ck_assert_uint_eq(st.tight + st.by_order + st.dropped + st.before + st.after, ncalls);
-	ck_assert_uint_eq(st.dropped + st.after,
+	/* every call is presented, dropped for certain, uncertain or after the last row */
+	ck_assert_uint_eq(st.tight + st.by_order + st.before + st.dropped + st.uncertain +
+			      st.after_last_row,
+			  ncalls);
+	/* the not presented: the compositor's replaced ones and those still queued at the end */
+	ck_assert_uint_eq(st.dropped + st.uncertain + st.after_last_row,
 			  comp.layers[s].dropped + comp.layers[s].n_bq + comp.layers[s].n_txn);
+	/* between anchored rows (tight within 250 us here: the model's hand-off is 5 us), each
+	 * one the compositor replaced: no more than it did, most of them */
+	ck_assert_uint_le(st.dropped, comp.layers[s].dropped);
 	ck_assert_uint_gt(st.dropped, 300);
 }
 END_TEST
@@ -158,51 +164,159 @@ START_TEST(link_by_hand)
 {
 	struct pl_stats st;
 	const uint64_t c[] = {1000, 2000, 3000, 4000, 5000};
-	/* tolerance 500: row 0 shows call 0 exactly at the tolerance; row 1 call 2 (+100),
-	 * call 1 never shown; row 2 has the same time again and no call left; row 3 is 1 ns
-	 * past the tolerance after call 3: a buffer that waited, the oldest one (queueing:
-	 * 3 calls up to the last row, 5 rows); row 4 has a desired time before any call left;
-	 * row 5 runs backwards (explicit), before the newest call seen. */
+	/* tolerance 500: row 0 shows call 0 exactly at the tolerance; row 1 (3100) has calls 1
+	 * (1100 before) and 2 (100 before, within): queueing (5 rows from the first call; the
+	 * calls between rows: 1, then 2, then 1: 4, not over 1.01 x 5 + 4), so the oldest
+	 * waiting one, call 1, by order (FIFO drops none: call 1 waited 1100 ns, far below
+	 * PL_WAIT_MAX_NS); row 2 has the same time again and takes call 2 (within); row 3 is
+	 * 1 ns past the tolerance after call 3: a buffer that waited, by order; row 4 has a
+	 * desired time before any call left; row 5 runs backwards (explicit), before the
+	 * newest call seen: no call left. */
 	const struct pl_present r[] = {{1500, 0, 0}, {3100, 0, 0}, {3100, 0, 0},
 				       {4501, 0, 0}, {500, 0, 0},  {3999, 0, 0}};
 	uint32_t of[6];
-	present_link(c, 5, r, 6, 500, of, &st);
+	present_link(c, 5, r, 6, NULL, 500, of, NULL, &st);
 	ck_assert_int_eq(st.mode, PL_QUEUEING);
 	ck_assert_uint_eq(of[0], 0);
-	ck_assert_uint_eq(of[1], 2);
-	ck_assert_uint_eq(of[2], PL_NONE);
+	ck_assert_uint_eq(of[1], 1);
+	ck_assert_uint_eq(of[2], 2);
 	ck_assert_uint_eq(of[3], 3);
 	ck_assert_uint_eq(of[4], PL_NONE);
 	ck_assert_uint_eq(of[5], PL_NONE);
 	ck_assert_uint_eq(st.tight, 2);
-	ck_assert_uint_eq(st.by_order, 1);
-	ck_assert_uint_eq(st.unlinked, 3);
-	ck_assert_uint_eq(st.dropped, 1); /* call 1 */
+	ck_assert_uint_eq(st.by_order, 2);
+	ck_assert_uint_eq(st.unlinked, 2);
+	ck_assert_uint_eq(st.dropped, 0);
 	ck_assert_uint_eq(st.before, 0);
 	ck_assert_uint_eq(st.after, 1); /* call 4 */
+}
+END_TEST
+
+/*
+ * Queueing skips a waiting call for a newer tight one only when it waited longer than a
+ * FIFO buffer can (PL_WAIT_MAX_NS, 250 ms). Calls (ms) 10, 20, 30, then T, T + 10; rows
+ * 10.02 (call 0, tight), 30.5 (call 1 waited 10.5 ms, call 2 is 0.5 ms before: FIFO, call
+ * 1 by order), T + 10.1. Calls between rows 1, 2, 2: 5, not over 1.01 x 3 + 4: queueing.
+ * T = 300: call 2 waited 280.1 ms: dropped (so is call 3), the row shows call 4, tight.
+ * T = 200: call 2 waited 180.1 ms, within a FIFO wait: the row shows it, by order.
+ */
+START_TEST(link_queueing_skips_only_long_waits)
+{
+	struct pl_stats st;
+	uint32_t of[3];
+	uint64_t c[] = {10000000, 20000000, 30000000, 300000000, 310000000};
+	struct pl_present r[] = {{10020000, 0, 0}, {30500000, 0, 0}, {310100000, 0, 0}};
+
+	present_link(c, 5, r, 3, NULL, PL_TOLERANCE_NS, of, NULL, &st);
+	ck_assert_int_eq(st.mode, PL_QUEUEING);
+	ck_assert_uint_eq(of[0], 0);
+	ck_assert_uint_eq(of[1], 1);
+	ck_assert_uint_eq(of[2], 4);
+	ck_assert_uint_eq(st.tight, 2);
+	ck_assert_uint_eq(st.by_order, 1);
+	ck_assert_uint_eq(st.dropped, 2);
+	c[3] = 200000000, c[4] = 210000000, r[2].desired = 210100000;
+	present_link(c, 5, r, 3, NULL, PL_TOLERANCE_NS, of, NULL, &st);
+	ck_assert_int_eq(st.mode, PL_QUEUEING);
+	ck_assert_uint_eq(of[2], 2);
+	ck_assert_uint_eq(st.tight, 1);
+	ck_assert_uint_eq(st.by_order, 2);
+	ck_assert_uint_eq(st.dropped, 0);
+	ck_assert_uint_eq(st.after, 2);
 }
 END_TEST
 
 START_TEST(link_next_row_keeps_its_call)
 {
 	struct pl_stats st;
-	/* explicit_behind's shape: calls every ms from 1 to 7 ms, then two 2 ms apart (20, 22
-	 * ms) whose requested times (26, 27 ms) are both presented; tolerance 100 us, so every
-	 * link is by order. 9 calls for 3 rows: replacing, row 0 the newest call (7 ms). Row 1
-	 * taking the newest (22 ms) would leave row 2 without a call: it takes 20 ms. */
-	const uint64_t c[] = {1000000, 2000000, 3000000,  4000000, 5000000,
-			      6000000, 7000000, 20000000, 22000000};
-	const struct pl_present r[] = {{7500000, 0, 0}, {26000000, 0, 0}, {27000000, 0, 0}};
+	/* explicit_behind's shape: calls every ms from 1 to 30 ms, then two 2 ms apart (40, 42
+	 * ms) whose requested times (46, 47 ms) are both presented; tolerance 100 us, so every
+	 * link is by order. 32 calls for 3 rows (every call before the first row counts, then
+	 * 2 and 0): over 1.05 x 3 + PL_MODE_SLACK, replacing, row 0 the newest call (30 ms,
+	 * index 29). Row 1 taking the newest (42 ms) would leave row 2 without a call: it
+	 * takes 40 ms. */
+	uint64_t c[32];
+	const struct pl_present r[] = {{30500000, 0, 0}, {46000000, 0, 0}, {47000000, 0, 0}};
 	uint32_t of[3];
-	present_link(c, 9, r, 3, 100000, of, &st);
+
+	for (int k = 0; k < 30; k++)
+		c[k] = 1000000ull * (uint64_t)(k + 1);
+	c[30] = 40000000, c[31] = 42000000;
+	present_link(c, 32, r, 3, NULL, 100000, of, NULL, &st);
 	ck_assert_int_eq(st.mode, PL_REPLACING);
-	ck_assert_uint_eq(of[0], 6);
-	ck_assert_uint_eq(of[1], 7);
-	ck_assert_uint_eq(of[2], 8);
+	ck_assert_uint_eq(of[0], 29);
+	ck_assert_uint_eq(of[1], 30);
+	ck_assert_uint_eq(of[2], 31);
 	ck_assert_uint_eq(st.unlinked, 0);
 	ck_assert_uint_eq(st.by_order, 3);
 	ck_assert_uint_eq(st.dropped, 0);
-	ck_assert_uint_eq(st.before, 6);
+	ck_assert_uint_eq(st.before, 29);
+}
+END_TEST
+
+/*
+ * Where the calls went, by hand (tolerance 2 ms; calls every 10 ms, c_k = 10 (k + 1) ms).
+ * FIFO tail: calls c0..c9; rows 10.02 (c0, 20 us: tight, anchored), 20.02 (c1, anchored),
+ * 45 (c2 waited 15 ms, c3 5 ms before: by order c2; candidates c2, c3: not anchored), 55
+ * (c3 by order; c3, c4: not anchored). Calls between rows 1, 1, 2, 1: queueing. Linked 4,
+ * none between them unshown: dropped 0; c4 (50 ms, before the last desired) was still
+ * queued: uncertain 1; c5..c9 after every desired: after_last_row 5; after 6.
+ */
+START_TEST(link_uncertain_tail)
+{
+	struct pl_stats st;
+	uint64_t c[10];
+	const struct pl_present r[] = {
+	    {10020000, 0, 0}, {20020000, 0, 0}, {45000000, 0, 0}, {55000000, 0, 0}};
+	uint32_t of[4];
+	uint8_t an[4];
+
+	for (int k = 0; k < 10; k++)
+		c[k] = 10000000ull * (uint64_t)(k + 1);
+	present_link(c, 10, r, 4, NULL, PL_TOLERANCE_NS, of, an, &st);
+	ck_assert_int_eq(st.mode, PL_QUEUEING);
+	for (uint32_t i = 0; i < 4; i++)
+		ck_assert_uint_eq(of[i], i);
+	ck_assert(an[0] && an[1] && !an[2] && !an[3]);
+	ck_assert_uint_eq(st.anchored, 2);
+	ck_assert_uint_eq(st.dropped, 0);
+	ck_assert_uint_eq(st.uncertain, 1);
+	ck_assert_uint_eq(st.after_last_row, 5);
+	ck_assert_uint_eq(st.after, 6);
+	ck_assert_uint_eq(st.before, 0);
+}
+END_TEST
+
+/*
+ * A flush in miniature (resize_flush's shape): calls c0..c7; the compositor showed c0,
+ * flushed c1 and c2, then showed c3..c7 (each waited: by order). Rows 10.02 (c0, tight,
+ * anchored), 45, 55, 60.02, 70.02, 80.02 ms. Each later row takes the oldest waiting call
+ * (FIFO; none waited 250 ms), c1..c5: every one wrong, and no row after c0 is anchored
+ * (3 candidates each: e.g. 45 ms has c1..c3, the later rows leaving it c3 at most). So
+ * nothing is dropped for certain: the capture knows 2 calls were not shown (c6, c7 are
+ * unshown, before the last desired), not which: uncertain 2, dropped 0, after the last
+ * row 0.
+ */
+START_TEST(link_flush_uncertain)
+{
+	struct pl_stats st;
+	uint64_t c[8];
+	const struct pl_present r[] = {{10020000, 0, 0}, {45000000, 0, 0}, {55000000, 0, 0},
+				       {60020000, 0, 0}, {70020000, 0, 0}, {80020000, 0, 0}};
+	uint32_t of[6];
+	uint8_t an[6];
+
+	for (int k = 0; k < 8; k++)
+		c[k] = 10000000ull * (uint64_t)(k + 1);
+	present_link(c, 8, r, 6, NULL, PL_TOLERANCE_NS, of, an, &st);
+	ck_assert_int_eq(st.mode, PL_QUEUEING);
+	for (uint32_t i = 0; i < 6; i++)
+		ck_assert_uint_eq(of[i], i);
+	ck_assert_uint_eq(st.anchored, 1);
+	ck_assert(an[0] && !an[1] && !an[5]);
+	ck_assert_uint_eq(st.dropped, 0);
+	ck_assert_uint_eq(st.uncertain, 2);
+	ck_assert_uint_eq(st.after_last_row, 0);
 }
 END_TEST
 
@@ -214,6 +328,10 @@ int main(int argc, char **argv)
 	    FRC_CASE("link_explicit_low_confidence", link_explicit_low_confidence, 30),
 	    FRC_CASE("link_by_hand", link_by_hand, 30),
 	    FRC_CASE("link_next_row_keeps_its_call", link_next_row_keeps_its_call, 30),
+	    FRC_CASE("link_queueing_skips_only_long_waits", link_queueing_skips_only_long_waits,
+		     30),
+	    FRC_CASE("link_uncertain_tail", link_uncertain_tail, 30),
+	    FRC_CASE("link_flush_uncertain", link_flush_uncertain, 30),
 	};
 
 	return frc_case_run("present_link", cases, FRC_NCASES(cases), argc, argv);
