@@ -20,7 +20,7 @@
 
 /* The readings at the ticks, in order (fps_to_micro; 1 for none). */
 struct reads {
-	uint64_t v[8];
+	uint64_t v[16];
 	size_t n;
 };
 
@@ -28,7 +28,7 @@ static void on_reading(void *ctx, const struct pipeline_reading *r)
 {
 	struct reads *s = ctx;
 
-	ck_assert_uint_lt(s->n, 8);
+	ck_assert_uint_lt(s->n, 16);
 	s->v[s->n++] = r->reading.valid ? fps_to_micro(r->reading.fps) : 1;
 }
 
@@ -284,6 +284,62 @@ START_TEST(mwindow_frame_after_tick)
 }
 END_TEST
 
+/*
+ * Target 7 (GameThread) at 50 FPS: frames at 5 + 20k ms up to 985, none until resume_ms,
+ * then 5 + 20k again from resume_ms up to end_ms; a tick every 250 ms up to end_ms (no
+ * frame falls on a tick: a multiple of 250 minus 5 is never a multiple of 20).
+ */
+static void stop_and_go(struct reads *s, uint64_t resume_ms, uint64_t end_ms)
+{
+	struct pipeline *p = wpipe("kala", "7", s);
+
+	thread(p, 0, 7, 71, "GameThread");
+	for (uint64_t t = 5; t <= end_ms; t += 5) {
+		if (t % 20 == 5 && (t <= 985 || t >= resume_ms))
+			frame(p, t * MS, 7, 71, GAME);
+		if (t % 250 == 0)
+			tick(p, t * MS);
+	}
+	pipeline_free(p);
+}
+
+/*
+ * After a freeze the window does not restart: the score's truth at a tick is the content
+ * frames of the second before it (analyzer/REPORT.md "Score"), and it ramps back over 1 s
+ * too, so a meter that restarted would be off at every tick of that second (README "Where
+ * it fails" has what it did to the score set). Frames as stop_and_go; ends 25..985 (49),
+ * the first interval begins at 5. 1 s freeze (resume 2005):
+ *   250: ends 25..245 = 12 over 245 ms (the first second) -> 48.979592; 500: 24 / 0.495
+ *   -> 48.484848; 750: 37 / 0.745 -> 49.664430; 1000: 49 / 0.995 -> 49.246231;
+ *   1250 .. 2000: the newest frame (985) >= 250 ms old -> 0;
+ *   2250: ends in (1.25, 2.25] = 2005 (the 1020 ms interval) and 2025..2245 -> 13 (a
+ *   restarted window: 12 / 0.245 = 48.98); 2500: 1 + 24 -> 25; 2750: 1 + 37 -> 38; 3000:
+ *   ends in (2, 3] = 2005..2985 -> 50.
+ * 0.5 s stall (resume 1485): 1250 -> 0; 1500: 505..985 (25) and 1485 -> 26 (restarted: no
+ * end after 1485 yet, none); 1750: 765..985 (12), 1485, 1505..1745 (13) -> 26; 2000:
+ * 1485..1985 -> 26; 2250: 1485..2245 -> 39; 2500: 1505..2485 -> 50.
+ */
+START_TEST(mwindow_freeze_no_restart)
+{
+	const uint64_t freeze[12] = {48979592, 48484848, 49664430, 49246231, 0,	       0,
+				     0,	       0,	 13000000, 25000000, 38000000, 50000000};
+	const uint64_t stall[10] = {48979592, 48484848, 49664430, 49246231, 0,
+				    26000000, 26000000, 26000000, 39000000, 50000000};
+	struct reads s;
+
+	stop_and_go(&s, 2005, 3000);
+	ck_assert_uint_eq(s.n, 12);
+	for (size_t i = 0; i < 12; i++)
+		ck_assert_msg(s.v[i] == freeze[i], "freeze tick %zu: %llu", i,
+			      (unsigned long long)s.v[i]);
+	stop_and_go(&s, 1485, 2500);
+	ck_assert_uint_eq(s.n, 10);
+	for (size_t i = 0; i < 10; i++)
+		ck_assert_msg(s.v[i] == stall[i], "stall tick %zu: %llu", i,
+			      (unsigned long long)s.v[i]);
+}
+END_TEST
+
 int main(int argc, char **argv)
 {
 	const struct frc_case cases[] = {
@@ -293,6 +349,7 @@ int main(int argc, char **argv)
 	    FRC_CASE("mwindow_stamped_batch", mwindow_stamped_batch, 30),
 	    FRC_CASE("mwindow_pids_bounded", mwindow_pids_bounded, 30),
 	    FRC_CASE("mwindow_frame_after_tick", mwindow_frame_after_tick, 30),
+	    FRC_CASE("mwindow_freeze_no_restart", mwindow_freeze_no_restart, 30),
 	};
 
 	return frc_case_run("meter_window", cases, FRC_NCASES(cases), argc, argv);
