@@ -339,7 +339,7 @@ check_presents() {
 # geometry: a frames check, and what the probe read from each buffer's ANativeWindowBuffer
 # and each Surface::connect / disconnect on arm64 (recorder/README.md, "Buffer geometry",
 # "Surface lifetime"): exactly one buffer record per buffer of the truth, before its first
-# frame, with the game's --size (main surface: the truth's first) or --overlay-size, the
+# frame, with the game's --size (main surface: the one with the most truth lines) or --overlay-size, the
 # stand-in's stride (width rounded up to 64), RGBA_8888 (1) and usage 0xb00; per surface a
 # connect with api 1 before its first frame and a disconnect with api 1 after its last, by
 # the thread that queues it; no bad buffer in the drops records.
@@ -349,7 +349,11 @@ check_geometry() {
 	awk -v size="${size:-1080x2400}" -v osize="${osize:-540x1200}" '
 	function want(sz, k,  a) { split(sz, a, "x"); return a[k] }
 	function stride(w) { return int((w + 63) / 64) * 64 }
-	FNR == NR { if (!($3 in sf)) { sf[$3] = ++ns; if (ns == 1) main = $3 }
+	# the main surface: the one with the most truth lines (--frames at --fps; the overlay
+	# queues at its lower rate until they end). Not the first line: the overlay thread may
+	# queue first.
+	FNR == NR { if (!($3 in sf)) sf[$3] = ++ns
+		if (++calls[$3] > calls[main]) main = $3
 		if (!($2 in tb)) { tb[$2] = 1; nb++ } next }
 	$1 == "buffer" { if ($5 in rec) { print "buffer " $5 ": two buffer records"; bad = 1; exit }
 		rec[$5] = NR; sz = $4 == main ? size : osize
