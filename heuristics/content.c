@@ -304,6 +304,20 @@ bool content_disconnect(struct content *c, uint64_t t, uint64_t surface)
 	return i == c->leader ? evaluate(c, t) : false;
 }
 
+void content_learn(struct content *c, const struct frc_record *r, uint64_t surface)
+{
+	const struct frc_buffer *b = &r->u.buffer;
+
+	if (r->type == FRC_THREAD)
+		content_thread_name(c, r->u.thread.tid, r->u.thread.name);
+	else if (r->type == FRC_BUFFER && b->width > 0 && b->height > 0)
+		content_geometry(c, surface, (uint32_t)b->width, (uint32_t)b->height);
+	else if (r->type == FRC_CONNECT && r->u.connect.connected)
+		content_connect(c, r->ktime_ns, surface);
+	else if (r->type == FRC_CONNECT)
+		(void)content_disconnect(c, r->ktime_ns, surface);
+}
+
 bool content_at(struct content *c, uint64_t t)
 {
 	if (c->leader == NIL || alive(&c->s[c->leader], t))

@@ -106,6 +106,14 @@ void content_geometry(struct content *c, uint64_t surface, uint32_t w, uint32_t 
 void content_connect(struct content *c, uint64_t t, uint64_t surface);
 bool content_disconnect(struct content *c, uint64_t t, uint64_t surface);
 
+/*
+ * What a record of the process says (FRC_THREAD, FRC_BUFFER, FRC_CONNECT; others are
+ * ignored), the one dispatch every user of the rule shares: a thread's name, a buffer's
+ * geometry (a size of 0 or below is none: rule 2 needs an area), a connect or disconnect.
+ * surface: the key the record's surface has in c (its own value, or the caller's key).
+ */
+void content_learn(struct content *c, const struct frc_record *r, uint64_t surface);
+
 /* Re-rank at time t if the leader fell silent; true when it changed. */
 bool content_at(struct content *c, uint64_t t);
 

@@ -68,26 +68,11 @@ bool content_tracker_record(void *tp, uint64_t ktime_ns, const struct frc_frame 
 void content_tracker_learn(void *tp, const struct frc_record *r)
 {
 	struct content_tracker *t = tp;
-	const struct frc_buffer *b = &r->u.buffer;
+	uint64_t surface = r->type == FRC_BUFFER    ? r->u.buffer.surface
+			   : r->type == FRC_CONNECT ? r->u.connect.surface
+						    : 0;
 
-	switch (r->type) {
-	case FRC_THREAD:
-		content_thread_name(t->c, r->u.thread.tid, r->u.thread.name);
-		break;
-	case FRC_BUFFER:
-		/* a header that says nothing of a size (0 or negative) is no area (rule 2) */
-		if (b->width > 0 && b->height > 0)
-			content_geometry(t->c, b->surface, (uint32_t)b->width, (uint32_t)b->height);
-		break;
-	case FRC_CONNECT:
-		if (r->u.connect.connected)
-			content_connect(t->c, r->ktime_ns, r->u.connect.surface);
-		else
-			content_disconnect(t->c, r->ktime_ns, r->u.connect.surface);
-		break;
-	default:
-		break;
-	}
+	content_learn(t->c, r, surface);
 }
 
 void content_tracker_stats(const void *tp, struct tracker_stats *st)

@@ -17,15 +17,8 @@
 #include "content.h"
 #include "main_surface.h"
 #include "meter_kinds.h"
+#include "content_procs.h"
 #include "target.h"
-
-/* One process's content rule (the capture says which process is the target). */
-struct fw_proc {
-	uint32_t pid;
-	uint64_t used;	 /* LRU stamp; 0: the slot is free */
-	uint64_t period; /* the target period of its last content call (no interval across) */
-	struct content *c;
-};
 
 struct frc_window {
 	double fps_max;
@@ -37,12 +30,11 @@ struct frc_window {
 	 * main-surface rule over those pairs.
 	 */
 	bool identity; /* a thread, buffer or connect record was seen */
-	struct fw_proc procs[FRC_WINDOW_PIDS];
-	uint64_t use_clock;
+	/* the instance per process; procs.cur: the target's (made at its first record) */
+	struct content_procs procs;
 	struct content *all;	      /* identity, no target: every process's surfaces */
 	struct main_surface *counted; /* no identity: the main-surface rule over the pairs */
 	uint32_t cur_pid;	      /* the target the meter follows now (0: none) */
-	struct fw_proc *cur;	      /* its instance, or NULL (made at its first record) */
 	uint64_t period;	      /* +1 at every target change and attach/exit of the target */
 	/* The content's interval ends in the window, nondecreasing, oldest at head. */
 	uint64_t ring[FRC_WINDOW_RING];
@@ -86,58 +78,14 @@ int frc_window_new(struct frc_window **out, const struct fps_meter_config *cfg, 
 	return 0;
 }
 
-static void proc_drop(struct frc_window *w, struct fw_proc *pr)
-{
-	content_free(pr->c);
-	if (w->cur == pr)
-		w->cur = NULL;
-	*pr = (struct fw_proc){0};
-}
-
 void frc_window_free(struct frc_window *w)
 {
 	if (!w)
 		return;
-	for (size_t i = 0; i < FRC_WINDOW_PIDS; i++)
-		content_free(w->procs[i].c);
+	content_procs_clear(&w->procs);
 	content_free(w->all);
 	main_surface_free(w->counted);
 	free(w);
-}
-
-static struct fw_proc *proc_find(struct frc_window *w, uint32_t pid)
-{
-	for (size_t i = 0; i < FRC_WINDOW_PIDS; i++)
-		if (w->procs[i].used && w->procs[i].pid == pid)
-			return &w->procs[i];
-	return NULL;
-}
-
-/*
- * pid's instance, made when new in a free slot, else in the least recently used one's
- * (never the target's own): the truth's bound and order (analyzer/stats/submissions.c),
- * so that both forget the same process. NULL when out of memory.
- */
-static struct fw_proc *proc_get(struct frc_window *w, uint32_t pid)
-{
-	struct fw_proc *pr = proc_find(w, pid);
-
-	if (pr) {
-		pr->used = ++w->use_clock;
-		return pr;
-	}
-	for (size_t i = 0; i < FRC_WINDOW_PIDS; i++) {
-		struct fw_proc *e = &w->procs[i];
-
-		if (e != w->cur && (!pr || e->used < pr->used))
-			pr = e;
-	}
-	proc_drop(w, pr);
-	if (content_new(&pr->c, CONTENT_SURFACES))
-		return NULL;
-	pr->pid = pid;
-	pr->used = ++w->use_clock;
-	return pr;
 }
 
 /* The key of (pid, surface) in the one instance over every process (no target known). */
@@ -166,35 +114,20 @@ static int follow(struct frc_window *w, const struct target *t)
 		return 0;
 	w->cur_pid = pid;
 	w->period++;
-	w->cur = pid ? proc_get(w, pid) : NULL;
-	return pid && !w->cur ? -ENOMEM : 0;
-}
-
-/* A thread name, a buffer's geometry or a connect, to instance c under key surface. */
-static void learn_one(struct content *c, const struct frc_record *r, uint64_t surface)
-{
-	const struct frc_buffer *b = &r->u.buffer;
-
-	if (r->type == FRC_THREAD)
-		content_thread_name(c, r->u.thread.tid, r->u.thread.name);
-	else if (r->type == FRC_BUFFER && b->width > 0 && b->height > 0)
-		content_geometry(c, surface, (uint32_t)b->width, (uint32_t)b->height);
-	else if (r->type == FRC_CONNECT && r->u.connect.connected)
-		content_connect(c, r->ktime_ns, surface);
-	else if (r->type == FRC_CONNECT)
-		(void)content_disconnect(c, r->ktime_ns, surface);
+	w->procs.cur = pid ? content_procs_get(&w->procs, pid) : NULL;
+	return pid && !w->procs.cur ? -ENOMEM : 0;
 }
 
 /* attach / exit: a new process life breaks the series; an exited one's surfaces are gone. */
 static int learn_life(struct frc_window *w, const struct frc_record *r, const struct target *t)
 {
 	uint32_t pid = r->type == FRC_ATTACH ? r->u.attach.pid : r->u.exit.pid;
-	struct fw_proc *pr;
+	struct content_proc *pr;
 
 	if (pid == w->cur_pid)
 		w->period++;
-	if (r->type == FRC_EXIT && (pr = proc_find(w, pid)))
-		proc_drop(w, pr);
+	if (r->type == FRC_EXIT && (pr = content_procs_find(&w->procs, pid)))
+		content_procs_drop(&w->procs, pr);
 	return target_mode(w, t) ? follow(w, t) : 0;
 }
 
@@ -202,7 +135,7 @@ int frc_window_learn(struct frc_window *w, const struct frc_record *r, const str
 {
 	uint32_t pid;
 	uint64_t surface = 0;
-	struct fw_proc *pr;
+	struct content_proc *pr;
 
 	switch (r->type) {
 	case FRC_ATTACH:
@@ -230,12 +163,12 @@ int frc_window_learn(struct frc_window *w, const struct frc_record *r, const str
 	 * capture's start: other processes' records never evict it.
 	 */
 	if (!target_mode(w, t))
-		learn_one(w->all, r, all_key(pid, surface));
+		content_learn(w->all, r, all_key(pid, surface));
 	else if (follow(w, t))
 		return -ENOMEM;
-	if (!(pr = proc_get(w, pid)))
+	if (!(pr = content_procs_get(&w->procs, pid)))
 		return -ENOMEM;
-	learn_one(pr->c, r, surface);
+	content_learn(pr->c, r, surface);
 	return 0;
 }
 
@@ -273,14 +206,14 @@ static int target_frame(struct frc_window *w, uint64_t ktime_ns, const struct fr
 
 	if (err || f->pid != w->cur_pid)
 		return err ? err : 1;
-	if (!w->cur && !(w->cur = proc_get(w, f->pid)))
+	if (!w->procs.cur && !(w->procs.cur = content_procs_get(&w->procs, f->pid)))
 		return -ENOMEM;
-	has = content_frame_delta(w->cur->c, content_frame_time(ktime_ns, f), f->surface, f->tid,
-				  delta);
-	if (content_surface(w->cur->c, NULL) != f->surface)
+	has = content_frame_delta(w->procs.cur->c, content_frame_time(ktime_ns, f), f->surface,
+				  f->tid, delta);
+	if (content_surface(w->procs.cur->c, NULL) != f->surface)
 		return 1;
-	has = has && w->cur->period == w->period;
-	w->cur->period = w->period;
+	has = has && w->procs.cur->period == w->period;
+	w->procs.cur->period = w->period;
 	return has ? 0 : 1;
 }
 

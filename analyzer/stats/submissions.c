@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "content.h"
+#include "content_procs.h"
 #include "frc_map.h"
 #include "target.h"
 
@@ -24,14 +25,6 @@ struct pid_state {
 	struct subm_pid info;
 	bool seen;	  /* the series has a previous call */
 	uint64_t last_ns; /* that call's ktime */
-};
-
-/* One process's content instance (SUBM_RULE_CONTENT). */
-struct cinst {
-	uint32_t pid;
-	uint64_t used;	 /* LRU stamp; 0: the slot is free */
-	uint64_t period; /* the truth period of its last content call (no interval across) */
-	struct content *c;
 };
 
 struct submissions {
@@ -60,11 +53,9 @@ struct submissions {
 	struct subm_truth truth;
 	/* SUBM_RULE_CONTENT's state: the target (NULL: a fixed PID), one instance per PID */
 	struct target *target;
-	struct cinst inst[SUBM_CONTENT_PIDS];
-	uint64_t use_clock;
-	uint32_t cur_pid;  /* the truth's PID now */
-	struct cinst *cur; /* its instance, or NULL */
-	uint64_t period;   /* +1 at every target switch and attach/exit of the truth's PID */
+	struct content_procs procs; /* procs.cur: the truth's PID's instance, or NULL */
+	uint32_t cur_pid;	    /* the truth's PID now */
+	uint64_t period; /* +1 at every target switch and attach/exit of the truth's PID */
 	struct subm_change *changes;
 	uint32_t note_pid;     /* the truth noted last ... */
 	uint64_t note_surface; /* ... its surface */
@@ -497,59 +488,23 @@ static bool series_frame(struct submissions *t, const struct frc_record *rec, ui
 
 /* ------------------------------------------------------------ the content rule */
 
-static void inst_drop(struct submissions *t, struct cinst *in)
-{
-	content_free(in->c);
-	if (t->cur == in)
-		t->cur = NULL;
-	*in = (struct cinst){0};
-}
-
 static void content_reset(struct submissions *t)
 {
-	for (size_t i = 0; i < SUBM_CONTENT_PIDS; i++)
-		inst_drop(t, &t->inst[i]);
+	content_procs_clear(&t->procs);
 	target_free(t->target);
 	t->target = NULL;
 	t->cur_pid = 0;
 	t->period = 1;
-	t->use_clock = 0;
 }
 
-/*
- * pid's instance, made when new: a free slot, else the least recently used one's (never
- * the truth's own). NULL when out of memory (t->oom: the views fail then).
- */
-static struct cinst *inst_get(struct submissions *t, uint32_t pid)
+/* pid's instance (content_procs_get); NULL when out of memory (t->oom: the views fail). */
+static struct content_proc *inst_get(struct submissions *t, uint32_t pid)
 {
-	struct cinst *in = NULL;
+	struct content_proc *in = content_procs_get(&t->procs, pid);
 
-	for (size_t i = 0; i < SUBM_CONTENT_PIDS; i++) {
-		struct cinst *e = &t->inst[i];
-
-		if (e->used && e->pid == pid) {
-			e->used = ++t->use_clock;
-			return e;
-		}
-		if (e != t->cur && (!in || e->used < in->used))
-			in = e;
-	}
-	inst_drop(t, in);
-	if (content_new(&in->c, SUBM_CONTENT_SURFACES)) {
+	if (!in)
 		t->truth.oom = true;
-		return NULL;
-	}
-	in->pid = pid;
-	in->used = ++t->use_clock;
 	return in;
-}
-
-static struct cinst *inst_find(struct submissions *t, uint32_t pid)
-{
-	for (size_t i = 0; i < SUBM_CONTENT_PIDS; i++)
-		if (t->inst[i].used && t->inst[i].pid == pid)
-			return &t->inst[i];
-	return NULL;
 }
 
 /*
@@ -562,41 +517,34 @@ static void switch_to(struct submissions *t, uint32_t pid, uint64_t ktime, bool 
 	uint64_t surface = 0;
 
 	t->cur_pid = pid;
-	t->cur = pid ? inst_get(t, pid) : NULL;
+	t->procs.cur = pid ? inst_get(t, pid) : NULL;
 	t->period++;
-	if (t->cur)
-		surface = content_surface(t->cur->c, &why);
+	if (t->procs.cur)
+		surface = content_surface(t->procs.cur->c, &why);
 	if (noted)
 		note(t, ktime, pid, surface, why);
 }
 
 /*
- * A buffer's geometry or a connect/disconnect, to its PID's instance; for the truth's PID
- * a disconnect of the content (or a connect at its address: a new Surface) changes it now.
+ * A thread, buffer or connect record, to its PID's instance (content_learn); for the
+ * truth's PID a disconnect of the content (or a connect at its address: a new Surface)
+ * changes it now.
  */
-static void content_surface_event(struct submissions *t, const struct frc_record *rec)
+static void content_learned(struct submissions *t, const struct frc_record *rec)
 {
-	bool buf = rec->type == FRC_BUFFER;
-	uint32_t pid = buf ? rec->u.buffer.pid : rec->u.connect.pid;
-	const struct frc_connect *c = &rec->u.connect;
-	struct cinst *in = inst_get(t, pid);
+	uint32_t pid = rec->type == FRC_THREAD	 ? rec->u.thread.pid
+		       : rec->type == FRC_BUFFER ? rec->u.buffer.pid
+						 : rec->u.connect.pid;
+	uint64_t surface = rec->type == FRC_BUFFER    ? rec->u.buffer.surface
+			   : rec->type == FRC_CONNECT ? rec->u.connect.surface
+						      : 0;
+	struct content_proc *in = inst_get(t, pid);
 	enum content_reason why;
-	uint64_t surface;
 
 	if (!in)
 		return;
-	if (buf) {
-		if (rec->u.buffer.width > 0 && rec->u.buffer.height > 0)
-			content_geometry(in->c, rec->u.buffer.surface,
-					 (uint32_t)rec->u.buffer.width,
-					 (uint32_t)rec->u.buffer.height);
-		return;
-	}
-	if (c->connected)
-		content_connect(in->c, rec->ktime_ns, c->surface);
-	else
-		(void)content_disconnect(in->c, rec->ktime_ns, c->surface);
-	if (pid != t->cur_pid)
+	content_learn(in->c, rec, surface);
+	if (rec->type != FRC_CONNECT || pid != t->cur_pid)
 		return;
 	surface = content_surface(in->c, &why);
 	note(t, rec->ktime_ns, pid, surface, why);
@@ -607,15 +555,10 @@ static void content_surface_event(struct submissions *t, const struct frc_record
 static void content_event(struct submissions *t, const struct frc_record *rec)
 {
 	uint32_t pid = rec->type == FRC_ATTACH ? rec->u.attach.pid : rec->u.exit.pid;
-	struct cinst *in;
+	struct content_proc *in;
 
-	if (rec->type == FRC_THREAD) {
-		if ((in = inst_get(t, rec->u.thread.pid)))
-			content_thread_name(in->c, rec->u.thread.tid, rec->u.thread.name);
-		return;
-	}
-	if (rec->type == FRC_BUFFER || rec->type == FRC_CONNECT) {
-		content_surface_event(t, rec);
+	if (rec->type == FRC_THREAD || rec->type == FRC_BUFFER || rec->type == FRC_CONNECT) {
+		content_learned(t, rec);
 		return;
 	}
 	if (rec->type != FRC_ATTACH && rec->type != FRC_EXIT)
@@ -623,8 +566,8 @@ static void content_event(struct submissions *t, const struct frc_record *rec)
 	/* a new process life: no interval across it; an exited process's surfaces are gone */
 	if (pid == t->cur_pid)
 		t->period++;
-	if (rec->type == FRC_EXIT && (in = inst_find(t, pid)))
-		inst_drop(t, in);
+	if (rec->type == FRC_EXIT && (in = content_procs_find(&t->procs, pid)))
+		content_procs_drop(&t->procs, in);
 	if (t->target && target_record(t->target, rec))
 		switch_to(t, target_pid(t->target), rec->ktime_ns, true);
 }
@@ -640,17 +583,17 @@ static bool content_step(struct submissions *t, const struct frc_record *rec, ui
 
 	if (t->target && target_record(t->target, rec))
 		switch_to(t, target_pid(t->target), rec->ktime_ns, false);
-	if (f->pid != t->cur_pid || (!t->cur && !(t->cur = inst_get(t, f->pid))))
+	if (f->pid != t->cur_pid || (!t->procs.cur && !(t->procs.cur = inst_get(t, f->pid))))
 		return false;
-	has = content_frame_delta(t->cur->c, content_frame_time(rec->ktime_ns, f), f->surface,
+	has = content_frame_delta(t->procs.cur->c, content_frame_time(rec->ktime_ns, f), f->surface,
 				  f->tid, &delta);
-	surface = content_surface(t->cur->c, &why);
+	surface = content_surface(t->procs.cur->c, &why);
 	note(t, rec->ktime_ns, f->pid, surface, why);
 	if (surface != f->surface)
 		return false;
 	/* content_frame_delta breaks at a change of the content; the period at the target's */
-	has = has && t->cur->period == t->period;
-	t->cur->period = t->period;
+	has = has && t->procs.cur->period == t->period;
+	t->procs.cur->period = t->period;
 	if (!has)
 		return false;
 	*d = truth_delta(rec, frame_seq, delta);

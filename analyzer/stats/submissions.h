@@ -22,8 +22,9 @@
  * yields the truth series as pipeline deltas, so any sink that takes deltas (the report's
  * summary: percentiles, janks) computes the submissions' statistics. Both steps fit in one
  * replay plan (replay.h): the count in its scan pass, the series in its lanes.
- * Memory: one entry per (PID, surface) pair, at most SUBM_MAX_PAIRS; SUBM_CONTENT_PIDS
- * content instances; SUBM_MAX_CHANGES changes of the content kept (the rest counted).
+ * Memory: one entry per (PID, surface) pair, at most SUBM_MAX_PAIRS; CONTENT_PROCS
+ * content instances (heuristics/content_procs.h, CONTENT_SURFACES surfaces each); SUBM_MAX_CHANGES
+ * changes of the content kept (the rest counted).
  */
 #ifndef FRAMEANALYZE_SUBMISSIONS_H
 #define FRAMEANALYZE_SUBMISSIONS_H
@@ -35,9 +36,7 @@
 #include "replay.h"
 
 #define SUBM_MAX_PAIRS (1u << 20)
-#define SUBM_CONTENT_PIDS 64	 /* content instances (least recently used dropped first) */
-#define SUBM_CONTENT_SURFACES 32 /* surfaces each instance ranks at once */
-#define SUBM_MAX_CHANGES 4096	 /* changes of the content kept for the views */
+#define SUBM_MAX_CHANGES 4096 /* changes of the content kept for the views */
 
 struct submissions;
 

@@ -28,9 +28,6 @@ FRC_MUST_USE int fps_meter_new_ebpf_first(struct fps_meter **out,
 #define FRC_WINDOW_NS 1000000000ull	  /* the window: intervals ending in the last 1 s */
 #define FRC_WINDOW_FREEZE_NS 250000000ull /* no content frame for 250 ms: a freeze, 0 FPS */
 #define FRC_WINDOW_RING 1024u		  /* interval ends kept (> fps_max per window) */
-/* Processes whose content rule is kept at once: the truth's SUBM_CONTENT_PIDS, so that the
- * meter and the truth forget the same one (least recently used first). */
-#define FRC_WINDOW_PIDS 64u
 
 struct frc_window;
 struct target;

@@ -240,7 +240,7 @@ END_TEST
 
 /*
  * The target's instance is never the one forgotten: pid 7's thread names, then the names
- * of 200 other processes' threads (more than FRC_WINDOW_PIDS = 64 instances), then the HUD
+ * of 200 other processes' threads (more than CONTENT_PROCS = 64 instances), then the HUD
  * over the game: still 25 FPS (the game by thread name). Had pid 7's names been forgotten,
  * the rate would hand the content to the HUD at its call at 1010 ms (50 calls to 25): 49.
  */
