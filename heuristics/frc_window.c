@@ -39,12 +39,14 @@ struct frc_window {
 	/* The content's interval ends in the window, nondecreasing, oldest at head. */
 	uint64_t ring[FRC_WINDOW_RING];
 	uint32_t head, len;
-	bool any;	   /* a content interval was seen */
-	uint64_t origin;   /* the start of the first one: the window is shorter before */
-	uint64_t last_end; /* the latest content interval's end (the newest frame) */
-	bool panel_valid;  /* the node's current sample is a valid value ... */
-	double panel;	   /* ... the panel's refresh */
-	double display;	   /* 1e9 / the display's vsync period (display capture); 0: none */
+	bool any;	     /* a content interval was seen */
+	uint64_t origin;     /* the start of the first one: the window is shorter before */
+	uint64_t last_end;   /* the latest content interval's end (the newest frame) */
+	uint64_t last_delta; /* its frame time */
+	uint64_t fast_until; /* a rate change was seen: the fast reading until then */
+	bool panel_valid;    /* the node's current sample is a valid value ... */
+	double panel;	     /* ... the panel's refresh */
+	double display;	     /* 1e9 / the display's vsync period (display capture); 0: none */
 	struct fps_meter_stats st;
 };
 
@@ -190,6 +192,7 @@ static void count_interval(struct frc_window *w, uint64_t ktime_ns, uint64_t del
 		w->len--;
 	}
 	w->ring[(w->head + w->len++) % FRC_WINDOW_RING] = w->last_end;
+	w->last_delta = delta;
 }
 
 /*
@@ -292,6 +295,104 @@ static uint32_t ends_until(const struct frc_window *w, uint64_t now)
 	return lo;
 }
 
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * The rate of frame times dt[0..n) (sorted here) by their interquartile mean: 1e9 / the
+ * mean of the middle half. Not a median: a 16/33 ms stutter reads its mean rate (40), where
+ * the median of alternating frame times is one of the two; not the mean: a hitch or two
+ * (the longest quarter) are no rate change. 0: fewer than 4.
+ */
+static double iqm_rate(uint64_t *dt, uint32_t n)
+{
+	uint64_t sum = 0;
+
+	if (n < 4)
+		return 0;
+	qsort(dt, n, sizeof(*dt), cmp_u64);
+	for (uint32_t i = n / 4; i < n - n / 4; i++)
+		sum += dt[i];
+	return sum ? (double)(n - 2 * (n / 4)) * 1e9 / (double)sum : 0;
+}
+
+/*
+ * Did the rate change in the window? The last FRC_RECENT_FRAMES frame times (of the n ends
+ * at or before now) against those before them in the window, each by its interquartile
+ * mean. A hitch in the window is no change: the frames after it run at the rate the frames
+ * before it ran. Fewer than 4 before them (the content's first second, the first frames
+ * after a freeze longer than the window) is none: the count then ramps back over the second
+ * as the per-second truth does (heuristics.mwindow_freeze_no_restart).
+ */
+static bool rate_changed(const struct frc_window *w, uint32_t n)
+{
+	uint64_t dt[FRC_WINDOW_RING];
+	uint32_t m = n > 0 ? n - 1 : 0, recent = m < FRC_RECENT_FRAMES ? m : FRC_RECENT_FRAMES;
+	double now_rate, base;
+
+	for (uint32_t i = 0; i < m; i++)
+		dt[i] = w->ring[(w->head + i + 1) % FRC_WINDOW_RING] -
+			w->ring[(w->head + i) % FRC_WINDOW_RING];
+	now_rate = iqm_rate(dt + m - recent, recent);
+	if (m - recent < 4)
+		return false;
+	base = iqm_rate(dt, m - recent);
+	return now_rate > 0 &&
+	       (now_rate > base * (1 + FRC_CHANGE_BAND) || now_rate < base * (1 - FRC_CHANGE_BAND));
+}
+
+/* The index in the ring of the first end after t (ends 0..n-1 are at or before now). */
+static uint32_t first_after(const struct frc_window *w, uint32_t n, uint64_t t)
+{
+	uint32_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+
+		if (w->ring[(w->head + mid) % FRC_WINDOW_RING] <= t)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/*
+ * After a rate change, the rate of the frames ending in the last FRC_FAST_NS: one frame
+ * time fewer than ends over the time from the oldest to the newest (no count of a window's
+ * edge; nothing before the oldest end, so a freeze's long frame is not in it); with one
+ * end, 1e9 / the newest frame time.
+ */
+static double fast_rate(const struct frc_window *w, uint32_t n, uint64_t now)
+{
+	uint32_t i = now > FRC_FAST_NS ? first_after(w, n, now - FRC_FAST_NS) : 0;
+	uint64_t oldest = w->ring[(w->head + i) % FRC_WINDOW_RING];
+	uint64_t newest = w->ring[(w->head + n - 1) % FRC_WINDOW_RING];
+
+	if (n - i >= 2 && newest > oldest)
+		return (double)(n - i - 1) * 1e9 / (double)(newest - oldest);
+	return w->last_delta ? 1e9 / (double)w->last_delta : 0;
+}
+
+/*
+ * The reading before the display's cap: the count of the last second (what the display
+ * showed in it, the per-second FPS) while the recent frames agree with it; after a rate
+ * change, the count is up to a second late, and the last FRC_FAST_NS's rate is shown until
+ * the 1 s window holds only frames from after it.
+ */
+static double content_rate(struct frc_window *w, uint32_t n, uint64_t span, uint64_t now)
+{
+	double slow = (double)n * 1e9 / (double)span;
+
+	if (rate_changed(w, n))
+		w->fast_until = now + FRC_FAST_HOLD_NS;
+	return now < w->fast_until ? fast_rate(w, n, now) : slow;
+}
+
 struct fps_reading frc_window_read(struct frc_window *w, uint64_t now)
 {
 	uint64_t span = FRC_WINDOW_NS;
@@ -316,8 +417,7 @@ struct fps_reading frc_window_read(struct frc_window *w, uint64_t now)
 	n = ends_until(w, now);
 	if (n == 0)
 		return reading(false, 0, FRC_SOURCE_NONE);
-	/* n <= 1024 and span < 2^53 ns are exact doubles: one correctly rounded division. */
-	v = (double)n * 1e9 / (double)span;
+	v = content_rate(w, n, span, now);
 	/*
 	 * The display cannot show more than its refresh: the lower of SurfaceFlinger's vsync
 	 * rate (display capture; a MAILBOX game queues more than that) and the node's value.

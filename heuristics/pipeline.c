@@ -446,7 +446,9 @@ int pipeline_feed(struct pipeline *p, const struct frc_record *r)
 			forget_slot(p, i);
 		return feed_meter_learn(p, r);
 	case FRC_TICK:
-		emit_reading(p, r->ktime_ns, r);
+		/* the live readings; a replay that synthesizes its own ticks reads at those */
+		if (!p->cfg.synthesize_ticks)
+			emit_reading(p, r->ktime_ns, r);
 		return 0;
 	case FRC_VSYNC: /* display capture: the display's refresh, for a meter that uses it */
 		if (p->mk->vsync)

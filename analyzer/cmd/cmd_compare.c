@@ -45,7 +45,7 @@ static const char compare_help[] =
     "Its gates: METRIC[.after|.delta|.pct] (after = B, delta = B - A, pct = of A) for\n"
     "  meter_fps, meter_none, meter_mae, meter_mae_percent, settle_mean_ms,\n"
     "  settle_max_ms, unsettled, freeze_show_mean_ms, freeze_show_max_ms,\n"
-    "  freezes_missed, idle_shown; and METRIC alone for the pair's numbers:\n"
+    "  freezes_missed, freezes_late, idle_shown; and METRIC alone for the pair's numbers:\n"
     "  ticks_differ, source_differ_ticks, source_differ_ms, max_diff_fps.\n"
     "\n"
     "options:\n"

@@ -19,7 +19,7 @@
 
 static const char score_help[] =
     "usage: frameanalyze score CAPTURE... [--tracker all|NAME,...] [--meter all|NAME,...]\n"
-    "                          [--json] [--tick-ms N] [--from T] [--to T|+D]\n"
+    "                          [--json] [--tick-ms N [--synth-ticks]] [--from T] [--to T|+D]\n"
     "\n"
     "How right is each frame tracker? A capture holds every queueBuffer call, so what the\n"
     "app submitted needs no heuristic: the truth is the intervals between consecutive\n"
@@ -35,12 +35,16 @@ static const char score_help[] =
     "  janks    PerfDog janks of the estimate vs the truth's, matched when their\n"
     "           intervals overlap in time: precision and recall\n"
     "  meter    the FPS meter fed by the variant, at every tick, vs the truth's frame\n"
-    "           times in the second before the tick: mean absolute error, and the time after a\n"
-    "           change of the truth's rate (> 5 %) until the meter is within 5 %\n"
+    "           times in the second before the tick: mean absolute error; and settle:\n"
+    "           after the truth's rate (its frame times of the last 0.5 s, the middle\n"
+    "           half's mean) moved by > 5 % to a new rate, the time until the meter is\n"
+    "           within 5 % of it\n"
     "  meters   each FPS meter variant fed by each tracker, against the same truth FPS at\n"
     "           each tick: MAE, settle time, the time to show a freeze (a truth interval\n"
-    "           >= 0.5 s: the first tick reading below half the reading before it) and\n"
-    "           the readings above 0 at ticks with no submission in the second before\n"
+    "           >= 0.5 s: the first tick reading below half the reading before it; late\n"
+    "           when not at the first tick >= 250 ms after the last frame, unseen when no\n"
+    "           tick is that late) and the readings above 0 at ticks with no submission\n"
+    "           in the second before\n"
     "Per capture, then all captures pooled. Scoring is not pass/fail: exit 0.\n"
     "\n"
     "options:\n"
@@ -49,6 +53,9 @@ static const char score_help[] =
     "  --json          JSON for machines (schema: analyzer/REPORT.md)\n"
     "  --tick-ms N     meter period when a capture has no tick records (default 1000)\n"
     "                  (10..3600000 ms, as framerec --tick-ms)\n"
+    "  --synth-ticks   read the meters every --tick-ms on every capture, its recorded\n"
+    "                  ticks ignored: the meters graded at one period (a meter lab's\n"
+    "                  question; the live readings are then not what is graded)\n"
     "  --pid PID       the truth is that process's content (default: the target's,\n"
     "                  REPORT.md \"Ground truth\")\n"
     "  --surface 0xADDR   the truth is that surface's calls alone (with --pid: of it)\n"
@@ -460,16 +467,18 @@ static void meter_text_row(FILE *out, const struct score_result *r, int table)
 	derive_meter(r, &md);
 	fprintf(out, "  %-15s %-13s ", r->meter ? r->meter : "-", r->tracker);
 	if (table == 1) {
-		snprintf(col, sizeof(col), "%s (%" PRIu64 ", %" PRIu64 ")",
-			 num(a, sizeof(a), d.settle, d.settle_mean_ms), r->changes, r->unsettled);
+		snprintf(col, sizeof(col), "%s/%s (%" PRIu64 ", %" PRIu64 ")",
+			 num(a, sizeof(a), d.settle, d.settle_mean_ms),
+			 num(c, sizeof(c), d.settle, d.settle_max_ms), r->changes, r->unsettled);
 		fprintf(out, "%8s %7s %s\n", num(b, sizeof(b), d.meter, d.meter_mae),
 			num(e, sizeof(e), d.meter, d.meter_pct), col);
 		return;
 	}
-	snprintf(col, sizeof(col), "%s/%s (%" PRIu64 ", %" PRIu64 ")",
+	snprintf(col, sizeof(col), "%s/%s (%" PRIu64 ", %" PRIu64 ", %" PRIu64 ", %" PRIu64 ")",
 		 num(b, sizeof(b), md.show, md.show_mean_ms),
-		 num(c, sizeof(c), md.show, md.show_max_ms), r->freezes, r->freezes_missed);
-	fprintf(out, "%-32s %" PRIu64 "/%" PRIu64 "\n", col, r->idle_shown, r->idle_ticks);
+		 num(c, sizeof(c), md.show, md.show_max_ms), r->freezes, r->freezes_missed,
+		 r->freezes_late, r->freezes_unseen);
+	fprintf(out, "%-40s %" PRIu64 "/%" PRIu64 "\n", col, r->idle_shown, r->idle_ticks);
 }
 
 /* The meters in two tables, as the trackers' (score's text stays within 100 columns). */
@@ -480,10 +489,10 @@ static void meter_text(FILE *out, const struct score_set *ss, const struct score
 	for (int table = 1; table <= 2; table++) {
 		if (table == 1)
 			fprintf(out, "  %-15s %-13s %8s %7s %s\n", "meter", "tracker", "MAE",
-				"MAE%", "settle ms (changes, unsettled)");
+				"MAE%", "settle ms mean/max (changes, unsettled)");
 		else
-			fprintf(out, "  %-15s %-13s %-32s %s\n", "meter", "tracker",
-				"freeze ms mean/max (n, missed)", "idle shown/ticks");
+			fprintf(out, "  %-15s %-13s %-40s %s\n", "meter", "tracker",
+				"freeze ms mean/max (n, miss, late, unseen)", "idle shown/ticks");
 		for (size_t m = 0; m < ss->n_m; m++)
 			for (size_t t = 0; t < ss->n_t; t++)
 				meter_text_row(out, meter_row(ss, r, m, t), table);
@@ -507,10 +516,11 @@ static void meter_json_row(FILE *out, const struct score_result *r, bool last)
 		r->unsettled);
 	json_num(out, "settle_mean_ms", d.settle, d.settle_mean_ms, true);
 	json_num(out, "settle_max_ms", d.settle, d.settle_max_ms, true);
-	fprintf(out,
-		"\"freezes\": %" PRIu64 ", \"freezes_shown\": %" PRIu64
-		", \"freezes_missed\": %" PRIu64 ", ",
-		r->freezes, r->freezes_shown, r->freezes_missed);
+	fprintf(
+	    out,
+	    "\"freezes\": %" PRIu64 ", \"freezes_shown\": %" PRIu64 ", \"freezes_missed\": %" PRIu64
+	    ", \"freezes_late\": %" PRIu64 ", \"freezes_unseen\": %" PRIu64 ", ",
+	    r->freezes, r->freezes_shown, r->freezes_missed, r->freezes_late, r->freezes_unseen);
 	json_num(out, "freeze_show_mean_ms", md.show, md.show_mean_ms, true);
 	json_num(out, "freeze_show_max_ms", md.show, md.show_max_ms, true);
 	fprintf(out, "\"idle_ticks\": %" PRIu64 ", \"idle_shown\": %" PRIu64 "}%s\n", r->idle_ticks,
@@ -736,13 +746,23 @@ static int score_to_stdout(char **paths, size_t n_paths, const struct replay_opt
 }
 
 /* --tracker and --meter all|NAME,...: the variants to score (not the one-variant options). */
+/* score's own options: the two lists, --synth-ticks */
+struct score_opts {
+	const char *list[2];
+	bool synth_ticks;
+};
+
 static int on_option(void *ctx, int opt, const char *arg)
 {
-	const char **list = ctx;
+	struct score_opts *so = ctx;
 
+	if (opt == 'S') {
+		so->synth_ticks = true;
+		return 0;
+	}
 	if (opt != 'T' && opt != 'M')
 		return EXIT_USAGE;
-	list[opt == 'M'] = arg;
+	so->list[opt == 'M'] = arg;
 	return 0;
 }
 
@@ -771,15 +791,16 @@ int cmd_score(int argc, char **argv)
 {
 	static const struct option extra[] = {{"tracker", required_argument, NULL, 'T'},
 					      {"meter", required_argument, NULL, 'M'},
+					      {"synth-ticks", no_argument, NULL, 'S'},
 					      {0}};
-	const char *list[2] = {NULL, NULL};
+	struct score_opts so = {{NULL, NULL}, false};
 	const struct cli_spec spec = {
 	    .cmd = "score",
 	    .help = score_help,
 	    .takes = CLI_TICK | CLI_JSON | CLI_WINDOW | CLI_TRUTH,
 	    .extra = extra,
 	    .on_extra = on_option,
-	    .ctx = list,
+	    .ctx = &so,
 	    .min_pos = 1,
 	    .max_pos = -1,
 	    .pos_usage = "expected at least one capture (CAPTURE...)",
@@ -790,7 +811,8 @@ int cmd_score(int argc, char **argv)
 
 	if (!cli_parse(&spec, argc, argv, &a, &rc))
 		return rc;
-	rc = parse_set(list, &ss);
+	a.ropt.synth_ticks = so.synth_ticks;
+	rc = parse_set(so.list, &ss);
 	if (!rc)
 		rc = score_to_stdout(a.pos, (size_t)a.n_pos, &a.ropt, &ss,
 				     a.format == CLI_FORMAT_JSON);

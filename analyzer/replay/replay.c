@@ -249,6 +249,8 @@ static void setup_config(struct replay_info *info, const struct replay_options *
 	if (!meter && info->recorded_meter[0])
 		meter = info->recorded_meter;
 	pipeline_config_default(&info->config);
+	if (opt && opt->synth_ticks)
+		info->synthesize_ticks = true;
 	info->tick_ms = opt && opt->tick_ms ? opt->tick_ms : info->config.tick_ms;
 	info->config.tick_ms = info->tick_ms;
 	info->config.has_sysfs = info->has_sysfs;

@@ -54,6 +54,11 @@ struct replay_options {
 	struct replay_window window;
 	const char *meter_name;	   /* the meter variant (meter_kind.h); NULL = the default */
 	struct replay_truth truth; /* the truth's override, or none */
+	/*
+	 * Synthesize ticks every tick_ms even when the capture has tick records, which are then
+	 * ignored (score --synth-ticks: the meters graded at one period on every capture).
+	 */
+	bool synth_ticks;
 };
 
 /*

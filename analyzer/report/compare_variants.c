@@ -47,6 +47,8 @@ static const struct {
 			    "no freeze shown", NULL},
     [VM_FREEZES_MISSED] = {"freezes_missed", "freezes not shown", "freezes", "no graded tick",
 			   NULL},
+    [VM_FREEZES_LATE] = {"freezes_late", "freezes shown late (>= 250 ms tick)", "freezes",
+			 "no graded tick", NULL},
     [VM_IDLE_SHOWN] = {"idle_shown", "idle ticks showing above 0", "ticks", "no graded tick", NULL},
     [VM_TICKS_DIFFER] = {"ticks_differ", "ticks whose readings differ", "ticks", "no ticks", NULL},
     [VM_SOURCE_DIFFER] = {"source_differ_ticks", "ticks with another source", "ticks", "no ticks",
@@ -385,6 +387,7 @@ static void side_values(const struct variant_side *v, struct compare_value *out)
 	    val(shown, (double)r->freeze_show_sum_ns / (double)r->freezes_shown / 1e6);
 	out[VM_FREEZE_SHOW_MAX] = val(shown, (double)r->freeze_show_max_ns / 1e6);
 	out[VM_FREEZES_MISSED] = graded(r, r->freezes_missed);
+	out[VM_FREEZES_LATE] = graded(r, r->freezes_late);
 	out[VM_IDLE_SHOWN] = graded(r, r->idle_shown);
 }
 
@@ -682,10 +685,11 @@ static void json_side(const struct variant_comparison *c, int i, FILE *out)
 		r->unsettled);
 	json_val(out, "settle_mean_ms", x[VM_SETTLE_MEAN], true);
 	json_val(out, "settle_max_ms", x[VM_SETTLE_MAX], true);
-	fprintf(out,
-		"\"freezes\": %" PRIu64 ", \"freezes_shown\": %" PRIu64
-		", \"freezes_missed\": %" PRIu64 ", ",
-		r->freezes, r->freezes_shown, r->freezes_missed);
+	fprintf(
+	    out,
+	    "\"freezes\": %" PRIu64 ", \"freezes_shown\": %" PRIu64 ", \"freezes_missed\": %" PRIu64
+	    ", \"freezes_late\": %" PRIu64 ", \"freezes_unseen\": %" PRIu64 ", ",
+	    r->freezes, r->freezes_shown, r->freezes_missed, r->freezes_late, r->freezes_unseen);
 	json_val(out, "freeze_show_mean_ms", x[VM_FREEZE_SHOW_MEAN], true);
 	json_val(out, "freeze_show_max_ms", x[VM_FREEZE_SHOW_MAX], true);
 	fprintf(out, "\"idle_ticks\": %" PRIu64 ", \"idle_shown\": %" PRIu64 "}},\n", r->idle_ticks,

@@ -33,6 +33,7 @@ enum variant_metric {
 	VM_FREEZE_SHOW_MEAN,
 	VM_FREEZE_SHOW_MAX,
 	VM_FREEZES_MISSED,
+	VM_FREEZES_LATE,
 	VM_IDLE_SHOWN,
 	/* ... and one value for the pair (the per-tick diff): no .after/.delta/.pct */
 	VM_TICKS_DIFFER,

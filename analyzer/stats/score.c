@@ -28,7 +28,10 @@
 #define SCORE_MAX_JANKS (1u << 20)
 #define SCORE_TICK_RING (1u << 16) /* calls per second the per-tick truth can count */
 #define SETTLE_BAND 0.05
-#define LATER_SCAN 1024 /* newest truth ends looked at past a tick */
+#define LATER_SCAN 1024		 /* newest truth ends looked at past a tick */
+#define RATE_NOW_NS 500000000ull /* settle's truth: the frames of the last 0.5 s ... */
+#define RATE_NOW_MIN 4		 /* ... at least 4 of them ... */
+#define RATE_NOW_MAX 1024	 /* ... the newest 1024 at most */
 
 struct span {
 	uint64_t start, end;
@@ -70,6 +73,12 @@ struct truth_ring {
 struct run_shared {
 	struct truth_ring ring;
 	uint32_t truth_pid;
+	/*
+	 * The newest record other than `drops` so far: what the capture observed. framerec
+	 * writes its last `drops` at the stop, after the probes are detached (FORMAT.md 4.6): a
+	 * tick past the observation grades the stop (no call is recorded), not the app.
+	 */
+	uint64_t observed;
 };
 
 struct run {
@@ -80,9 +89,12 @@ struct run {
 	struct win_clock clk; /* the full 1 s windows (windows.h) */
 	struct series truth_s, est_s;
 	uint64_t ring_head; /* the oldest end of sh->ring this run still counts */
-	double prev_truth;
-	bool have_prev, pending;
-	uint64_t change_ns;
+	double prev_truth;  /* truth_rate_now at the previous tick */
+	bool have_prev;
+	enum { SETTLE_IDLE, SETTLE_MOVING, SETTLE_PENDING } st; /* settle_step */
+	double base;	       /* the truth's rate before the movement */
+	uint64_t change_ns;    /* the movement's first tick */
+	uint64_t settle_ns;    /* its first tick within 5 %, - change_ns; UINT64_MAX: none yet */
 	uint64_t end_ns;       /* the capture's largest ktime */
 	struct score_meter mg; /* freezes and idle readings (score_meter.h) */
 	struct score_result *r;
@@ -198,7 +210,7 @@ static bool ring_held(const struct run *run)
  * time jumps far ahead must not make every tick scan the whole ring). More than 65536
  * calls in the ring: the oldest are forgotten.
  */
-static uint64_t ring_count(struct run *run, uint64_t now)
+static uint64_t ring_count(struct run *run, uint64_t now, size_t *later_out)
 {
 	const struct truth_ring *tr = &run->sh->ring;
 	size_t later = 0;
@@ -212,7 +224,48 @@ static uint64_t ring_count(struct run *run, uint64_t now)
 	while (later < len && later < LATER_SCAN &&
 	       tr->buf[(tr->n - 1 - later) % SCORE_TICK_RING] > now)
 		later++;
+	*later_out = later;
 	return len - later;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * The rate the truth runs at now, settle's truth (REPORT.md "Score", settle): 1e9 / the
+ * interquartile mean of its frame times ending in (now - RATE_NOW_NS, now] (the newest
+ * RATE_NOW_MAX of them), or -1 with fewer than RATE_NOW_MIN: no rate at this tick (a freeze,
+ * its first frames after, content slower than 8 FPS). Not the per-tick truth of the MAE: a
+ * 1 s count is a second late after a step, and a meter as late would look settled at once.
+ * Not a mean: a hitch or a freeze is no rate change (the freeze metric grades freezes).
+ * later: the ring's newest ends past now.
+ */
+static double truth_rate_now(const struct run *run, uint64_t now, size_t later)
+{
+	const struct truth_ring *tr = &run->sh->ring;
+	uint64_t lowest = tr->n > SCORE_TICK_RING ? tr->n - SCORE_TICK_RING : 0;
+	uint64_t dt[RATE_NOW_MAX], k, sum = 0;
+	uint32_t n = 0;
+
+	if (tr->n <= later)
+		return -1;
+	for (k = tr->n - 1 - later; k > lowest && n < RATE_NOW_MAX; k--) {
+		uint64_t end = tr->buf[k % SCORE_TICK_RING];
+
+		if (end + RATE_NOW_NS <= now)
+			break;
+		dt[n++] = end - tr->buf[(k - 1) % SCORE_TICK_RING]; /* the ring is ordered */
+	}
+	if (n < RATE_NOW_MIN)
+		return -1;
+	qsort(dt, n, sizeof(*dt), cmp_u64);
+	for (uint32_t i = n / 4; i < n - n / 4; i++)
+		sum += dt[i];
+	return sum ? (double)(n - 2 * (n / 4)) * 1e9 / (double)sum : -1;
 }
 
 static int run_delta(void *ctx, const struct pipeline_delta *d)
@@ -233,30 +286,73 @@ static int run_warm_delta(void *ctx, const struct pipeline_delta *d)
 	return 0;
 }
 
-/* Settle: the first tick within 5 % of the truth after the truth's rate changed by > 5 %. */
-static void settle_step(struct run *run, uint64_t now, double truth, double err)
+/*
+ * Settle (REPORT.md "Score", settle). The truth's rate at a tick is truth_rate_now; it moves
+ * when it differs by > 5 % from the last tick's that had one. Consecutive such ticks are one
+ * movement, timed from its first tick; it ends at the first tick the rate holds still. A
+ * movement that ends within 5 % of the rate before it was a disturbance (a burst of janks),
+ * no rate change; one that ends elsewhere is a rate change, which settles at the first tick
+ * since its start whose reading is within 5 % of the truth's rate at that tick. A change
+ * that has not settled when the next movement starts, or at the end, is unsettled.
+ */
+static void settle_done(struct run *run, uint64_t settle_ns)
 {
 	struct score_result *r = run->r;
-	double band = SETTLE_BAND * truth;
 
-	if (run->have_prev && (truth > run->prev_truth * (1 + SETTLE_BAND) ||
-			       truth < run->prev_truth * (1 - SETTLE_BAND))) {
-		r->unsettled += run->pending; /* the previous change never settled */
-		r->changes++;
-		run->pending = true;
+	r->settled++;
+	r->settle_sum_ns += settle_ns;
+	if (settle_ns > r->settle_max_ns)
+		r->settle_max_ns = settle_ns;
+}
+
+/* The movement ended at rate truth: a rate change (counted) or a disturbance (forgotten). */
+static void movement_end(struct run *run, double truth)
+{
+	run->st = SETTLE_IDLE;
+	if (truth <= run->base * (1 + SETTLE_BAND) && truth >= run->base * (1 - SETTLE_BAND))
+		return;
+	run->r->changes++;
+	if (run->settle_ns != UINT64_MAX)
+		settle_done(run, run->settle_ns);
+	else
+		run->st = SETTLE_PENDING;
+}
+
+static void settle_step(struct run *run, uint64_t now, double truth, double est)
+{
+	double band = SETTLE_BAND * truth, err = est > truth ? est - truth : truth - est;
+	bool moved;
+
+	if (truth < 0) /* no rate at this tick: nothing moves, nothing settles */
+		return;
+	moved = run->have_prev && (truth > run->prev_truth * (1 + SETTLE_BAND) ||
+				   truth < run->prev_truth * (1 - SETTLE_BAND));
+	if (moved && run->st != SETTLE_MOVING) {
+		run->r->unsettled += run->st == SETTLE_PENDING;
+		run->st = SETTLE_MOVING;
+		run->base = run->prev_truth;
 		run->change_ns = now;
+		run->settle_ns = UINT64_MAX;
 	}
-	if (run->pending && err <= band) {
-		uint64_t t = now - run->change_ns;
-
-		run->pending = false;
-		r->settled++;
-		r->settle_sum_ns += t;
-		if (t > r->settle_max_ns)
-			r->settle_max_ns = t;
+	if (run->st != SETTLE_IDLE && run->settle_ns == UINT64_MAX && err <= band)
+		run->settle_ns = now - run->change_ns;
+	if (run->st == SETTLE_MOVING && !moved)
+		movement_end(run, truth);
+	else if (run->st == SETTLE_PENDING && run->settle_ns != UINT64_MAX) {
+		settle_done(run, run->settle_ns);
+		run->st = SETTLE_IDLE;
 	}
 	run->prev_truth = truth;
 	run->have_prev = true;
+}
+
+/* The end: a movement still going counts as it stands; a pending change never settled. */
+static void settle_finish(struct run *run)
+{
+	if (run->st == SETTLE_MOVING)
+		movement_end(run, run->prev_truth);
+	run->r->unsettled += run->st == SETTLE_PENDING;
+	run->st = SETTLE_IDLE;
 }
 
 static int run_reading(void *ctx, const struct pipeline_reading *rd)
@@ -264,17 +360,18 @@ static int run_reading(void *ctx, const struct pipeline_reading *rd)
 	struct run *run = ctx;
 	struct score_result *r = run->r;
 	double truth, est, err;
+	size_t later;
 
-	if (rd->tick_ns < run->t0 + SEC_NS)
+	if (rd->tick_ns < run->t0 + SEC_NS || rd->tick_ns > run->sh->observed)
 		return 0;
-	truth = (double)ring_count(run, rd->tick_ns);
+	truth = (double)ring_count(run, rd->tick_ns, &later);
 	est = rd->reading.valid ? rd->reading.fps : 0.0;
 	err = est > truth ? est - truth : truth - est;
 	r->ticks++;
 	r->ticks_none += !rd->reading.valid;
 	r->meter_abs_err += err;
 	r->meter_truth_sum += truth;
-	settle_step(run, rd->tick_ns, truth, err);
+	settle_step(run, rd->tick_ns, truth_rate_now(run, rd->tick_ns, later), est);
 	score_meter_tick(&run->mg, r, rd->tick_ns, &rd->reading, truth);
 	return 0;
 }
@@ -353,7 +450,7 @@ static void finish_run(struct run *run)
 	window_advance(run, UINT64_MAX);
 	score_meter_finish(&run->mg, r, run->end_ns);
 	r->windows = run->clk.n_full;
-	r->unsettled += run->pending;
+	settle_finish(run);
 	summary_frame_numbers(ts->sum, &t);
 	summary_frame_numbers(es->sum, &e);
 	r->truth_p[0] = t.p50_ns, r->truth_p[1] = t.p95_ns, r->truth_p[2] = t.p99_ns;
@@ -493,6 +590,8 @@ static int lead_step(struct score_lanes *sl, const struct frc_record *rec, uint6
 			memset(run->est_s.win, 0, sizeof(run->est_s.win));
 		}
 	}
+	if (rec->type != FRC_DROPS && rec->ktime_ns > sl->sh.observed)
+		sl->sh.observed = rec->ktime_ns;
 	/* the series steps with the display truth too: the estimate follows its PID */
 	bool has = subm_series_next(sl->truth, rec, frame_seq, &d);
 
@@ -931,6 +1030,8 @@ void score_add(struct score_result *acc, const struct score_result *r)
 	acc->freezes += r->freezes;
 	acc->freezes_shown += r->freezes_shown;
 	acc->freezes_missed += r->freezes_missed;
+	acc->freezes_late += r->freezes_late;
+	acc->freezes_unseen += r->freezes_unseen;
 	acc->freeze_show_sum_ns += r->freeze_show_sum_ns;
 	if (r->freeze_show_max_ns > acc->freeze_show_max_ns)
 		acc->freeze_show_max_ns = r->freeze_show_max_ns;

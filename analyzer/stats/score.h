@@ -57,6 +57,8 @@ struct score_result {
 	 */
 	const char *meter;
 	uint64_t freezes, freezes_shown, freezes_missed;
+	uint64_t freezes_late;	 /* shown, but not at the first tick SCORE_FREEZE_DUE_NS on */
+	uint64_t freezes_unseen; /* no tick that late in the freeze: no meter could show it */
 	uint64_t freeze_show_sum_ns, freeze_show_max_ns;
 	uint64_t idle_ticks, idle_shown;
 };

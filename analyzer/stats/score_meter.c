@@ -12,11 +12,16 @@ static void gap_done(const struct score_gap *gap, struct score_result *r)
 	if (!gap->valid || gap->end < gap->start || gap->end - gap->start < SCORE_FREEZE_NS)
 		return;
 	r->freezes++;
+	if (!gap->shown && !gap->due) {
+		r->freezes_unseen++;
+		return;
+	}
 	if (!gap->shown) {
 		r->freezes_missed++;
 		return;
 	}
 	r->freezes_shown++;
+	r->freezes_late += gap->late;
 	r->freeze_show_sum_ns += gap->show_ns;
 	if (gap->show_ns > r->freeze_show_max_ns)
 		r->freeze_show_max_ns = gap->show_ns;
@@ -40,10 +45,15 @@ void score_meter_truth(struct score_meter *g, struct score_result *r, uint64_t k
  */
 static void gap_tick(struct score_gap *gap, uint64_t now, double v)
 {
+	bool first_due = !gap->due && now >= gap->start && now - gap->start >= SCORE_FREEZE_DUE_NS;
+
+	gap->due |= first_due;
 	if (!gap->shown && gap->has_prev && gap->prev > 0 && now > gap->start &&
 	    v < gap->prev / 2) {
 		gap->shown = true;
 		gap->show_ns = now - gap->start;
+	} else if (first_due && !gap->shown) {
+		gap->late = true;
 	}
 }
 

@@ -15,6 +15,11 @@
 
 /* A truth interval at least this long is a freeze (the Auriya meters' own 500 ms). */
 #define SCORE_FREEZE_NS 500000000ull
+/*
+ * The bound a freeze is graded on (issue 21's goal): shown at the first tick at least this
+ * long after the last frame, else late; with no tick that late in the freeze, unseen.
+ */
+#define SCORE_FREEZE_DUE_NS 250000000ull
 
 /* The time from one truth frame (start) to the next (end): a freeze when long enough. */
 struct score_gap {
@@ -24,6 +29,8 @@ struct score_gap {
 	double prev;	  /* the meter's reading at the last tick before start */
 	bool shown;	  /* a tick in the gap read below prev / 2 ... */
 	uint64_t show_ns; /* ... this long after start (the first such tick) */
+	bool due;	  /* a tick at least SCORE_FREEZE_DUE_NS after start was graded */
+	bool late;	  /* the first such tick did not show it */
 };
 
 /*

@@ -28,6 +28,11 @@ FRC_MUST_USE int fps_meter_new_ebpf_first(struct fps_meter **out,
 #define FRC_WINDOW_NS 1000000000ull	  /* the window: intervals ending in the last 1 s */
 #define FRC_WINDOW_FREEZE_NS 250000000ull /* no content frame for 250 ms: a freeze, 0 FPS */
 #define FRC_WINDOW_RING 1024u		  /* interval ends kept (> fps_max per window) */
+/* A rate change: the last FRC_RECENT_FRAMES frames' rate off the window's before them ... */
+#define FRC_RECENT_FRAMES 8u
+#define FRC_CHANGE_BAND 0.10	       /* ... by more than 10 % */
+#define FRC_FAST_NS 300000000ull       /* then the frames of the last 0.3 s are the reading ... */
+#define FRC_FAST_HOLD_NS FRC_WINDOW_NS /* ... until the 1 s window holds none from before */
 
 struct frc_window;
 struct target;

@@ -2541,6 +2541,72 @@ START_TEST(meter_option)
 }
 END_TEST
 
+/*
+ * score's settle and freeze grading (REPORT.md "Score"), worked by hand for frc-window at
+ * --tick-ms 250 --synth-ticks (the capture's one recorded tick, at 2.1 s, is then ignored;
+ * without --synth-ticks it is the only tick, and the only one graded). One surface: 50 FPS
+ * (20 ms) from 1.00 to 3.00 s, 25 FPS (40 ms) from 3.04 to 5.00 s, nothing for 1 s, 25 FPS
+ * from 6.00 to 7.00 s. Graded ticks: 2.00 .. 7.00 s (21).
+ * - Settle. The truth's rate at a tick is the interquartile mean of its frame times ending
+ *   in the last 0.5 s. At 3.25 s: 13 of 20 ms (2.76..3.00), 6 of 40 ms; the middle half
+ *   (indices 4..14) is 9 of 20 and 2 of 40: 260 ms / 11 -> 42.308 FPS, off 50 by > 5 %: a
+ *   movement starts. 3.50 s: 12 of 40 ms -> 25 (still moving); 3.75 s: 25 (held): it ends
+ *   at 25, not within 5 % of 50: one rate change. frc-window at 3.25 s: its last 8 frame
+ *   times (20, 20, then six of 40: interquartile mean 40 ms) against the 35 before (20 ms)
+ *   are a change, so it reads the ends of the last 0.3 s: 2.96..3.24, 9 ends, 8 / 0.28 s =
+ *   28.571 (not within 5 % of 42.308); at 3.50 s: 3.24..3.48, 6 / 0.24 s = 25 = the truth:
+ *   settled 250 ms after 3.25 s.
+ * - The freeze (5.00 .. 6.00 s, >= 0.5 s): its first tick >= 250 ms after the last frame,
+ *   5.25 s, reads 0 (no frame for 250 ms): shown after 250 ms, not late, not unseen. Its
+ *   ticks have no truth rate (no 4 frame times in 0.5 s), nor do 6.00 s (one); at 6.25 s the
+ *   1 s frame time is the longest quarter: 25 again, no change.
+ * At --tick-ms 1000 the freeze has no tick 250 ms on before its end (5.00 and 6.00 s: the
+ * frame at 6.00 s ends it before the tick at 6.00 s reads): unseen.
+ */
+START_TEST(score_settle_freeze)
+{
+	const char *txt = tmp("settle.txt"), *frc = tmp("settle.frc");
+	char body[16384];
+	size_t n = 0;
+
+	n += (size_t)snprintf(body + n, sizeof(body) - n, "attach 1000000000 7 sym\n");
+	for (long long t = 1000; t <= 7000; t += t < 3000 ? 20 : 40) {
+		if (t > 5000 && t < 6000)
+			continue;
+		n += (size_t)snprintf(body + n, sizeof(body) - n, "frame %lld 7 7 0x1000 0x10\n",
+				      t * 1000000ll);
+		if (t == 2080)
+			n += (size_t)snprintf(body + n, sizeof(body) - n, "tick 2100000000\n");
+	}
+	spit(txt, body);
+	ck_assert_int_eq(fa("import", txt, "-o", frc, NULL), 0);
+	ck_assert_int_eq(fa("score", frc, "--meter", "frc-window", "--tracker", "content",
+			    "--tick-ms", "250", "--synth-ticks", NULL),
+			 0);
+	ck_out_has("  frc-window      content          ");
+	ck_out_has(" 250.000/250.000 (1, 0)\n");
+	ck_out_has("  frc-window      content       250.000/250.000 (1, 0, 0, 0)");
+	ck_assert_int_eq(fa("score", frc, "--meter", "frc-window", "--tracker", "content",
+			    "--tick-ms", "250", "--synth-ticks", "--json", NULL),
+			 0);
+	ck_out_has("\"meter_ticks\": 21, ");
+	ck_out_has("\"rate_changes\": 1, \"unsettled\": 0, \"settle_mean_ms\": 250.000, "
+		   "\"settle_max_ms\": 250.000, \"freezes\": 1, \"freezes_shown\": 1, "
+		   "\"freezes_missed\": 0, \"freezes_late\": 0, \"freezes_unseen\": 0, "
+		   "\"freeze_show_mean_ms\": 250.000");
+	ck_assert_int_eq(fa("score", frc, "--meter", "frc-window", "--tracker", "content",
+			    "--tick-ms", "1000", "--synth-ticks", "--json", NULL),
+			 0);
+	ck_out_has("\"freezes\": 1, \"freezes_shown\": 0, \"freezes_missed\": 0, "
+		   "\"freezes_late\": 0, \"freezes_unseen\": 1, ");
+	/* the recorded tick alone, without --synth-ticks */
+	ck_assert_int_eq(fa("score", frc, "--meter", "frc-window", "--tracker", "content",
+			    "--tick-ms", "250", "--json", NULL),
+			 0);
+	ck_out_has("\"meter_ticks\": 1, ");
+}
+END_TEST
+
 START_TEST(score_usage)
 {
 	const char *frc = hand_frc(), *bad = tmp("bad.frc");
@@ -2769,6 +2835,7 @@ int main(int argc, char **argv)
 	    FRC_CASE("unknown_recorded_tracker", unknown_recorded_tracker),
 	    FRC_CASE("bad_target_pid_metadata", bad_target_pid_metadata),
 	    FRC_CASE("meter_option", meter_option),
+	    FRC_CASE("score_settle_freeze", score_settle_freeze),
 	    FRC_CASE("score_in_memory_overlay", score_in_memory_overlay),
 	    FRC_CASE("score_in_memory_equal_rate", score_in_memory_equal_rate),
 	    FRC_CASE("db_sigint_leaves_no_file", db_sigint_leaves_no_file),

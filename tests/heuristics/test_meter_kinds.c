@@ -170,7 +170,9 @@ END_TEST
  * The freeze bound: last frame at 2 s. At 2.249999999 s the window still counts ends in
  * (1.249999999, 2] = 1.26..2.00 = 38 -> 38 FPS; at 2.25 s (250 ms after): 0 FPS, valid, and
  * 0 for as long as nothing comes; the next frame (3 s, a 1 s interval) and more: at 3.1 s
- * ends in (2.1, 3.1] = 3.00..3.10 = 6 -> 6 FPS.
+ * the window (2.1, 3.1] holds 3.00..3.10 = 6 ends: 6 FPS, the count (5 frame times: fewer
+ * than 4 before the last 8, so no rate change is seen; the count ramps back as the
+ * per-second truth does).
  */
 START_TEST(test_window_freeze)
 {
@@ -183,6 +185,64 @@ START_TEST(test_window_freeze)
 	expect("frc-window", m, 2999 * MS, FRC_SOURCE_EBPF, 0);
 	wrun(m, 3 * SEC, 3100 * MS, 7, 0x10);
 	expect("frc-window", m, 3100 * MS, FRC_SOURCE_EBPF, 6000000);
+	meter_kind_find("frc-window")->destroy(m);
+}
+END_TEST
+
+/*
+ * A rate change: 50 FPS (20 ms) from 0 to 2 s, then 25 FPS (40 ms) from 2.04 to 4 s.
+ * At 2.2 s the 1 s window counts 45 (1.22..2.00, then 2.04..2.20); the last 8 frame times
+ * (20, 20, 20, then five of 40: interquartile mean (20 + 3 * 40) / 4 = 35 ms, 28.571 FPS)
+ * against the 36 before them (20 ms: 50 FPS) are off by more than 10 %: the reading is the
+ * ends of the last 0.3 s, 1.92..2.20 = 10 ends, 9 / 0.28 s = 32.142857 FPS. At 2.4 s:
+ * 2.12..2.40, 7 / 0.28 s = 25. At 3.0 s no change (the 8 against the 16 before: 40 ms) but
+ * the 1 s since the last one is not over: 2.72..3.00 = 25. At 3.5 s it is (2.4 + 1 s): the
+ * count, 2.52..3.48 = 25 ends -> 25.
+ */
+START_TEST(test_window_step)
+{
+	void *m = new_kind("frc-window", 0, false);
+
+	wrun(m, 0, 2 * SEC, 7, 0x10);
+	for (uint64_t t = 2040 * MS; t <= 4 * SEC; t += 40 * MS) {
+		if (t == 2240 * MS)
+			expect("frc-window", m, 2200 * MS, FRC_SOURCE_EBPF, 32142857);
+		if (t == 2440 * MS)
+			expect("frc-window", m, 2400 * MS, FRC_SOURCE_EBPF, 25000000);
+		if (t == 3040 * MS)
+			expect("frc-window", m, 3 * SEC, FRC_SOURCE_EBPF, 25000000);
+		if (t == 3520 * MS)
+			expect("frc-window", m, 3500 * MS, FRC_SOURCE_EBPF, 25000000);
+		wframe(m, t, 7, 0x10);
+	}
+	meter_kind_find("frc-window")->destroy(m);
+}
+END_TEST
+
+/*
+ * No rate change: a 200 ms hitch in 50 FPS (20 ms to 1.00 s, then 1.20 .. 2.00 s) and a
+ * 20/40 ms stutter. At 1.5 s the count of the last second is 41 (0.52..1.00: 25; 1.20..1.50:
+ * 16), and the last 8 frame times (20 ms) read what the 32 before them read (the hitch is
+ * their longest quarter): 41, what the display showed in that second, not the 50 the game
+ * runs at again. The stutter (calls at 60k and 60k + 20 ms) from 0 to 2 s: at 2 s the count
+ * is 34 (1.02..2.00: 17 of each); 8 alternating frame times read 30 ms as their
+ * interquartile mean, as the frames before them: 34.
+ */
+START_TEST(test_window_no_change)
+{
+	void *m = new_kind("frc-window", 0, false);
+
+	wrun(m, 0, SEC, 7, 0x10);
+	wrun(m, 1200 * MS, 1500 * MS, 7, 0x10);
+	expect("frc-window", m, 1500 * MS, FRC_SOURCE_EBPF, 41000000);
+	meter_kind_find("frc-window")->destroy(m);
+	m = new_kind("frc-window", 0, false);
+	for (uint64_t t = 0; t <= 2 * SEC; t += 60 * MS) {
+		wframe(m, t, 7, 0x10);
+		if (t + 20 * MS <= 2 * SEC)
+			wframe(m, t + 20 * MS, 7, 0x10);
+	}
+	expect("frc-window", m, 2 * SEC, FRC_SOURCE_EBPF, 34000000);
 	meter_kind_find("frc-window")->destroy(m);
 }
 END_TEST
@@ -326,6 +386,8 @@ void add_meter_kind_cases(Suite *s)
 	ADD_CASE(s, "meter_auriya_freeze_3s", test_auriya_freeze_3s);
 	ADD_CASE(s, "meter_window_rate", test_window_rate);
 	ADD_CASE(s, "meter_window_freeze", test_window_freeze);
+	ADD_CASE(s, "meter_window_step", test_window_step);
+	ADD_CASE(s, "meter_window_no_change", test_window_no_change);
 	ADD_CASE(s, "meter_window_content_surface", test_window_content_surface);
 	ADD_CASE(s, "meter_window_sysfs_cap", test_window_sysfs_cap);
 	ADD_CASE(s, "meter_window_vsync_cap", test_window_vsync_cap);
