@@ -38,7 +38,7 @@ struct frc_uprobe_multi_attr {
 	__u32 prog_fd;
 	__u32 target_fd; /* unused: 0 */
 	__u32 attach_type;
-	__u32 flags;	 /* link_create.flags: 0 */
+	__u32 flags; /* link_create.flags: 0 */
 	__aligned_u64 path;
 	__aligned_u64 offsets; /* unsigned long[cnt]: file offsets */
 	__aligned_u64 ref_ctr_offsets;
@@ -49,7 +49,7 @@ struct frc_uprobe_multi_attr {
 };
 
 _Static_assert(offsetof(struct frc_uprobe_multi_attr, path) == 16 &&
-		       offsetof(struct frc_uprobe_multi_attr, pid) == 56,
+		   offsetof(struct frc_uprobe_multi_attr, pid) == 56,
 	       "link_create.uprobe_multi as in the 6.6 uapi");
 
 /* The environment variable that forces the perf-event fallback (tests, and a way out). */
@@ -75,7 +75,7 @@ struct attachment {
 
 struct probe {
 	struct framerec *skel;
-	bool multi;	       /* uprobe_multi links (else the perf-event fallback) */
+	bool multi;	   /* uprobe_multi links (else the perf-event fallback) */
 	char why_perf[96]; /* why not uprobe_multi, when !multi */
 	struct ring_buffer *rb;
 	probe_event_fn fn;
@@ -227,8 +227,8 @@ static int multi_refusal(int prog_fd, const char *path, __u32 pid)
 static void multi_check(char *why, size_t len)
 {
 	const struct bpf_insn ret0[] = {
-		{.code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0, .imm = 0},
-		{.code = BPF_JMP | BPF_EXIT},
+	    {.code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0, .imm = 0},
+	    {.code = BPF_JMP | BPF_EXIT},
 	};
 	LIBBPF_OPTS(bpf_prog_load_opts, lo,
 		    .expected_attach_type = (enum bpf_attach_type)FRC_BPF_TRACE_UPROBE_MULTI);
@@ -249,8 +249,9 @@ static void multi_check(char *why, size_t len)
 	if (err != EBADF)
 		snprintf(why, len, "not in this kernel (%s)", strerror(err ? err : EEXIST));
 	else if ((err = multi_refusal(prog, "/", (__u32)-1)) != EINVAL)
-		snprintf(why, len, "this kernel's pid filter is per thread (needs 6.10 or a fixed "
-				   "stable kernel)");
+		snprintf(why, len,
+			 "this kernel's pid filter is per thread (needs 6.10 or a fixed "
+			 "stable kernel)");
 	close(prog);
 }
 
@@ -262,9 +263,9 @@ static void multi_check(char *why, size_t len)
 static void choose_programs(struct probe *p)
 {
 	struct bpf_program *fallback[] = {
-		p->skel->progs.queue_window,	p->skel->progs.queue_member,
-		p->skel->progs.queue_member_sp, p->skel->progs.queue_buffers,
-		p->skel->progs.surface_connect, p->skel->progs.surface_disconnect,
+	    p->skel->progs.queue_window,    p->skel->progs.queue_member,
+	    p->skel->progs.queue_member_sp, p->skel->progs.queue_buffers,
+	    p->skel->progs.surface_connect, p->skel->progs.surface_disconnect,
 	};
 
 	multi_check(p->why_perf, sizeof(p->why_perf));
@@ -274,8 +275,7 @@ static void choose_programs(struct probe *p)
 	bpf_program__set_autoload(p->skel->progs.surface_site, p->multi);
 	if (p->multi)
 		bpf_program__set_expected_attach_type(
-		    p->skel->progs.surface_site,
-		    (enum bpf_attach_type)FRC_BPF_TRACE_UPROBE_MULTI);
+		    p->skel->progs.surface_site, (enum bpf_attach_type)FRC_BPF_TRACE_UPROBE_MULTI);
 }
 
 const char *probe_links_desc(const struct probe *p, char *buf, size_t len)
@@ -443,8 +443,8 @@ static int attach_one(struct probe *p, pid_t pid, const char *lib, struct sym_ca
 	l->perf = NULL;
 	l->fd = -1;
 	if (p->multi) {
-		l->fd = multi_link(bpf_program__fd(p->skel->progs.surface_site), lib, multi_pid(pid),
-				   &offset, &cookie, 1);
+		l->fd = multi_link(bpf_program__fd(p->skel->progs.surface_site), lib,
+				   multi_pid(pid), &offset, &cookie, 1);
 		err = l->fd < 0 ? -l->fd : 0;
 	} else {
 		l->perf = bpf_program__attach_uprobe_opts(prog, pid, lib, (size_t)c->offset, &uo);
