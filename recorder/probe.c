@@ -12,6 +12,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include <errno.h>
+#include <pthread.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -636,10 +637,40 @@ void probe_detach_all(struct probe *p)
 		probe_detach(p, p->att[0].pid);
 }
 
+/* One target's links closed on a thread of its own (probe_stop). */
+static void *close_links(void *arg)
+{
+	struct attachment *a = arg;
+
+	for (int k = 0; k < a->n_link; k++)
+		link_close(&a->link[k]);
+	a->n_link = 0;
+	return NULL;
+}
+
+/*
+ * Close every target's links at once, a thread per target: concurrent uprobe_multi
+ * releases wait for the same grace period instead of one each. A thread that cannot be
+ * started leaves its target to probe_detach_all, one after another.
+ */
+static void close_all_at_once(struct probe *p)
+{
+	pthread_t th[FR_MAX_TARGETS];
+	bool started[FR_MAX_TARGETS];
+
+	for (int i = 0; i < p->n_att; i++)
+		started[i] = pthread_create(&th[i], NULL, close_links, &p->att[i]) == 0;
+	for (int i = 0; i < p->n_att; i++)
+		if (started[i])
+			pthread_join(th[i], NULL);
+}
+
 void probe_stop(struct probe *p)
 {
 	/* No program records from here on; detaching them may take a while. */
 	__atomic_store_n(&p->skel->bss->stopped, 1, __ATOMIC_SEQ_CST);
+	if (p->multi)
+		close_all_at_once(p);
 	probe_detach_all(p);
 }
 
