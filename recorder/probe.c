@@ -243,7 +243,7 @@ static void multi_check(char *why, size_t len)
 	}
 	prog = bpf_prog_load(BPF_PROG_TYPE_KPROBE, "frc_multi_chk", "GPL", ret0, 2, &lo);
 	if (prog < 0) {
-		snprintf(why, len, "not in this kernel (%s)", strerror(errno));
+		snprintf(why, len, "its program type refused (%s)", strerror(errno));
 		return;
 	}
 	err = multi_refusal(prog, "/", 0);
