@@ -110,6 +110,20 @@ _Static_assert(sizeof(struct connect_event) == 32, "a connect_event is 32 bytes"
  */
 #define FRAMEREC_BUFFERS_MAX 4096
 
+/*
+ * The argument layout of a probed site, as the BPF cookie of each offset of a uprobe_multi
+ * link (framerec.bpf.c, `surface_site`): one program and one link per target cover every
+ * site (queue entry point, batch path, connect, disconnect), so stopping a target releases
+ * one link, one kernel grace period (recorder/README.md, "Stop order"). The fallback, one
+ * perf-event uprobe per site, uses the program of each layout instead and no cookie.
+ */
+#define FRAMEREC_SITE_WINDOW 1	   /* queue_window's layout */
+#define FRAMEREC_SITE_MEMBER 2	   /* queue_member's */
+#define FRAMEREC_SITE_MEMBER_SP 3  /* queue_member_sp's */
+#define FRAMEREC_SITE_BATCH 4	   /* queue_buffers' */
+#define FRAMEREC_SITE_CONNECT 5	   /* surface_connect's */
+#define FRAMEREC_SITE_DISCONNECT 6 /* surface_disconnect's */
+
 /* Default ring buffer size (Kala: 256 KiB); framerec --ring-kib overrides it. */
 #define FRAMEREC_RING_KIB_DEFAULT 256
 

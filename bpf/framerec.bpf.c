@@ -7,10 +7,13 @@
  * is full, one increment of a per-CPU counter: nothing is lost silently. A batch call
  * whose vector is malformed (so the number of its buffers is unknown) is counted as such.
  * The PID filter is the uprobe's own (userspace attaches per PID), so there is none here.
- * One program per argument layout (static window hook, member, sp<GraphicBuffer> member,
- * batch), each recording the canonical ANativeWindow* and ANativeWindowBuffer*
- * (android_abi.h): a fixed add in the program, where it costs nothing, rather than a
- * per-symbol correction in userspace or a BPF cookie (which needs Linux 5.15, framerec
+ * One body per argument layout (static window hook, member, sp<GraphicBuffer> member,
+ * batch, connect/disconnect), each recording the canonical ANativeWindow* and
+ * ANativeWindowBuffer* (android_abi.h): a fixed add in the program, where it costs nothing,
+ * rather than a per-symbol correction in userspace. Two ways to run them (recorder/probe.c
+ * picks one before load): on Linux 6.6+ one dispatcher program, surface_site, behind one
+ * uprobe_multi link per target, the layout named by each offset's BPF cookie; elsewhere one
+ * program per layout behind one perf-event uprobe per site (cookies need 5.15, framerec
  * runs on 5.8).
  *
  * No vmlinux.h: the program reads only pt_regs, so the UAPI headers of the target
@@ -223,16 +226,17 @@ static __always_inline __u64 native_base(__u64 object)
 }
 
 /*
+ * The bodies, one per argument layout: each named program below runs one (a perf-event
+ * uprobe per site, the fallback), the dispatcher surface_site runs the one its cookie names
+ * (a uprobe_multi link per target), so both ways write the same events. `now` is the
+ * program's first helper call, so the timestamp is as close to the call as possible.
+ *
  * The static entry points (AOSP 11..16): hook_queueBuffer, queueBufferInternal,
  * hook_queueBuffer_DEPRECATED (ANativeWindow*, ANativeWindowBuffer*, ...): both
  * arguments are recorded as they come.
  */
-SEC("uprobe")
-int BPF_KPROBE(queue_window, void *window, void *buffer)
+static __always_inline int record_window(__u64 now, void *window, void *buffer)
 {
-	/* The clock first, so the timestamp is as close to the call as possible. */
-	__u64 now = bpf_ktime_get_ns();
-
 	if (stopped)
 		return 0;
 	buffer_note((__u64)buffer, (__u64)window, now);
@@ -243,11 +247,8 @@ int BPF_KPROBE(queue_window, void *window, void *buffer)
  * The members queueBuffer(ANativeWindowBuffer*, int[, SurfaceQueueBufferOutput*]) (11..15;
  * 15 QPR1+ and 16): argument 0 is the Surface* `this`, recorded as its ANativeWindow*.
  */
-SEC("uprobe")
-int BPF_KPROBE(queue_member, void *self, void *buffer)
+static __always_inline int record_member(__u64 now, void *self, void *buffer)
 {
-	__u64 now = bpf_ktime_get_ns();
-
 	__u64 window = native_base((__u64)self);
 
 	if (stopped)
@@ -263,10 +264,8 @@ int BPF_KPROBE(queue_member, void *self, void *buffer)
  * smart pointer whose first 8 bytes are the GraphicBuffer*, recorded as its
  * ANativeWindowBuffer*. A failed read records buffer 0 (the call still happened).
  */
-SEC("uprobe")
-int BPF_KPROBE(queue_member_sp, void *self, void *sp)
+static __always_inline int record_member_sp(__u64 now, void *self, void *sp)
 {
-	__u64 now = bpf_ktime_get_ns();
 	__u64 graphic = 0, window = native_base((__u64)self);
 
 	if (stopped)
@@ -306,10 +305,8 @@ static __always_inline int batch_count(const void *vec, __u64 *begin, __u64 *n)
  * counted as dropped); an element that cannot be read records buffer 0 and no timestamp
  * (the buffer was still queued).
  */
-SEC("uprobe")
-int BPF_KPROBE(queue_buffers, void *self, void *vec)
+static __always_inline int record_batch(__u64 now, void *self, void *vec)
 {
-	__u64 now = bpf_ktime_get_ns();
 	__u64 begin = 0, n = 0, window = native_base((__u64)self);
 	__u64 elem[3];
 
@@ -333,11 +330,18 @@ int BPF_KPROBE(queue_buffers, void *self, void *vec)
 	return 0;
 }
 
-/* One connect_event: the call, whatever it returns (an uprobe sees the entry). */
-static __always_inline int lifetime(void *self, int api, __u32 connected)
+/*
+ * Surface::connect(int api, const sp<IProducerListener>&, bool) (11..15) or (int api,
+ * const sp<SurfaceListener>&, bool) (15 QPR1+, 16): the overload every other connect
+ * reaches on its version (recorder/README.md "Surface lifetime"), so one event per
+ * logical connect; Surface::disconnect(int api, IGraphicBufferProducer::DisconnectMode)
+ * (11..16). Members: `this` (a Surface*), then api. One connect_event per call, whatever
+ * it returns (an uprobe sees the entry).
+ */
+static __always_inline int record_lifetime(__u64 now, void *self, int api, __u32 connected)
 {
-	__u64 now = bpf_ktime_get_ns(), id;
 	struct connect_event *e;
+	__u64 id;
 
 	if (stopped)
 		return 0;
@@ -357,21 +361,69 @@ static __always_inline int lifetime(void *self, int api, __u32 connected)
 	return 0;
 }
 
-/*
- * Surface::connect(int api, const sp<IProducerListener>&, bool) (11..15) or (int api,
- * const sp<SurfaceListener>&, bool) (15 QPR1+, 16): the overload every other connect
- * reaches on its version (recorder/README.md "Surface lifetime"), so one event per
- * logical connect. Members: `this` (a Surface*), then api.
- */
+/* The fallback: one program per layout, one perf-event uprobe per site (no cookie). */
+SEC("uprobe")
+int BPF_KPROBE(queue_window, void *window, void *buffer)
+{
+	return record_window(bpf_ktime_get_ns(), window, buffer);
+}
+
+SEC("uprobe")
+int BPF_KPROBE(queue_member, void *self, void *buffer)
+{
+	return record_member(bpf_ktime_get_ns(), self, buffer);
+}
+
+SEC("uprobe")
+int BPF_KPROBE(queue_member_sp, void *self, void *sp)
+{
+	return record_member_sp(bpf_ktime_get_ns(), self, sp);
+}
+
+SEC("uprobe")
+int BPF_KPROBE(queue_buffers, void *self, void *vec)
+{
+	return record_batch(bpf_ktime_get_ns(), self, vec);
+}
+
 SEC("uprobe")
 int BPF_KPROBE(surface_connect, void *self, int api)
 {
-	return lifetime(self, api, 1);
+	return record_lifetime(bpf_ktime_get_ns(), self, api, 1);
 }
 
-/* Surface::disconnect(int api, IGraphicBufferProducer::DisconnectMode) (11..16). */
 SEC("uprobe")
 int BPF_KPROBE(surface_disconnect, void *self, int api)
 {
-	return lifetime(self, api, 0);
+	return record_lifetime(bpf_ktime_get_ns(), self, api, 0);
+}
+
+/*
+ * Every site of a target behind one uprobe_multi link (Linux 6.6+, recorder/probe.c): the
+ * cookie of the offset that fired names its layout (frame_event.h, FRAMEREC_SITE_*).
+ * framerec loads it with expected_attach_type BPF_TRACE_UPROBE_MULTI, and only where the
+ * kernel has uprobe_multi (bpf_get_attach_cookie alone would need 5.15); elsewhere the
+ * programs above are loaded instead. An unknown cookie records nothing (cannot happen:
+ * framerec writes every cookie).
+ */
+SEC("uprobe")
+int BPF_KPROBE(surface_site, void *arg0, void *arg1)
+{
+	__u64 now = bpf_ktime_get_ns();
+
+	switch (bpf_get_attach_cookie(ctx)) {
+	case FRAMEREC_SITE_WINDOW:
+		return record_window(now, arg0, arg1);
+	case FRAMEREC_SITE_MEMBER:
+		return record_member(now, arg0, arg1);
+	case FRAMEREC_SITE_MEMBER_SP:
+		return record_member_sp(now, arg0, arg1);
+	case FRAMEREC_SITE_BATCH:
+		return record_batch(now, arg0, arg1);
+	case FRAMEREC_SITE_CONNECT:
+		return record_lifetime(now, arg0, (int)(__u64)arg1, 1);
+	case FRAMEREC_SITE_DISCONNECT:
+		return record_lifetime(now, arg0, (int)(__u64)arg1, 0);
+	}
+	return 0;
 }

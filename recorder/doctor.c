@@ -126,7 +126,7 @@ static void ignore_frame(void *ctx, const struct frc_record *r)
 /* The bpf step of the plan: framerec's own program and ring, as a recording loads them. */
 static void check_bpf(struct doctor *d)
 {
-	char err[FRC_MSG_MAX];
+	char err[FRC_MSG_MAX], links[FRC_MSG_MAX];
 
 	if (plan_load_probe(&d->probe, FRAMEREC_RING_KIB_DEFAULT, ignore_frame, NULL, err,
 			    sizeof(err))) {
@@ -134,8 +134,9 @@ static void check_bpf(struct doctor *d)
 		return;
 	}
 	d->bpf_ok = true;
-	line(d, "PASS", "bpf", "framerec's program and a %u KiB ring buffer loaded",
-	     FRAMEREC_RING_KIB_DEFAULT);
+	/* The links named here are the ones a recording makes (the stop's cost follows). */
+	line(d, "PASS", "bpf", "framerec's program and a %u KiB ring buffer loaded; %s",
+	     FRAMEREC_RING_KIB_DEFAULT, probe_links_desc(d->probe, links, sizeof(links)));
 }
 
 static void check_ringbuf(struct doctor *d)

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * probe.h - the BPF side seen from user space (probe.c): load the skeleton, attach one
- * uprobe per target PID, drain the ring buffer into frame records, read the counters.
+ * probe.h - the BPF side seen from user space (probe.c): load the skeleton, attach the
+ * uprobes of each target PID, drain the ring buffer into frame records, read the counters.
  */
 #ifndef PROBE_H
 #define PROBE_H
@@ -40,8 +40,9 @@ void probe_detach(struct probe *p, pid_t pid);
 void probe_detach_all(struct probe *p);
 /*
  * The stop: every program stops recording at once (the BPF side's `stopped` flag), then
- * every link is detached (one after another: ~0.1 s each in the kernel, which serialises
- * perf-event uprobe teardown). Afterwards no program runs: drain to empty.
+ * every link is detached (a uprobe_multi link per target, or a perf-event uprobe per site:
+ * each release waits for a kernel grace period; recorder/README.md "Stop order" has the
+ * figures). Afterwards no program runs: drain to empty.
  */
 void probe_stop(struct probe *p);
 bool probe_attached(const struct probe *p, pid_t pid);
@@ -76,6 +77,13 @@ const struct sym_candidate *probe_batch_attached(const struct probe *p, pid_t pi
 /* The Surface::connect and disconnect candidates attached for pid (NULL: not attached). */
 void probe_lifetime_attached(const struct probe *p, pid_t pid, const struct sym_candidate **connect,
 			     const struct sym_candidate **disconnect);
+/* The links pid holds (uprobe_multi: 1 unless a site was refused together; 0: none). */
+int probe_links(const struct probe *p, pid_t pid);
+/*
+ * How the sites are attached, for -v and doctor: "uprobe_multi links, one per target" or
+ * "perf-event uprobes, one per site (uprobe_multi: WHY not)". Returns buf.
+ */
+const char *probe_links_desc(const struct probe *p, char *buf, size_t len);
 /* Describe why an attach failed (errno) as a layer + hint. */
 const char *probe_attach_hint(int err);
 

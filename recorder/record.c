@@ -282,6 +282,11 @@ int record_main(const struct options *opt)
 	}
 	if (r.probe) {
 		struct epoll_event ev = {.events = EPOLLIN, .data.u64 = EV_RING << 32};
+		char links[FRC_MSG_MAX];
+
+		/* Which way the sites are attached decides the stop's cost (probe.c). */
+		if (opt->verbose)
+			rec_say(&r, "BPF: %s", probe_links_desc(r.probe, links, sizeof(links)));
 
 		epoll_ctl(r.epfd, EPOLL_CTL_ADD, probe_ring_fd(r.probe), &ev);
 	}

@@ -67,9 +67,11 @@ static int attach_probe(struct rec *r, struct target *t, char *err, size_t errle
 			 disc ? disc->name : "");
 	}
 	if (r->opt->verbose)
-		rec_say(r, "PID %d: attached %s at 0x%llx%s in %s", (int)t->pid, pl.chosen->name,
-			(unsigned long long)pl.chosen->offset, batch ? " and the batch path" : "",
-			pl.lib_shown);
+		rec_say(r, "PID %d: attached %s at 0x%llx%s in %s (%d link%s)", (int)t->pid,
+			pl.chosen->name, (unsigned long long)pl.chosen->offset,
+			batch ? " and the batch path" : "", pl.lib_shown,
+			probe_links(r->probe, t->pid),
+			probe_links(r->probe, t->pid) == 1 ? "" : "s");
 	for (size_t i = 0; i < pl.syms.n; i++)
 		if (pl.syms.v[i].kind == SYM_KIND_BATCH && pl.syms.v[i].status == SYM_ATTACH_FAILED)
 			rec_say(r, "PID %d: the batch path %s: %s", (int)t->pid, pl.syms.v[i].name,

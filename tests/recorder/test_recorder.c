@@ -159,7 +159,7 @@ END_TEST
  * records one frame per buffer: 60 calls x 3 buffers equal the truth one for one, with the
  * call's time and Surface, and the capture says both symbols were attached.
  */
-START_TEST(variant_batch)
+static void batch_check(void)
 {
 	const char *truth = tmp("truth.txt"), *cap = tmp("cap.frc"), *log = tmp("framerec.log");
 	pid_t game = start_game("standin-game", V_HOOK, truth, "200", "60", "--batch", "3", NULL);
@@ -184,6 +184,41 @@ START_TEST(variant_batch)
 	bool has;
 	ck_assert_uint_eq(last_drops(&c, &has), 0);
 	free_capture(&c);
+}
+
+START_TEST(variant_batch)
+{
+	batch_check();
+}
+END_TEST
+
+/*
+ * The perf-event fallback (one uprobe per site, the way of kernels without uprobe_multi:
+ * Android GKI 5.10-6.1), forced by FRAMEREC_NO_UPROBE_MULTI for framerec (spawn passes our
+ * environment on): check() must hold that way too, every record as the default way makes.
+ */
+static void with_perf_fallback(void (*check)(void))
+{
+	ck_assert_int_eq(setenv("FRAMEREC_NO_UPROBE_MULTI", "1", 1), 0);
+	check();
+	unsetenv("FRAMEREC_NO_UPROBE_MULTI");
+}
+
+START_TEST(fallback_variant_batch)
+{
+	with_perf_fallback(batch_check);
+}
+END_TEST
+
+static void variant_sp_check(void)
+{
+	variant_test(V_SP);
+}
+
+/* The sp<GraphicBuffer> layout, whose program reads the smart pointer: the fallback's. */
+START_TEST(fallback_variant_sp)
+{
+	with_perf_fallback(variant_sp_check);
 }
 END_TEST
 
@@ -685,7 +720,7 @@ START_TEST(stop_same_moment)
 			     "--pid", pidstr(g[1]), "--pid", pidstr(g[2]), "--pid", pidstr(g[3]),
 			     "-o", cap4, NULL);
 	double four = sigint_stop_seconds(rec, g, 4, log);
-	/* Not asserted: each uprobe link's detach still costs ~0.1 s (recorder/README.md). */
+	/* Not asserted here: stop_cost compares the stop's cost both ways. */
 	fprintf(stderr, "stop: %.3f s with 1 target, %.3f s with 4\n", one, four);
 
 	struct capture c;
@@ -704,6 +739,90 @@ START_TEST(stop_same_moment)
 	ck_assert_msg(last_end - first_end < 50000000ull,
 		      "the targets' recordings ended %.3f s apart",
 		      (double)(last_end - first_end) / 1e9);
+	for (int i = 0; i < 4; i++)
+		kill(g[i], SIGTERM);
+}
+END_TEST
+
+/*
+ * Four targets recorded with the default plan (hook, the batch path, connect, disconnect:
+ * four sites each) and stopped by SIGINT; the capture is complete with frames of each.
+ * Returns the stop's seconds; framerec's -v log is left in log.
+ */
+static double stop_four(const pid_t *g, const char *cap, const char *log)
+{
+	pid_t rec = start_framerec(log, "-v", "-f", "--lib", STANDIN_LIB, "--pid", pidstr(g[0]),
+				   "--pid", pidstr(g[1]), "--pid", pidstr(g[2]), "--pid",
+				   pidstr(g[3]), "-o", cap, NULL);
+	double s = sigint_stop_seconds(rec, g, 4, log);
+	struct capture c;
+
+	read_capture(cap, &c);
+	ck_assert_str_eq(frc_status_name(c.st.status), "complete");
+	for (int i = 0; i < 4; i++)
+		ck_assert_msg(count_rec(&c, FRC_FRAME, (uint32_t)g[i]) > 0, "no frame of PID %d",
+			      (int)g[i]);
+	free_capture(&c);
+	return s;
+}
+
+/*
+ * How many lines of the log contain what and end in tail (the whole file: -v's libbpf log
+ * outgrows slurp()).
+ */
+static int log_lines(const char *log, const char *what, const char *tail)
+{
+	FILE *f = fopen(log, "r");
+	char line[4096];
+	int n = 0;
+
+	ck_assert_msg(f, "%s: %s", log, strerror(errno));
+	while (fgets(line, sizeof(line), f)) {
+		size_t len = strcspn(line, "\n"), tl = strlen(tail);
+
+		line[len] = 0;
+		n += strstr(line, what) && len >= tl && strcmp(line + len - tl, tail) == 0;
+	}
+	fclose(f);
+	return n;
+}
+
+/*
+ * issue 18 point 11, the stop's cost. Each perf-event uprobe's release waits for kernel
+ * grace periods of its own, ~0.1 s here, one after another: main took ~1.7 s to stop four
+ * targets of four sites. One uprobe_multi link per target waits once. Both ways measured in
+ * this run, so a loaded machine slows both: the default way must stop in at most half the
+ * fallback's time (about a tenth here). The -v log names each way and its link count.
+ */
+START_TEST(stop_cost)
+{
+	const char *cap = tmp("cap.frc"), *log = tmp("framerec.log");
+	pid_t g[4];
+	for (int i = 0; i < 4; i++) {
+		g[i] = start_game("standin-game", V_HOOK, NULL, "200", "0", NULL);
+		kill(g[i], SIGUSR1);
+	}
+	ck_assert_int_eq(setenv("FRAMEREC_NO_UPROBE_MULTI", "1", 1), 0);
+	double perf = stop_four(g, cap, log);
+	unsetenv("FRAMEREC_NO_UPROBE_MULTI");
+	ck_assert_int_eq(log_lines(log, "BPF: perf-event uprobes, one per site",
+				   "(uprobe_multi: FRAMEREC_NO_UPROBE_MULTI is set)"),
+			 1);
+	ck_assert_int_eq(log_lines(log, ": attached ", "(4 links)"), 4);
+	double multi = stop_four(g, cap, log);
+	fprintf(stderr,
+		"stop of 4 targets: %.3f s with uprobe_multi, %.3f s with perf-event uprobes\n",
+		multi, perf);
+	if (log_lines(log, "BPF: perf-event uprobes", "")) {
+		/* A kernel without uprobe_multi (before 6.6, or its pid filter unfixed): nothing
+		 * to compare; the recording itself was checked. */
+		fprintf(stderr, "stop_cost: this kernel has no usable uprobe_multi\n");
+	} else {
+		ck_assert_int_eq(log_lines(log, "BPF: uprobe_multi links, one per target", ""), 1);
+		ck_assert_int_eq(log_lines(log, ": attached ", "(1 link)"), 4);
+		ck_assert_msg(multi <= perf / 2, "stop %.3f s with uprobe_multi, %.3f s without",
+			      multi, perf);
+	}
 	for (int i = 0; i < 4; i++)
 		kill(g[i], SIGTERM);
 }
@@ -2025,7 +2144,7 @@ static size_t truth_distinct(const struct truth *t, uint64_t surface, uint64_t *
  * connected as EGL (api 1) by the thread that draws it before its first frame and
  * disconnected after its last; no bad buffer.
  */
-START_TEST(geometry_and_lifetime)
+static void geometry_and_lifetime_check(void)
 {
 	const char *cap = tmp("cap.frc"), *log = tmp("framerec.log"), *tr = tmp("truth.txt");
 	pid_t rec =
@@ -2094,6 +2213,18 @@ START_TEST(geometry_and_lifetime)
 	    meta_value(cap, "symbol.disconnect"),
 	    "_ZN7android7Surface10disconnectEiNS_22IGraphicBufferProducer14DisconnectModeE");
 	free(g.r);
+}
+
+START_TEST(geometry_and_lifetime)
+{
+	geometry_and_lifetime_check();
+}
+END_TEST
+
+/* Two threads, geometry, connect and disconnect: the same records the fallback's way. */
+START_TEST(fallback_geometry_and_lifetime)
+{
+	with_perf_fallback(geometry_and_lifetime_check);
 }
 END_TEST
 
@@ -2628,6 +2759,8 @@ int main(int argc, char **argv)
 	    FRC_CASE("variant_sp_input", variant_sp_input),
 	    FRC_CASE("variant_impl", variant_impl),
 	    FRC_CASE("variant_batch", variant_batch),
+	    FRC_CASE("fallback_variant_batch", fallback_variant_batch),
+	    FRC_CASE("fallback_variant_sp", fallback_variant_sp),
 	    FRC_CASE("identity_paths", identity_paths),
 	    FRC_CASE("present_fifo_row_for_row", present_fifo_row_for_row),
 	    FRC_CASE("present_mailbox_row_for_row", present_mailbox_row_for_row),
@@ -2642,6 +2775,7 @@ int main(int argc, char **argv)
 	    FRC_CASE("package_reattach", package_reattach),
 	    FRC_CASE("pid_target_exit", pid_target_exit),
 	    FRC_CASE("stop_same_moment", stop_same_moment),
+	    FRC_CASE("stop_cost", stop_cost),
 	    FRC_CASE("command_first_frame", command_first_frame),
 	    FRC_CASE("command_dies_with_framerec", command_dies_with_framerec),
 	    FRC_CASE("unknown_symbol", unknown_symbol),
@@ -2666,6 +2800,7 @@ int main(int argc, char **argv)
 	    FRC_CASE("content_live_equals_replay", content_live_equals_replay),
 	    FRC_CASE("thread_names", thread_names),
 	    FRC_CASE("geometry_and_lifetime", geometry_and_lifetime),
+	    FRC_CASE("fallback_geometry_and_lifetime", fallback_geometry_and_lifetime),
 	    FRC_CASE("geometry_recreate_resize", geometry_recreate_resize),
 	    FRC_CASE("geometry_bad_magic", geometry_bad_magic),
 	    FRC_CASE("geometry_without_lifetime", geometry_without_lifetime),
