@@ -79,11 +79,19 @@ struct run_shared {
 	 * tick past the observation grades the stop (no call is recorded), not the app.
 	 */
 	uint64_t observed;
+	/*
+	 * truth_rate_now of the last tick asked (every run asks at the same ticks, with the
+	 * ring as the lead left it: one sort per tick, not one per lane). rate_n: the ring's
+	 * count when it was computed, 0: none yet.
+	 */
+	uint64_t rate_tick, rate_n;
+	size_t rate_later;
+	double rate;
 };
 
 struct run {
 	struct submissions *subm;
-	const struct run_shared *sh;
+	struct run_shared *sh; /* the lanes' (truth_rate_now caches in it) */
 	uint32_t pid;
 	uint64_t t0;	      /* the span's start (replay.h) */
 	struct win_clock clk; /* the full 1 s windows (windows.h) */
@@ -244,9 +252,8 @@ static int cmp_u64(const void *a, const void *b)
  * Not a mean: a hitch or a freeze is no rate change (the freeze metric grades freezes).
  * later: the ring's newest ends past now.
  */
-static double truth_rate_now(const struct run *run, uint64_t now, size_t later)
+static double rate_now(const struct truth_ring *tr, uint64_t now, size_t later)
 {
-	const struct truth_ring *tr = &run->sh->ring;
 	uint64_t lowest = tr->n > SCORE_TICK_RING ? tr->n - SCORE_TICK_RING : 0;
 	uint64_t dt[RATE_NOW_MAX], k, sum = 0;
 	uint32_t n = 0;
@@ -266,6 +273,18 @@ static double truth_rate_now(const struct run *run, uint64_t now, size_t later)
 	for (uint32_t i = n / 4; i < n - n / 4; i++)
 		sum += dt[i];
 	return sum ? (double)(n - 2 * (n / 4)) * 1e9 / (double)sum : -1;
+}
+
+/* rate_now for run, once per tick and ring state for all the runs (struct run_shared). */
+static double truth_rate_now(struct run *run, uint64_t now, size_t later)
+{
+	struct run_shared *sh = run->sh;
+
+	if (sh->rate_n != sh->ring.n + 1 || sh->rate_tick != now || sh->rate_later != later) {
+		sh->rate = rate_now(&sh->ring, now, later);
+		sh->rate_n = sh->ring.n + 1, sh->rate_tick = now, sh->rate_later = later;
+	}
+	return sh->rate;
 }
 
 static int run_delta(void *ctx, const struct pipeline_delta *d)
