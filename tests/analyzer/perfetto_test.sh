@@ -19,6 +19,7 @@
 #   - the hand scenario with realtime.offset_ns decodes to exactly perfetto_hand.golden
 #     (scripts/update-goldens.sh rewrites it), its clock snapshot puts REALTIME at
 #     first ktime + offset;
+#   - 50000 calls at 60 Hz with jitter take at most 40 bytes a call (issue 18's goal);
 #   - a capture cut in half is exported with a warning naming the offset `info` gives as
 #     the end of its valid data (a complete one warns of nothing), and checks as above;
 #   - the same trace cut inside its last packet fails to decode;
@@ -74,13 +75,27 @@ grep -q ' presents=240 flows=240$' "$work/present_mailbox.check" ||
 # than one bundle holds (256 KiB of them), so the trace has several.
 awk 'BEGIN { for (i = 0; i < 12000; i++)
 	printf "frame %.0f 700 %d 0x%x 0x%x\n", 1000000000 + i * 16666667, 701 + i % 2,
-		65536 + i * 4096, i % 5 * 4096 }' >"$work/many.txt"
+		65536 + i * 4096, i % 5 * 4096 }' >"$work/many.txt" || fail "awk many.txt"
 "$fa" import "$work/many.txt" -o "$work/many.frc" || fail "import many.txt"
 "$fa" perfetto "$work/many.frc" -o "$work/many.pftrace" || fail "perfetto many"
 decode <"$work/many.pftrace" >"$work/many_trace.txt" || fail "many: protoc cannot decode"
 check many_trace "$work/many.frc"
 bundles=$(python3 "$src/perfetto_inflate.py" --bundles <"$work/many.pftrace")
 [ "$bundles" -ge 3 ] || fail "many: $bundles compressed_packets bundles, want 3 or more"
+# The size goal (issue 18 point 10: <= 40 bytes a frame), on 50000 calls like
+# bench_perfetto.sh's (60 Hz, +-200 us of jitter, 3 buffers, one thread and surface): the
+# bundles, opened, are checked like every trace above.
+awk 'BEGIN { srand(18); for (i = 0; i < 50000; i++)
+	printf "frame %.0f 900 901 0x%x 0x7000\n",
+		1000000000 + i * 16666667 + int(rand() * 400001) - 200000, 65536 + i % 3 * 4096 }' \
+	>"$work/goal.txt" || fail "awk goal.txt"
+"$fa" import "$work/goal.txt" -o "$work/goal.frc" || fail "import goal.txt"
+"$fa" perfetto "$work/goal.frc" -o "$work/goal.pftrace" || fail "perfetto goal"
+decode <"$work/goal.pftrace" >"$work/goal_trace.txt" || fail "goal: protoc cannot decode"
+check goal_trace "$work/goal.frc"
+grep -q '^instants=50000 ' "$work/goal_trace.check" || fail "goal: $(cat "$work/goal_trace.check")"
+bytes=$(wc -c <"$work/goal.pftrace")
+[ "$bytes" -le $((40 * 50000)) ] || fail "goal: $bytes bytes for 50000 calls, over 40 a call"
 # A capture cut in half: exported up to the damage (exit 0) with a warning on stderr that
 # names the offset where `info` says the valid data ends; the trace holds those records.
 steady="$fixtures/steady_60hz_triple.frc"
