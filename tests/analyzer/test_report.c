@@ -358,6 +358,7 @@ static size_t inflated_size(const char *path)
 	ck_assert_ptr_nonnull(buf);
 	while (p < end) {
 		uint64_t n, m;
+		const unsigned char *packet_end;
 		uLongf out_len = 4u << 20;
 		unsigned char *out = malloc(out_len);
 
@@ -365,10 +366,13 @@ static size_t inflated_size(const char *path)
 		ck_assert_uint_eq(*p++, 0x0a);
 		n = get_varint(&p, end);
 		ck_assert_uint_le(n, (uint64_t)(end - p));
+		ck_assert_uint_gt(n, 3);
+		packet_end = p + n;
 		ck_assert_uint_eq(p[0], 0x92);
 		ck_assert_uint_eq(p[1], 0x03);
 		p += 2;
-		m = get_varint(&p, end);
+		m = get_varint(&p, packet_end);
+		ck_assert_ptr_eq(p + m, packet_end); /* compressed_packets is its only field */
 		ck_assert_int_eq(uncompress(out, &out_len, p, (uLong)m), Z_OK);
 		total += out_len;
 		p += m;
