@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static bool reserve(struct pb *p, size_t more)
+bool pb_reserve(struct pb *p, size_t more)
 {
 	size_t cap;
 	uint8_t *nb;
@@ -40,7 +40,7 @@ void pb_free(struct pb *p)
 
 void pb_varint(struct pb *p, uint64_t v)
 {
-	if (!reserve(p, 10))
+	if (!pb_reserve(p, 10))
 		return;
 	while (v >= 0x80) {
 		p->b[p->n++] = (uint8_t)(v | 0x80);
@@ -64,7 +64,7 @@ void pb_u64(struct pb *p, uint32_t field, uint64_t v)
 void pb_fixed64(struct pb *p, uint32_t field, uint64_t bits)
 {
 	key(p, field, PB_FIXED64);
-	if (!reserve(p, 8))
+	if (!pb_reserve(p, 8))
 		return;
 	for (int i = 0; i < 8; i++)
 		p->b[p->n++] = (uint8_t)(bits >> (8 * i));
@@ -82,7 +82,7 @@ void pb_bytes(struct pb *p, uint32_t field, const void *data, size_t n)
 {
 	key(p, field, PB_LEN);
 	pb_varint(p, n);
-	if (!reserve(p, n))
+	if (!pb_reserve(p, n))
 		return;
 	memcpy(p->b + p->n, data, n);
 	p->n += n;

@@ -21,6 +21,8 @@ struct pb {
 enum { PB_VARINT = 0, PB_FIXED64 = 1, PB_LEN = 2 };
 
 void pb_reset(struct pb *p);
+/* Room for more bytes past p->n (false: out of memory, p->oom set). */
+bool pb_reserve(struct pb *p, size_t more);
 void pb_free(struct pb *p);
 void pb_varint(struct pb *p, uint64_t v);
 void pb_u64(struct pb *p, uint32_t field, uint64_t v);

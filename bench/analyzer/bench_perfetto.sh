@@ -4,7 +4,8 @@
 # frame next to the capture's own bytes per frame (goal: the trace <= 40 bytes/frame), and
 # how long the export takes. Baseline in the same run: the text report of the same capture
 # (the replay's own cost, which the export pays too). Then, with python3, where the trace's
-# bytes go (perfetto_budget.py: bytes per frame by packet kind and field). Not a test.
+# bytes go (perfetto_budget.py: the compressed_packets bundles, then bytes per frame of the
+# packets inside them by packet kind and field). Not a test.
 #
 # env: FRAMES (1000000), WORK (a temporary directory)
 set -eu

@@ -1,13 +1,21 @@
 #!/usr/bin/env python3
-# perfetto_budget.py TRACE FRAMES - where a `frameanalyze perfetto` trace's bytes go: every
-# byte of TRACE (the raw protobuf wire format, read here without protoc or the exporter's
-# code) charged to its packet's kind (the TrackEvent type, or "setup" for descriptors, the
-# first packet, ...) and to the field that holds it, in bytes per frame (FRAMES). The
-# per-field lines of a kind add up to its total; the kinds add up to the file. Field names
-# are Perfetto's (tests/analyzer/perfetto_subset.proto has the numbers). Used by
-# bench_perfetto.sh; not a test.
+# perfetto_budget.py TRACE FRAMES - where a `frameanalyze perfetto` trace's bytes go. The
+# file is compressed_packets bundles: first the file's bytes per frame (FRAMES) and the
+# bundles', then every byte of the packets inside them (opened by
+# tests/analyzer/perfetto_inflate.py; the raw protobuf wire format, read here without
+# protoc or the exporter's code) charged to its packet's kind (the TrackEvent type, or
+# "setup" for descriptors, the first packet, ...) and to the field that holds it, in bytes
+# per frame before compression. The per-field lines of a kind add up to its total; the
+# kinds add up to the inflated packets. Field names are Perfetto's
+# (tests/analyzer/perfetto_subset.proto has the numbers). Used by bench_perfetto.sh; not a
+# test.
 import collections
+import os
 import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..",
+                                "tests", "analyzer"))
+import perfetto_inflate  # noqa: E402 (found through the path above)
 
 PACKET = {6: "clock_snapshot", 8: "timestamp", 10: "trusted_packet_sequence_id",
           11: "track_event", 12: "interned_data", 13: "sequence_flags",
@@ -87,13 +95,21 @@ def main():
     if len(sys.argv) != 3:
         sys.exit("usage: perfetto_budget.py TRACE FRAMES")
     with open(sys.argv[1], "rb") as f:
-        data = f.read()
+        packed = f.read()
     frames = int(sys.argv[2])
+    try:
+        data, bundles = perfetto_inflate.inflate(packed)
+    except perfetto_inflate.Fault as e:
+        sys.exit("perfetto_budget.py: %s" % e)
     cost, count = budget(data)
     total = collections.Counter()
     for (kind, _), c in cost.items():
         total[kind] += c
-    print("budget:  %.2f bytes/frame in %d bytes" % (len(data) / frames, len(data)))
+    print("file:    %.2f bytes/frame in %d bytes: %d compressed_packets bundles, %.2fx "
+          "smaller than their packets" % (len(packed) / frames, len(packed), bundles,
+                                          len(data) / len(packed)))
+    print("budget:  %.2f bytes/frame in %d bytes of packets before compression" %
+          (len(data) / frames, len(data)))
     for kind in sorted(total, key=lambda k: (-total[k], k)):
         print("  %-12s %6.2f bytes/frame, %d packets" % (kind, total[kind] / frames,
                                                         count[kind]))

@@ -2,7 +2,9 @@
 # perfetto_test.sh FRAMEANALYZE SRC_DIR FIXTURES_BIN_DIR WORK_DIR
 #
 # analyzer.perfetto: `frameanalyze perfetto` writes traces that protoc decodes against the
-# .proto subset we wrote from Perfetto's field numbers (perfetto_subset.proto):
+# .proto subset we wrote from Perfetto's field numbers (perfetto_subset.proto), once
+# perfetto_inflate.py has opened their compressed_packets bundles as trace processor does
+# (every packet of the file a bundle under 512 KB, one whole zlib stream each):
 #   - every fixture is exported (a refusal fails) and its trace decodes; perfetto_check.py
 #     (python3, no exporter code) rebuilds it as Perfetto reads it (sequence flags,
 #     defaults, interned names, delta timestamps on the snapshot's incremental clock) and
@@ -12,10 +14,12 @@
 #     its last call), the main surface's frame time samples exactly its truth
 #     series, the display layers' present slices and their flows from the linked calls;
 #     the instants also number the frames `report --json` counts; the same for a
-#     generated capture with more distinct buffers than the exporter keeps interned;
+#     generated capture with more distinct buffers than the exporter keeps interned and
+#     more packets than one bundle holds (it must have 3 bundles or more);
 #   - the hand scenario with realtime.offset_ns decodes to exactly perfetto_hand.golden
 #     (scripts/update-goldens.sh rewrites it), its clock snapshot puts REALTIME at
 #     first ktime + offset;
+#   - 50000 calls at 60 Hz with jitter take at most 40 bytes a call (issue 18's goal);
 #   - a capture cut in half is exported with a warning naming the offset `info` gives as
 #     the end of its valid data (a complete one warns of nothing), and checks as above;
 #   - the same trace cut inside its last packet fails to decode;
@@ -32,7 +36,12 @@ proto="$src/perfetto_subset.proto"
 command -v protoc >/dev/null || { echo "SKIP: no protoc (protobuf-compiler)"; exit 77; }
 command -v python3 >/dev/null || { echo "SKIP: no python3 (perfetto_check.py)"; exit 77; }
 rm -rf "$work" && mkdir -p "$work"
-decode() { protoc --decode=perfetto.protos.Trace -I "$src" "$proto"; }
+# decode < TRACE: its bundles opened (perfetto_inflate.py, which refuses a packet outside a
+# bundle, a bundle of 512 KB or more and a cut or damaged stream), then protoc's text.
+decode() {
+	python3 "$src/perfetto_inflate.py" >"$work/.inflated" &&
+		protoc --decode=perfetto.protos.Trace -I "$src" "$proto" <"$work/.inflated"
+}
 fail() { echo "FAIL: $*"; exit 1; }
 # check NAME FRC: perfetto_check.py against the capture's own records (`export`), then its
 # count of queueBuffer instants against the frames `report --json` counts.
@@ -61,15 +70,32 @@ done
 # call it shows: 240 present slices, 240 flows from a call to its present.
 grep -q ' presents=240 flows=240$' "$work/present_mailbox.check" ||
 	fail "present_mailbox: $(cat "$work/present_mailbox.check"), want 240 presents and flows"
-# More distinct buffers (3000) than the exporter remembers interned (1024), on 5 surfaces
-# and 2 threads: every annotation must still name its own call's values.
-awk 'BEGIN { for (i = 0; i < 3000; i++)
+# More distinct buffers (12000) than the exporter remembers interned (1024), on 5 surfaces
+# and 2 threads: every annotation must still name its own call's values; and more packets
+# than one bundle holds (256 KiB of them), so the trace has several.
+awk 'BEGIN { for (i = 0; i < 12000; i++)
 	printf "frame %.0f 700 %d 0x%x 0x%x\n", 1000000000 + i * 16666667, 701 + i % 2,
-		65536 + i * 4096, i % 5 * 4096 }' >"$work/many.txt"
+		65536 + i * 4096, i % 5 * 4096 }' >"$work/many.txt" || fail "awk many.txt"
 "$fa" import "$work/many.txt" -o "$work/many.frc" || fail "import many.txt"
 "$fa" perfetto "$work/many.frc" -o "$work/many.pftrace" || fail "perfetto many"
 decode <"$work/many.pftrace" >"$work/many_trace.txt" || fail "many: protoc cannot decode"
 check many_trace "$work/many.frc"
+bundles=$(python3 "$src/perfetto_inflate.py" --bundles <"$work/many.pftrace")
+[ "$bundles" -ge 3 ] || fail "many: $bundles compressed_packets bundles, want 3 or more"
+# The size goal (issue 18 point 10: <= 40 bytes a frame), on 50000 calls like
+# bench_perfetto.sh's (60 Hz, +-200 us of jitter, 3 buffers, one thread and surface): the
+# bundles, opened, are checked like every trace above.
+awk 'BEGIN { srand(18); for (i = 0; i < 50000; i++)
+	printf "frame %.0f 900 901 0x%x 0x7000\n",
+		1000000000 + i * 16666667 + int(rand() * 400001) - 200000, 65536 + i % 3 * 4096 }' \
+	>"$work/goal.txt" || fail "awk goal.txt"
+"$fa" import "$work/goal.txt" -o "$work/goal.frc" || fail "import goal.txt"
+"$fa" perfetto "$work/goal.frc" -o "$work/goal.pftrace" || fail "perfetto goal"
+decode <"$work/goal.pftrace" >"$work/goal_trace.txt" || fail "goal: protoc cannot decode"
+check goal_trace "$work/goal.frc"
+grep -q '^instants=50000 ' "$work/goal_trace.check" || fail "goal: $(cat "$work/goal_trace.check")"
+bytes=$(wc -c <"$work/goal.pftrace")
+[ "$bytes" -le $((40 * 50000)) ] || fail "goal: $bytes bytes for 50000 calls, over 40 a call"
 # A capture cut in half: exported up to the damage (exit 0) with a warning on stderr that
 # names the offset where `info` says the valid data ends; the trace holds those records.
 steady="$fixtures/steady_60hz_triple.frc"
