@@ -299,7 +299,12 @@ static void text_capture(FILE *out, const struct score_capture *cap, const struc
 	derive(&r[0], &d);
 	fprintf(out, "capture ");
 	cli_put_text(out, cap->path);
-	fprintf(out, "%s\n", cap->truncated ? " (truncated: scored up to the damage)" : "");
+	if (cap->truncated)
+		fprintf(out, cap->stats.status == FRC_STATUS_RECOVERED
+				 ? " (recovered: every intact chunk scored)\n"
+				 : " (truncated: scored up to the damage)\n");
+	else
+		fputc('\n', out);
 	if (n && r[0].windowed)
 		fprintf(out,
 			"  window: %s .. %s s after the first record (replayed from the start)\n",
@@ -564,7 +569,10 @@ static void json_capture(FILE *out, const struct score_capture *cap, const struc
 	derive(&r[0], &d);
 	fprintf(out, "    {\"path\": \"");
 	cli_put_json_chars(out, cap->path);
-	fprintf(out, "\", \"status\": \"%s\", ", cap->truncated ? "truncated" : "complete");
+	fprintf(out, "\", \"status\": \"%s\", ",
+		!cap->truncated				    ? "complete"
+		: cap->stats.status == FRC_STATUS_RECOVERED ? "recovered"
+							    : "truncated");
 	json_truth(out, cap);
 	json_window(out, n ? &r[0] : NULL);
 	if (cap->has_frames)
@@ -613,8 +621,7 @@ static int score_captures(FILE *out, char **paths, size_t n_paths,
 		if (rc)
 			return cli_replay_error("score", rc, err);
 		if (cap.truncated)
-			cli_error("score", "warning: %s: truncated; scored up to the damage",
-				  paths[c]);
+			(void)cli_warn_damage("score", paths[c], &cap.stats, "scored", false);
 		*n_display += cap.display_truth;
 		for (size_t i = 0; i < ss->n; i++)
 			score_add(&agg[i], &res[i]);

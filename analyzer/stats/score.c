@@ -402,6 +402,7 @@ static int run_begin(void *ctx, const struct replay_info *info)
 
 	run->pid = mp ? mp->pid : 0; /* counted in this replay's scan pass */
 	run->r->truncated = info->stats.status != FRC_STATUS_COMPLETE;
+	run->r->stats = info->stats;
 	run->t0 = info->span_start;
 	run->r->windowed = info->windowed;
 	run->r->from_ns = info->span_start - info->stats.first_ktime_ns;
@@ -956,6 +957,8 @@ static void capture_finish(struct score_capture *cap, struct submissions *truth,
 {
 	capture_fill(cap, truth);
 	cap->truncated = n > 0 && results[0].truncated;
+	if (n > 0)
+		cap->stats = results[0].stats;
 	for (size_t i = 0; i < n; i++)
 		results[i].worst_path = path;
 }

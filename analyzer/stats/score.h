@@ -24,7 +24,9 @@
 /* One variant on one capture (or summed over captures: the sums pool). */
 struct score_result {
 	const char *tracker;
-	bool truncated; /* the capture is truncated: scored up to the damage */
+	bool truncated; /* the capture is damaged: truncated (scored up to the damage) or recovered
+			 */
+	struct frc_reader_stats stats; /* the replay's reader stats (status, loss), per capture */
 	/* the window scored (--from/--to): ns after the capture's first record */
 	bool windowed;
 	uint64_t from_ns, to_ns;
@@ -68,7 +70,8 @@ struct score_lanes;
 /* What the score learned about a capture. */
 struct score_capture {
 	const char *path;
-	bool truncated;
+	bool truncated;		       /* damaged: stats.status says how */
+	struct frc_reader_stats stats; /* the replay's: status, what was lost */
 	bool has_frames;
 	uint32_t pid;	       /* main PID */
 	uint64_t pid_calls;    /* its frame records */

@@ -991,6 +991,15 @@ START_TEST(report_recovered_chunk)
 	ck_assert_int_eq(db_frames(frc, "dam.db"), all - 61);
 	ck_err_has("frameanalyze db: warning: ");
 	ck_err_has("; stored every intact chunk\n");
+	/* score says recovered too, not "truncated: scored up to the damage" */
+	ck_assert_int_eq(fa("score", "--tracker", "kala", "--meter", "frc-window", frc, NULL), 0);
+	ck_out_has(" (recovered: every intact chunk scored)\n");
+	ck_err_has("frameanalyze score: warning: ");
+	ck_err_has(": recovered: lost 1 chunk (");
+	ck_err_has("; scored every intact chunk\n");
+	ck_assert_int_eq(count_lines(err_text), 1);
+	ck_assert_int_eq(fa("score", "--json", "--tracker", "kala", frc, NULL), 0);
+	ck_out_has("\"status\": \"recovered\", ");
 }
 END_TEST
 
