@@ -275,24 +275,32 @@ static struct fps_reading reading(bool valid, double fps, enum frc_source source
 }
 
 /*
- * The ends at or before now. A frame recorded before the tick that reads the meter can be
- * later than the tick's time (two CPUs' events; a capture's order): it is not in (now -
- * 1 s, now] yet, as the truth's per-tick FPS does not count it. The ring is ordered: a
- * binary search, 10 steps at most.
+ * How many of the ring's first n ends are at or before t: the index of the first after it.
+ * The ring is ordered: a binary search, 10 steps at most.
  */
-static uint32_t ends_until(const struct frc_window *w, uint64_t now)
+static uint32_t first_after(const struct frc_window *w, uint32_t n, uint64_t t)
 {
-	uint32_t lo = 0, hi = w->len;
+	uint32_t lo = 0, hi = n;
 
 	while (lo < hi) {
 		uint32_t mid = lo + (hi - lo) / 2;
 
-		if (w->ring[(w->head + mid) % FRC_WINDOW_RING] <= now)
+		if (w->ring[(w->head + mid) % FRC_WINDOW_RING] <= t)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
 	return lo;
+}
+
+/*
+ * The ends at or before now. A frame recorded before the tick that reads the meter can be
+ * later than the tick's time (two CPUs' events; a capture's order): it is not in (now -
+ * 1 s, now] yet, as the truth's per-tick FPS does not count it.
+ */
+static uint32_t ends_until(const struct frc_window *w, uint64_t now)
+{
+	return first_after(w, w->len, now);
 }
 
 static int cmp_u64(const void *a, const void *b)
@@ -343,22 +351,6 @@ static bool rate_changed(const struct frc_window *w, uint32_t n)
 	base = iqm_rate(dt, m - recent);
 	return now_rate > 0 &&
 	       (now_rate > base * (1 + FRC_CHANGE_BAND) || now_rate < base * (1 - FRC_CHANGE_BAND));
-}
-
-/* The index in the ring of the first end after t (ends 0..n-1 are at or before now). */
-static uint32_t first_after(const struct frc_window *w, uint32_t n, uint64_t t)
-{
-	uint32_t lo = 0, hi = n;
-
-	while (lo < hi) {
-		uint32_t mid = lo + (hi - lo) / 2;
-
-		if (w->ring[(w->head + mid) % FRC_WINDOW_RING] <= t)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
 }
 
 /*
