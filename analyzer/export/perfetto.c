@@ -27,8 +27,8 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include <zlib.h>
 
+#include "deflate.h"
 #include "fps_meter.h"
 #include "frc_escape.h"
 #include "pb.h"
@@ -216,7 +216,8 @@ struct exporter {
 	/* reused: the packet, its event, a nested message, the pending instant, interning */
 	struct pb pkt, ev, sub, pend_ev, intern, tmp;
 	struct pb bundle, zout; /* the packets not yet compressed; their compressed bytes */
-	bool zfail;		/* deflate failed (out of memory): reported once at the end */
+	struct deflate_state *z;
+	bool zfail; /* out of memory for the compressed bytes: reported once at the end */
 	struct pidmap pids, tids, trk_win;
 	struct surface_track surf[MAX_SURFACE_TRACKS];
 	size_t n_surf;
@@ -253,12 +254,12 @@ static uint64_t process_uuid(uint32_t pid)
  * the zlib stream of a run of Trace.packet fields, which trace processor inflates and reads
  * as if they stood in the file (proto_trace_tokenizer.h). Inside, every field is where it
  * was: the bundle changes bytes on disk, not what a reader sees. trace_packet.proto wants
- * a bundle under 512 KB: 256 KiB in never deflates to more than compressBound's few
- * hundred bytes over that. Level 1: on bench_perfetto.sh's 1 M frames it wrote 10.85 bytes
- * a frame in 0.62 s where level 6 (the service's) wrote 9.19 in 1.14 s (two runs each).
+ * a bundle under 512 KB: 256 KiB in deflates to at most deflate_bound's 288 KiB. The
+ * stream is deflate.c's (LZ77 and the fixed Huffman codes): no library beyond the
+ * project's own, and the same bytes on every machine; zlib's level 1 (the libelf's zlib,
+ * tried) wrote 10.85 bytes a frame on bench_perfetto.sh's 1 M frames (REPORT.md "Size").
  */
 #define BUNDLE_IN_MAX (256u * 1024u)
-#define BUNDLE_LEVEL 1
 
 /* v as a varint at b; its length. */
 static size_t put_varint(uint8_t *b, uint64_t v)
@@ -279,17 +280,16 @@ static size_t put_varint(uint8_t *b, uint64_t v)
  */
 static void flush_bundle(struct exporter *x)
 {
-	uLongf n = compressBound((uLong)x->bundle.n);
 	uint8_t outer[12], inner[12];
-	size_t no, ni;
+	size_t no, ni, n;
 
 	if (!x->bundle.n || x->bundle.oom || x->zfail)
 		return;
-	if (!pb_reserve(&x->zout, n) ||
-	    compress2(x->zout.b, &n, x->bundle.b, (uLong)x->bundle.n, BUNDLE_LEVEL) != Z_OK) {
+	if (!pb_reserve(&x->zout, deflate_bound(x->bundle.n))) {
 		x->zfail = true;
 		return;
 	}
+	n = deflate_zlib(x->z, x->bundle.b, x->bundle.n, x->zout.b);
 	ni = put_varint(inner, PKT_COMPRESSED << 3 | PB_LEN);
 	ni += put_varint(inner + ni, n);
 	no = put_varint(outer, TRACE_PACKET << 3 | PB_LEN);
@@ -1092,7 +1092,8 @@ int perfetto_export(const char *path, const struct replay_options *ropt, FILE *o
 	struct replay_sink sinks[3];
 	int rc;
 
-	if (!x) {
+	if (!x || deflate_new(&x->z)) {
+		free(x);
 		snprintf(err, errlen, "%s: out of memory", path);
 		return -ENOMEM;
 	}
@@ -1143,6 +1144,7 @@ cleanup:
 	pb_free(&x->tmp);
 	pb_free(&x->bundle);
 	pb_free(&x->zout);
+	deflate_free(x->z);
 	pidmap_free(&x->pids);
 	pidmap_free(&x->tids);
 	pidmap_free(&x->trk_win);
