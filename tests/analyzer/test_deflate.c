@@ -125,7 +125,7 @@ START_TEST(noise_and_packets)
 {
 	size_t n = 256 * 1024, k = 0, zn;
 	uint8_t *b = malloc(n);
-	uint64_t t = 0, seed = 42;
+	uint64_t seed = 42;
 
 	ck_assert_ptr_nonnull(b);
 	noise(b, n, 7);
@@ -136,7 +136,6 @@ START_TEST(noise_and_packets)
 
 		seed ^= seed << 13, seed ^= seed >> 7, seed ^= seed << 17;
 		d = 16666666 + seed % 400000;
-		t += d;
 		b[k++] = 0x0a, b[k++] = 12, b[k++] = 0x08;
 		for (int i = 0; i < 4; i++, d >>= 7)
 			b[k++] = (uint8_t)(d & 0x7f) | (i < 3 ? 0x80 : 0);
