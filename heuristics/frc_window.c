@@ -342,12 +342,12 @@ static bool rate_changed(const struct frc_window *w, uint32_t n)
 	uint32_t m = n > 0 ? n - 1 : 0, recent = m < FRC_RECENT_FRAMES ? m : FRC_RECENT_FRAMES;
 	double now_rate, base;
 
+	if (m - recent < 4)
+		return false;
 	for (uint32_t i = 0; i < m; i++)
 		dt[i] = w->ring[(w->head + i + 1) % FRC_WINDOW_RING] -
 			w->ring[(w->head + i) % FRC_WINDOW_RING];
 	now_rate = iqm_rate(dt + m - recent, recent);
-	if (m - recent < 4)
-		return false;
 	base = iqm_rate(dt, m - recent);
 	return now_rate > 0 &&
 	       (now_rate > base * (1 + FRC_CHANGE_BAND) || now_rate < base * (1 - FRC_CHANGE_BAND));
@@ -378,6 +378,7 @@ static double fast_rate(const struct frc_window *w, uint32_t n, uint64_t now)
  */
 static double content_rate(struct frc_window *w, uint32_t n, uint64_t span, uint64_t now)
 {
+	/* n <= 1024 and span < 2^53 ns are exact doubles: one correctly rounded division. */
 	double slow = (double)n * 1e9 / (double)span;
 
 	if (rate_changed(w, n))

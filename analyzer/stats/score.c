@@ -250,7 +250,8 @@ static int cmp_u64(const void *a, const void *b)
  * its first frames after, content slower than 8 FPS). Not the per-tick truth of the MAE: a
  * 1 s count is a second late after a step, and a meter as late would look settled at once.
  * Not a mean: a hitch or a freeze is no rate change (the freeze metric grades freezes).
- * later: the ring's newest ends past now.
+ * Its own interquartile mean, not frc_window.c's: the grader shares no code with a meter
+ * it grades. later: the ring's newest ends past now.
  */
 static double rate_now(const struct truth_ring *tr, uint64_t now, size_t later)
 {

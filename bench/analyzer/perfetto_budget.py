@@ -28,15 +28,7 @@ ANNOTATION = {1: "name_iid", 3: "uint_value", 5: "double_value", 17: "string_val
 TYPES = {1: "SLICE_BEGIN", 2: "SLICE_END", 3: "INSTANT", 4: "COUNTER"}
 
 
-def varint(b, i):
-    v = shift = 0
-    while True:
-        c = b[i]
-        i += 1
-        v |= (c & 0x7F) << shift
-        shift += 7
-        if c < 0x80:
-            return v, i
+varint = perfetto_inflate.varint  # the one wire reader of the two scripts
 
 
 def fields(b):
