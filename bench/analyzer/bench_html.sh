@@ -27,10 +27,14 @@ run1() {
 	awk -v w="$work/$name.w" -v c="$work/$name.c" \
 		'/^rss_run:/ {print $2 >> w; print $8 >> c}' "$work/rss"
 }
-# TAG FA: one run of the text report and of the page with FA, named TAG.text, TAG.html
+# TAG FA: one run of the text report and of the page with FA, named TAG.text, TAG.html;
+# and of `score` with the page table's meter, one tracker and all five (TAG.score1,
+# TAG.score5): what the page's score table costs on its own, measured next to it
 both() {
 	run1 "$1.text" "$2" report "$work/hour.frc"
 	run1 "$1.html" "$2" report --html --force -o "$work/$1.html" "$work/hour.frc"
+	run1 "$1.score1" "$2" score --meter auriya-10fe7c6 --tracker kala "$work/hour.frc"
+	run1 "$1.score5" "$2" score --meter auriya-10fe7c6 "$work/hour.frc"
 }
 for i in $(seq "$reps"); do
 	both this "$fa"
@@ -46,6 +50,7 @@ for tag in this ${base:+base}; do
 	echo "baseline: text report of the same capture: $(wall "$tag.text") s wall, $(cpu "$tag.text") s CPU"
 	echo "html report: $(wall "$tag.html") s wall, $(cpu "$tag.html") s CPU to write, $(wc -c <"$work/$tag.html") bytes (goal <= 2000000)"
 	echo "html / text: $(ratio "$(wall "$tag.html")" "$(wall "$tag.text")")x wall, $(ratio "$(cpu "$tag.html")" "$(cpu "$tag.text")")x CPU (goal <= 1.5x)"
+	echo "where it goes: score, 1 tracker: $(cpu "$tag.score1") s CPU; all 5 (the page's table): $(cpu "$tag.score5") s CPU ($(ratio "$(cpu "$tag.score5")" "$(cpu "$tag.text")")x the text report)"
 done
 echo "baseline page (10 s steady fixture): $(wc -c <"$work/steady.html") bytes"
 browser=$(command -v chromium || command -v chromium-browser || true)
