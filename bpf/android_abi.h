@@ -29,6 +29,20 @@
 #define FRAMEREC_TIMESTAMP_AUTO (-0x7fffffffffffffffLL - 1)
 
 /*
+ * A single-buffer queue's timestamp is no argument: it is the Surface member mTimestamp
+ * (Surface.cpp, checked at android-11 .. 15, lineage-18.1 .. 22.0: queueBuffer passes
+ * mTimestamp to getQueueBufferInputLocked, which takes systemTime() when it is AUTO).
+ * Only the constructor (AUTO) and Surface::setBuffersTimestamp(int64_t) write it, never a
+ * queue, connect or disconnect: native_window_set_buffers_timestamp -> hook_perform ->
+ * perform -> dispatchSetBuffersTimestamp -> setBuffersTimestamp, a virtual member
+ * (x0/rdi = Surface* this, x1/rsi = the int64_t), mangled
+ * _ZN7android7Surface19setBuffersTimestampEl on LP64 (int64_t is long). The probe keeps
+ * the last value set per Surface instead of reading the member, whose offset no header
+ * gives.
+ */
+#define FRAMEREC_STAMP_SYMBOL "_ZN7android7Surface19setBuffersTimestampEl"
+
+/*
  * Surface::BatchQueuedBuffer (AOSP 12..16 and later, unchanged): { ANativeWindowBuffer*
  * buffer @0; int fenceFd @8; nsecs_t timestamp @16 }, 24 bytes, in a libc++ std::vector
  * { begin @0, end @8, end_cap @16 }.

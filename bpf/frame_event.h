@@ -13,8 +13,9 @@
 
 /*
  * Kala's 16-byte FrameRecord {ktime_ns, buffer} first, then what Kala leaves out: the
- * queueing window, the ids and a batch element's own timestamp. 40 bytes, no padding, the
- * same on x86-64 and arm64.
+ * queueing window, the ids and the app's own timestamp (a batch element's, or the one a
+ * single-buffer call queues with: the Surface's last Surface::setBuffersTimestamp,
+ * android_abi.h). 40 bytes, no padding, the same on x86-64 and arm64.
  *
  * buffer and surface are canonical: the same ANativeWindowBuffer* and ANativeWindow*
  * whichever entry point fired (the programs of framerec.bpf.c correct the member and
@@ -27,7 +28,7 @@ struct frame_event {
 	__u64 surface;	 /* the ANativeWindow* it was queued to */
 	__u32 tgid;	 /* process id */
 	__u32 tid;	 /* thread id */
-	__s64 timestamp; /* batch element's timestamp; FRAMEREC_TIMESTAMP_AUTO: none */
+	__s64 timestamp; /* the app's own timestamp; FRAMEREC_TIMESTAMP_AUTO: none */
 };
 
 /*
@@ -113,8 +114,8 @@ _Static_assert(sizeof(struct connect_event) == 32, "a connect_event is 32 bytes"
 /*
  * The argument layout of a probed site, as the BPF cookie of each offset of a uprobe_multi
  * link (framerec.bpf.c, `surface_site`): one program and one link per target cover every
- * site (queue entry point, batch path, connect, disconnect), so stopping a target releases
- * one link, one kernel grace period (recorder/README.md, "Stop order"). The fallback, one
+ * site (queue entry point, batch path, connect, disconnect, timestamp), so stopping a target
+ * releases one link, one kernel grace period (recorder/README.md, "Stop order"). The fallback, one
  * perf-event uprobe per site, uses the program of each layout instead and no cookie.
  */
 #define FRAMEREC_SITE_WINDOW 1	   /* queue_window's layout */
@@ -123,6 +124,16 @@ _Static_assert(sizeof(struct connect_event) == 32, "a connect_event is 32 bytes"
 #define FRAMEREC_SITE_BATCH 4	   /* queue_buffers' */
 #define FRAMEREC_SITE_CONNECT 5	   /* surface_connect's */
 #define FRAMEREC_SITE_DISCONNECT 6 /* surface_disconnect's */
+#define FRAMEREC_SITE_STAMP 7	   /* buffers_timestamp's */
+
+/*
+ * The explicit timestamps the probe remembers (its `stamps` map, an LRU hash keyed by
+ * process and ANativeWindow*): one per Surface an app set a timestamp on, a handful per
+ * game. An evicted one reads as AUTO until the app sets it again (apps that use explicit
+ * timestamps set one before every queue: eglPresentationTimeANDROID, Vulkan's
+ * VkPresentTimeGOOGLE, Swappy).
+ */
+#define FRAMEREC_STAMPS_MAX 1024
 
 /* Default ring buffer size (Kala: 256 KiB); framerec --ring-kib overrides it. */
 #define FRAMEREC_RING_KIB_DEFAULT 256

@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
- * framerec.bpf.c - uprobes on android::Surface::queueBuffer (and its variants) and on the
- * batch path Surface::queueBuffers.
+ * framerec.bpf.c - uprobes on android::Surface::queueBuffer (and its variants), on the
+ * batch path Surface::queueBuffers, on connect/disconnect and on setBuffersTimestamp.
  *
  * Every buffer queued becomes one struct frame_event in a ring buffer, or, when the ring
  * is full, one increment of a per-CPU counter: nothing is lost silently. A batch call
  * whose vector is malformed (so the number of its buffers is unknown) is counted as such.
  * The PID filter is the uprobe's own (userspace attaches per PID), so there is none here.
  * One body per argument layout (static window hook, member, sp<GraphicBuffer> member,
- * batch, connect/disconnect), each recording the canonical ANativeWindow* and
+ * batch, connect/disconnect, timestamp), each recording the canonical ANativeWindow* and
  * ANativeWindowBuffer* (android_abi.h): a fixed add in the program, where it costs nothing,
  * rather than a per-symbol correction in userspace. Two ways to run them (recorder/probe.c
  * picks one before load): on Linux 6.6+ one dispatcher program, surface_site, behind one
@@ -101,6 +101,41 @@ struct {
 	__type(key, struct buffer_key);
 	__type(value, struct buffer_geometry);
 } buffers SEC(".maps");
+
+/*
+ * The explicit timestamp each Surface would queue with (android_abi.h: the member
+ * mTimestamp, which only Surface::setBuffersTimestamp writes): set by record_stamp, read
+ * by every single-buffer body, so its frame_event carries what the app asked for, as a
+ * batch element's does. No entry is AUTO (a value set back to AUTO is deleted).
+ */
+struct window_key {
+	__u64 window; /* the ANativeWindow* (canonical) */
+	__u32 tgid;
+	__u32 pad;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, FRAMEREC_STAMPS_MAX);
+	__type(key, struct window_key);
+	__type(value, __s64);
+} stamps SEC(".maps");
+
+static __always_inline struct window_key window_key_of(__u64 window)
+{
+	struct window_key k = {.window = window, .tgid = bpf_get_current_pid_tgid() >> 32};
+
+	return k;
+}
+
+/* The timestamp a single-buffer call of window queues with. */
+static __always_inline __s64 stamp_of(__u64 window)
+{
+	struct window_key k = window_key_of(window);
+	__s64 *ts = bpf_map_lookup_elem(&stamps, &k);
+
+	return ts ? *ts : FRAMEREC_TIMESTAMP_AUTO;
+}
 
 /* The buffer's header, read whole (one helper call); 0 when unreadable. */
 static __always_inline int header_read(__u64 buffer, __u64 h[FRAMEREC_BUFFER_HEADER / 8])
@@ -233,14 +268,17 @@ static __always_inline __u64 native_base(__u64 object)
  *
  * The static entry points (AOSP 11..16): hook_queueBuffer, queueBufferInternal,
  * hook_queueBuffer_DEPRECATED (ANativeWindow*, ANativeWindowBuffer*, ...): both
- * arguments are recorded as they come.
+ * arguments are recorded as they come. Every single-buffer body records the Surface's
+ * explicit timestamp (stamp_of), AUTO unless the app set one. The post-16
+ * SurfaceQueueBufferInput overload may carry a timestamp of its own; its layout is in no
+ * header at hand, so that form records the Surface's too.
  */
 static __always_inline int record_window(__u64 now, void *window, void *buffer)
 {
 	if (stopped)
 		return 0;
 	buffer_note((__u64)buffer, (__u64)window, now);
-	return emit((__u64)buffer, (__u64)window, now, FRAMEREC_TIMESTAMP_AUTO);
+	return emit((__u64)buffer, (__u64)window, now, stamp_of((__u64)window));
 }
 
 /*
@@ -254,7 +292,7 @@ static __always_inline int record_member(__u64 now, void *self, void *buffer)
 	if (stopped)
 		return 0;
 	buffer_note((__u64)buffer, window, now);
-	return emit((__u64)buffer, window, now, FRAMEREC_TIMESTAMP_AUTO);
+	return emit((__u64)buffer, window, now, stamp_of(window));
 }
 
 /*
@@ -273,7 +311,7 @@ static __always_inline int record_member_sp(__u64 now, void *self, void *sp)
 	if (bpf_probe_read_user(&graphic, sizeof(graphic), sp))
 		graphic = 0;
 	buffer_note(native_base(graphic), window, now);
-	return emit(native_base(graphic), window, now, FRAMEREC_TIMESTAMP_AUTO);
+	return emit(native_base(graphic), window, now, stamp_of(window));
 }
 
 /*
@@ -331,6 +369,24 @@ static __always_inline int record_batch(__u64 now, void *self, void *vec)
 }
 
 /*
+ * Surface::setBuffersTimestamp(int64_t) (11..15, android_abi.h): the value the Surface's
+ * next single-buffer calls queue with. A timestamp set back to AUTO deletes the entry;
+ * a full map evicts the least recently used Surface's (frame_event.h).
+ */
+static __always_inline int record_stamp(void *self, __s64 timestamp)
+{
+	struct window_key k = window_key_of(native_base((__u64)self));
+
+	if (stopped)
+		return 0;
+	if (timestamp == FRAMEREC_TIMESTAMP_AUTO)
+		bpf_map_delete_elem(&stamps, &k);
+	else
+		bpf_map_update_elem(&stamps, &k, &timestamp, BPF_ANY);
+	return 0;
+}
+
+/*
  * Surface::connect(int api, const sp<IProducerListener>&, bool) (11..15) or (int api,
  * const sp<SurfaceListener>&, bool) (15 QPR1+, 16): the overload every other connect
  * reaches on its version (recorder/README.md "Surface lifetime"), so one event per
@@ -345,6 +401,17 @@ static __always_inline int record_lifetime(__u64 now, void *self, int api, __u32
 
 	if (stopped)
 		return 0;
+	/*
+	 * A Surface built where a destroyed one lived starts AUTO (its constructor, which no
+	 * probe sees) and connects before it queues: forget the address's timestamp. The cost:
+	 * a Surface reconnected that queues before setting a timestamp again reads AUTO where
+	 * AOSP keeps the old one; apps with explicit timestamps set one before every queue.
+	 */
+	if (connected) {
+		struct window_key k = window_key_of(native_base((__u64)self));
+
+		bpf_map_delete_elem(&stamps, &k);
+	}
 	e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
 	if (!e) {
 		counter_add(FRAMEREC_LIFETIME_LOST, 1);
@@ -398,6 +465,12 @@ int BPF_KPROBE(surface_disconnect, void *self, int api)
 	return record_lifetime(bpf_ktime_get_ns(), self, api, 0);
 }
 
+SEC("uprobe")
+int BPF_KPROBE(buffers_timestamp, void *self, long timestamp)
+{
+	return record_stamp(self, timestamp);
+}
+
 /*
  * Every site of a target behind one uprobe_multi link (Linux 6.6+, recorder/probe.c): the
  * cookie of the offset that fired names its layout (frame_event.h, FRAMEREC_SITE_*).
@@ -424,6 +497,8 @@ int BPF_KPROBE(surface_site, void *arg0, void *arg1)
 		return record_lifetime(now, arg0, (int)(__u64)arg1, 1);
 	case FRAMEREC_SITE_DISCONNECT:
 		return record_lifetime(now, arg0, (int)(__u64)arg1, 0);
+	case FRAMEREC_SITE_STAMP:
+		return record_stamp(arg0, (__s64)arg1);
 	}
 	return 0;
 }

@@ -297,6 +297,21 @@ static void check_lifetime(struct doctor *d, const struct sym_list *l)
 		     connect ? "disconnect" : "connect");
 }
 
+/* Surface::setBuffersTimestamp (sym_list.stamp): found, or a WARN saying what is lost. */
+static void check_stamp(struct doctor *d, const struct sym_candidate *c)
+{
+	if (c->status == SYM_FOUND)
+		line(d, "PASS", "timestamp",
+		     "%s at 0x%llx (%s; Android %s): single-buffer calls' explicit timestamps "
+		     "recorded",
+		     c->name, (unsigned long long)c->offset, sym_kind_str(c->kind),
+		     sym_stamp.versions);
+	else
+		line(d, "WARN", "timestamp",
+		     "%s: %s (Android %s): only batch elements' explicit timestamps recorded",
+		     c->name, sym_status_str(c->status), sym_stamp.versions);
+}
+
 static void check_symbols(struct doctor *d)
 {
 	struct plan *pl = &d->plan;
@@ -313,6 +328,7 @@ static void check_symbols(struct doctor *d)
 		check_candidate(d, &pl->syms.v[i], pl->syms.forced);
 	}
 	check_lifetime(d, &pl->syms);
+	check_stamp(d, &pl->syms.stamp);
 	if (ret)
 		line(d, "FAIL", "symbols", "%s", plan_reason(err));
 	else
@@ -430,7 +446,7 @@ static void check_display(struct doctor *d)
 static void check_attach(struct doctor *d)
 {
 	struct plan *pl = &d->plan;
-	const struct sym_candidate *batch, *conn, *disc;
+	const struct sym_candidate *batch, *conn, *disc, *stamp;
 	char err[FRC_MSG_MAX];
 	bool have_symbol = false;
 
@@ -447,10 +463,15 @@ static void check_attach(struct doctor *d)
 	}
 	batch = probe_batch_attached(d->probe, pl->pid);
 	probe_lifetime_attached(d->probe, pl->pid, &conn, &disc);
-	line(d, "PASS", "attach", "uprobe on %s+0x%llx (%s)%s%s%s attached and detached",
+	stamp = probe_stamp_attached(d->probe, pl->pid);
+	line(d, "PASS", "attach", "uprobe on %s+0x%llx (%s)%s%s%s%s attached and detached",
 	     pl->lib_shown, (unsigned long long)pl->chosen->offset, pl->chosen->name,
 	     batch ? " and the batch path " : "", batch ? batch->name : "",
-	     conn && disc ? ", Surface::connect and disconnect" : "");
+	     conn && disc ? ", Surface::connect and disconnect" : "",
+	     stamp ? ", Surface::setBuffersTimestamp" : "");
+	if (pl->syms.stamp.status == SYM_ATTACH_FAILED)
+		line(d, "WARN", "attach", "timestamp %s: %s", pl->syms.stamp.name,
+		     pl->syms.stamp.why);
 	for (size_t i = 0; i < SYM_LIFETIME_N; i++)
 		if (pl->syms.life[i].status == SYM_ATTACH_FAILED)
 			line(d, "WARN", "attach", "lifetime %s: %s", pl->syms.life[i].name,

@@ -207,6 +207,13 @@ static void build_meta(struct rec *r, struct meta *m)
 				 "not recorded: libgui.so defines no Surface::%s "
 				 "framerec knows",
 				 r->connect_symbol[0] ? "disconnect" : "connect");
+		/* Single-buffer calls' explicit timestamps: attached, or why there are none. */
+		if (r->stamp_symbol[0])
+			meta_add(m, "symbol.timestamp", "%s", r->stamp_symbol);
+		else
+			meta_add(m, "timestamps",
+				 "batch elements only: libgui.so defines no "
+				 "Surface::setBuffersTimestamp framerec knows");
 	}
 	if (r->sysfs)
 		meta_add(m, "sysfs.node", "%s", r->sysfs);

@@ -4,9 +4,9 @@
  * target PID (the kernel filters by PID), drain the ring buffer, sum the counters.
  *
  * Two ways to attach, chosen once before load. uprobe_multi (Linux 6.6+): every site of a
- * target (queue entry point, batch path, connect, disconnect) in one link of the dispatcher
- * program, whose release unregisters them all behind one kernel grace period. The fallback
- * (older kernels, Android GKI 5.10-6.1): one perf-event uprobe per site, each release
+ * target (queue entry point, batch path, connect, disconnect, timestamp) in one link of the
+ * dispatcher program, whose release unregisters them all behind one kernel grace period. The
+ * fallback (older kernels, Android GKI 5.10-6.1): one perf-event uprobe per site, each release
  * waiting for grace periods of its own under a global mutex (~0.1 s a link here).
  */
 #include <bpf/bpf.h>
@@ -62,8 +62,8 @@ struct site_link {
 	int fd;
 };
 
-/* Sites per target: the queue entry point, the batch path, connect, disconnect. */
-#define PROBE_SITES 4
+/* Sites per target: the queue entry point, the batch path, connect, disconnect, timestamp. */
+#define PROBE_SITES 5
 
 struct attachment {
 	pid_t pid;
@@ -72,6 +72,7 @@ struct attachment {
 	int n_link;
 	const struct sym_candidate *batch_symbol;   /* Surface::queueBuffers, or NULL */
 	const struct sym_candidate *life_symbol[2]; /* connect / disconnect, or NULL */
+	const struct sym_candidate *stamp_symbol;   /* Surface::setBuffersTimestamp, or NULL */
 };
 
 struct probe {
@@ -258,15 +259,16 @@ static void multi_check(char *why, size_t len)
 
 /*
  * Load one way or the other (probe.c's top comment): the dispatcher with uprobe_multi's
- * attach type, or the six programs of the fallback; the others are not loaded at all (the
+ * attach type, or the seven programs of the fallback; the others are not loaded at all (the
  * dispatcher's bpf_get_attach_cookie would not even verify before 5.15).
  */
 static void choose_programs(struct probe *p)
 {
 	struct bpf_program *fallback[] = {
-	    p->skel->progs.queue_window,    p->skel->progs.queue_member,
-	    p->skel->progs.queue_member_sp, p->skel->progs.queue_buffers,
-	    p->skel->progs.surface_connect, p->skel->progs.surface_disconnect,
+	    p->skel->progs.queue_window,      p->skel->progs.queue_member,
+	    p->skel->progs.queue_member_sp,   p->skel->progs.queue_buffers,
+	    p->skel->progs.surface_connect,   p->skel->progs.surface_disconnect,
+	    p->skel->progs.buffers_timestamp,
 	};
 
 	multi_check(p->why_perf, sizeof(p->why_perf));
@@ -386,6 +388,8 @@ static struct bpf_program *program_for(const struct probe *p, const struct sym_c
 		return p->skel->progs.surface_connect;
 	case SYM_KIND_DISCONNECT:
 		return p->skel->progs.surface_disconnect;
+	case SYM_KIND_STAMP:
+		return p->skel->progs.buffers_timestamp;
 	case SYM_KIND_UNKNOWN:
 		break;
 	}
@@ -408,6 +412,8 @@ static __u64 site_cookie(const struct sym_candidate *c)
 		return FRAMEREC_SITE_CONNECT;
 	case SYM_KIND_DISCONNECT:
 		return FRAMEREC_SITE_DISCONNECT;
+	case SYM_KIND_STAMP:
+		return FRAMEREC_SITE_STAMP;
 	case SYM_KIND_UNKNOWN:
 		break;
 	}
@@ -500,6 +506,17 @@ static void attach_lifetime(struct probe *p, pid_t pid, const char *lib, struct 
 	}
 }
 
+/* Surface::setBuffersTimestamp in addition, when found; a refusal is not fatal either. */
+static void attach_stamp(struct probe *p, pid_t pid, const char *lib, struct sym_list *syms,
+			 struct attachment *a)
+{
+	if (syms->stamp.status != SYM_FOUND ||
+	    attach_one(p, pid, lib, &syms->stamp, &a->link[a->n_link]))
+		return;
+	a->stamp_symbol = &syms->stamp;
+	a->n_link++;
+}
+
 /* One site per link, in attach order (the fallback's way, and uprobe_multi's second try). */
 static int attach_each(struct probe *p, pid_t pid, const char *lib, struct sym_list *syms,
 		       struct attachment *a, const struct sym_candidate **chosen)
@@ -513,14 +530,20 @@ static int attach_each(struct probe *p, pid_t pid, const char *lib, struct sym_l
 		a->batch_symbol = attach_first(p, pid, lib, syms, true, &a->link[a->n_link]);
 	a->n_link += a->batch_symbol != NULL;
 	attach_lifetime(p, pid, lib, syms, a);
+	attach_stamp(p, pid, lib, syms, a);
 	return 0;
 }
 
-/* The first candidate attach_each would try for a site (k: queue, batch, connect, disc). */
+/*
+ * The first candidate attach_each would try for a site (k: queue, batch, connect,
+ * disconnect, timestamp).
+ */
 static struct sym_candidate *first_site(struct sym_list *syms, int k)
 {
 	if (k == 1 && syms->forced)
 		return NULL; /* a forced list attaches its one candidate, no batch besides */
+	if (k == 4)
+		return syms->stamp.status == SYM_FOUND ? &syms->stamp : NULL;
 	if (k < 2) {
 		for (size_t i = 0; i < syms->n; i++)
 			if (queue_site(syms, &syms->v[i], k == 1))
@@ -567,6 +590,7 @@ static int attach_together(struct probe *p, pid_t pid, const char *lib, struct s
 	a->batch_symbol = site[1];
 	a->life_symbol[0] = site[2];
 	a->life_symbol[1] = site[3];
+	a->stamp_symbol = site[4];
 	return 0;
 }
 
@@ -609,6 +633,14 @@ void probe_lifetime_attached(const struct probe *p, pid_t pid, const struct sym_
 			*connect = p->att[i].life_symbol[0];
 			*disconnect = p->att[i].life_symbol[1];
 		}
+}
+
+const struct sym_candidate *probe_stamp_attached(const struct probe *p, pid_t pid)
+{
+	for (int i = 0; i < p->n_att; i++)
+		if (p->att[i].pid == pid)
+			return p->att[i].stamp_symbol;
+	return NULL;
 }
 
 const struct sym_candidate *probe_batch_attached(const struct probe *p, pid_t pid)

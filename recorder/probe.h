@@ -74,6 +74,8 @@ uint64_t probe_lifetime_lost(struct probe *p);
  * sym_list given to probe_attach), or NULL.
  */
 const struct sym_candidate *probe_batch_attached(const struct probe *p, pid_t pid);
+/* The Surface::setBuffersTimestamp candidate attached in addition for pid, or NULL. */
+const struct sym_candidate *probe_stamp_attached(const struct probe *p, pid_t pid);
 /* The Surface::connect and disconnect candidates attached for pid (NULL: not attached). */
 void probe_lifetime_attached(const struct probe *p, pid_t pid, const struct sym_candidate **connect,
 			     const struct sym_candidate **disconnect);

@@ -92,6 +92,8 @@ struct rec {
 	/* Surface::connect / disconnect attached to the first target ("": not attached) */
 	char connect_symbol[FRC_SYMBOL_MAX + 1];
 	char disconnect_symbol[FRC_SYMBOL_MAX + 1];
+	/* Surface::setBuffersTimestamp attached to the first target ("": not attached) */
+	char stamp_symbol[FRC_SYMBOL_MAX + 1];
 	int lifetime_missing;	   /* targets attached without lifetime (the summary says so) */
 	int64_t attach_latency_ms; /* --package: the first match's age at attach; -1 unknown */
 	char target_desc[4096];	   /* metadata target: every target attached before the header */

@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "android_abi.h" /* FRAMEREC_STAMP_SYMBOL */
 #include "symbols.h"
 
 /*
@@ -98,6 +99,13 @@ const struct sym_known sym_lifetime[SYM_LIFETIME_N] = {
 };
 
 /*
+ * The single-buffer calls' explicit timestamp (android_abi.h: Surface::mTimestamp, which
+ * only this member writes; Surface.cpp at android-11 .. 15, lineage-18.1 .. 22.0).
+ */
+const struct sym_known sym_stamp = {"timestamp", FRAMEREC_STAMP_SYMBOL, SYM_KIND_STAMP,
+				    "11-15 (native_window_set_buffers_timestamp)"};
+
+/*
  * The prefix scan: a name of one of these functions that sym_known does not list (another
  * overload, a vendor's) is a candidate too, when its parameters are a layout framerec
  * reads. `member` says whether the function takes `this` (AOSP: the hooks and
@@ -174,6 +182,8 @@ const char *sym_kind_str(enum sym_kind k)
 		return "connect: Surface* this + 16, int api";
 	case SYM_KIND_DISCONNECT:
 		return "disconnect: Surface* this + 16, int api";
+	case SYM_KIND_STAMP:
+		return "timestamp: Surface* this + 16, int64_t";
 	case SYM_KIND_UNKNOWN:
 		break;
 	}
@@ -227,6 +237,8 @@ static struct sym_candidate *list_find(struct sym_list *l, const char *name)
 	for (size_t i = 0; i < SYM_LIFETIME_N; i++)
 		if (strcmp(l->life[i].name, name) == 0)
 			return &l->life[i];
+	if (strcmp(l->stamp.name, name) == 0)
+		return &l->stamp;
 	return NULL;
 }
 
@@ -422,6 +434,8 @@ static int list_init(struct sym_list *out, const char *forced)
 		candidate_init(&out->life[i], sym_lifetime[i].name);
 		out->life[i].kind = sym_lifetime[i].kind;
 	}
+	candidate_init(&out->stamp, sym_stamp.name);
+	out->stamp.kind = sym_stamp.kind;
 	if (forced)
 		return list_add(out, forced_name(forced));
 	for (size_t i = 0; i < sym_known_n && !ret; i++)

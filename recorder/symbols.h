@@ -34,6 +34,7 @@ enum sym_kind {
 	SYM_KIND_BATCH,	  /* member (Surface* this, const std::vector<BatchQueuedBuffer>&, ...) */
 	SYM_KIND_CONNECT, /* member (Surface* this, int api, ...): Surface::connect */
 	SYM_KIND_DISCONNECT, /* member (Surface* this, int api, ...): Surface::disconnect */
+	SYM_KIND_STAMP,	     /* member (Surface* this, int64_t): Surface::setBuffersTimestamp */
 };
 
 struct sym_candidate {
@@ -63,6 +64,11 @@ struct sym_list {
 	 * addition (probe_attach); a library without them is recorded without lifetime.
 	 */
 	struct sym_candidate life[SYM_LIFETIME_N];
+	/*
+	 * Surface::setBuffersTimestamp (sym_stamp), found and attached the same way: the
+	 * explicit timestamp of single-buffer calls; without it only batch elements have one.
+	 */
+	struct sym_candidate stamp;
 };
 
 /* One entry point of AOSP's Surface (display-truth.md 6): --symbol's variant name for it. */
@@ -78,6 +84,8 @@ extern const struct sym_known sym_known[];
 extern const size_t sym_known_n;
 /* Surface::connect (one form per version) and disconnect: sym_list.life, in this order. */
 extern const struct sym_known sym_lifetime[SYM_LIFETIME_N];
+/* Surface::setBuffersTimestamp(int64_t): sym_list.stamp. */
+extern const struct sym_known sym_stamp;
 
 /* "window", "member", "sp member", "batch", "unknown layout": doctor's word for a kind. */
 const char *sym_kind_str(enum sym_kind k);

@@ -49,6 +49,7 @@ static int attach_probe(struct rec *r, struct target *t, char *err, size_t errle
 		return ret;
 	}
 	const struct sym_candidate *batch = probe_batch_attached(r->probe, t->pid), *conn, *disc;
+	const struct sym_candidate *stamp = probe_stamp_attached(r->probe, t->pid);
 
 	probe_lifetime_attached(r->probe, t->pid, &conn, &disc);
 	t->lifetime = conn && disc;
@@ -65,6 +66,7 @@ static int attach_probe(struct rec *r, struct target *t, char *err, size_t errle
 			 conn ? conn->name : "");
 		snprintf(r->disconnect_symbol, sizeof(r->disconnect_symbol), "%s",
 			 disc ? disc->name : "");
+		snprintf(r->stamp_symbol, sizeof(r->stamp_symbol), "%s", stamp ? stamp->name : "");
 	}
 	if (r->opt->verbose)
 		rec_say(r, "PID %d: attached %s at 0x%llx%s in %s (%d link%s)", (int)t->pid,

@@ -1,8 +1,8 @@
 #!/bin/sh
 # stop_cost.sh - what stopping framerec costs, the two ways it attaches (issue 18 point 11).
 #
-# Records 1 and then 4 stand-in games (the default plan: hook, the batch path, connect and
-# disconnect, four sites per target) and times the stop: SIGINT to framerec's exit (the
+# Records 1 and then 4 stand-in games (the default plan: hook, the batch path, connect,
+# disconnect and setBuffersTimestamp, five sites per target) and times the stop: SIGINT to framerec's exit (the
 # links' release, the last drain, the footer, fsync). Each run is done both ways, alternated
 # so that machine noise hits both alike:
 #   perf   FRAMEREC_NO_UPROBE_MULTI=1: one perf-event uprobe per site (the baseline: how

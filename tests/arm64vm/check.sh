@@ -27,7 +27,8 @@
 #               (its capture's symbol.offset in its LIBGUI) is paciasp or bti c; the game
 #               mapped that library's code BTI-guarded (smaps VmFlags "bt")
 #   transfer_damaged   run.sh extract refuses a cut, a non-base64 and a bit-flipped transfer
-#   checks_catch_errors  the frames check fails a truth with one wrong buffer, ktime or call
+#   checks_catch_errors  the frames check fails a truth with one wrong buffer, ktime, call
+#               or explicit timestamp
 # Exit 0 pass, 1 fail (one line naming what), 77 SKIPPED (the boot could not run).
 # Owner: arm64vm.
 # shellcheck disable=SC2015,SC2046 # "a && b || fail": fail when either fails; set -- $(cmd) splits on purpose
@@ -115,11 +116,12 @@ status_is() {
 compare_frames() {
 	[ -s "$out/$name.truth" ] || fail "no truth file $name.truth: the game did not run ($(cat "$out/$name.log"))"
 	awk -v mode="$1" -v tol=$MAX_SKEW_NS -v noted=$NOTED_SKEW_NS -v before="${2:-0}" '
-	# Truth lines: MONOTONIC_NS 0xBUFFER 0xSURFACE TID. Each Surface is one stream (one
+	# Truth lines: MONOTONIC_NS 0xBUFFER 0xSURFACE TID [TIMESTAMP]; a frame must carry the
+	# same explicit timestamp (its 7th field) or none. Each Surface is one stream (one
 	# thread queues it): a frame is matched with the next call of its own Surface, so two
 	# threads whose calls interleave differently in the ring and in the truth still compare.
 	BEGIN { n = 0; m = 0; max = 0; late = 0 }
-	FNR == NR { t[n] = $1; b[n] = $2; s[n] = $3; tid[n] = $4; q[$3, cnt[$3]++] = n; n++; next }
+	FNR == NR { t[n] = $1; b[n] = $2; s[n] = $3; tid[n] = $4; ts[n] = $5; q[$3, cnt[$3]++] = n; n++; next }
 	$1 == "attach" { apid = $3 }
 	$1 == "frame" {
 		sf = $6
@@ -127,6 +129,7 @@ compare_frames() {
 		k = q[sf, pos[sf]++]
 		if ($3 != apid || $4 != tid[k]) { print "call " k ": pid " $3 " tid " $4 ", attached pid " apid " truth tid " tid[k]; bad = 1; exit }
 		if ($5 != b[k]) { print "call " k ": buffer " $5 ", truth " b[k]; bad = 1; exit }
+		if ($7 != ts[k]) { print "call " k ": timestamp \"" $7 "\", truth \"" ts[k] "\""; bad = 1; exit }
 		d = $2 - t[k]
 		if (d < 0) { printf "call %d: ktime %.0f is %.0f ns before the truth %.0f (the call had not begun)\n", k, $2, -d, t[k]; bad = 1; exit }
 		# the next call of this surface: a batch queues several buffers at one truth time
@@ -262,24 +265,29 @@ check_pac_bti() {
 }
 
 # The frames check is not vacuous: hook's real capture against its truth with one buffer
-# changed, one call's timestamp 20 ms later, or one call missing must fail, naming that call.
+# changed, one call's timestamp 20 ms later, or one call missing must fail, naming that call;
+# so must one call of the explicit-timestamp run (ahead) with its timestamp 1 ns off.
 check_checks_catch_errors() {
-	for kind in buffer ktime missing; do
+	for kind in buffer ktime missing stamp; do
+		run=hook
+		[ $kind = stamp ] && run=ahead
 		fake=$work/$kind
-		mkdir -p "$fake/out" && cp "$out/hook.frc" "$out/hook.log" "$out/hook.rc" "$fake/out/" ||
-			fail "cannot copy the hook run to $fake"
+		mkdir -p "$fake/out" && cp "$out/$run.frc" "$out/$run.log" "$out/$run.rc" "$fake/out/" ||
+			fail "cannot copy the $run run to $fake"
 		case $kind in
 		buffer) awk 'NR == 10 { $2 = "0x1" } { print }' "$out/hook.truth" ;;
 		ktime) awk 'NR == 10 { $1 = sprintf("%.0f", $1 + 20000000) } { print }' "$out/hook.truth" ;;
 		missing) awk 'NR != 10' "$out/hook.truth" ;;
-		esac >"$fake/out/hook.truth"
-		if sh "$here/check.sh" frames hook "$fake" "$runs" "$fa" "$bindir" >"$work/$kind.out" 2>&1; then
+		stamp) awk 'NR == 10 { $5 = sprintf("%.0f", $5 + 1) } { print }' "$out/ahead.truth" ;;
+		esac >"$fake/out/$run.truth"
+		if sh "$here/check.sh" frames $run "$fake" "$runs" "$fa" "$bindir" >"$work/$kind.out" 2>&1; then
 			fail "the frames check passed a truth with a wrong $kind"
 		fi
 		case $kind in
 		buffer) expect='call 9: buffer' ;;
 		ktime) expect='call 9: ktime' ;;
 		missing) expect='call 9: buffer' ;;
+		stamp) expect='call 9: timestamp' ;;
 		esac
 		grep -q "$expect" "$work/$kind.out" || fail "wrong $kind: not '$expect': $(cat "$work/$kind.out")"
 		echo "wrong $kind caught: $(tail -n 1 "$work/$kind.out")"

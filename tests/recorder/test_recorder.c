@@ -308,6 +308,70 @@ START_TEST(identity_paths)
 END_TEST
 
 /*
+ * Explicit timestamps of single-buffer calls: an app sets each frame's desired present time
+ * with native_window_set_buffers_timestamp (perform -> Surface::setBuffersTimestamp, the
+ * only writer of the Surface's mTimestamp) and then queues. The game (--present-ahead 4: its
+ * queue time + 4 ms, the batch elements' own too) is recorded through the window hook with
+ * the batch path, the member and the sp<GraphicBuffer> member, each by uprobe_multi and by
+ * the perf-event fallback: every frame carries the timestamp of its truth line, and the
+ * capture names the setter. The same game with auto timestamps records none (nothing left
+ * over from an earlier Surface: the probe's map is per process and window).
+ */
+static const char *meta_value(const char *cap, const char *key); /* below */
+
+static void record_ahead(int v, const char *paths, bool fallback, const char *ahead)
+{
+	const char *truth = tmp("truth.txt"), *cap = tmp("cap.frc"), *log = tmp("framerec.log");
+	bool batch = strstr(paths, "batch") != NULL;
+	char sockc[128];
+	struct truth t;
+	struct capture c;
+
+	snprintf(sockc, sizeof(sockc), "%s", tmp("sf.sock"));
+	setenv("STANDIN_SF_SOCKET", sockc, 1);
+	unlink(cap); /* the run before's */
+	if (fallback)
+		setenv("FRAMEREC_NO_UPROBE_MULTI", "1", 1);
+	/* (--batch alone would make every call a batch: a repeated --refresh instead) */
+	pid_t game =
+	    start_game("standin-game", v, truth, "200", "30", "--symbol", paths, "--compositor",
+		       sockc, "--refresh", "60", batch ? "--batch" : "--refresh",
+		       batch ? "2" : "60", ahead ? "--present-ahead" : NULL, ahead, NULL);
+	/* the default plan with the batch path, else the one symbol the game calls */
+	pid_t rec = start_framerec(log, "--pid", pidstr(game), "--lib", STANDIN_LIB, "-o", cap,
+				   batch ? NULL : "--symbol", variant_game[v], NULL);
+	unsetenv("FRAMEREC_NO_UPROBE_MULTI");
+	ck_assert_msg(wait_armed(game, batch ? BATCH_SYMBOL : variant_symbol[v], 10000),
+		      "framerec did not attach within 10 s; output: %s", slurp(log));
+	kill(game, SIGUSR1);
+	assert_exit(wait_exit(game, 10000), 0, NULL);
+	assert_exit(wait_exit(rec, 10000), 0, log);
+	read_truth(truth, &t);
+	ck_assert_uint_eq(t.n, batch ? 45 : 30); /* hook, batch of 2, hook, ... */
+	read_capture(cap, &c);
+	ck_assert_str_eq(frc_status_name(c.st.status), "complete");
+	check_frames(&c, game, &t, t.n);
+	ck_assert_uint_eq(c.st.timestamped, ahead ? t.n : 0);
+	ck_assert_str_eq(meta_value(cap, "symbol.timestamp"),
+			 "_ZN7android7Surface19setBuffersTimestampEl");
+	free_capture(&c);
+}
+
+START_TEST(explicit_timestamps)
+{
+	static const struct {
+		int v;
+		const char *paths;
+	} runs[] = {{V_HOOK, "hook,batch"}, {V_LEGACY, "legacy"}, {V_SP, "sp"}};
+
+	for (size_t i = 0; i < sizeof(runs) / sizeof(runs[0]); i++)
+		for (int fallback = 0; fallback < 2; fallback++)
+			record_ahead(runs[i].v, runs[i].paths, fallback, "4");
+	record_ahead(V_HOOK, "hook,batch", false, NULL);
+}
+END_TEST
+
+/*
  * issue 19, item 1: two frames queued in one batch call with their own timestamps (the
  * game's element j: the call's time + j * 4 ms) are recorded with those timestamps, while
  * their ktime is the call's one; single-buffer calls (the hook, every other call) and a
@@ -745,9 +809,9 @@ START_TEST(stop_same_moment)
 END_TEST
 
 /*
- * Four targets recorded with the default plan (hook, the batch path, connect, disconnect:
- * four sites each) and stopped by SIGINT; the capture is complete with frames of each.
- * Returns the stop's seconds; framerec's -v log is left in log.
+ * Four targets recorded with the default plan (hook, the batch path, connect, disconnect,
+ * setBuffersTimestamp: five sites each) and stopped by SIGINT; the capture is complete with frames
+ * of each. Returns the stop's seconds; framerec's -v log is left in log.
  */
 static double stop_four(const pid_t *g, const char *cap, const char *log)
 {
@@ -790,9 +854,10 @@ static int log_lines(const char *log, const char *what, const char *tail)
 /*
  * issue 18 point 11, the stop's cost. Each perf-event uprobe's release waits for kernel
  * grace periods of its own, ~0.1 s here, one after another: main took ~1.7 s to stop four
- * targets of four sites. One uprobe_multi link per target waits once. Both ways measured in
- * this run, so a loaded machine slows both: the default way must stop in at most half the
- * fallback's time (about a tenth here). The -v log names each way and its link count.
+ * targets of four sites (five since setBuffersTimestamp). One uprobe_multi link per target waits
+ * once. Both ways measured in this run, so a loaded machine slows both: the default way must stop
+ * in at most half the fallback's time (about a tenth here). The -v log names each way and its link
+ * count.
  */
 START_TEST(stop_cost)
 {
@@ -808,7 +873,8 @@ START_TEST(stop_cost)
 	ck_assert_int_eq(log_lines(log, "BPF: perf-event uprobes, one per site",
 				   "(uprobe_multi: FRAMEREC_NO_UPROBE_MULTI is set)"),
 			 1);
-	ck_assert_int_eq(log_lines(log, ": attached ", "(4 links)"), 4);
+	/* the queue entry point, the batch path, connect, disconnect, setBuffersTimestamp */
+	ck_assert_int_eq(log_lines(log, ": attached ", "(5 links)"), 4);
 	double multi = stop_four(g, cap, log);
 	fprintf(stderr,
 		"stop of 4 targets: %.3f s with uprobe_multi, %.3f s with perf-event uprobes\n",
@@ -1652,6 +1718,8 @@ START_TEST(metadata_keys)
 	    "symbol.connect",
 	    "symbol.disconnect",
 	    "lifetime",
+	    "symbol.timestamp",
+	    "timestamps",
 	    "sysfs.node",
 	    "ring.kib",
 	    "clock",
@@ -2338,10 +2406,11 @@ START_TEST(geometry_bad_magic)
 END_TEST
 
 /*
- * A libgui without Surface::connect/disconnect names framerec knows (the stand-in built
- * with STANDIN_NO_LIFETIME, loaded through LD_LIBRARY_PATH): the recording works all the
- * same (every frame, the geometry) with no connect record, and its metadata says lifetime
- * was not recorded. Frames at all prove the game ran that library: the uprobe is on it.
+ * A libgui without Surface::connect/disconnect and setBuffersTimestamp names framerec
+ * knows (the stand-in built with STANDIN_NO_LIFETIME, loaded through LD_LIBRARY_PATH): the
+ * recording works all the same (every frame, the geometry) with no connect record, and its
+ * metadata says lifetime was not recorded and timestamps come from batch elements only. Frames at
+ * all prove the game ran that library: the uprobe is on it.
  */
 START_TEST(geometry_without_lifetime)
 {
@@ -2369,6 +2438,11 @@ START_TEST(geometry_without_lifetime)
 	ck_assert_ptr_null(meta_value(cap, "symbol.connect"));
 	const char *why = meta_value(cap, "lifetime");
 	ck_assert_msg(why && strncmp(why, "not recorded: ", 14) == 0, "lifetime: %s",
+		      why ? why : "(none)");
+	/* nor is its setBuffersTimestamp one framerec knows: batch timestamps only */
+	ck_assert_ptr_null(meta_value(cap, "symbol.timestamp"));
+	why = meta_value(cap, "timestamps");
+	ck_assert_msg(why && strncmp(why, "batch elements only: ", 21) == 0, "timestamps: %s",
 		      why ? why : "(none)");
 	free(g.r);
 }
@@ -2766,6 +2840,7 @@ int main(int argc, char **argv)
 	    FRC_CASE("present_mailbox_row_for_row", present_mailbox_row_for_row),
 	    FRC_CASE("present_slow_poll_gaps", present_slow_poll_gaps),
 	    FRC_CASE("batch_timestamps", batch_timestamps),
+	    FRC_CASE("explicit_timestamps", explicit_timestamps),
 	    FRC_CASE("batch_malformed", batch_malformed),
 	    FRC_CASE("two_surfaces", two_surfaces),
 	    FRC_CASE("accounting_batch_tiny_ring", accounting_batch_tiny_ring),

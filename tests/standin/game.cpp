@@ -241,7 +241,9 @@ static void usage_options(FILE *f)
 	    "  --present-truth F    its truth: every buffer latched, presented and dropped\n"
 	    "  --present-ahead MS   explicit timestamps: each buffer's desired present time is\n"
 	    "                       its queue time + MS (1..1000; SF holds it until due and of\n"
-	    "                       two overdue in one vsync drops the earlier)\n"
+	    "                       two overdue in one vsync drops the earlier), set as an app\n"
+	    "                       does: native_window_set_buffers_timestamp before each\n"
+	    "                       single-buffer call, the elements' own in a batch\n"
 	    "  --refresh-switch HZ@S  the display switches to HZ (1..500) S seconds (1..3600)\n"
 	    "                       after the first call\n"
 	    "  --resize-at S        the surface is resized S seconds (1..3600) after the first\n"
@@ -270,9 +272,9 @@ static void usage(FILE *f)
 		"MONOTONIC_NS is CLOCK_MONOTONIC right before the call; BUFFER the buffer's\n"
 		"ANativeWindowBuffer*, SURFACE the Surface's ANativeWindow*, whatever the entry\n"
 		"point (a member gets `this`, 16 bytes lower; an sp<> the GraphicBuffer*, 16\n"
-		"bytes lower); TID the calling thread; TIMESTAMP (signed ns) only for a batch\n"
-		"element with a timestamp of its own. A batch call writes one line per buffer,\n"
-		"all with the call's time.\n"
+		"bytes lower); TID the calling thread; TIMESTAMP (signed ns) only for a buffer\n"
+		"queued with an explicit timestamp (--batch-timestamps, --present-ahead). A batch\n"
+		"call writes one line per buffer, all with the call's time.\n"
 		"\n"
 		"Exit status: 0 done, 1 error, 2 usage; a stop signal kills it after the truth\n"
 		"file is complete.\n"
@@ -979,14 +981,21 @@ static int pass_through(ANativeWindow *window, ANativeWindow_queueBufferFn queue
 	return queue_fn(window, buffer, fenceFd);
 }
 
-/* One single-buffer call through entry point v with buffer g (its strong pointer gsp). */
-static int queue(struct scene *s, enum variant v, GraphicBuffer *g, const sp<GraphicBuffer> &gsp)
+/*
+ * One single-buffer call through entry point v with buffer g (its strong pointer gsp) and
+ * timestamp ts (AUTO, or set on the Surface first as an app does; the post-16 input form
+ * passes it in its input as well).
+ */
+static int queue(struct scene *s, enum variant v, GraphicBuffer *g, const sp<GraphicBuffer> &gsp,
+		 int64_t ts)
 {
 	ANativeWindow *w = s->surface;
 	ANativeWindowBuffer *b = g->getNativeBuffer();
-	SurfaceQueueBufferInput input = {-1, NATIVE_WINDOW_TIMESTAMP_AUTO};
+	SurfaceQueueBufferInput input = {-1, ts};
 	int ret = -1;
 
+	if (ts != NATIVE_WINDOW_TIMESTAMP_AUTO)
+		(void)native_window_set_buffers_timestamp(w, ts);
 	switch (v) {
 	case V_HOOK:
 		return w->queueBuffer(w, b, -1);
@@ -1013,17 +1022,29 @@ static int queue(struct scene *s, enum variant v, GraphicBuffer *g, const sp<Gra
 }
 
 /*
- * One queueBuffers call (v: which form) with the k buffers from i on in rotation, at
- * time t; element j's timestamp is t + j * ts_ns, or AUTO when ts_ns is 0.
+ * The timestamp buffer j of a call at time t queues with: --batch-timestamps' t + j * N for
+ * a batch element, --present-ahead's t + MS for every buffer, else AUTO.
  */
-static int queue_batch(struct scene *s, enum variant v, unsigned long i, unsigned long long k,
-		       uint64_t t, unsigned long long ts_ns)
+static int64_t call_timestamp(const struct options *o, uint64_t t, unsigned long long j, bool batch)
+{
+	if (o->present_ahead_ms)
+		return (int64_t)(t + o->present_ahead_ms * 1000000ull);
+	if (batch && o->batch_ts_ns)
+		return (int64_t)(t + j * o->batch_ts_ns);
+	return NATIVE_WINDOW_TIMESTAMP_AUTO;
+}
+
+/*
+ * One queueBuffers call (v: which form) with the k buffers from i on in rotation, at
+ * time t, each with its call_timestamp.
+ */
+static int queue_batch(struct scene *s, const struct options *o, enum variant v, unsigned long i,
+		       unsigned long long k, uint64_t t)
 {
 	for (unsigned long long j = 0; j < k; j++) {
 		s->batch[j].buffer = s->set.gb[(i + j) % s->set.n].getNativeBuffer();
 		s->batch[j].fenceFd = -1;
-		s->batch[j].timestamp =
-		    ts_ns ? (int64_t)(t + j * ts_ns) : NATIVE_WINDOW_TIMESTAMP_AUTO;
+		s->batch[j].timestamp = call_timestamp(o, t, j, true);
 	}
 	LibcxxVector<Surface::BatchQueuedBuffer> in = {s->batch, s->batch + k, s->batch + k};
 	LibcxxVector<SurfaceQueueBufferOutput> out = {s->batch_out, s->batch_out + k,
@@ -1140,6 +1161,22 @@ static uint64_t period_after(const struct pacing *p, unsigned long long n, uint6
 	return 1000000000ull / p->fps;
 }
 
+/* One truth line: MONOTONIC_NS 0xBUFFER 0xSURFACE TID [TIMESTAMP, when not AUTO]. */
+static void truth_line(struct lane *l, uint64_t t, uint64_t buf, uint64_t surface, int64_t ts)
+{
+	int n;
+
+	if (ts != NATIVE_WINDOW_TIMESTAMP_AUTO)
+		n = fprintf(l->truth->f,
+			    "%" PRIu64 " 0x%" PRIx64 " 0x%" PRIx64 " %ld %" PRId64 "\n", t, buf,
+			    surface, l->tid, ts);
+	else
+		n = fprintf(l->truth->f, "%" PRIu64 " 0x%" PRIx64 " 0x%" PRIx64 " %ld\n", t, buf,
+			    surface, l->tid);
+	if (n < 0)
+		l->truth_failed = true;
+}
+
 /* The truth lines of one call: k buffers from first on, all at time t. */
 static void truth_lines(struct lane *l, unsigned long first, unsigned long long k, uint64_t t,
 			bool batch)
@@ -1147,24 +1184,14 @@ static void truth_lines(struct lane *l, unsigned long first, unsigned long long 
 	const struct scene *s = &l->scene;
 	uint64_t surface = surface_of(s);
 
-	for (unsigned long long j = 0; j < k; j++) {
-		uint64_t buf = buffer_of(s, (first + j) % s->set.n);
-		int n;
-		if (batch && l->o->batch_ts_ns)
-			n = fprintf(l->truth->f,
-				    "%" PRIu64 " 0x%" PRIx64 " 0x%" PRIx64 " %ld %" PRId64 "\n", t,
-				    buf, surface, l->tid, (int64_t)(t + j * l->o->batch_ts_ns));
-		else
-			n = fprintf(l->truth->f, "%" PRIu64 " 0x%" PRIx64 " 0x%" PRIx64 " %ld\n", t,
-				    buf, surface, l->tid);
-		if (n < 0)
-			l->truth_failed = true;
-	}
+	for (unsigned long long j = 0; j < k; j++)
+		truth_line(l, t, buffer_of(s, (first + j) % s->set.n), surface,
+			   call_timestamp(l->o, t, j, batch));
 }
 
 /*
  * --compositor: the call's buffers reach SurfaceFlinger's side (BLAST's BufferQueue), each
- * with its own timestamp when the batch gave one, else auto. A FIFO queue that is full
+ * with the timestamp it was queued with (call_timestamp). A FIFO queue that is full
  * blocks here, as dequeueBuffer would block the game.
  */
 static void to_compositor(struct lane *l, unsigned long first, unsigned long long k, uint64_t t,
@@ -1176,14 +1203,10 @@ static void to_compositor(struct lane *l, unsigned long first, unsigned long lon
 		return;
 	if (!t)
 		t = now_ns();
-	for (unsigned long long j = 0; j < k; j++) {
-		int64_t ts = batch && l->o->batch_ts_ns ? (int64_t)(t + j * l->o->batch_ts_ns)
-							: COMP_TS_AUTO;
-		if (l->o->present_ahead_ms)
-			ts = (int64_t)(t + l->o->present_ahead_ms * 1000000ull);
+	/* call_timestamp's AUTO is the compositor's COMP_TS_AUTO (both INT64_MIN) */
+	for (unsigned long long j = 0; j < k; j++)
 		sf_server_queue(l->sf, l->layer, buffer_of(s, (first + j) % s->set.n), (int64_t)t,
-				ts);
-	}
+				call_timestamp(l->o, t, j, batch));
 }
 
 /*
@@ -1197,17 +1220,16 @@ static void lane_call_bad(struct lane *l, enum variant v)
 
 	if (l->truth && l->truth->shared)
 		pthread_mutex_lock(&l->truth->lock);
-	if (l->truth)
+	if (l->truth || l->o->present_ahead_ms)
 		t = now_ns();
-	(void)queue(s, v, &s->bad, s->bad_sp);
+	int64_t ts = call_timestamp(l->o, t, 0, false);
+	(void)queue(s, v, &s->bad, s->bad_sp, ts);
 	if (l->sf)
 		sf_server_queue(l->sf, l->layer, (uint64_t)(uintptr_t)s->bad.getNativeBuffer(),
-				(int64_t)(t ? t : now_ns()), COMP_TS_AUTO);
+				(int64_t)(t ? t : now_ns()), ts);
 	if (!l->truth)
 		return;
-	if (fprintf(l->truth->f, "%" PRIu64 " 0x%" PRIx64 " 0x%" PRIx64 " %ld\n", t,
-		    (uint64_t)(uintptr_t)s->bad.getNativeBuffer(), surface_of(s), l->tid) < 0)
-		l->truth_failed = true;
+	truth_line(l, t, (uint64_t)(uintptr_t)s->bad.getNativeBuffer(), surface_of(s), ts);
 	if (l->truth->shared)
 		pthread_mutex_unlock(&l->truth->lock);
 }
@@ -1229,12 +1251,13 @@ static void lane_call(struct lane *l)
 	}
 	if (l->truth && l->truth->shared)
 		pthread_mutex_lock(&l->truth->lock);
-	if (l->truth || (batch && o->batch_ts_ns))
+	if (l->truth || (batch && o->batch_ts_ns) || o->present_ahead_ms)
 		t = now_ns();
 	if (batch)
-		(void)queue_batch(s, v, first, k, t, o->batch_ts_ns);
+		(void)queue_batch(s, o, v, first, k, t);
 	else
-		(void)queue(s, v, &s->set.gb[first], s->set.gb_sp[first]);
+		(void)queue(s, v, &s->set.gb[first], s->set.gb_sp[first],
+			    call_timestamp(o, t, 0, false));
 	s->next = (unsigned long)((first + k) % s->set.n);
 	s->since_realloc += k;
 	to_compositor(l, first, k, t, batch);

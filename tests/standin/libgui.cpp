@@ -20,6 +20,8 @@
  *     -> connect(int, const sp<IProducerListener>&) -> connect(int, ..., bool) (11..15)
  *   connect(int, bool, const sp<SurfaceListener>&) -> connect(int, ..., bool) (11..15)
  *   perform -> dispatchDisconnect -> disconnect(int, DisconnectMode) (11..16)
+ *   perform -> dispatchSetBuffersTimestamp -> setBuffersTimestamp(int64_t) (11..15): the
+ *     mTimestamp every single-buffer queue then takes (AUTO: the queue time)
  *
  * A real library holds the forms of one version (the 2- or the 3-argument queueBuffer, one
  * queueBuffers); the stand-in exports them all, so that every symbol framerec knows can be
@@ -67,16 +69,30 @@ STANDIN_EXPORT int Surface::hook_perform(ANativeWindow *window, int operation, .
 	return res;
 }
 
-/* Only the two operations a producer's lifetime needs; the others are -EINVAL here. */
+/* The operations a producer's lifetime and timing need; the others are -EINVAL here. */
 STANDIN_EXPORT int Surface::perform(int operation, va_list args)
 {
 	switch (operation) {
+	case NATIVE_WINDOW_SET_BUFFERS_TIMESTAMP:
+		return dispatchSetBuffersTimestamp(args);
 	case NATIVE_WINDOW_API_CONNECT:
 		return dispatchConnect(args);
 	case NATIVE_WINDOW_API_DISCONNECT:
 		return dispatchDisconnect(args);
 	}
 	return -22;
+}
+
+int Surface::dispatchSetBuffersTimestamp(va_list args)
+{
+	return setBuffersTimestamp(va_arg(args, int64_t));
+}
+
+/* AOSP: Mutex::Autolock lock(mMutex); mTimestamp = timestamp; */
+STANDIN_EXPORT int Surface::setBuffersTimestamp(int64_t timestamp)
+{
+	__atomic_store_n(&mTimestamp, timestamp, __ATOMIC_RELAXED);
+	return 0;
 }
 
 int Surface::dispatchConnect(va_list args)

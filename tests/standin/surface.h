@@ -35,10 +35,11 @@
 #define STANDIN_EXPORT_CLASS __attribute__((visibility("default")))
 
 /*
- * The libgui.so of a vendor whose Surface::connect / disconnect framerec does not know
- * (standin-nolife/libgui.so, built with STANDIN_NO_LIFETIME): the same class and call
- * graph, but those five functions under names that are no AOSP names (asm labels), so a
- * recorder finds no lifetime symbol and must record without it.
+ * The libgui.so of a vendor whose Surface::connect / disconnect and setBuffersTimestamp
+ * framerec does not know (standin-nolife/libgui.so, built with STANDIN_NO_LIFETIME): the
+ * same class and call graph, but those six functions under names that are no AOSP names
+ * (asm labels), so a recorder finds no lifetime or timestamp symbol and must record
+ * without them.
  */
 #ifdef STANDIN_NO_LIFETIME
 #define STANDIN_LIFETIME_NAME(n) __asm__("standin_nolife_" n)
@@ -58,6 +59,7 @@
 #define NATIVE_WINDOW_API_CPU 2
 #define NATIVE_WINDOW_API_MEDIA 3
 #define NATIVE_WINDOW_API_CAMERA 4
+#define NATIVE_WINDOW_SET_BUFFERS_TIMESTAMP 7
 #define NATIVE_WINDOW_API_CONNECT 13
 #define NATIVE_WINDOW_API_DISCONNECT 14
 /* graphics-base.h / hardware/gralloc.h: what the stand-in's buffers say they are. */
@@ -151,6 +153,12 @@ static inline int native_window_api_connect(ANativeWindow *window, int api)
 static inline int native_window_api_disconnect(ANativeWindow *window, int api)
 {
 	return window->perform(window, NATIVE_WINDOW_API_DISCONNECT, api);
+}
+
+/* What eglPresentationTimeANDROID and Vulkan's VkPresentTimeGOOGLE end in. */
+static inline int native_window_set_buffers_timestamp(ANativeWindow *window, int64_t timestamp)
+{
+	return window->perform(window, NATIVE_WINDOW_SET_BUFFERS_TIMESTAMP, timestamp);
 }
 
 /* The most elements the stand-in's queueBuffers takes (framerec's FRAMEREC_BATCH_SANE). */
@@ -347,6 +355,12 @@ class STANDIN_EXPORT_CLASS Surface : public ANativeObjectBase<ANativeWindow, Sur
 	virtual int disconnect(int api, IGraphicBufferProducer::DisconnectMode mode =
 					    IGraphicBufferProducer::DisconnectMode::Api)
 	    STANDIN_LIFETIME_NAME("disconnect");
+	/*
+	 * perform -> dispatchSetBuffersTimestamp -> setBuffersTimestamp, the only writer of
+	 * mTimestamp besides the constructor (android_abi.h, FRAMEREC_STAMP_SYMBOL):
+	 * _ZN7android7Surface19setBuffersTimestampEl
+	 */
+	virtual int setBuffersTimestamp(int64_t timestamp) STANDIN_LIFETIME_NAME("stamp");
 	int connectedApi() const
 	{
 		return mConnectedApi;
@@ -411,6 +425,7 @@ class STANDIN_EXPORT_CLASS Surface : public ANativeObjectBase<ANativeWindow, Sur
       private:
 	int dispatchConnect(va_list args);
 	int dispatchDisconnect(va_list args);
+	int dispatchSetBuffersTimestamp(va_list args);
 
 	ANativeWindow_queueBufferInterceptor mQueueInterceptor = nullptr;
 	void *mQueueInterceptorData = nullptr;
