@@ -76,10 +76,11 @@ struct frc_frame {
 	 */
 	uint64_t surface;
 	/*
-	 * A timestamp of the frame's own besides its ktime (FORMAT.md 4.7): framerec records a
-	 * batch element's BatchQueuedBuffer.timestamp (nanoseconds, the app's clock, usually
-	 * CLOCK_MONOTONIC) when the app set one. has_timestamp false: none (every frame of a
-	 * single-buffer call; a batch element with NATIVE_WINDOW_TIMESTAMP_AUTO).
+	 * A timestamp of the frame's own besides its ktime (FORMAT.md 4.7): the app's explicit
+	 * one (nanoseconds, the app's clock, usually CLOCK_MONOTONIC), a batch element's
+	 * BatchQueuedBuffer.timestamp or the Surface's for a single-buffer call, when the app
+	 * set one. has_timestamp false: none (NATIVE_WINDOW_TIMESTAMP_AUTO; every single-buffer
+	 * frame of a capture without metadata symbol.timestamp).
 	 */
 	bool has_timestamp;
 	int64_t timestamp;

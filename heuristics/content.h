@@ -82,8 +82,8 @@ bool content_frame_delta(struct content *c, uint64_t t, uint64_t surface, uint32
 			 uint64_t *delta_ns);
 
 /*
- * When the player sees frame f queued at ktime: its own timestamp (a batch element's
- * BatchQueuedBuffer.timestamp, FORMAT.md 4.7) when it lies in (ktime, ktime + 1 s], else
+ * When the player sees frame f queued at ktime: its own timestamp (the app's explicit one,
+ * FORMAT.md 4.7) when it lies in (ktime, ktime + 1 s], else
  * ktime. SurfaceFlinger holds a buffer until its desired present time and takes one more
  * than 1 s ahead for garbage, presenting it at once, as one in the past
  * (BufferQueueConsumer::acquireBuffer, MAX_REASONABLE_NSEC, android-11 .. 16). Two frames
