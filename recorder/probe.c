@@ -364,12 +364,18 @@ void probe_close(struct probe *p)
 	free(p);
 }
 
-bool probe_attached(const struct probe *p, pid_t pid)
+/* The attachment of pid, or NULL: what every per-target question below looks up. */
+static const struct attachment *attachment_of(const struct probe *p, pid_t pid)
 {
 	for (int i = 0; i < p->n_att; i++)
 		if (p->att[i].pid == pid)
-			return true;
-	return false;
+			return &p->att[i];
+	return NULL;
+}
+
+bool probe_attached(const struct probe *p, pid_t pid)
+{
+	return attachment_of(p, pid) != NULL;
 }
 
 /* The fallback's program that reads the candidate's argument layout (NULL: none does). */
@@ -618,37 +624,32 @@ int probe_attach(struct probe *p, pid_t pid, const char *lib, struct sym_list *s
 
 int probe_links(const struct probe *p, pid_t pid)
 {
-	for (int i = 0; i < p->n_att; i++)
-		if (p->att[i].pid == pid)
-			return p->att[i].n_link;
-	return 0;
+	const struct attachment *a = attachment_of(p, pid);
+
+	return a ? a->n_link : 0;
 }
 
 void probe_lifetime_attached(const struct probe *p, pid_t pid, const struct sym_candidate **connect,
 			     const struct sym_candidate **disconnect)
 {
-	*connect = *disconnect = NULL;
-	for (int i = 0; i < p->n_att; i++)
-		if (p->att[i].pid == pid) {
-			*connect = p->att[i].life_symbol[0];
-			*disconnect = p->att[i].life_symbol[1];
-		}
+	const struct attachment *a = attachment_of(p, pid);
+
+	*connect = a ? a->life_symbol[0] : NULL;
+	*disconnect = a ? a->life_symbol[1] : NULL;
 }
 
 const struct sym_candidate *probe_stamp_attached(const struct probe *p, pid_t pid)
 {
-	for (int i = 0; i < p->n_att; i++)
-		if (p->att[i].pid == pid)
-			return p->att[i].stamp_symbol;
-	return NULL;
+	const struct attachment *a = attachment_of(p, pid);
+
+	return a ? a->stamp_symbol : NULL;
 }
 
 const struct sym_candidate *probe_batch_attached(const struct probe *p, pid_t pid)
 {
-	for (int i = 0; i < p->n_att; i++)
-		if (p->att[i].pid == pid)
-			return p->att[i].batch_symbol;
-	return NULL;
+	const struct attachment *a = attachment_of(p, pid);
+
+	return a ? a->batch_symbol : NULL;
 }
 
 void probe_detach(struct probe *p, pid_t pid)
