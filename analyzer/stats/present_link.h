@@ -63,7 +63,8 @@
  * BBQ stamps a buffer it can take at once the queueBuffer hand-off after the call (up to
  * 75 us on the stand-in, tens of us on a device); a call 0.25..2 ms before is still linked
  * tight, but may be a coincidence (explicit timestamps: desired is the app's requested
- * time; explicit_behind had one 0.59 ms before a later call than its own). INFERENCE.
+ * time; explicit_behind's first recording had one 0.59 ms before a later call than its
+ * own). INFERENCE.
  */
 #define PL_ANCHOR_NS 250000 /* 250 us */
 /*

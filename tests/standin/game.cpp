@@ -1201,11 +1201,14 @@ static void to_compositor(struct lane *l, unsigned long first, unsigned long lon
 
 	if (!l->sf)
 		return;
-	if (!t)
-		t = now_ns();
-	/* call_timestamp's AUTO is the compositor's COMP_TS_AUTO (both INT64_MIN) */
+	/*
+	 * The buffers reach the queue now, after the call (its probe entry comes first), with
+	 * the timestamps of the call's time t. call_timestamp's AUTO is the compositor's
+	 * COMP_TS_AUTO (both INT64_MIN).
+	 */
+	int64_t queued = (int64_t)now_ns();
 	for (unsigned long long j = 0; j < k; j++)
-		sf_server_queue(l->sf, l->layer, buffer_of(s, (first + j) % s->set.n), (int64_t)t,
+		sf_server_queue(l->sf, l->layer, buffer_of(s, (first + j) % s->set.n), queued,
 				call_timestamp(l->o, t, j, batch));
 }
 
@@ -1226,7 +1229,7 @@ static void lane_call_bad(struct lane *l, enum variant v)
 	(void)queue(s, v, &s->bad, s->bad_sp, ts);
 	if (l->sf)
 		sf_server_queue(l->sf, l->layer, (uint64_t)(uintptr_t)s->bad.getNativeBuffer(),
-				(int64_t)(t ? t : now_ns()), ts);
+				(int64_t)now_ns(), ts);
 	if (!l->truth)
 		return;
 	truth_line(l, t, (uint64_t)(uintptr_t)s->bad.getNativeBuffer(), surface_of(s), ts);
