@@ -8,7 +8,10 @@
  * FRC_WINDOW_FREEZE_NS is a freeze (a reading of 0 FPS, not the last rate); the display's
  * refresh caps the reading (the panel cannot show more) and never replaces it: 1e9 /
  * SurfaceFlinger's vsync period when display capture recorded it, else a valid sysfs
- * node's value. The interval ends are kept in a fixed ring.
+ * node's value. The interval ends are kept in a fixed ring. With explicit timestamps the
+ * display shows fewer frames than the calls when two reach one commit (only the later is
+ * presented): once display capture gave the vsync period, such a frame is not counted
+ * (replaced_in).
  */
 #include <errno.h>
 #include <math.h>
@@ -19,6 +22,16 @@
 #include "meter_kinds.h"
 #include "content_procs.h"
 #include "target.h"
+
+/*
+ * A content frame's own time (content_frame_time), its interval and its explicit timestamp
+ * (0: auto): two entries are successive frames of one series when the later's time minus
+ * its interval is the earlier's time.
+ */
+struct frc_shown {
+	uint64_t at, delta;
+	int64_t stamp;
+};
 
 struct frc_window {
 	double fps_max;
@@ -36,8 +49,10 @@ struct frc_window {
 	struct main_surface *counted; /* no identity: the main-surface rule over the pairs */
 	uint32_t cur_pid;	      /* the target the meter follows now (0: none) */
 	uint64_t period;	      /* +1 at every target change and attach/exit of the target */
-	/* The content's interval ends in the window, nondecreasing, oldest at head. */
+	/* The content's interval ends in the window, nondecreasing, oldest at head ... */
 	uint64_t ring[FRC_WINDOW_RING];
+	/* ... and of each, what decides whether the display showed its frame (replaced_in) */
+	struct frc_shown shown[FRC_WINDOW_RING];
 	uint32_t head, len;
 	bool any;	     /* a content interval was seen */
 	uint64_t origin;     /* the start of the first one: the window is shorter before */
@@ -47,6 +62,9 @@ struct frc_window {
 	bool panel_valid;    /* the node's current sample is a valid value ... */
 	double panel;	     /* ... the panel's refresh */
 	double display;	     /* 1e9 / the display's vsync period (display capture); 0: none */
+	uint64_t vsync_ns;   /* that period (0: none) */
+	bool grid;	     /* a vsync of that period is known ... */
+	int64_t grid_at;     /* ... this one (a present row's actual present time) */
 	struct fps_meter_stats st;
 };
 
@@ -174,8 +192,18 @@ int frc_window_learn(struct frc_window *w, const struct frc_record *r, const str
 	return 0;
 }
 
-/* A content interval ending at ktime_ns (the record's time, as the truth counts it). */
-static void count_interval(struct frc_window *w, uint64_t ktime_ns, uint64_t delta)
+/* The explicit timestamp a frame was queued with, 0 for auto (or none recorded). */
+static int64_t explicit_stamp(const struct frc_frame *f)
+{
+	return f->has_timestamp && f->timestamp > 0 ? f->timestamp : 0;
+}
+
+/*
+ * A content interval ending at ktime_ns (the record's time, as the truth counts it), of
+ * delta at the frame's own time at (content_frame_time), queued with stamp.
+ */
+static void count_interval(struct frc_window *w, uint64_t ktime_ns, uint64_t delta, uint64_t at,
+			   int64_t stamp)
 {
 	w->st.deltas_kept++;
 	if (!w->any) {
@@ -191,6 +219,8 @@ static void count_interval(struct frc_window *w, uint64_t ktime_ns, uint64_t del
 		w->head = (w->head + 1) % FRC_WINDOW_RING;
 		w->len--;
 	}
+	w->shown[(w->head + w->len) % FRC_WINDOW_RING] =
+	    (struct frc_shown){.at = at, .delta = delta, .stamp = stamp};
 	w->ring[(w->head + w->len++) % FRC_WINDOW_RING] = w->last_end;
 	w->last_delta = delta;
 }
@@ -201,7 +231,7 @@ static void count_interval(struct frc_window *w, uint64_t ktime_ns, uint64_t del
  * (content_frame_time), an interval only on the content surface and within one period
  * (no interval across a change of the target or a new life of its process).
  */
-static int target_frame(struct frc_window *w, uint64_t ktime_ns, const struct frc_frame *f,
+static int target_frame(struct frc_window *w, uint64_t at, const struct frc_frame *f,
 			const struct target *t, uint64_t *delta)
 {
 	bool has;
@@ -211,8 +241,7 @@ static int target_frame(struct frc_window *w, uint64_t ktime_ns, const struct fr
 		return err ? err : 1;
 	if (!w->procs.cur && !(w->procs.cur = content_procs_get(&w->procs, f->pid)))
 		return -ENOMEM;
-	has = content_frame_delta(w->procs.cur->c, content_frame_time(ktime_ns, f), f->surface,
-				  f->tid, delta);
+	has = content_frame_delta(w->procs.cur->c, at, f->surface, f->tid, delta);
 	if (content_surface(w->procs.cur->c, NULL) != f->surface)
 		return 1;
 	has = has && w->procs.cur->period == w->period;
@@ -223,15 +252,15 @@ static int target_frame(struct frc_window *w, uint64_t ktime_ns, const struct fr
 int frc_window_frame(struct frc_window *w, uint64_t ktime_ns, const struct frc_frame *f,
 		     const struct target *t)
 {
-	uint64_t delta = 0, key = all_key(f->pid, f->surface);
+	uint64_t delta = 0, key = all_key(f->pid, f->surface), at = content_frame_time(ktime_ns, f);
 	int rc;
 
 	if (target_mode(w, t)) {
-		rc = target_frame(w, ktime_ns, f, t, &delta);
+		rc = target_frame(w, at, f, t, &delta);
 		if (rc < 0)
 			return rc;
 		if (rc == 0)
-			count_interval(w, ktime_ns, delta);
+			count_interval(w, ktime_ns, delta, at, explicit_stamp(f));
 		return 0;
 	}
 	/*
@@ -240,10 +269,11 @@ int frc_window_frame(struct frc_window *w, uint64_t ktime_ns, const struct frc_f
 	 * the main-surface rule, most calls, nearer the count rule the truth then is (README
 	 * "Meter variants" has what the content rule's rate alone would read instead).
 	 */
-	if (w->identity
-		? content_frame_delta(w->all, content_frame_time(ktime_ns, f), key, f->tid, &delta)
-		: main_surface_record(w->counted, ktime_ns, key, &delta))
-		count_interval(w, ktime_ns, delta);
+	if (!w->identity)
+		at = ktime_ns; /* the main-surface rule's intervals are of the calls' times */
+	if (w->identity ? content_frame_delta(w->all, at, key, f->tid, &delta)
+			: main_surface_record(w->counted, ktime_ns, key, &delta))
+		count_interval(w, ktime_ns, delta, at, explicit_stamp(f));
 	return 0;
 }
 
@@ -263,6 +293,19 @@ void frc_window_set_sysfs(struct frc_window *w, int err, const uint8_t *raw, siz
 void frc_window_set_vsync(struct frc_window *w, uint64_t period_ns)
 {
 	w->display = period_ns ? 1e9 / (double)period_ns : 0;
+	/* a new refresh rate: the vsyncs of the old one say nothing of the new grid */
+	if (period_ns != w->vsync_ns)
+		w->grid = false;
+	w->vsync_ns = period_ns;
+}
+
+void frc_window_set_present(struct frc_window *w, int64_t actual_ns)
+{
+	/* a present fence signals at a vsync (display-truth.md 1.2); -1 and pending say nothing */
+	if (!w->vsync_ns || actual_ns <= 0 || actual_ns == INT64_MAX)
+		return;
+	w->grid = true;
+	w->grid_at = actual_ns;
 }
 
 static struct fps_reading reading(bool valid, double fps, enum frc_source source)
@@ -370,6 +413,103 @@ static double fast_rate(const struct frc_window *w, uint32_t n, uint64_t now)
 	return w->last_delta ? 1e9 / (double)w->last_delta : 0;
 }
 
+/* floor(a / b) and ceil(a / b) for b > 0, a of either sign (C division truncates). */
+static int64_t floor_div(int64_t a, int64_t b)
+{
+	return a / b - (a % b != 0 && a < 0);
+}
+
+static int64_t ceil_div(int64_t a, int64_t b)
+{
+	return a / b + (a % b != 0 && a > 0);
+}
+
+/* x - y of two CLOCK_MONOTONIC times, modulo 2^64 (a hostile capture's are any u64). */
+static int64_t since(uint64_t x, uint64_t y)
+{
+	return (int64_t)(x - y);
+}
+
+/*
+ * Whether SurfaceFlinger holds a buffer queued at q (the call's ktime: the buffer reaches
+ * the queue after it) with explicit timestamp stamp (0: auto) past the first commit after q,
+ * android-15 SurfaceFlinger.cpp transactionReadyTimelineCheck: it is applied at a commit
+ * whose expected present is after stamp, and the commit for the vsync t expects the present
+ * at t + one period (INFERENCE: SF's work within one period, as the stand-in compositor's),
+ * so at a vsync t > stamp - period. A stamp more than 1 s ahead is ignored (due at once; SF's
+ * bound is 1 s past the expected present, ours content_frame_time's, 1 s past the call).
+ */
+static bool held_by_stamp(uint64_t q, int64_t stamp, uint64_t period)
+{
+	uint64_t s = (uint64_t)stamp;
+
+	return stamp > 0 && s >= q + period && s - q <= CONTENT_TIMESTAMP_MAX_AHEAD_NS;
+}
+
+/* The earliest time a vsync applying that buffer can be at (strictly after, when held). */
+static uint64_t earliest_commit(uint64_t q, int64_t stamp, uint64_t period)
+{
+	return held_by_stamp(q, stamp, period) ? (uint64_t)stamp - period : q;
+}
+
+/* The same, as the index k of the vsync grid_at + k * period it is applied at. */
+static int64_t commit_index(const struct frc_window *w, uint64_t q, int64_t stamp)
+{
+	int64_t p = (int64_t)w->vsync_ns;
+	uint64_t g = (uint64_t)w->grid_at;
+
+	if (held_by_stamp(q, stamp, w->vsync_ns)) /* t > stamp - period */
+		return floor_div(since((uint64_t)stamp - w->vsync_ns, g), p) + 1;
+	return ceil_div(since(q, g), p); /* t >= q */
+}
+
+/*
+ * How many of the window's n frames (oldest first) the display did not show. SurfaceFlinger
+ * holds the second of two auto-timestamped buffers to the next commit (backpressure), but
+ * applies every explicit-timestamp buffer that is due, and of two applied at one commit
+ * presents the later: the earlier is dropped (Layer::setBuffer -> releasePreviousBuffer,
+ * display-truth.md 5, android 12-16). So a frame followed by an explicit-timestamp frame
+ * of its series (the later's time minus its interval is the earlier's time) applied at the
+ * same commit was not shown. With the vsync grid (a period and a present row: grid) the
+ * commits are computed; with the period alone, a commit falls between two frames' earliest
+ * commit times gap / period of the grid's phases: that fraction of the earlier is counted.
+ * No period (no display capture): every frame counts.
+ */
+static double replaced_in(const struct frc_window *w, uint32_t n)
+{
+	double gone = 0;
+	int64_t k = 0;
+	uint64_t e = 0;
+
+	if (w->vsync_ns < FRC_GRID_MIN_PERIOD_NS)
+		return 0;
+	for (uint32_t j = 0; j < n; j++) {
+		uint32_t at = (w->head + j) % FRC_WINDOW_RING;
+		const struct frc_shown *b = &w->shown[at];
+		uint64_t q = w->ring[at];
+		bool linked =
+		    j > 0 &&
+		    b->at - b->delta == w->shown[(at + FRC_WINDOW_RING - 1) % FRC_WINDOW_RING].at;
+		/* a later frame is never applied before an earlier: the commits only advance */
+		int64_t kb = w->grid ? commit_index(w, q, b->stamp) : 0;
+		uint64_t eb = earliest_commit(q, b->stamp, w->vsync_ns);
+
+		if (linked && kb < k)
+			kb = k;
+		if (linked && eb < e)
+			eb = e;
+		if (linked && b->stamp) {
+			if (w->grid)
+				gone += kb == k;
+			else if (eb - e < w->vsync_ns)
+				gone += 1 - (double)(eb - e) / (double)w->vsync_ns;
+		}
+		k = kb;
+		e = eb;
+	}
+	return gone;
+}
+
 /*
  * The reading before the display's cap: the count of the last second (what the display
  * showed in it, the per-second FPS) while the recent frames agree with it; after a rate
@@ -378,8 +518,11 @@ static double fast_rate(const struct frc_window *w, uint32_t n, uint64_t now)
  */
 static double content_rate(struct frc_window *w, uint32_t n, uint64_t span, uint64_t now)
 {
-	/* n <= 1024 and span < 2^53 ns are exact doubles: one correctly rounded division. */
-	double slow = (double)n * 1e9 / (double)span;
+	/*
+	 * n <= 1024 and span < 2^53 ns are exact doubles: one correctly rounded division (the
+	 * frames the display did not show are 0 but with explicit timestamps).
+	 */
+	double slow = ((double)n - replaced_in(w, n)) * 1e9 / (double)span;
 
 	if (rate_changed(w, n))
 		w->fast_until = now + FRC_FAST_HOLD_NS;

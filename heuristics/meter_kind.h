@@ -47,6 +47,8 @@ struct meter_kind {
 	void (*sysfs)(void *m, int err, const uint8_t *raw, size_t len);
 	/* The display's vsync period (a vsync record of display capture); NULL: not looked at. */
 	void (*vsync)(void *m, uint64_t period_ns);
+	/* A present row's actual present time (display capture); NULL: not looked at. */
+	void (*present)(void *m, int64_t actual_ns);
 	struct fps_reading (*read)(void *m, uint64_t now);
 	void (*stats)(const void *m, struct fps_meter_stats *st);
 };

@@ -454,6 +454,10 @@ int pipeline_feed(struct pipeline *p, const struct frc_record *r)
 		if (p->mk->vsync)
 			p->mk->vsync(p->meter, r->u.vsync.period_ns);
 		return 0;
+	case FRC_PRESENT: /* display capture: a vsync the display presented at */
+		if (p->mk->present)
+			p->mk->present(p->meter, r->u.present.actual);
+		return 0;
 	case FRC_THREAD:
 		return feed_learn(p, r, r->u.thread.pid);
 	case FRC_BUFFER:

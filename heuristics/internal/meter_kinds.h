@@ -33,6 +33,8 @@ FRC_MUST_USE int fps_meter_new_ebpf_first(struct fps_meter **out,
 #define FRC_CHANGE_BAND 0.10	       /* ... by more than 10 % */
 #define FRC_FAST_NS 300000000ull       /* then the frames of the last 0.3 s are the reading ... */
 #define FRC_FAST_HOLD_NS FRC_WINDOW_NS /* ... until the 1 s window holds none from before */
+/* A vsync period shorter than 1 ms (over 1000 Hz) is no display's: no drops are predicted. */
+#define FRC_GRID_MIN_PERIOD_NS 1000000ull
 
 struct frc_window;
 struct target;
@@ -54,6 +56,11 @@ void frc_window_delta(struct frc_window *w, uint64_t delta_ns);
 void frc_window_set_sysfs(struct frc_window *w, int err, const uint8_t *raw, size_t len);
 /* The display's vsync period: its refresh caps the reading, as a sysfs node's does. */
 void frc_window_set_vsync(struct frc_window *w, uint64_t period_ns);
+/*
+ * A present row's actual present time (display capture): a vsync, which with the period
+ * places the grid of commits that explicit-timestamp frames are dropped at (frc_window.c).
+ */
+void frc_window_set_present(struct frc_window *w, int64_t actual_ns);
 struct fps_reading frc_window_read(struct frc_window *w, uint64_t now);
 void frc_window_stats(const struct frc_window *w, struct fps_meter_stats *st);
 

@@ -344,6 +344,95 @@ START_TEST(mwindow_freeze_no_restart)
 }
 END_TEST
 
+static void vsync(struct pipeline *p, uint64_t t, uint64_t period_ns)
+{
+	struct frc_record r = {.type = FRC_VSYNC, .ktime_ns = t};
+
+	r.u.vsync.period_ns = period_ns;
+	feed(p, &r);
+}
+
+/* A present row of layer 1 taken at t: presented at actual (its desired and ready too). */
+static void present(struct pipeline *p, uint64_t t, uint64_t actual)
+{
+	struct frc_record r = {.type = FRC_PRESENT, .ktime_ns = t};
+
+	r.u.present = (struct frc_present){
+	    .layer = 1, .desired = (int64_t)actual, .actual = (int64_t)actual, .ready = 0};
+	feed(p, &r);
+}
+
+/*
+ * Target 7 (GameThread) calls at 40k + 1 and 40k + 1 + gap ms, k = 0..49, each with the
+ * explicit timestamp call + ahead ms (ahead 0: auto); first, when period_ms, a vsync record
+ * of that period, and at 500 ms, when grid_ms, a present row presented at grid_ms; the
+ * reading at a tick at 2000 ms.
+ */
+static uint64_t explicit_pairs(uint64_t gap, uint64_t ahead, uint64_t period_ms, uint64_t grid_ms)
+{
+	struct reads s;
+	struct pipeline *p = wpipe("kala", "7", &s);
+
+	thread(p, 0, 7, 71, "GameThread");
+	if (period_ms)
+		vsync(p, 0, period_ms * MS);
+	for (uint64_t t = 1; t < 2000; t += 40) {
+		if (grid_ms && t == 481)
+			present(p, 500 * MS, grid_ms * MS);
+		frame_ts(p, t * MS, 7, 71, GAME, ahead ? (t + ahead) * MS : 0);
+		frame_ts(p, (t + gap) * MS, 7, 71, GAME, ahead ? (t + gap + ahead) * MS : 0);
+	}
+	tick(p, 2000 * MS);
+	ck_assert_uint_eq(s.n, 1);
+	pipeline_free(p);
+	return s.v[0];
+}
+
+/*
+ * SurfaceFlinger applies an explicit-timestamp buffer at the first commit at or after its
+ * queue whose expected present (the commit's vsync + one period) is after its timestamp,
+ * and of two applied at one commit shows the later (android-15 transactionReadyTimelineCheck,
+ * Layer::setBuffer -> releasePreviousBuffer); an auto-timestamped one waits for the next
+ * commit (backpressure). Vsyncs every 20 ms; the present row at 490 ms puts them at 10 +
+ * 20j ms. The window (1, 2] s holds 50 calls, 25 pairs (40k + 1, 40k + 1 + gap), k = 25..49:
+ *   - gap 4, ahead 2: 40k + 1 (timestamp 40k + 3) and 40k + 5 (40k + 7) are both first
+ *     applicable at the vsync 40k + 10 (at or after the call, 40k + 10 + 20 > the stamp):
+ *     the earlier is replaced, 25 shown -> 25 FPS;
+ *   - gap 11, ahead 2: the second, at 40k + 12, is applied at 40k + 30: 50 -> 50 FPS;
+ *   - gap 11, ahead 30: the stamps (40k + 31, 40k + 42) hold both to the vsync 40k + 30
+ *     (40k + 10 + 20 = 40k + 30 is not after 40k + 31): one commit, 25 FPS. The queue
+ *     times alone would have said 50;
+ *   - gap 11, ahead 1500: more than 1 s ahead, SurfaceFlinger ignores the stamp (due at
+ *     once): by the queue, 50 FPS;
+ *   - gap 4, ahead 0 (auto): backpressure holds the second to the next commit, nothing is
+ *     dropped: 50 FPS;
+ *   - gap 4, ahead 2, no present row (the phase unknown): each pair is one commit unless a
+ *     vsync falls in the 4 ms between them, 4/20 = 0.2 of the phases: 25 x 0.8 = 20 of the
+ *     50 calls expected replaced -> 30 FPS;
+ *   - gap 4, ahead 2, no vsync record: nothing is known of the display, every call counts:
+ *     50 FPS.
+ */
+START_TEST(mwindow_explicit_drops)
+{
+	static const struct {
+		uint64_t gap, ahead, period, grid, want;
+	} c[] = {
+	    {4, 2, 20, 490, 25000000},	   {11, 2, 20, 490, 50000000}, {11, 30, 20, 490, 25000000},
+	    {11, 1500, 20, 490, 50000000}, {4, 0, 20, 490, 50000000},  {4, 2, 20, 0, 30000000},
+	    {4, 2, 0, 0, 50000000},
+	};
+
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		uint64_t v = explicit_pairs(c[i].gap, c[i].ahead, c[i].period, c[i].grid);
+
+		ck_assert_msg(v == c[i].want,
+			      "case %zu (gap %llu, ahead %llu): %llu uFPS, want %llu", i,
+			      (unsigned long long)c[i].gap, (unsigned long long)c[i].ahead,
+			      (unsigned long long)v, (unsigned long long)c[i].want);
+	}
+}
+END_TEST
+
 int main(int argc, char **argv)
 {
 	const struct frc_case cases[] = {
@@ -354,6 +443,7 @@ int main(int argc, char **argv)
 	    FRC_CASE("mwindow_pids_bounded", mwindow_pids_bounded, 30),
 	    FRC_CASE("mwindow_frame_after_tick", mwindow_frame_after_tick, 30),
 	    FRC_CASE("mwindow_freeze_no_restart", mwindow_freeze_no_restart, 30),
+	    FRC_CASE("mwindow_explicit_drops", mwindow_explicit_drops, 30),
 	};
 
 	return frc_case_run("meter_window", cases, FRC_NCASES(cases), argc, argv);
