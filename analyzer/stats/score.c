@@ -31,7 +31,8 @@
 #define LATER_SCAN 1024		 /* newest truth ends looked at past a tick */
 #define RATE_NOW_NS 500000000ull /* settle's truth: the frames of the last 0.5 s ... */
 #define RATE_NOW_MIN 4		 /* ... at least 4 of them ... */
-#define RATE_NOW_MAX 1024	 /* ... the newest 1024 at most */
+#define RATE_NOW_MAX 1024	 /* ... the newest 1024 at most; */
+#define RATE_NOW_HITCH 2.5	 /* longer than 2.5 x their median: a hitch, left out */
 
 struct span {
 	uint64_t start, end;
@@ -245,13 +246,16 @@ static int cmp_u64(const void *a, const void *b)
 
 /*
  * The rate the truth runs at now, settle's truth (REPORT.md "Score", settle): 1e9 / the
- * interquartile mean of its frame times ending in (now - RATE_NOW_NS, now] (the newest
- * RATE_NOW_MAX of them), or -1 with fewer than RATE_NOW_MIN: no rate at this tick (a freeze,
- * its first frames after, content slower than 8 FPS). Not the per-tick truth of the MAE: a
- * 1 s count is a second late after a step, and a meter as late would look settled at once.
- * Not a mean: a hitch or a freeze is no rate change (the freeze metric grades freezes).
- * Its own interquartile mean, not frc_window.c's: the grader shares no code with a meter
- * it grades. later: the ring's newest ends past now.
+ * mean of its frame times ending in (now - RATE_NOW_NS, now] (the newest RATE_NOW_MAX of
+ * them) but those longer than RATE_NOW_HITCH x their median, or -1 with fewer than
+ * RATE_NOW_MIN: no rate at this tick (a freeze, its first frames after, content slower
+ * than 8 FPS). Not the per-tick truth of the MAE: a 1 s count is a second late after a
+ * step, and a meter as late would look settled at once. Not the plain mean: a hitch or a
+ * freeze's long frame is no rate change (the jank and freeze metrics grade them). Not an
+ * interquartile mean (the mean of the middle half): a display's cadence of one and two
+ * vsyncs (explicit timestamps' drops, a game between two rates) puts the quartile among
+ * the longer frames or not as the window slides, and a steady 47 FPS read 48 and 60 by
+ * turns (analyzer.score_settle_cadence). later: the ring's newest ends past now.
  */
 static double rate_now(const struct truth_ring *tr, uint64_t now, size_t later)
 {
@@ -271,9 +275,11 @@ static double rate_now(const struct truth_ring *tr, uint64_t now, size_t later)
 	if (n < RATE_NOW_MIN)
 		return -1;
 	qsort(dt, n, sizeof(*dt), cmp_u64);
-	for (uint32_t i = n / 4; i < n - n / 4; i++)
-		sum += dt[i];
-	return sum ? (double)(n - 2 * (n / 4)) * 1e9 / (double)sum : -1;
+	double hitch = RATE_NOW_HITCH * (double)dt[n / 2];
+	uint32_t kept = 0;
+	for (uint32_t i = 0; i < n && (double)dt[i] <= hitch; i++, kept++)
+		sum += dt[i]; /* sorted: the hitches are the last */
+	return sum ? (double)kept * 1e9 / (double)sum : -1;
 }
 
 /* rate_now for run, once per tick and ring state for all the runs (struct run_shared). */

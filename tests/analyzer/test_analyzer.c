@@ -2556,19 +2556,19 @@ END_TEST
  * without --synth-ticks it is the only tick, and the only one graded). One surface: 50 FPS
  * (20 ms) from 1.00 to 3.00 s, 25 FPS (40 ms) from 3.04 to 5.00 s, nothing for 1 s, 25 FPS
  * from 6.00 to 7.00 s. Graded ticks: 2.00 .. 7.00 s (21).
- * - Settle. The truth's rate at a tick is the interquartile mean of its frame times ending
- *   in the last 0.5 s. At 3.25 s: 13 of 20 ms (2.76..3.00), 6 of 40 ms; the middle half
- *   (indices 4..14) is 9 of 20 and 2 of 40: 260 ms / 11 -> 42.308 FPS, off 50 by > 5 %: a
- *   movement starts. 3.50 s: 12 of 40 ms -> 25 (still moving); 3.75 s: 25 (held): it ends
- *   at 25, not within 5 % of 50: one rate change. frc-window at 3.25 s: its last 8 frame
- *   times (20, 20, then six of 40: interquartile mean 40 ms) against the 35 before (20 ms)
- *   are a change, so it reads the ends of the last 0.3 s: 2.96..3.24, 9 ends, 8 / 0.28 s =
- *   28.571 (not within 5 % of 42.308); at 3.50 s: 3.24..3.48, 6 / 0.24 s = 25 = the truth:
- *   settled 250 ms after 3.25 s.
+ * - Settle. The truth's rate at a tick is the mean of its frame times ending in the last
+ *   0.5 s but those longer than 2.5 x their median. At 3.25 s: 13 of 20 ms (2.76..3.00), 6
+ *   of 40 ms; the median (index 9 of 19) is 20, none is over 50: 500 ms / 19 -> 38.000 FPS,
+ *   off 50 by > 5 %: a movement starts. 3.50 s: 12 of 40 ms -> 25 (still moving); 3.75 s:
+ *   25 (held): it ends at 25, not within 5 % of 50: one rate change. frc-window at 3.25 s:
+ *   its last 8 frame times (20, 20, then six of 40: interquartile mean 40 ms) against the
+ *   35 before (20 ms) are a change, so it reads the ends of the last 0.3 s: 2.96..3.24, 9
+ *   ends, 8 / 0.28 s = 28.571 (not within 5 % of 38); at 3.50 s: 3.24..3.48, 6 / 0.24 s =
+ *   25 = the truth: settled 250 ms after 3.25 s.
  * - The freeze (5.00 .. 6.00 s, >= 0.5 s): its first tick >= 250 ms after the last frame,
  *   5.25 s, reads 0 (no frame for 250 ms): shown after 250 ms, not late, not unseen. Its
  *   ticks have no truth rate (no 4 frame times in 0.5 s), nor do 6.00 s (one); at 6.25 s the
- *   1 s frame time is the longest quarter: 25 again, no change.
+ *   1 s frame time is over 2.5 x the median (40 ms) and left out: 25 again, no change.
  * At --tick-ms 1000 the freeze has no tick 250 ms on before its end (5.00 and 6.00 s: the
  * frame at 6.00 s ends it before the tick at 6.00 s reads): unseen.
  */
@@ -2613,6 +2613,40 @@ START_TEST(score_settle_freeze)
 			    "--tick-ms", "250", "--json", NULL),
 			 0);
 	ck_out_has("\"meter_ticks\": 1, ");
+}
+END_TEST
+
+/*
+ * A steady cadence is no rate change (REPORT.md "Score", settle): one surface, frame times
+ * 20, 20, 40 ms by turns (37.5 FPS, a display showing frames for one and two vsyncs) from
+ * 1.00 to 5.00 s, with one hitch: the frame after 2.96 s comes at 3.16 s (200 ms). At
+ * --tick-ms 250 the frame times in the last 0.5 s (worked out tick by tick, 2.00 .. 5.00 s):
+ * 19 (13 of 20, 6 of 40: 500 ms), 18 (12 and 6: 480 ms) or 19 (12 and 7: 520 ms), and at
+ * 3.25 and 3.50 s the hitch among 13 and 14 (520 and 540 ms besides it); the median is 20
+ * each time, so the hitch (over 50) is left out: 38.000, 37.500, 36.538, 37.500 (3.25 s),
+ * 38.235 (3.50 s) FPS, never 5 % apart: no movement, no rate change. An interquartile mean
+ * (the middle half) reads 42.308, 41.667, 39.286, 38.889 and 40.000 at those ticks: 41.667
+ * to 38.889 at 3.25 s is a movement (6.7 %), 40.000 to 42.308 at 3.75 s another, ending
+ * 5.8 % from where it began: a rate change that never was.
+ */
+START_TEST(score_settle_cadence)
+{
+	static const int pattern[3] = {20, 20, 40};
+	const char *txt = tmp("cadence.txt"), *frc = tmp("cadence.frc");
+	char body[16384];
+	size_t n = 0;
+	int k = 0;
+
+	n += (size_t)snprintf(body + n, sizeof(body) - n, "attach 1000000000 7 sym\n");
+	for (long long t = 1000; t <= 5000; t += t == 2960 ? 200 : pattern[k++ % 3])
+		n += (size_t)snprintf(body + n, sizeof(body) - n, "frame %lld 7 7 0x1000 0x10\n",
+				      t * 1000000ll);
+	spit(txt, body);
+	ck_assert_int_eq(fa("import", txt, "-o", frc, NULL), 0);
+	ck_assert_int_eq(fa("score", frc, "--meter", "frc-window", "--tracker", "content",
+			    "--tick-ms", "250", "--synth-ticks", "--json", NULL),
+			 0);
+	ck_out_has("\"rate_changes\": 0, \"unsettled\": 0, \"settle_mean_ms\": null");
 }
 END_TEST
 
@@ -2845,6 +2879,7 @@ int main(int argc, char **argv)
 	    FRC_CASE("bad_target_pid_metadata", bad_target_pid_metadata),
 	    FRC_CASE("meter_option", meter_option),
 	    FRC_CASE("score_settle_freeze", score_settle_freeze),
+	    FRC_CASE("score_settle_cadence", score_settle_cadence),
 	    FRC_CASE("score_in_memory_overlay", score_in_memory_overlay),
 	    FRC_CASE("score_in_memory_equal_rate", score_in_memory_equal_rate),
 	    FRC_CASE("db_sigint_leaves_no_file", db_sigint_leaves_no_file),
