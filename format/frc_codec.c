@@ -246,6 +246,27 @@ int frc_vsync_decode(struct frc_cur *c, struct frc_record *r)
 	return c->bad ? -1 : 0;
 }
 
+int frc_poll_check(const struct frc_record *r)
+{
+	return r->u.poll.layer ? 0 : FRC_EINVAL;
+}
+
+void frc_poll_encode(struct frc_buf *b, const struct frc_record *r)
+{
+	frc_buf_varint(b, r->u.poll.layer);
+}
+
+int frc_poll_decode(struct frc_cur *c, struct frc_record *r)
+{
+	uint64_t layer = 0;
+
+	frc_cur_varint(c, &layer);
+	if (c->bad || layer == 0 || layer > UINT32_MAX)
+		return -1;
+	r->u.poll.layer = (uint32_t)layer;
+	return 0;
+}
+
 void frc_gap_encode(struct frc_buf *b, const struct frc_record *r)
 {
 	frc_buf_varint(b, r->u.gap.layer);

@@ -42,9 +42,10 @@ enum frc_type {
 	FRC_THREAD = 14,      /* the name of a thread that queued frames: first seen, renamed */
 	FRC_BUFFER = 15,      /* a buffer's geometry: first seen, or changed */
 	FRC_CONNECT = 16,     /* Surface::connect / disconnect */
-			      /* 17: an entry that is not a record (FORMAT.md 4.6) */
+	/* 17: an entry that is not a record (FORMAT.md 4.6) */
+	FRC_POLL = 18, /* a display capture poll of a layer: its signalled rows are in */
 };
-#define FRC_TYPE_MAX FRC_CONNECT
+#define FRC_TYPE_MAX FRC_POLL
 /* The types of 1.1's first release: every listing of types shows them; the later ones only
  * when a capture holds some, so that listings of older captures stay as they were. */
 #define FRC_TYPE_BASE_MAX FRC_TICK
@@ -210,6 +211,15 @@ struct frc_connect {
 	bool connected;
 };
 
+/*
+ * Display capture polled layer `layer` (FORMAT.md 4.8): every row of it whose present fence
+ * had signalled when SurfaceFlinger printed the table was delivered before this record, so
+ * the display presented nothing of the layer between its newest row and the poll.
+ */
+struct frc_poll {
+	uint32_t layer; /* 1.. */
+};
+
 struct frc_record {
 	uint8_t type;	   /* enum frc_type */
 	uint64_t ktime_ns; /* CLOCK_MONOTONIC, what bpf_ktime_get_ns() reads */
@@ -227,6 +237,7 @@ struct frc_record {
 		struct frc_thread thread;
 		struct frc_buffer buffer;
 		struct frc_connect connect;
+		struct frc_poll poll;
 	} u;
 };
 

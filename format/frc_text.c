@@ -715,6 +715,16 @@ int frc_gap_parse(struct frc_parser *p, struct frc_record *r)
 	return signed_number(p, "AFTER", &r->u.gap.after);
 }
 
+int frc_poll_print(const struct frc_record *rec, char *buf, size_t len)
+{
+	return printed(snprintf(buf, len, " %" PRIu32, rec->u.poll.layer));
+}
+
+int frc_poll_parse(struct frc_parser *p, struct frc_record *r)
+{
+	return layer_id(p, &r->u.poll.layer);
+}
+
 /* ------------------------------------------------------------ thread names (4.9) */
 
 /* "PID TID NAME"; NAME escaped like SYMBOL (a comm may hold any byte but NUL). */

@@ -97,6 +97,13 @@ static const struct frc_type_ops types[FRC_TYPE_MAX + 1] = {
 		     .parse = frc_connect_parse,
 		     .alias = "disconnect",
 		     .alias_of = frc_connect_is_disconnect},
+    [FRC_POLL] = {.type = FRC_POLL,
+		  .name = "poll",
+		  .check = frc_poll_check,
+		  .encode = frc_poll_encode,
+		  .decode = frc_poll_decode,
+		  .print = frc_poll_print,
+		  .parse = frc_poll_parse},
 };
 
 const struct frc_type_ops *frc_type_ops(unsigned type)

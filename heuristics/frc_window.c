@@ -5,7 +5,8 @@
  * What the display shows is the target process's content surface: the rate is the number
  * of intervals of the content series (content.h, the one the analyzer's truth is) ending in
  * the last FRC_WINDOW_NS, whatever the tracker returns; no content frame for
- * FRC_WINDOW_FREEZE_NS is a freeze (a reading of 0 FPS, not the last rate); the display's
+ * FRC_WINDOW_FREEZE_NS is a freeze (a reading of 0 FPS, not the last rate), and so is a
+ * display that display capture's polls say presented nothing that long; the display's
  * refresh caps the reading (the panel cannot show more) and never replaces it: 1e9 /
  * SurfaceFlinger's vsync period when display capture recorded it, else a valid sysfs
  * node's value. The interval ends are kept in a fixed ring. With explicit timestamps the
@@ -65,6 +66,9 @@ struct frc_window {
 	uint64_t vsync_ns;   /* that period (0: none) */
 	bool grid;	     /* a vsync of that period is known ... */
 	int64_t grid_at;     /* ... this one (a present row's actual present time) */
+	bool shown_any;	     /* a present row was seen: ... */
+	int64_t shown_last;  /* ... the newest actual present time of any row */
+	uint64_t polled;     /* the newest poll record's ktime (0: none) */
 	struct fps_meter_stats st;
 };
 
@@ -302,10 +306,37 @@ void frc_window_set_vsync(struct frc_window *w, uint64_t period_ns)
 void frc_window_set_present(struct frc_window *w, int64_t actual_ns)
 {
 	/* a present fence signals at a vsync (display-truth.md 1.2); -1 and pending say nothing */
-	if (!w->vsync_ns || actual_ns <= 0 || actual_ns == INT64_MAX)
+	if (actual_ns <= 0 || actual_ns == INT64_MAX)
+		return;
+	if (!w->shown_any || actual_ns > w->shown_last)
+		w->shown_last = actual_ns;
+	w->shown_any = true;
+	if (!w->vsync_ns)
 		return;
 	w->grid = true;
 	w->grid_at = actual_ns;
+}
+
+void frc_window_set_poll(struct frc_window *w, uint64_t ktime_ns)
+{
+	if (ktime_ns > w->polled)
+		w->polled = ktime_ns;
+}
+
+/*
+ * The display shows the same frame though the app may submit (a layer not visible, a
+ * screen off): display capture's newest present is FRC_WINDOW_FREEZE_NS or more before
+ * now, and a poll at least FRC_DISPLAY_QUIET_NS after it found nothing newer (a poll takes
+ * every row whose fence signalled by then: FORMAT.md 4.8 `poll`; a presenting layer's
+ * newest row is a vsync or two old at a poll, its fence pending). Only with poll records
+ * (display capture before them says nothing of a poll that found no row).
+ */
+static bool display_frozen(const struct frc_window *w, uint64_t now)
+{
+	uint64_t last = (uint64_t)w->shown_last;
+
+	return w->shown_any && w->polled <= now && w->polled > last &&
+	       w->polled - last >= FRC_DISPLAY_QUIET_NS && now - last >= FRC_WINDOW_FREEZE_NS;
 }
 
 static struct fps_reading reading(bool valid, double fps, enum frc_source source)
@@ -543,7 +574,8 @@ struct fps_reading frc_window_read(struct frc_window *w, uint64_t now)
 		w->len--;
 	}
 	/* The screen shows the same frame: 0 FPS now, not the rate before it froze. */
-	if (now > w->last_end && now - w->last_end >= FRC_WINDOW_FREEZE_NS)
+	if ((now > w->last_end && now - w->last_end >= FRC_WINDOW_FREEZE_NS) ||
+	    display_frozen(w, now))
 		return reading(true, 0.0, FRC_SOURCE_EBPF);
 	/* The content's first second: the window is the time since its first interval began. */
 	if (now > w->origin && now - w->origin < span)

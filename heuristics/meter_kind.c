@@ -90,6 +90,11 @@ static void window_present(void *m, int64_t actual_ns)
 	frc_window_set_present(m, actual_ns);
 }
 
+static void window_poll(void *m, uint64_t ktime_ns)
+{
+	frc_window_set_poll(m, ktime_ns);
+}
+
 static struct fps_reading window_read(void *m, uint64_t now)
 {
 	return frc_window_read(m, now);
@@ -104,16 +109,16 @@ static const struct meter_kind kinds[] = {
     {"auriya-10fe7c6",
      "sysfs first (2 s cache), eBPF ring of 30 deltas as the fallback (the default)",
      "Auriya@10fe7c6 src/core/fps_meter/mod.rs (seed 002)", sysfs_first_create, auriya_destroy,
-     NULL, NULL, auriya_delta, auriya_sysfs, NULL, NULL, auriya_read, auriya_stats},
+     NULL, NULL, auriya_delta, auriya_sysfs, NULL, NULL, NULL, auriya_read, auriya_stats},
     {"auriya-ccafd78", "eBPF ring of 30 deltas first (drained every read), sysfs as the fallback",
      "pavelc4/auriya@ccafd78 src/core/fps_meter/mod.rs", ebpf_first_create, auriya_destroy, NULL,
-     NULL, auriya_delta, auriya_sysfs, NULL, NULL, auriya_read, auriya_stats},
+     NULL, auriya_delta, auriya_sysfs, NULL, NULL, NULL, auriya_read, auriya_stats},
     {"frc-window",
      "content surface's intervals in the last 1 s, less the frames SurfaceFlinger drops "
-     "(explicit timestamps); 0 FPS 250 ms after its last frame; the display's refresh "
-     "(vsync period, sysfs) caps",
+     "(explicit timestamps); 0 FPS 250 ms after its last frame or the display's last "
+     "present; the display's refresh (vsync period, sysfs) caps",
      "ours (issue 21)", window_create, window_destroy, window_frame, window_learn, window_delta,
-     window_sysfs, window_vsync, window_present, window_read, window_stats},
+     window_sysfs, window_vsync, window_present, window_poll, window_read, window_stats},
 };
 
 #define N_KINDS (sizeof(kinds) / sizeof(kinds[0]))

@@ -49,6 +49,8 @@ struct meter_kind {
 	void (*vsync)(void *m, uint64_t period_ns);
 	/* A present row's actual present time (display capture); NULL: not looked at. */
 	void (*present)(void *m, int64_t actual_ns);
+	/* A poll record's ktime (display capture polled a layer); NULL: not looked at. */
+	void (*poll)(void *m, uint64_t ktime_ns);
 	struct fps_reading (*read)(void *m, uint64_t now);
 	void (*stats)(const void *m, struct fps_meter_stats *st);
 };

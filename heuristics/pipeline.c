@@ -458,6 +458,10 @@ int pipeline_feed(struct pipeline *p, const struct frc_record *r)
 		if (p->mk->present)
 			p->mk->present(p->meter, r->u.present.actual);
 		return 0;
+	case FRC_POLL: /* display capture: every row signalled by then is in */
+		if (p->mk->poll)
+			p->mk->poll(p->meter, r->ktime_ns);
+		return 0;
 	case FRC_THREAD:
 		return feed_learn(p, r, r->u.thread.pid);
 	case FRC_BUFFER:

@@ -108,6 +108,10 @@ static bool display_record(struct rec *r, const struct present_event *e, struct 
 		rec->u.gap = (struct frc_present_gap){e->layer, e->a, e->b};
 		r->display_gaps++;
 		return true;
+	case PEV_POLL:
+		rec->type = FRC_POLL;
+		rec->u.poll.layer = e->layer;
+		return true;
 	}
 	return false;
 }

@@ -253,6 +253,8 @@ static void poll_layer(struct present *p, struct layer *l)
 		const struct sf_row *row = &p->lat.rows[i];
 		emit(p, PEV_ROW, l->id, row->desired, row->actual, row->ready);
 	}
+	/* after its rows, rows or not: a poll that found nothing new is told from none */
+	emit(p, PEV_POLL, l->id, 0, 0, 0);
 }
 
 static void poll_round(struct present *p)

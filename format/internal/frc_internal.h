@@ -66,9 +66,10 @@
  */
 #define FRC_ENTRY_BAD_BUFFERS 17
 /* The largest entry type this library knows: records and the four above. */
-#define FRC_ENTRY_TYPE_MAX FRC_ENTRY_BAD_BUFFERS
+#define FRC_ENTRY_TYPE_MAX FRC_TYPE_MAX
 _Static_assert(FRC_TYPE_MAX > FRC_ENTRY_TIMESTAMPS, "record types after 10 are entry types too");
-_Static_assert(FRC_ENTRY_BAD_BUFFERS == FRC_TYPE_MAX + 1, "17 follows the last record type");
+_Static_assert(FRC_ENTRY_BAD_BUFFERS == FRC_CONNECT + 1 && FRC_ENTRY_BAD_BUFFERS < FRC_TYPE_MAX,
+	       "17 follows connect, and poll (18) follows it");
 #define FRC_SURFACES_MAX 256	/* distinct surfaces in one run (the writer splits runs) */
 #define FRC_INDEX_FIELDS 5	/* varints per footer index entry this writer writes */
 #define FRC_INDEX_FIELDS_MAX 64 /* more per entry is damage, not a newer minor */
@@ -274,6 +275,9 @@ FRC_TYPE_TEXT_FUNCS(buffer)
 FRC_TYPE_BIN_FUNCS(buffer)
 FRC_TYPE_TEXT_FUNCS(connect)
 FRC_TYPE_BIN_FUNCS(connect)
+FRC_TYPE_TEXT_FUNCS(poll)
+FRC_TYPE_BIN_FUNCS(poll)
+int frc_poll_check(const struct frc_record *r);
 bool frc_connect_is_disconnect(const struct frc_record *r);
 int frc_layer_check(const struct frc_record *r);
 int frc_sysfs_check(const struct frc_record *r);

@@ -35,6 +35,13 @@ FRC_MUST_USE int fps_meter_new_ebpf_first(struct fps_meter **out,
 #define FRC_FAST_HOLD_NS FRC_WINDOW_NS /* ... until the 1 s window holds none from before */
 /* A vsync period shorter than 1 ms (over 1000 Hz) is no display's: no drops are predicted. */
 #define FRC_GRID_MIN_PERIOD_NS 1000000ull
+/*
+ * The display froze (frc_window.c display_frozen) only when a poll this long after its
+ * newest present found nothing newer: 7.5 periods at 60 Hz, where a presenting layer's
+ * newest row at a poll is one or two periods old; half the freeze bound, so that polls
+ * every 100 ms show a freeze at the first 250 ms tick after it.
+ */
+#define FRC_DISPLAY_QUIET_NS 125000000ull
 
 struct frc_window;
 struct target;
@@ -61,6 +68,8 @@ void frc_window_set_vsync(struct frc_window *w, uint64_t period_ns);
  * places the grid of commits that explicit-timestamp frames are dropped at (frc_window.c).
  */
 void frc_window_set_present(struct frc_window *w, int64_t actual_ns);
+/* A poll record (display capture polled a layer at ktime_ns): a display freeze is told. */
+void frc_window_set_poll(struct frc_window *w, uint64_t ktime_ns);
 struct fps_reading frc_window_read(struct frc_window *w, uint64_t now);
 void frc_window_stats(const struct frc_window *w, struct fps_meter_stats *st);
 

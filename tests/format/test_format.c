@@ -157,6 +157,9 @@ static void rec_assert_eq(const struct frc_record *a, const struct frc_record *b
 		ck_assert(a->u.gap.layer == b->u.gap.layer && a->u.gap.before == b->u.gap.before &&
 			  a->u.gap.after == b->u.gap.after);
 		break;
+	case FRC_POLL:
+		ck_assert_uint_eq(a->u.poll.layer, b->u.poll.layer);
+		break;
 	case FRC_THREAD:
 		ck_assert_uint_eq(a->u.thread.pid, b->u.thread.pid);
 		ck_assert_uint_eq(a->u.thread.tid, b->u.thread.tid);
@@ -2096,16 +2099,19 @@ END_TEST
  */
 START_TEST(type_table)
 {
-	static const char *const names[] = {
-	    NULL,      "frame", "sysfs",       "drops",	 "attach", "exit",
-	    "tick",    NULL,	NULL, /* 7, 8: entries without a record of their own
-				       */
-	    "layer",   NULL,	      /* 10: the timestamp column */
-	    "present", "vsync", "present_gap", "thread", "buffer", "connect"};
+	static const char
+	    *const names[] = {NULL,	 "frame", "sysfs",	 "drops",  "attach",
+			      "exit",	 "tick",  NULL,		 NULL, /* 7, 8: entries without a
+									* record of their own
+									*/
+			      "layer",	 NULL, /* 10: the timestamp column */
+			      "present", "vsync", "present_gap", "thread", "buffer",
+			      "connect", NULL, /* 17: the bad buffer entry */
+			      "poll"};
 	struct frc_record in[32];
 	size_t n = sample(in);
 
-	ck_assert_uint_eq(FRC_TYPE_MAX, 16);
+	ck_assert_uint_eq(FRC_TYPE_MAX, 18);
 	ck_assert_ptr_null(frc_type_ops(7));
 	ck_assert_ptr_null(frc_type_ops(8));
 	ck_assert_ptr_null(frc_type_ops(17)); /* the bad buffer entry: no record of its own */
@@ -2117,7 +2123,7 @@ START_TEST(type_table)
 	for (unsigned t = 1; t <= FRC_TYPE_MAX; t++) {
 		const struct frc_type_ops *ops = frc_type_ops(t);
 
-		if (t == 7 || t == 8 || t == 10)
+		if (t == 7 || t == 8 || t == 10 || t == 17)
 			continue;
 		ck_assert_str_eq(frc_type_name(t), names[t]);
 		ck_assert_ptr_nonnull(ops);
@@ -2437,12 +2443,13 @@ static struct frc_record present_rec(uint64_t t, uint32_t layer, int64_t d, int6
 
 /*
  * Display capture (FORMAT.md 4.8): layers, present rows (an invalid -1 fence, times far
- * from the poll's, the int64 extremes), vsync periods and gaps round-trip through the
- * writer and reader and the text form; a present row's bytes are FORMAT.md's example.
+ * from the poll's, the int64 extremes), vsync periods, gaps and polls round-trip through
+ * the writer and reader and the text form; a present row's bytes are FORMAT.md's example,
+ * and so are a poll's.
  */
 START_TEST(display_records_roundtrip)
 {
-	struct frc_record in[9], out[12], one;
+	struct frc_record in[11], out[12], one;
 	size_t n = 0;
 
 	in[n++] = layer_rec(1000, 1, "SurfaceView - com.pkg/com.pkg.Act#0");
@@ -2454,10 +2461,12 @@ START_TEST(display_records_roundtrip)
 	in[n++].u.gap = (struct frc_present_gap){1, 496666666, 1996666666};
 	in[n].type = FRC_PRESENT_GAP, in[n].ktime_ns = 2000000001;
 	in[n++].u.gap = (struct frc_present_gap){1, 0, 0};
+	in[n].type = FRC_POLL, in[n].ktime_ns = 2000000002, in[n++].u.poll.layer = 1;
+	in[n].type = FRC_POLL, in[n].ktime_ns = 2000000003, in[n++].u.poll.layer = UINT32_MAX;
 	in[n++] = layer_rec(3000000000, 1, NULL);
 	in[n++] = layer_rec(3000000000, 2, "SurfaceView[com.pkg/com.pkg.Act](BLAST)#1234");
 
-	struct capture c = write_capture(in, n, (const size_t[]){4, 5, 0}, NULL, 1);
+	struct capture c = write_capture(in, n, (const size_t[]){4, 7, 0}, NULL, 1);
 	struct frc_reader_stats st;
 	frc_reader *r = NULL;
 
@@ -2471,6 +2480,7 @@ START_TEST(display_records_roundtrip)
 	ck_assert_uint_eq(st.by_type[FRC_PRESENT], 3);
 	ck_assert_uint_eq(st.by_type[FRC_VSYNC], 1);
 	ck_assert_uint_eq(st.by_type[FRC_PRESENT_GAP], 2);
+	ck_assert_uint_eq(st.by_type[FRC_POLL], 2);
 	ck_assert_uint_eq(st.unknown, 0);
 	frc_reader_close(r);
 	capture_free(&c);
@@ -2486,12 +2496,27 @@ START_TEST(display_records_roundtrip)
 	ck_assert(!memcmp(body, want, sizeof(want)));
 	capture_free(&c);
 
-	/* What the writer refuses: layer id 0, a gone layer with a name, a new one without. */
-	struct frc_record bad[3] = {layer_rec(1, 0, "x"), layer_rec(1, 3, "x"),
-				    layer_rec(1, 3, NULL)};
+	/* FORMAT.md 4.8's poll: ktime 1000, layer 1. */
+	static const uint8_t want_poll[] = {0x12, 0x03, 0xe8, 0x07, 0x01};
+
+	one = (struct frc_record){.type = FRC_POLL, .ktime_ns = 1000};
+	one.u.poll.layer = 1;
+	c = write_capture(&one, 1, NULL, NULL, 1);
+	ck_assert_uint_eq(first_body(&c, body, sizeof(body)), sizeof(want_poll));
+	ck_assert(!memcmp(body, want_poll, sizeof(want_poll)));
+	capture_free(&c);
+
+	/*
+	 * What the writer refuses: layer id 0, a gone layer with a name, a new one without, a
+	 * poll of layer 0.
+	 */
+	struct frc_record bad[4] = {layer_rec(1, 0, "x"),
+				    layer_rec(1, 3, "x"),
+				    layer_rec(1, 3, NULL),
+				    {.type = FRC_POLL, .ktime_ns = 1}};
 	bad[1].u.layer.gone = true;
 	bad[2].u.layer.gone = false;
-	for (int k = 0; k < 3; k++) {
+	for (int k = 0; k < 4; k++) {
 		int fd = memfd_create("d", MFD_CLOEXEC);
 		frc_writer *w = NULL;
 
@@ -2511,6 +2536,7 @@ START_TEST(display_records_text)
 				   "present 500000000 1 480000000 488333333 480001000\n"
 				   "present 500000001 1 490000000 -1 -1\n"
 				   "present_gap 2000000000 1 488333333 0\n"
+				   "poll 2000000002 1\n"
 				   "layer 3000000000 1 gone\n";
 	char *got;
 

@@ -3,7 +3,7 @@
  * fuzz_records.h - fuzz input bytes as capture records, for the targets that need valid
  * captures with hostile content (fuzz_roundtrip: the writer; fuzz_analyze: everything a
  * replay drives). 12 input bytes make one record: mostly frames, with hostile times,
- * PIDs, tids, buffers and Surfaces, and every other record type.
+ * PIDs, tids, buffers, Surfaces and explicit timestamps, and every other record type.
  */
 #ifndef FRC_FUZZ_RECORDS_H
 #define FRC_FUZZ_RECORDS_H
@@ -75,6 +75,32 @@ static inline void fuzz_make_drops(const uint8_t *p, struct frc_record *r)
 	}
 }
 
+/*
+ * Selector 5: display capture (FORMAT.md 4.8) as a meter sees it: a vsync period (0, a
+ * display's, or any), a present row of layer 1..3 (any actual, a vsync or -1), or a poll.
+ */
+static inline void fuzz_make_display(const uint8_t *p, uint64_t t, struct frc_record *r)
+{
+	switch (p[11] % 3) {
+	case 0:
+		r->type = FRC_VSYNC;
+		r->u.vsync.period_ns = p[10] & 1 ? fuzz_get(p + 5, 5) : 8333333ull * (p[6] % 4);
+		break;
+	case 1:
+		r->type = FRC_PRESENT;
+		r->u.present.layer = 1 + p[5] % 3;
+		r->u.present.desired = (int64_t)t - (int64_t)fuzz_get(p + 6, 3);
+		r->u.present.actual =
+		    p[10] & 1 ? (int64_t)fuzz_get(p + 6, 5) << (p[9] % 24) : (int64_t)p[9] - 1;
+		r->u.present.ready = r->u.present.desired;
+		break;
+	default:
+		r->type = FRC_POLL;
+		r->u.poll.layer = 1 + p[5] % 3;
+		break;
+	}
+}
+
 /* One record from FUZZ_RECORD_BYTES bytes at p; *t is the running time. */
 static inline void fuzz_make_record(const uint8_t *p, uint64_t *t, struct frc_record *r)
 {
@@ -113,6 +139,9 @@ static inline void fuzz_make_record(const uint8_t *p, uint64_t *t, struct frc_re
 		r->type = FRC_EXIT;
 		r->u.exit.pid = p[5] % 5;
 		break;
+	case 5:
+		fuzz_make_display(p, *t, r);
+		break;
 	default:
 		r->type = FRC_FRAME;
 		r->u.frame.pid = p[5] % 5;
@@ -120,6 +149,12 @@ static inline void fuzz_make_record(const uint8_t *p, uint64_t *t, struct frc_re
 		r->u.frame.buffer =
 		    p[7] & 1 ? 0x7f0000000000ull + (p[8] % 4) * 0x1000 : fuzz_get(p + 8, 4) << 24;
 		r->u.frame.surface = fuzz_surface(p[7], p + 8);
+		/* an explicit timestamp: a little ahead of the call, or any */
+		r->u.frame.has_timestamp = (p[9] & 0x30) == 0x30;
+		if (r->u.frame.has_timestamp)
+			r->u.frame.timestamp = p[10] & 1
+						   ? (int64_t)fuzz_get(p + 8, 4) << 30
+						   : (int64_t)(*t + fuzz_get(p + 10, 2) * 1000);
 		break;
 	}
 }
@@ -133,7 +168,18 @@ static inline int fuzz_same_record(const struct frc_record *a, const struct frc_
 	case FRC_FRAME:
 		return a->u.frame.pid == b->u.frame.pid && a->u.frame.tid == b->u.frame.tid &&
 		       a->u.frame.buffer == b->u.frame.buffer &&
-		       a->u.frame.surface == b->u.frame.surface;
+		       a->u.frame.surface == b->u.frame.surface &&
+		       a->u.frame.has_timestamp == b->u.frame.has_timestamp &&
+		       (!a->u.frame.has_timestamp || a->u.frame.timestamp == b->u.frame.timestamp);
+	case FRC_VSYNC:
+		return a->u.vsync.period_ns == b->u.vsync.period_ns;
+	case FRC_PRESENT:
+		return a->u.present.layer == b->u.present.layer &&
+		       a->u.present.desired == b->u.present.desired &&
+		       a->u.present.actual == b->u.present.actual &&
+		       a->u.present.ready == b->u.present.ready;
+	case FRC_POLL:
+		return a->u.poll.layer == b->u.poll.layer;
 	case FRC_TICK:
 		return a->u.tick.has_result == b->u.tick.has_result &&
 		       a->u.tick.source == b->u.tick.source &&

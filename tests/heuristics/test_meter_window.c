@@ -433,6 +433,72 @@ START_TEST(mwindow_explicit_drops)
 }
 END_TEST
 
+static void poll(struct pipeline *p, uint64_t t)
+{
+	struct frc_record r = {.type = FRC_POLL, .ktime_ns = t};
+
+	r.u.poll.layer = 1;
+	feed(p, &r);
+}
+
+/*
+ * Target 7 (GameThread) calls every 20 ms from 0 to 3500 ms; the display (20 ms vsyncs)
+ * presents the frame of the call at t at t + 30 ms, but none of the calls from 2000 to
+ * 2980 ms (the layer invisible); when polls: display capture polls every 100 ms (50 + 100j
+ * ms), each poll taking the rows presented by then, then its poll record; a tick every 250
+ * ms from 2000 to 3500 ms, after the records of its time.
+ */
+static void invisible(struct reads *s, bool polls)
+{
+	struct pipeline *p = wpipe("kala", "7", s);
+	uint64_t shown = 0; /* the next call whose present is still to be taken */
+
+	thread(p, 0, 7, 71, "GameThread");
+	vsync(p, 0, 20 * MS);
+	for (uint64_t t = 0; t <= 3500; t += 10) {
+		if (t % 20 == 0)
+			frame(p, t * MS, 7, 71, GAME);
+		if (polls && t % 100 == 50) {
+			for (; shown + 30 <= t; shown += 20)
+				if (shown < 2000 || shown >= 3000)
+					present(p, t * MS, (shown + 30) * MS);
+			poll(p, t * MS);
+		}
+		if (t >= 2000 && t % 250 == 0)
+			tick(p, t * MS);
+	}
+	pipeline_free(p);
+}
+
+/*
+ * The display showing nothing new while the app submits (a layer not visible) is a freeze
+ * too, once display capture's polls say so: the newest present at least 250 ms before the
+ * reading, and a poll 125 ms or more after it that found nothing newer. Worked by hand:
+ * the last present is the call at 1980 ms's, at 2010. At 2000 ms the count (calls 1020 ..
+ * 2000) is 50; at 2250 the poll at 2250 found nothing after 2010, but 2010 is only 240 ms
+ * ago: 50; at 2500, 2750 and 3000 (polls at 2450, 2650, 2950: the newest present still
+ * 2010): 0; at 3250 the poll at 3250 took the presents of the calls from 3000 on (3030 ..
+ * 3250): the count again, calls 2260 .. 3240 = 50; 3500: 50. Without the poll records
+ * (display capture before framerec wrote them) nothing says the display froze: 50 at every
+ * tick.
+ */
+START_TEST(mwindow_display_freeze)
+{
+	const uint64_t want[7] = {50000000, 50000000, 0, 0, 0, 50000000, 50000000};
+	struct reads s;
+
+	invisible(&s, true);
+	ck_assert_uint_eq(s.n, 7);
+	for (size_t i = 0; i < 7; i++)
+		ck_assert_msg(s.v[i] == want[i], "tick %zu: %llu", i, (unsigned long long)s.v[i]);
+	invisible(&s, false);
+	ck_assert_uint_eq(s.n, 7);
+	for (size_t i = 0; i < 7; i++)
+		ck_assert_msg(s.v[i] == 50000000, "no polls, tick %zu: %llu", i,
+			      (unsigned long long)s.v[i]);
+}
+END_TEST
+
 int main(int argc, char **argv)
 {
 	const struct frc_case cases[] = {
@@ -444,6 +510,7 @@ int main(int argc, char **argv)
 	    FRC_CASE("mwindow_frame_after_tick", mwindow_frame_after_tick, 30),
 	    FRC_CASE("mwindow_freeze_no_restart", mwindow_freeze_no_restart, 30),
 	    FRC_CASE("mwindow_explicit_drops", mwindow_explicit_drops, 30),
+	    FRC_CASE("mwindow_display_freeze", mwindow_display_freeze, 30),
 	};
 
 	return frc_case_run("meter_window", cases, FRC_NCASES(cases), argc, argv);

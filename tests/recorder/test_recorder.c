@@ -2457,6 +2457,7 @@ END_TEST
 /* Record types a replay can leave out (replay_meter_ex's skip): as a capture without them. */
 #define SKIP_IDENTITY (1u << FRC_THREAD | 1u << FRC_BUFFER | 1u << FRC_CONNECT)
 #define SKIP_PRESENTS (1u << FRC_PRESENT)
+#define SKIP_POLLS (1u << FRC_POLL)
 
 static struct replay_count replay_meter_ex(const char *cap, const char *meter, uint64_t *max_live,
 					   uint32_t skip)
@@ -2673,10 +2674,14 @@ static size_t read_present_truth(const char *path, int64_t (*rows)[2])
 	return n;
 }
 
+#define POLLS_MAX 256
+
 struct displayed {
-	size_t rows, layers, gaps, vsyncs;
+	size_t rows, layers, gaps, vsyncs, polls;
 	int64_t row[PRESENTS_MAX][2];
-	uint64_t last_poll; /* the ktime of the last display record */
+	uint64_t poll_at[POLLS_MAX];   /* each poll record's ktime ... */
+	size_t rows_before[POLLS_MAX]; /* ... and the rows recorded before it */
+	uint64_t last_poll;	       /* the ktime of the last display record */
 	uint64_t period;
 };
 
@@ -2693,6 +2698,10 @@ static void read_displayed(const char *path, struct displayed *d)
 			d->row[d->rows][0] = r.u.present.desired;
 			d->row[d->rows++][1] = r.u.present.actual;
 		}
+		if (r.type == FRC_POLL && d->polls < POLLS_MAX) {
+			d->poll_at[d->polls] = r.ktime_ns;
+			d->rows_before[d->polls++] = d->rows;
+		}
 		d->layers += r.type == FRC_LAYER && !r.u.layer.gone;
 		d->gaps += r.type == FRC_PRESENT_GAP;
 		if (r.type == FRC_VSYNC) {
@@ -2700,7 +2709,7 @@ static void read_displayed(const char *path, struct displayed *d)
 			d->period = r.u.vsync.period_ns;
 		}
 		if (r.type == FRC_LAYER || r.type == FRC_PRESENT || r.type == FRC_PRESENT_GAP ||
-		    r.type == FRC_VSYNC)
+		    r.type == FRC_VSYNC || r.type == FRC_POLL)
 			d->last_poll = r.ktime_ns;
 	}
 	frc_reader_close(rd);
@@ -2808,6 +2817,82 @@ START_TEST(meter_frc_window_explicit_live_equals_replay)
 }
 END_TEST
 
+/* The live readings (ticks with a result) of cap: ktime and uFPS, in file order. */
+static size_t live_ticks(const char *cap, uint64_t (*v)[2], size_t max)
+{
+	frc_reader *rd = NULL;
+	struct frc_record r;
+	size_t n = 0;
+
+	ck_assert_int_eq(frc_reader_open(&rd, cap), 0);
+	while (frc_reader_next(rd, &r) == 1)
+		if (r.type == FRC_TICK && r.u.tick.has_result && n < max) {
+			v[n][0] = r.ktime_ns;
+			v[n++][1] = r.u.tick.source ? r.u.tick.fps_micro : UINT64_MAX;
+		}
+	frc_reader_close(rd);
+	return n;
+}
+
+/*
+ * issue 21: frc-window shows a display freeze the calls do not: the stand-in game queues
+ * 60 calls/s throughout while its SurfaceFlinger presents nothing of the surface from 2 to
+ * 3 s (--invisible 2:3, display/invisible_2_3's scenario); framerec polls standin-dumpsys
+ * every 100 ms (a poll record each time, rows or not). From the compositor's truth: A, the
+ * last present before the gap, and B, the first after it. Every live reading (every 100
+ * ms) from A + 450 ms to B reads 0 FPS (a poll 125 ms after A found nothing newer; the 450
+ * leaves a loaded machine's poll 200 ms late), at least 4 of them; readings before A read
+ * the game's rate. A replay reproduces every live reading; one without the poll records
+ * does not (nothing then says a poll found nothing: the test can fail).
+ */
+START_TEST(meter_frc_window_invisible_live_equals_replay)
+{
+	const char *cap = tmp("cap_invisible.frc"), *log = tmp("framerec.log");
+	const char *ptruth = tmp("present-truth.txt");
+	char sockc[128];
+	uint64_t max = 0;
+	static uint64_t v[256][2];
+	static int64_t rows[PRESENTS_MAX][2];
+
+	snprintf(sockc, sizeof(sockc), "%s", tmp("sf.sock"));
+	setenv("STANDIN_SF_SOCKET", sockc, 1);
+	pid_t rec =
+	    start_framerec(log, "--lib", STANDIN_LIB, "--meter", "frc-window", "--tick-ms", "100",
+			   "--dumpsys", STANDIN_DUMPSYS, "--present-ms", "100", "-d", "4", "-o",
+			   cap, "--", STANDIN_GAME, "--compositor", sockc, "--present-truth",
+			   ptruth, "--refresh", "60", "--fps", "60", "--invisible", "2:3", NULL);
+
+	assert_exit(wait_exit(rec, 30000), 0, log);
+	size_t nrows = read_present_truth(ptruth, rows), gap = 0;
+	for (size_t i = 1; i < nrows; i++)
+		if (rows[i][1] - rows[i - 1][1] > 500000000)
+			gap = i;
+	ck_assert_msg(gap > 0, "the compositor presented with no gap over 0.5 s");
+	uint64_t a = (uint64_t)rows[gap - 1][1], b = (uint64_t)rows[gap][1];
+	size_t n = live_ticks(cap, v, 256), zeros = 0, before = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (v[i][0] >= a + 450000000 && v[i][0] <= b) {
+			ck_assert_msg(v[i][1] == 0,
+				      "%.3f s after the last present: %" PRIu64 " uFPS",
+				      (double)(v[i][0] - a) / 1e9, v[i][1]);
+			zeros++;
+		}
+		if (v[i][0] + 100000000 < a && v[i][0] > a - 1000000000) {
+			ck_assert_msg(v[i][1] >= 55000000 && v[i][1] <= 65000000,
+				      "before the gap: %" PRIu64 " uFPS", v[i][1]);
+			before++;
+		}
+	}
+	ck_assert_uint_ge(zeros, 4);
+	ck_assert_uint_ge(before, 5);
+	struct replay_count same = replay_meter(cap, "frc-window", &max);
+	ck_assert_msg(same.mismatches == 0, "%zu of %zu readings not reproduced; %s",
+		      same.mismatches, same.compared, same.first_mismatch);
+	struct replay_count blind = replay_meter_ex(cap, "frc-window", &max, SKIP_POLLS);
+	ck_assert_msg(blind.mismatches > 0, "reproduced without the poll records: moot");
+}
+END_TEST
+
 /*
  * FIFO 60 fps on 60 Hz, polled every 200 ms (the 127 rows last 2.1 s): the recorded rows
  * are the compositor's, row for row from its first (the layer is followed before the
@@ -2836,6 +2921,23 @@ START_TEST(present_fifo_row_for_row)
 	while (due < n && want_rows[due][1] + 50000000 < (int64_t)shown.last_poll)
 		due++;
 	ck_assert_uint_ge(shown.rows, due);
+	/*
+	 * A poll record of the one layer per poll (every 200 ms for 3 s, and the last at the
+	 * stop), each after every row presented before it: the compositor's rows whose fence
+	 * signalled (actual) 5 ms or more before the record (SurfaceFlinger printed the table
+	 * a dumpsys run earlier) are all recorded before it.
+	 */
+	ck_assert_uint_ge(shown.polls, 13);
+	ck_assert_uint_le(shown.polls, 18);
+	for (size_t k = 0; k < shown.polls; k++) {
+		size_t settled = 0;
+
+		while (settled < n && want_rows[settled][1] + 5000000 < (int64_t)shown.poll_at[k])
+			settled++;
+		ck_assert_msg(shown.rows_before[k] >= settled,
+			      "poll %zu at %" PRIu64 ": %zu rows before it, %zu presented by then",
+			      k, shown.poll_at[k], shown.rows_before[k], settled);
+	}
 }
 END_TEST
 
@@ -2956,6 +3058,8 @@ int main(int argc, char **argv)
 		     meter_frc_window_hud_live_equals_replay),
 	    FRC_CASE("meter_frc_window_explicit_live_equals_replay",
 		     meter_frc_window_explicit_live_equals_replay),
+	    FRC_CASE("meter_frc_window_invisible_live_equals_replay",
+		     meter_frc_window_invisible_live_equals_replay),
 	    FRC_CASE("fifo_refused", fifo_refused),
 	    FRC_CASE("wait_interrupted", wait_interrupted),
 	};
