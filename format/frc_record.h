@@ -212,9 +212,10 @@ struct frc_connect {
 };
 
 /*
- * Display capture polled layer `layer` (FORMAT.md 4.8): every row of it whose present fence
- * had signalled when SurfaceFlinger printed the table was delivered before this record, so
- * the display presented nothing of the layer between its newest row and the poll.
+ * Display capture polled layer `layer` at ktime, when it asked for the table (FORMAT.md
+ * 4.8): every row of it whose present fence had signalled by then was delivered before
+ * this record, so the display presented nothing of the layer between its newest row and
+ * ktime.
  */
 struct frc_poll {
 	uint32_t layer; /* 1.. */

@@ -66,10 +66,11 @@ uint32_t present_poll_ms(int64_t period_ns)
 	return half_ring_ms < 10 ? 10 : (uint32_t)half_ring_ms;
 }
 
-/* Queue an event for the recording thread; waits for room (off the frame path). */
-static void emit(struct present *p, uint8_t kind, uint32_t layer, int64_t a, int64_t b, int64_t c)
+/* Queue an event of time t for the recording thread; waits for room (off the frame path). */
+static void emit_at(struct present *p, uint64_t t, uint8_t kind, uint32_t layer, int64_t a,
+		    int64_t b, int64_t c)
 {
-	struct present_event ev = {kind, layer, now_ns(), a, b, c};
+	struct present_event ev = {kind, layer, t, a, b, c};
 	uint64_t one = 1;
 	pthread_mutex_lock(&p->lock);
 	while (p->count == QUEUE_MAX && !p->stop)
@@ -88,6 +89,12 @@ static void emit(struct present *p, uint8_t kind, uint32_t layer, int64_t a, int
 	if (write(p->efd, &one, sizeof(one)) < 0) {
 		/* the counter saturates only past 2^64 - 2 writes: nothing to do */
 	}
+}
+
+/* An event of now. */
+static void emit(struct present *p, uint8_t kind, uint32_t layer, int64_t a, int64_t b, int64_t c)
+{
+	emit_at(p, now_ns(), kind, layer, a, b, c);
 }
 
 /* The first problem is kept, to be said once (present_problem). */
@@ -230,6 +237,7 @@ static void poll_layer(struct present *p, struct layer *l)
 {
 	size_t len;
 	uint32_t bad;
+	uint64_t asked = now_ns(); /* SurfaceFlinger prints the table after this */
 	if (run_dumpsys(p, "--latency", l->name.name, &len))
 		return;
 	if (sf_latency_parse(p->out, len, &p->lat, &bad)) {
@@ -253,8 +261,12 @@ static void poll_layer(struct present *p, struct layer *l)
 		const struct sf_row *row = &p->lat.rows[i];
 		emit(p, PEV_ROW, l->id, row->desired, row->actual, row->ready);
 	}
-	/* after its rows, rows or not: a poll that found nothing new is told from none */
-	emit(p, PEV_POLL, l->id, 0, 0, 0);
+	/*
+	 * After its rows, rows or not (a poll that found nothing new is told from none), at
+	 * the time it was asked: every row whose fence signalled by then is in, however long
+	 * dumpsys took.
+	 */
+	emit_at(p, asked, PEV_POLL, l->id, 0, 0, 0);
 }
 
 static void poll_round(struct present *p)

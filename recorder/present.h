@@ -40,7 +40,8 @@ enum present_ev {
 	PEV_ROW,	/* a settled present row of layer id: a desired, b actual, c ready */
 	PEV_GAP,	/* rows of layer id were lost between two polls: a, b = the times
 			   (actual present) of the rows before and after the gap (0: unknown) */
-	PEV_POLL,	/* layer id was polled: its rows signalled by then were delivered */
+	PEV_POLL,	/* layer id was polled (ktime: when dumpsys was asked): its rows
+			   signalled by then were delivered */
 };
 
 struct present_event {
