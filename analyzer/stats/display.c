@@ -32,6 +32,7 @@ void display_free(struct display *d)
 		free(d->layer[i].anchored);
 	}
 	free(d->call_ktime);
+	free(d->call_stamp);
 	free(d->call_seq);
 	free(d->call_surface);
 	free(d->call_pid);
@@ -111,7 +112,8 @@ static struct display_layer *layer_of(struct display *d, uint32_t id, uint64_t k
  */
 static void keep_call(struct display *d, const struct frc_record *rec, uint64_t seq)
 {
-	size_t c1 = d->cap_call, c2 = d->cap_call, c3 = d->cap_call;
+	size_t c1 = d->cap_call, c2 = d->cap_call, c3 = d->cap_call, c4 = d->cap_call;
+	const struct frc_frame *f = &rec->u.frame;
 	bool ok;
 
 	if (!d->keep || d->cut)
@@ -119,6 +121,7 @@ static void keep_call(struct display *d, const struct frc_record *rec, uint64_t 
 	ok = grow((void **)&d->call_ktime, &c1, d->n_call, sizeof(uint64_t), DISPLAY_MAX_CALLS) &&
 	     grow((void **)&d->call_seq, &c2, d->n_call, sizeof(uint64_t), DISPLAY_MAX_CALLS) &&
 	     grow((void **)&d->call_surface, &c3, d->n_call, sizeof(uint64_t), DISPLAY_MAX_CALLS) &&
+	     grow((void **)&d->call_stamp, &c4, d->n_call, sizeof(int64_t), DISPLAY_MAX_CALLS) &&
 	     grow((void **)&d->call_pid, &d->cap_call, d->n_call, sizeof(uint32_t),
 		  DISPLAY_MAX_CALLS);
 	if (!ok) {
@@ -127,8 +130,9 @@ static void keep_call(struct display *d, const struct frc_record *rec, uint64_t 
 	}
 	d->call_ktime[d->n_call] = rec->ktime_ns;
 	d->call_seq[d->n_call] = seq;
-	d->call_surface[d->n_call] = rec->u.frame.surface;
-	d->call_pid[d->n_call++] = rec->u.frame.pid;
+	d->call_surface[d->n_call] = f->surface;
+	d->call_stamp[d->n_call] = f->has_timestamp && f->timestamp > 0 ? f->timestamp : 0;
+	d->call_pid[d->n_call++] = f->pid;
 }
 
 /* A present time SurfaceFlinger measured: not -1 (invalid), 0 (unused), INT64_MAX (pending). */
@@ -389,8 +393,8 @@ static int link_layer(struct display *d, struct display_layer *l)
 		rows[i] = l->row[i].p;
 		seg[i] = l->row[i].segment; /* anchors pair only within one (no gap between) */
 	}
-	present_link(d->call_ktime, d->n_call, rows, l->n_row, seg, PL_TOLERANCE_NS, l->call_of,
-		     l->anchored, &l->link);
+	present_link(d->call_ktime, d->call_stamp, d->n_call, rows, l->n_row, seg, PL_TOLERANCE_NS,
+		     l->call_of, l->anchored, &l->link);
 out:
 	free(rows);
 	free(seg);
@@ -470,6 +474,7 @@ static void link_surface(struct display *d)
 			continue;
 		}
 		d->call_ktime[n] = d->call_ktime[i];
+		d->call_stamp[n] = d->call_stamp[i];
 		d->call_seq[n++] = d->call_seq[i];
 	}
 	d->n_call = n;
@@ -533,9 +538,11 @@ int display_row_latency(const struct display *d, const struct display_layer *l, 
 
 bool display_row_tight(const struct display *d, const struct display_layer *l, size_t i)
 {
-	/* present_link's own test: a by-order link is never within the tolerance */
-	return (int64_t)((uint64_t)l->row[i].p.desired - d->call_ktime[l->call_of[i]]) <=
-	       PL_TOLERANCE_NS;
+	/* present_link's own tests: a by-order link is neither within the tolerance nor exact */
+	int64_t desired = l->row[i].p.desired;
+
+	return (int64_t)((uint64_t)desired - d->call_ktime[l->call_of[i]]) <= PL_TOLERANCE_NS ||
+	       (desired > 0 && d->call_stamp[l->call_of[i]] == desired);
 }
 
 const struct display_layer *display_content(const struct display *d)

@@ -15,7 +15,7 @@
  * under the count rule (and when the content rule found none) the main PID's main
  * surface, as before. The sink steps the series itself (idempotent: the replay's other
  * consumers may too). The **content layer** is the layer with the most linked rows.
- * Memory: one row (56 bytes) per present and one call (28 bytes) per call of any surface,
+ * Memory: one row (56 bytes) per present and one call (36 bytes) per call of any surface,
  * up to DISPLAY_MAX_ROWS / DISPLAY_MAX_CALLS (then the link is left out, `cut`).
  */
 #ifndef FRAMEANALYZE_DISPLAY_H
@@ -88,6 +88,7 @@ struct display {
 	/* every call in file order (ktime, frame_seq, pid, surface); after display_finish the
 	 * linked surface's alone, ascending */
 	uint64_t *call_ktime, *call_seq, *call_surface;
+	int64_t *call_stamp; /* the call's explicit timestamp, 0: auto (present_link's stamps) */
 	uint32_t *call_pid;
 	size_t n_call, cap_call;
 	uint64_t calls_backwards; /* linked-surface calls before the previous one: not linked */

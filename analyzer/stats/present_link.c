@@ -100,6 +100,15 @@ static uint32_t link_row(const uint64_t *calls, size_t next, size_t upto, int64_
 	return newest;
 }
 
+/* The newest of calls[next .. upto) queued with explicit timestamp desired, or PL_NONE. */
+static uint32_t exact_call(const int64_t *stamps, size_t next, size_t upto, int64_t desired)
+{
+	for (size_t c = upto; stamps && desired > 0 && c-- > next;)
+		if (stamps[c] == desired)
+			return (uint32_t)c;
+	return PL_NONE;
+}
+
 /* How many calls have ktime <= t (binary search; calls ascending). */
 static size_t count_upto(const uint64_t *calls, size_t nc, int64_t t)
 {
@@ -191,9 +200,9 @@ static void split_rest(const uint64_t *calls, size_t nc, const struct pl_present
 	st->uncertain = between - st->dropped + (uint32_t)(upto - 1 - last);
 }
 
-void present_link(const uint64_t *calls, size_t nc, const struct pl_present *rows, size_t nr,
-		  const uint32_t *segment, int64_t tolerance_ns, uint32_t *call_of,
-		  uint8_t *anchored, struct pl_stats *st)
+void present_link(const uint64_t *calls, const int64_t *stamps, size_t nc,
+		  const struct pl_present *rows, size_t nr, const uint32_t *segment,
+		  int64_t tolerance_ns, uint32_t *call_of, uint8_t *anchored, struct pl_stats *st)
 {
 	size_t next = 0, k = 0, linked = 0; /* next: the first call no row showed yet */
 	uint32_t first = PL_NONE, prev = PL_NONE, between = 0;
@@ -217,12 +226,19 @@ void present_link(const uint64_t *calls, size_t nc, const struct pl_present *row
 			upto--;
 		if (call_of[i] != PL_NONE && call_of[i] >= next && call_of[i] + (size_t)1 < upto)
 			upto = (size_t)call_of[i] + 1;
-		call_of[i] = link_row(calls, next, upto, rows[i].desired, tolerance_ns, st);
+		uint32_t exact = exact_call(stamps, next, upto, rows[i].desired);
+
+		if (exact != PL_NONE)
+			st->tight++;
+		call_of[i] = exact != PL_NONE
+				 ? exact
+				 : link_row(calls, next, upto, rows[i].desired, tolerance_ns, st);
 		*a = 0;
 		if (call_of[i] == PL_NONE)
 			continue;
 		anchor_row(&an, call_of[i], upto,
-			   st->tight != tight && within(calls, call_of[i], rows[i].desired, close),
+			   exact != PL_NONE || (st->tight != tight &&
+						within(calls, call_of[i], rows[i].desired, close)),
 			   segment ? segment[i] : 0, linked++, st, a);
 		if (prev != PL_NONE)
 			between += call_of[i] - prev - 1;

@@ -25,8 +25,16 @@
  * the stamp (one closer had not reached the queue yet); else (PL_QUEUEING: FIFO, nothing is
  * dropped) the oldest. In both, no call later than the one that leaves each later row (with a
  * call at or before its desired time) a call of its own: rows show distinct calls in order.
- * With explicit timestamps (Swappy, VkPresentTimeGOOGLE) desired is the app's
- * requested time, unrelated to the call: few rows link, and the confidence says so.
+ * With explicit timestamps (Swappy, VkPresentTimeGOOGLE) desired is the app's requested
+ * time, unrelated to the call. When the capture recorded the calls' timestamps (stamps,
+ * FORMAT.md 4.7: framerec since it probes Surface::setBuffersTimestamp), a row whose
+ * desired time is a candidate call's timestamp is that call's buffer: BLASTBufferQueue sets
+ * desiredPresentTime to the buffer's timestamp when it is not auto (12+:
+ * `t->setDesiredPresentTime(bufferItem.mTimestamp)`; 11: the BufferItem's timestamp,
+ * display-truth.md 1.3). Such a link is **exact**, counted as tight and anchored; of
+ * candidates with one timestamp, the newest (SurfaceFlinger shows the later of two applied
+ * at one commit). Without stamps few rows of such a layer link tight, and the confidence
+ * says so.
  *
  * Pure: arrays in, indices and counts out; no allocation.
  */
@@ -84,13 +92,13 @@ enum pl_mode { PL_QUEUEING, PL_REPLACING };
 
 struct pl_stats {
 	enum pl_mode mode;
-	uint32_t tight;	   /* rows linked within the tolerance */
+	uint32_t tight;	   /* rows linked within the tolerance, or exact (a call's timestamp) */
 	uint32_t by_order; /* rows linked to a buffer that waited */
 	uint32_t unlinked; /* rows with no call at or before them */
 	/*
 	 * Where the calls went: linked (tight + by_order) + before + dropped + uncertain +
-	 * after_last_row = every call. A row is **anchored** when its link is certain: tight
-	 * within PL_ANCHOR_NS, or a single candidate (the rows since the previous anchor each
+	 * after_last_row = every call. A row is **anchored** when its link is certain: exact,
+	 * tight within PL_ANCHOR_NS, or a single candidate (the rows since the previous anchor each
 	 * took a call of their own, and the later rows leave it only one). Between two anchored
 	 * rows of one segment (no present gap between), the calls no row between them shows
 	 * were never presented, whichever calls those rows show: **dropped**. The other calls
@@ -107,13 +115,14 @@ struct pl_stats {
 };
 
 /*
- * calls[0..nc): the surface's queueBuffer ktimes, ascending; rows[0..nr): its layer's
- * rows, in order; segment[i] (NULL: all 0): row i's present gaps before it (anchors pair
- * only within one). Writes call_of[i] = the index of the call row i shows, or PL_NONE, and
- * when anchored is not NULL, anchored[i] = 1 for an anchored row (else 0).
+ * calls[0..nc): the surface's queueBuffer ktimes, ascending; stamps[0..nc) (NULL: none
+ * recorded): each call's explicit timestamp, 0 for auto; rows[0..nr): its layer's rows, in
+ * order; segment[i] (NULL: all 0): row i's present gaps before it (anchors pair only within
+ * one). Writes call_of[i] = the index of the call row i shows, or PL_NONE, and when
+ * anchored is not NULL, anchored[i] = 1 for an anchored row (else 0).
  */
-void present_link(const uint64_t *calls, size_t nc, const struct pl_present *rows, size_t nr,
-		  const uint32_t *segment, int64_t tolerance_ns, uint32_t *call_of,
-		  uint8_t *anchored, struct pl_stats *st);
+void present_link(const uint64_t *calls, const int64_t *stamps, size_t nc,
+		  const struct pl_present *rows, size_t nr, const uint32_t *segment,
+		  int64_t tolerance_ns, uint32_t *call_of, uint8_t *anchored, struct pl_stats *st);
 
 #endif /* PRESENT_LINK_H */

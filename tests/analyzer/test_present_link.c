@@ -77,7 +77,7 @@ static void play(int layer, int64_t interval, int burst, int64_t dur, int64_t ex
 static size_t check_links(struct pl_stats *st)
 {
 	size_t right = 0;
-	present_link(calls, ncalls, rows, nrows, NULL, PL_TOLERANCE_NS, call_of, NULL, st);
+	present_link(calls, NULL, ncalls, rows, nrows, NULL, PL_TOLERANCE_NS, call_of, NULL, st);
 	for (size_t i = 0; i < nrows; i++) {
 		if (call_of[i] != PL_NONE && calls[call_of[i]] == row_truth_queue[i])
 			right++;
@@ -175,7 +175,7 @@ START_TEST(link_by_hand)
 	const struct pl_present r[] = {{1500, 0, 0}, {3100, 0, 0}, {3100, 0, 0},
 				       {4501, 0, 0}, {500, 0, 0},  {3999, 0, 0}};
 	uint32_t of[6];
-	present_link(c, 5, r, 6, NULL, 500, of, NULL, &st);
+	present_link(c, NULL, 5, r, 6, NULL, 500, of, NULL, &st);
 	ck_assert_int_eq(st.mode, PL_QUEUEING);
 	ck_assert_uint_eq(of[0], 0);
 	ck_assert_uint_eq(of[1], 1);
@@ -207,7 +207,7 @@ START_TEST(link_queueing_skips_only_long_waits)
 	uint64_t c[] = {10000000, 20000000, 30000000, 300000000, 310000000};
 	struct pl_present r[] = {{10020000, 0, 0}, {30500000, 0, 0}, {310100000, 0, 0}};
 
-	present_link(c, 5, r, 3, NULL, PL_TOLERANCE_NS, of, NULL, &st);
+	present_link(c, NULL, 5, r, 3, NULL, PL_TOLERANCE_NS, of, NULL, &st);
 	ck_assert_int_eq(st.mode, PL_QUEUEING);
 	ck_assert_uint_eq(of[0], 0);
 	ck_assert_uint_eq(of[1], 1);
@@ -216,13 +216,60 @@ START_TEST(link_queueing_skips_only_long_waits)
 	ck_assert_uint_eq(st.by_order, 1);
 	ck_assert_uint_eq(st.dropped, 2);
 	c[3] = 200000000, c[4] = 210000000, r[2].desired = 210100000;
-	present_link(c, 5, r, 3, NULL, PL_TOLERANCE_NS, of, NULL, &st);
+	present_link(c, NULL, 5, r, 3, NULL, PL_TOLERANCE_NS, of, NULL, &st);
 	ck_assert_int_eq(st.mode, PL_QUEUEING);
 	ck_assert_uint_eq(of[2], 2);
 	ck_assert_uint_eq(st.tight, 1);
 	ck_assert_uint_eq(st.by_order, 2);
 	ck_assert_uint_eq(st.dropped, 0);
 	ck_assert_uint_eq(st.after, 2);
+}
+END_TEST
+
+/*
+ * Explicit timestamps recorded with the calls (FORMAT.md 4.7): a row whose desired time is a
+ * call's timestamp is that call's (BLAST's desiredPresentTime is the buffer's timestamp).
+ * explicit_behind's shape, by hand: calls at 10, 27, 44, 74, 76, 94, 110 and 112 ms, each
+ * stamped 4 ms after it but the last two, both stamped 120; SurfaceFlinger showed 14, 31,
+ * 48, 80 (the 74 ms call's 78 was replaced by the 76 ms call's at one commit), 98 and 120
+ * (the newer of the two stamped 120). Every link exact: calls 0, 1, 2, 4, 5, 7, all tight
+ * and anchored; the calls between anchors no row shows, 3 and 6, dropped for certain;
+ * confidence 1. Without the stamps the 4 ms between call and stamp is past the tolerance:
+ * every link by order (6 calls and rows in queue order: queueing, the oldest candidate),
+ * so the row at 80 takes the 74 ms call and the row at 98 the 76 ms one, nothing certain
+ * dropped, confidence 0.
+ */
+START_TEST(link_exact_timestamps)
+{
+	const uint64_t c[8] = {10000000, 27000000, 44000000,  74000000,
+			       76000000, 94000000, 110000000, 112000000};
+	const int64_t stamps[8] = {14000000, 31000000, 48000000,  78000000,
+				   80000000, 98000000, 120000000, 120000000};
+	const struct pl_present r[6] = {{14000000, 0, 0}, {31000000, 0, 0}, {48000000, 0, 0},
+					{80000000, 0, 0}, {98000000, 0, 0}, {120000000, 0, 0}};
+	const uint32_t want[6] = {0, 1, 2, 4, 5, 7};
+	struct pl_stats st;
+	uint32_t of[6];
+	uint8_t an[6];
+
+	present_link(c, stamps, 8, r, 6, NULL, PL_TOLERANCE_NS, of, an, &st);
+	for (int i = 0; i < 6; i++) {
+		ck_assert_msg(of[i] == want[i], "row %d: call %u, want %u", i, of[i], want[i]);
+		ck_assert_uint_eq(an[i], 1);
+	}
+	ck_assert_uint_eq(st.tight, 6);
+	ck_assert_uint_eq(st.by_order, 0);
+	ck_assert_uint_eq(st.anchored, 6);
+	ck_assert_uint_eq(st.dropped, 2);
+	ck_assert_uint_eq(st.uncertain, 0);
+	ck_assert(st.confidence == 1.0);
+	present_link(c, NULL, 8, r, 6, NULL, PL_TOLERANCE_NS, of, an, &st);
+	ck_assert_int_eq(st.mode, PL_QUEUEING);
+	ck_assert_uint_eq(of[3], 3);
+	ck_assert_uint_eq(of[4], 4);
+	ck_assert_uint_eq(st.tight, 0);
+	ck_assert_uint_eq(st.by_order, 6);
+	ck_assert_uint_eq(st.dropped, 0);
 }
 END_TEST
 
@@ -242,7 +289,7 @@ START_TEST(link_next_row_keeps_its_call)
 	for (int k = 0; k < 30; k++)
 		c[k] = 1000000ull * (uint64_t)(k + 1);
 	c[30] = 40000000, c[31] = 42000000;
-	present_link(c, 32, r, 3, NULL, 100000, of, NULL, &st);
+	present_link(c, NULL, 32, r, 3, NULL, 100000, of, NULL, &st);
 	ck_assert_int_eq(st.mode, PL_REPLACING);
 	ck_assert_uint_eq(of[0], 29);
 	ck_assert_uint_eq(of[1], 30);
@@ -273,7 +320,7 @@ START_TEST(link_uncertain_tail)
 
 	for (int k = 0; k < 10; k++)
 		c[k] = 10000000ull * (uint64_t)(k + 1);
-	present_link(c, 10, r, 4, NULL, PL_TOLERANCE_NS, of, an, &st);
+	present_link(c, NULL, 10, r, 4, NULL, PL_TOLERANCE_NS, of, an, &st);
 	ck_assert_int_eq(st.mode, PL_QUEUEING);
 	for (uint32_t i = 0; i < 4; i++)
 		ck_assert_uint_eq(of[i], i);
@@ -308,7 +355,7 @@ START_TEST(link_flush_uncertain)
 
 	for (int k = 0; k < 8; k++)
 		c[k] = 10000000ull * (uint64_t)(k + 1);
-	present_link(c, 8, r, 6, NULL, PL_TOLERANCE_NS, of, an, &st);
+	present_link(c, NULL, 8, r, 6, NULL, PL_TOLERANCE_NS, of, an, &st);
 	ck_assert_int_eq(st.mode, PL_QUEUEING);
 	for (uint32_t i = 0; i < 6; i++)
 		ck_assert_uint_eq(of[i], i);
@@ -327,6 +374,7 @@ int main(int argc, char **argv)
 	    FRC_CASE("link_mailbox", link_mailbox, 30),
 	    FRC_CASE("link_explicit_low_confidence", link_explicit_low_confidence, 30),
 	    FRC_CASE("link_by_hand", link_by_hand, 30),
+	    FRC_CASE("link_exact_timestamps", link_exact_timestamps, 30),
 	    FRC_CASE("link_next_row_keeps_its_call", link_next_row_keeps_its_call, 30),
 	    FRC_CASE("link_queueing_skips_only_long_waits", link_queueing_skips_only_long_waits,
 		     30),
