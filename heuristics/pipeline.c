@@ -462,6 +462,9 @@ int pipeline_feed(struct pipeline *p, const struct frc_record *r)
 		if (p->mk->poll)
 			p->mk->poll(p->meter, r->ktime_ns);
 		return 0;
+	case FRC_LAYER: /* display capture's bookkeeping: no heuristic reads it */
+	case FRC_PRESENT_GAP:
+		return 0;
 	case FRC_THREAD:
 		return feed_learn(p, r, r->u.thread.pid);
 	case FRC_BUFFER:
