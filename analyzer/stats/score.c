@@ -254,8 +254,9 @@ static int cmp_u64(const void *a, const void *b)
  * freeze's long frame is no rate change (the jank and freeze metrics grade them). Not an
  * interquartile mean (the mean of the middle half): a display's cadence of one and two
  * vsyncs (explicit timestamps' drops, a game between two rates) puts the quartile among
- * the longer frames or not as the window slides, and a steady 47 FPS read 48 and 60 by
- * turns (analyzer.score_settle_cadence). later: the ring's newest ends past now.
+ * the longer frames or not as the window slides: display/explicit_behind's half seconds of
+ * 44 to 54 FPS read 48 and 60 by turns (analyzer.score_settle_cadence works a cadence by
+ * hand). later: the ring's newest ends past now.
  */
 static double rate_now(const struct truth_ring *tr, uint64_t now, size_t later)
 {
