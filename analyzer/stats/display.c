@@ -393,8 +393,9 @@ static int link_layer(struct display *d, struct display_layer *l)
 		rows[i] = l->row[i].p;
 		seg[i] = l->row[i].segment; /* anchors pair only within one (no gap between) */
 	}
-	present_link(d->call_ktime, d->call_stamp, d->n_call, rows, l->n_row, seg, PL_TOLERANCE_NS,
-		     l->call_of, l->anchored, &l->link);
+	/* no stamped call (auto timestamps): no exact link to look for */
+	present_link(d->call_ktime, d->calls_stamped ? d->call_stamp : NULL, d->n_call, rows,
+		     l->n_row, seg, PL_TOLERANCE_NS, l->call_of, l->anchored, &l->link);
 out:
 	free(rows);
 	free(seg);
@@ -475,6 +476,7 @@ static void link_surface(struct display *d)
 		}
 		d->call_ktime[n] = d->call_ktime[i];
 		d->call_stamp[n] = d->call_stamp[i];
+		d->calls_stamped += d->call_stamp[i] != 0;
 		d->call_seq[n++] = d->call_seq[i];
 	}
 	d->n_call = n;

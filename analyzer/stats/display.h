@@ -88,7 +88,8 @@ struct display {
 	/* every call in file order (ktime, frame_seq, pid, surface); after display_finish the
 	 * linked surface's alone, ascending */
 	uint64_t *call_ktime, *call_seq, *call_surface;
-	int64_t *call_stamp; /* the call's explicit timestamp, 0: auto (present_link's stamps) */
+	int64_t *call_stamp;  /* the call's explicit timestamp, 0: auto (present_link's stamps) */
+	size_t calls_stamped; /* the linked surface's calls with one (after display_finish) */
 	uint32_t *call_pid;
 	size_t n_call, cap_call;
 	uint64_t calls_backwards; /* linked-surface calls before the previous one: not linked */

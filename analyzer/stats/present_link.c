@@ -100,15 +100,6 @@ static uint32_t link_row(const uint64_t *calls, size_t next, size_t upto, int64_
 	return newest;
 }
 
-/* The newest of calls[next .. upto) queued with explicit timestamp desired, or PL_NONE. */
-static uint32_t exact_call(const int64_t *stamps, size_t next, size_t upto, int64_t desired)
-{
-	for (size_t c = upto; stamps && desired > 0 && c-- > next;)
-		if (stamps[c] == desired)
-			return (uint32_t)c;
-	return PL_NONE;
-}
-
 /* How many calls have ktime <= t (binary search; calls ascending). */
 static size_t count_upto(const uint64_t *calls, size_t nc, int64_t t)
 {
@@ -124,6 +115,23 @@ static size_t count_upto(const uint64_t *calls, size_t nc, int64_t t)
 			hi = mid;
 	}
 	return lo;
+}
+
+/*
+ * The newest of calls[next .. upto) queued with explicit timestamp desired, at most
+ * PL_EXACT_AHEAD_NS before it, or PL_NONE.
+ */
+static uint32_t exact_call(const uint64_t *calls, const int64_t *stamps, size_t next, size_t upto,
+			   int64_t desired)
+{
+	if (!stamps || desired <= 0)
+		return PL_NONE;
+	size_t lo = count_upto(calls, upto, desired - PL_EXACT_AHEAD_NS - 1);
+
+	for (size_t c = upto; c-- > (lo > next ? lo : next);)
+		if (stamps[c] == desired)
+			return (uint32_t)c;
+	return PL_NONE;
 }
 
 /*
@@ -226,7 +234,7 @@ void present_link(const uint64_t *calls, const int64_t *stamps, size_t nc,
 			upto--;
 		if (call_of[i] != PL_NONE && call_of[i] >= next && call_of[i] + (size_t)1 < upto)
 			upto = (size_t)call_of[i] + 1;
-		uint32_t exact = exact_call(stamps, next, upto, rows[i].desired);
+		uint32_t exact = exact_call(calls, stamps, next, upto, rows[i].desired);
 
 		if (exact != PL_NONE)
 			st->tight++;

@@ -83,6 +83,13 @@
  * dropped (a layer invisible for longer) or shown in rows never read (a present gap).
  */
 #define PL_WAIT_MAX_NS 250000000
+/*
+ * An exact link (a call's explicit timestamp) is looked for among the candidates queued at
+ * most this long before desired: 1 s, the most content_frame_time honours a stamp ahead of
+ * its call. It bounds the look to a second of calls per row (a hostile capture's rows far
+ * ahead of every call would otherwise scan them all, row after row).
+ */
+#define PL_EXACT_AHEAD_NS 1000000000
 
 struct pl_present {
 	int64_t desired, actual, ready; /* one row, as sf_row */

@@ -273,6 +273,30 @@ START_TEST(link_exact_timestamps)
 }
 END_TEST
 
+/*
+ * An exact link is looked for among the calls of the second before desired
+ * (PL_EXACT_AHEAD_NS): a call at 10 ms stamped 1.51 s, its row at 1.51 s, is linked by
+ * order (the only candidate), not exact: not tight. Stamped 1.0 s it is exact.
+ */
+START_TEST(link_exact_within_a_second)
+{
+	const uint64_t c[1] = {10000000};
+	int64_t stamp[1] = {1510000000};
+	struct pl_present r[1] = {{1510000000, 0, 0}};
+	struct pl_stats st;
+	uint32_t of[1];
+
+	present_link(c, stamp, 1, r, 1, NULL, PL_TOLERANCE_NS, of, NULL, &st);
+	ck_assert_uint_eq(of[0], 0);
+	ck_assert_uint_eq(st.tight, 0);
+	ck_assert_uint_eq(st.by_order, 1);
+	stamp[0] = r[0].desired = 1000000000;
+	present_link(c, stamp, 1, r, 1, NULL, PL_TOLERANCE_NS, of, NULL, &st);
+	ck_assert_uint_eq(of[0], 0);
+	ck_assert_uint_eq(st.tight, 1);
+}
+END_TEST
+
 START_TEST(link_next_row_keeps_its_call)
 {
 	struct pl_stats st;
@@ -375,6 +399,7 @@ int main(int argc, char **argv)
 	    FRC_CASE("link_explicit_low_confidence", link_explicit_low_confidence, 30),
 	    FRC_CASE("link_by_hand", link_by_hand, 30),
 	    FRC_CASE("link_exact_timestamps", link_exact_timestamps, 30),
+	    FRC_CASE("link_exact_within_a_second", link_exact_within_a_second, 30),
 	    FRC_CASE("link_next_row_keeps_its_call", link_next_row_keeps_its_call, 30),
 	    FRC_CASE("link_queueing_skips_only_long_waits", link_queueing_skips_only_long_waits,
 		     30),
