@@ -477,21 +477,22 @@ static bool held_by_stamp(uint64_t q, int64_t stamp, uint64_t period)
 	return stamp > 0 && s >= q + period && s - q <= CONTENT_TIMESTAMP_MAX_AHEAD_NS;
 }
 
-/* The earliest time a vsync applying that buffer can be at (strictly after, when held). */
-static uint64_t earliest_commit(uint64_t q, int64_t stamp, uint64_t period)
+/*
+ * The earliest time e a vsync applying that buffer can be at: *held, strictly after
+ * stamp - period; else at or after q.
+ */
+static uint64_t earliest_commit(uint64_t q, int64_t stamp, uint64_t period, bool *held)
 {
-	return held_by_stamp(q, stamp, period) ? (uint64_t)stamp - period : q;
+	*held = held_by_stamp(q, stamp, period);
+	return *held ? (uint64_t)stamp - period : q;
 }
 
 /* The same, as the index k of the vsync grid_at + k * period it is applied at. */
-static int64_t commit_index(const struct frc_window *w, uint64_t q, int64_t stamp)
+static int64_t commit_index(const struct frc_window *w, uint64_t e, bool held)
 {
-	int64_t p = (int64_t)w->vsync_ns;
-	uint64_t g = (uint64_t)w->grid_at;
+	int64_t p = (int64_t)w->vsync_ns, at = since(e, (uint64_t)w->grid_at);
 
-	if (held_by_stamp(q, stamp, w->vsync_ns)) /* t > stamp - period */
-		return floor_div(since((uint64_t)stamp - w->vsync_ns, g), p) + 1;
-	return ceil_div(since(q, g), p); /* t >= q */
+	return held ? floor_div(at, p) + 1 : ceil_div(at, p);
 }
 
 /*
@@ -521,10 +522,11 @@ static double replaced_in(const struct frc_window *w, uint32_t n)
 		bool linked =
 		    j > 0 &&
 		    b->at - b->delta == w->shown[(at + FRC_WINDOW_RING - 1) % FRC_WINDOW_RING].at;
-		/* a later frame is never applied before an earlier: the commits only advance */
-		int64_t kb = w->grid ? commit_index(w, q, b->stamp) : 0;
-		uint64_t eb = earliest_commit(q, b->stamp, w->vsync_ns);
+		bool held;
+		uint64_t eb = earliest_commit(q, b->stamp, w->vsync_ns, &held);
+		int64_t kb = w->grid ? commit_index(w, eb, held) : 0;
 
+		/* a later frame is never applied before an earlier: the commits only advance */
 		if (linked && kb < k)
 			kb = k;
 		if (linked && eb < e)
@@ -549,15 +551,15 @@ static double replaced_in(const struct frc_window *w, uint32_t n)
  */
 static double content_rate(struct frc_window *w, uint32_t n, uint64_t span, uint64_t now)
 {
+	if (rate_changed(w, n))
+		w->fast_until = now + FRC_FAST_HOLD_NS;
+	if (now < w->fast_until)
+		return fast_rate(w, n, now);
 	/*
 	 * n <= 1024 and span < 2^53 ns are exact doubles: one correctly rounded division (the
 	 * frames the display did not show are 0 but with explicit timestamps).
 	 */
-	double slow = ((double)n - replaced_in(w, n)) * 1e9 / (double)span;
-
-	if (rate_changed(w, n))
-		w->fast_until = now + FRC_FAST_HOLD_NS;
-	return now < w->fast_until ? fast_rate(w, n, now) : slow;
+	return ((double)n - replaced_in(w, n)) * 1e9 / (double)span;
 }
 
 struct fps_reading frc_window_read(struct frc_window *w, uint64_t now)
