@@ -2498,6 +2498,16 @@ static struct replay_count replay_meter(const char *cap, const char *meter, uint
 	return replay_meter_ex(cap, meter, max_live, 0);
 }
 
+/* A replay of cap with meter reproduces every live reading, at least min of them. */
+static void assert_reproduced(const char *cap, const char *meter, uint64_t *max_live, size_t min)
+{
+	struct replay_count same = replay_meter(cap, meter, max_live);
+
+	ck_assert_msg(same.mismatches == 0, "%s: %zu of %zu readings not reproduced; %s", meter,
+		      same.mismatches, same.compared, same.first_mismatch);
+	ck_assert_uint_ge(same.compared, min);
+}
+
 /*
  * issue 21: framerec --meter runs that meter live and names it in the capture (key
  * `meter`), and a replay with it reproduces every live reading, for each variant. The
@@ -2525,10 +2535,7 @@ START_TEST(meter_live_equals_replay)
 		ck_assert_int_eq(frc_reader_open(&rd, cap), 0);
 		ck_assert_str_eq(frc_reader_meta_get(rd, "meter"), meters[i]);
 		frc_reader_close(rd);
-		struct replay_count same = replay_meter(cap, meters[i], &max);
-		ck_assert_msg(same.mismatches == 0, "%s: %zu of %zu readings not reproduced; %s",
-			      meters[i], same.mismatches, same.compared, same.first_mismatch);
-		ck_assert_uint_ge(same.compared, 15); /* 2.5 s at 100 ms ticks */
+		assert_reproduced(cap, meters[i], &max, 15); /* 2.5 s at 100 ms ticks */
 		if (i == 0)
 			ck_assert_msg(max >= 55000000 && max <= 65000000,
 				      "frc-window read at most %" PRIu64 " uFPS live for 60 fps",
@@ -2562,10 +2569,7 @@ START_TEST(meter_frc_window_hud_live_equals_replay)
 	assert_exit(wait_exit(rec, 20000), 0, log);
 	ck_assert_str_eq(meta_value(cap, "meter"), "frc-window");
 	ck_assert_ptr_nonnull(meta_value(cap, "target.pid"));
-	struct replay_count same = replay_meter(cap, "frc-window", &max);
-	ck_assert_msg(same.mismatches == 0, "%zu of %zu readings not reproduced; %s",
-		      same.mismatches, same.compared, same.first_mismatch);
-	ck_assert_uint_ge(same.compared, 25); /* 3 s at 100 ms ticks */
+	assert_reproduced(cap, "frc-window", &max, 25); /* 3 s at 100 ms ticks */
 	size_t n = live_readings(cap, v, 128);
 	ck_assert_uint_ge(n, 20);
 	ck_assert_msg(v[n / 2] >= 28500000 && v[n / 2] <= 31500000,
@@ -2752,20 +2756,11 @@ static struct displayed shown;
 /* The compositor truth's presents per second: count - 1 over the first to the last. */
 static double truth_present_rate(const char *path)
 {
-	FILE *f = fopen(path, "re");
-	char line[512];
-	int64_t first = 0, last = 0, actual;
-	size_t n = 0;
+	static int64_t rows[PRESENTS_MAX][2];
+	size_t n = read_present_truth(path, rows);
 
-	ck_assert_msg(f != NULL, "no compositor truth %s", path);
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "present %*s %" SCNd64, &actual) == 1) {
-			first = n++ ? first : actual;
-			last = actual;
-		}
-	fclose(f);
 	ck_assert_uint_ge(n, 60);
-	return (double)(n - 1) * 1e9 / (double)(last - first);
+	return (double)(n - 1) * 1e9 / (double)(rows[n - 1][1] - rows[0][1]);
 }
 
 /*
@@ -2801,10 +2796,7 @@ START_TEST(meter_frc_window_explicit_live_equals_replay)
 	read_displayed(cap, d);
 	ck_assert_uint_ge(d->rows, 60);
 	ck_assert_uint_eq(d->period, 16666666);
-	struct replay_count same = replay_meter(cap, "frc-window", &max);
-	ck_assert_msg(same.mismatches == 0, "%zu of %zu readings not reproduced; %s",
-		      same.mismatches, same.compared, same.first_mismatch);
-	ck_assert_uint_ge(same.compared, 30); /* 4 s at 100 ms ticks */
+	assert_reproduced(cap, "frc-window", &max, 30); /* 4 s at 100 ms ticks */
 	size_t n = live_readings(cap, v, 128);
 	ck_assert_uint_ge(n, 30);
 	double truth = truth_present_rate(ptruth), median = (double)v[n / 2] / 1e6;
@@ -2885,9 +2877,7 @@ START_TEST(meter_frc_window_invisible_live_equals_replay)
 	}
 	ck_assert_uint_ge(zeros, 4);
 	ck_assert_uint_ge(before, 5);
-	struct replay_count same = replay_meter(cap, "frc-window", &max);
-	ck_assert_msg(same.mismatches == 0, "%zu of %zu readings not reproduced; %s",
-		      same.mismatches, same.compared, same.first_mismatch);
+	assert_reproduced(cap, "frc-window", &max, 0);
 	struct replay_count blind = replay_meter_ex(cap, "frc-window", &max, SKIP_POLLS);
 	ck_assert_msg(blind.mismatches > 0, "reproduced without the poll records: moot");
 }
