@@ -10,7 +10,9 @@
  *
  * Input: byte 0 picks the chunk length; byte 1 the capture's recorded `tracker` metadata
  * (none, each variant, or an unknown name), the --tick-ms, and whether to score; byte 2
- * the --tracker replayed (none: the recorded one, or a variant); the rest is records.
+ * the --tracker replayed (none: the recorded one, or a variant) and the --meter (none:
+ * the default, or a variant: frc-window reads the display records, so hostile presents,
+ * vsync periods and polls reach it); the rest is records.
  * One replay per input keeps the fuzzer fast: inputs, not one input, cover the variants.
  */
 #define _GNU_SOURCE
@@ -23,6 +25,7 @@
 
 #include "frc.h"
 #include "fuzz_records.h"
+#include "meter_kind.h"
 #include "perfetto.h"
 #include "report_model.h"
 #include "report_render.h"
@@ -65,10 +68,12 @@ static void check_refusal(int rc, const char *err)
 		__builtin_trap();
 }
 
-/* Replay path with tracker (NULL: the recorded one) into every renderer. */
-static void analyze(const char *path, const char *tracker, uint32_t tick_ms, bool score, FILE *sink)
+/* Replay path with tracker and meter (NULL: the recorded one) into every renderer. */
+static void analyze(const char *path, const char *tracker, const char *meter, uint32_t tick_ms,
+		    bool score, FILE *sink)
 {
-	struct replay_options ropt = {.tick_ms = tick_ms, .tracker_name = tracker};
+	struct replay_options ropt = {
+	    .tick_ms = tick_ms, .tracker_name = tracker, .meter_name = meter};
 	struct report_model *m = NULL;
 	char err[FRC_MSG_MAX] = "";
 	int rc;
@@ -97,7 +102,8 @@ static void analyze(const char *path, const char *tracker, uint32_t tick_ms, boo
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static FILE *sink;
-	const char *tracker = NULL;
+	const char *tracker = NULL, *meter = NULL;
+	size_t nt = tracker_kind_count() + 1, nm = meter_kind_count() + 1;
 	char path[64];
 	uint32_t tick_ms;
 	int fd;
@@ -108,9 +114,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort();
 	fd = write_capture(data, size, path, sizeof(path));
 	tick_ms = data[1] & 0x80 ? 1 + (data[1] & 0x1f) * 50 : 0; /* 0: 1000 */
-	if (data[2] % (tracker_kind_count() + 1))
-		tracker = tracker_kind_at(data[2] % (tracker_kind_count() + 1) - 1)->name;
-	analyze(path, tracker, tick_ms, data[1] & 0x40, sink);
+	if (data[2] % nt)
+		tracker = tracker_kind_at(data[2] % nt - 1)->name;
+	if (data[2] / nt % nm)
+		meter = meter_kind_at(data[2] / nt % nm - 1)->name;
+	analyze(path, tracker, meter, tick_ms, data[1] & 0x40, sink);
 	close(fd);
 	return 0;
 }

@@ -89,7 +89,8 @@ static inline void fuzz_make_display(const uint8_t *p, uint64_t t, struct frc_re
 	case 1:
 		r->type = FRC_PRESENT;
 		r->u.present.layer = 1 + p[5] % 3;
-		r->u.present.desired = (int64_t)t - (int64_t)fuzz_get(p + 6, 3);
+		/* in uint64_t: t may be near 2^63, where an int64_t difference overflows */
+		r->u.present.desired = (int64_t)(t - fuzz_get(p + 6, 3));
 		r->u.present.actual =
 		    p[10] & 1 ? (int64_t)fuzz_get(p + 6, 5) << (p[9] % 24) : (int64_t)p[9] - 1;
 		r->u.present.ready = r->u.present.desired;
