@@ -20,6 +20,7 @@
 #include "display.h"
 #include "perfdog.h"
 #include "score_meter.h"
+#include "select.h"
 #include "summary.h"
 #include "submissions.h"
 #include "windows.h"
@@ -237,13 +238,6 @@ static uint64_t ring_count(struct run *run, uint64_t now, size_t *later_out)
 	return len - later;
 }
 
-static int cmp_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return (x > y) - (x < y);
-}
-
 /*
  * The rate the truth runs at now, settle's truth (REPORT.md "Score", settle): 1e9 / the
  * mean of its frame times ending in (now - RATE_NOW_NS, now] (the newest RATE_NOW_MAX of
@@ -275,11 +269,14 @@ static double rate_now(const struct truth_ring *tr, uint64_t now, size_t later)
 	}
 	if (n < RATE_NOW_MIN)
 		return -1;
-	qsort(dt, n, sizeof(*dt), cmp_u64);
-	double hitch = RATE_NOW_HITCH * (double)dt[n / 2];
+	double hitch = RATE_NOW_HITCH * (double)u64_select(dt, n, n / 2); /* the median */
 	uint32_t kept = 0;
-	for (uint32_t i = 0; i < n && (double)dt[i] <= hitch; i++, kept++)
-		sum += dt[i]; /* sorted: the hitches are the last */
+	for (uint32_t i = 0; i < n; i++) {
+		if ((double)dt[i] > hitch)
+			continue; /* a hitch */
+		sum += dt[i];
+		kept++;
+	}
 	return sum ? (double)kept * 1e9 / (double)sum : -1;
 }
 

@@ -28,6 +28,7 @@
 #include "frc_internal.h" /* frc_writer_append_raw_entry: a record of a future type */
 #include "pidmap.h"
 #include "score.h"
+#include "select.h"
 #include "sha256.h"
 #include "frc_case.h"
 
@@ -243,6 +244,46 @@ START_TEST(diff_identical)
 	d = diff_str("", "", &rc);
 	ck_assert_int_eq(rc, 0);
 	free(d);
+}
+END_TEST
+
+static int cmp_u64_asc(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * u64_select against qsort, the reference: every k of arrays of 1..300 values, with many
+ * equal values (a steady game's frame times), sorted, reversed and all alike.
+ */
+START_TEST(select_matches_sort)
+{
+	static uint64_t v[300], w[300], sorted[300];
+	uint64_t x = 88172645463325252ull; /* xorshift64, fixed seed */
+
+	for (size_t n = 1; n <= 300; n += n < 20 ? 1 : 37) {
+		for (int shape = 0; shape < 5; shape++) {
+			for (size_t i = 0; i < n; i++) {
+				x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+				v[i] = shape == 0   ? x
+				       : shape == 1 ? 16666666 + x % 5 * 1000 /* few distinct */
+				       : shape == 2 ? i			      /* sorted */
+				       : shape == 3 ? n - i		      /* reversed */
+						    : 8333333;		      /* all alike */
+			}
+			memcpy(sorted, v, n * sizeof(*v));
+			qsort(sorted, n, sizeof(*sorted), cmp_u64_asc);
+			for (size_t k = 0; k < n; k++) {
+				memcpy(w, v, n * sizeof(*v));
+				ck_assert_uint_eq(u64_select(w, n, k), sorted[k]);
+				/* reordered, not changed: the same values */
+				qsort(w, n, sizeof(*w), cmp_u64_asc);
+				ck_assert_int_eq(memcmp(w, sorted, n * sizeof(*w)), 0);
+			}
+		}
+	}
 }
 END_TEST
 
@@ -2884,6 +2925,7 @@ int main(int argc, char **argv)
 	    FRC_CASE("score_in_memory_equal_rate", score_in_memory_equal_rate),
 	    FRC_CASE("db_sigint_leaves_no_file", db_sigint_leaves_no_file),
 	    FRC_CASE("escape_unit", escape_unit),
+	    FRC_CASE("select_matches_sort", select_matches_sort),
 	};
 	Suite *s = suite_create("analyzer");
 	SRunner *sr;
