@@ -258,11 +258,17 @@ bool content_frame_delta(struct content *c, uint64_t t, uint64_t surface, uint32
 	return true;
 }
 
+int64_t content_frame_stamp(const struct frc_frame *f)
+{
+	return f->has_timestamp && f->timestamp > 0 ? f->timestamp : 0;
+}
+
 uint64_t content_frame_time(uint64_t ktime, const struct frc_frame *f)
 {
-	if (!f->has_timestamp || f->timestamp <= 0)
+	int64_t stamp = content_frame_stamp(f);
+	if (!stamp)
 		return ktime;
-	uint64_t ts = (uint64_t)f->timestamp;
+	uint64_t ts = (uint64_t)stamp;
 	return ts > ktime && ts - ktime <= CONTENT_TIMESTAMP_MAX_AHEAD_NS ? ts : ktime;
 }
 

@@ -92,6 +92,12 @@ bool content_frame_delta(struct content *c, uint64_t t, uint64_t surface, uint32
  */
 #define CONTENT_TIMESTAMP_MAX_AHEAD_NS 1000000000ull
 uint64_t content_frame_time(uint64_t ktime, const struct frc_frame *f);
+/*
+ * The explicit timestamp f was queued with, 0 when it has none (a capture before them) or
+ * it is auto (NATIVE_WINDOW_TIMESTAMP_AUTO, INT64_MIN; any value <= 0 is no time): the one
+ * rule content_frame_time, frc-window and the analyzer's present link share.
+ */
+int64_t content_frame_stamp(const struct frc_frame *f);
 
 /* What is known of a thread (its name, e.g. from /proc/PID/task/TID/comm). */
 void content_thread_name(struct content *c, uint32_t tid, const char *name);

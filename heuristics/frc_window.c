@@ -196,12 +196,6 @@ int frc_window_learn(struct frc_window *w, const struct frc_record *r, const str
 	return 0;
 }
 
-/* The explicit timestamp a frame was queued with, 0 for auto (or none recorded). */
-static int64_t explicit_stamp(const struct frc_frame *f)
-{
-	return f->has_timestamp && f->timestamp > 0 ? f->timestamp : 0;
-}
-
 /*
  * A content interval ending at ktime_ns (the record's time, as the truth counts it), of
  * delta at the frame's own time at (content_frame_time), queued with stamp.
@@ -264,7 +258,7 @@ int frc_window_frame(struct frc_window *w, uint64_t ktime_ns, const struct frc_f
 		if (rc < 0)
 			return rc;
 		if (rc == 0)
-			count_interval(w, ktime_ns, delta, at, explicit_stamp(f));
+			count_interval(w, ktime_ns, delta, at, content_frame_stamp(f));
 		return 0;
 	}
 	/*
@@ -277,7 +271,7 @@ int frc_window_frame(struct frc_window *w, uint64_t ktime_ns, const struct frc_f
 		at = ktime_ns; /* the main-surface rule's intervals are of the calls' times */
 	if (w->identity ? content_frame_delta(w->all, at, key, f->tid, &delta)
 			: main_surface_record(w->counted, ktime_ns, key, &delta))
-		count_interval(w, ktime_ns, delta, at, explicit_stamp(f));
+		count_interval(w, ktime_ns, delta, at, content_frame_stamp(f));
 	return 0;
 }
 

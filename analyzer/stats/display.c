@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "content.h"
 #include "windows.h"
 
 int display_new(struct display **out, struct submissions *subm)
@@ -131,7 +132,7 @@ static void keep_call(struct display *d, const struct frc_record *rec, uint64_t 
 	d->call_ktime[d->n_call] = rec->ktime_ns;
 	d->call_seq[d->n_call] = seq;
 	d->call_surface[d->n_call] = f->surface;
-	d->call_stamp[d->n_call] = f->has_timestamp && f->timestamp > 0 ? f->timestamp : 0;
+	d->call_stamp[d->n_call] = content_frame_stamp(f);
 	d->call_pid[d->n_call++] = f->pid;
 }
 
