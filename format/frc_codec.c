@@ -168,6 +168,18 @@ int frc_layer_check(const struct frc_record *r)
 	return 0;
 }
 
+/*
+ * A layer id (FORMAT.md 4.8: 1 .. 2^32 - 1, every display record names its layer so) as a
+ * varint; 0, never an id, when it is malformed or out of range.
+ */
+static uint32_t get_layer_id(struct frc_cur *c)
+{
+	uint64_t id = 0;
+
+	frc_cur_varint(c, &id);
+	return c->bad || id > UINT32_MAX ? 0 : (uint32_t)id;
+}
+
 void frc_layer_encode(struct frc_buf *b, const struct frc_record *r)
 {
 	frc_buf_varint(b, r->u.layer.id);
@@ -177,17 +189,16 @@ void frc_layer_encode(struct frc_buf *b, const struct frc_record *r)
 
 int frc_layer_decode(struct frc_cur *c, struct frc_record *r)
 {
-	uint64_t id = 0;
+	uint32_t id = get_layer_id(c);
 	uint8_t gone = 0;
 	size_t n;
 
-	frc_cur_varint(c, &id);
 	frc_cur_u8(c, &gone);
 	n = c->bad ? 0 : c->len - c->pos;
-	if (c->bad || id == 0 || id > UINT32_MAX || gone > 1 || n > FRC_LAYER_NAME_MAX ||
-	    (gone && n) || (!gone && !n) || memchr(c->p + c->pos, '\0', n))
+	if (c->bad || id == 0 || gone > 1 || n > FRC_LAYER_NAME_MAX || (gone && n) ||
+	    (!gone && !n) || memchr(c->p + c->pos, '\0', n))
 		return -1;
-	r->u.layer.id = (uint32_t)id;
+	r->u.layer.id = id;
 	r->u.layer.gone = gone;
 	r->u.layer.len = (uint16_t)n;
 	memcpy(r->u.layer.name, c->p + c->pos, n);
@@ -223,15 +234,13 @@ void frc_present_encode(struct frc_buf *b, const struct frc_record *r)
 int frc_present_decode(struct frc_cur *c, struct frc_record *r)
 {
 	struct frc_present *p = &r->u.present;
-	uint64_t layer = 0;
 
-	frc_cur_varint(c, &layer);
+	p->layer = get_layer_id(c);
 	p->desired = get_diff(c, (int64_t)r->ktime_ns);
 	p->actual = get_diff(c, p->desired);
 	p->ready = get_diff(c, p->desired);
-	if (c->bad || layer == 0 || layer > UINT32_MAX)
+	if (c->bad || p->layer == 0)
 		return -1;
-	p->layer = (uint32_t)layer;
 	return 0;
 }
 
@@ -258,13 +267,8 @@ void frc_poll_encode(struct frc_buf *b, const struct frc_record *r)
 
 int frc_poll_decode(struct frc_cur *c, struct frc_record *r)
 {
-	uint64_t layer = 0;
-
-	frc_cur_varint(c, &layer);
-	if (c->bad || layer == 0 || layer > UINT32_MAX)
-		return -1;
-	r->u.poll.layer = (uint32_t)layer;
-	return 0;
+	r->u.poll.layer = get_layer_id(c);
+	return c->bad || r->u.poll.layer == 0 ? -1 : 0;
 }
 
 void frc_gap_encode(struct frc_buf *b, const struct frc_record *r)
@@ -276,15 +280,10 @@ void frc_gap_encode(struct frc_buf *b, const struct frc_record *r)
 
 int frc_gap_decode(struct frc_cur *c, struct frc_record *r)
 {
-	uint64_t layer = 0;
-
-	frc_cur_varint(c, &layer);
+	r->u.gap.layer = get_layer_id(c);
 	r->u.gap.before = get_diff(c, 0);
 	r->u.gap.after = get_diff(c, 0);
-	if (c->bad || layer == 0 || layer > UINT32_MAX)
-		return -1;
-	r->u.gap.layer = (uint32_t)layer;
-	return 0;
+	return c->bad || r->u.gap.layer == 0 ? -1 : 0;
 }
 
 /*
